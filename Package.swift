@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "selectlog",
+    products: [
+        .library(name: "SelectLog", targets: ["SelectLog"]),
+        .library(name: "SelectLogStore", targets: ["SelectLogStore"]),
+        .executable(name: "selectlog", targets: ["selectlog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // The pure core: events, geometry, reducers, engine. Foundation at most.
+        .target(name: "SelectLog"),
+        // libzstd, as the system provides it.
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // The on-disk log. Depends on the core, never the other way round.
+        .target(name: "SelectLogStore", dependencies: ["SelectLog", "CZstd"]),
+        // The command line.
+        .executableTarget(
+            name: "selectlog",
+            dependencies: [
+                "SelectLog",
+                "SelectLogStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
+        .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
+        .testTarget(name: "CLITests", dependencies: ["SelectLog"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,77 @@
+extension TableState {
+    /// Applies one event, completely or not at all.
+    ///
+    /// Every reducer checks the event against the current state before it
+    /// changes anything, so a thrown `InvalidEvent` leaves `self` exactly as it was.
+    public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) {
+        let now = timed.t ?? t
+        if now < t {
+            throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
+        }
+        try reduce(timed.event, at: now)
+        stopAutoscrollAtBound()
+        t = now
+        events += 1
+    }
+
+    /// Applies `event` at the previous event's time.
+    public mutating func apply(_ event: Event) throws(InvalidEvent) {
+        try apply(TimedEvent(event))
+    }
+
+    private mutating func reduce(_ event: Event, at now: Micros) throws(InvalidEvent) {
+        switch event {
+        case .configure(let patch): configure(patch, at: now)
+        case .viewport(let width, let height): resize(width: width, height: height)
+        case .reload(let sections): try reload(sections)
+        case .setEditing(let on): setEditing(on)
+        case .tap(let p): tap(p)
+        case .panBegan(let p, let fingers): try panBegan(at: p, fingers: fingers, now: now)
+        case .panMoved(let p): try panMoved(to: p, now: now)
+        case .panEnded(let p, let targetOffset): try panEnded(at: p, targetOffset: targetOffset, now: now)
+        case .panCancelled: try panCancelled()
+        case .scroll(let motion, let phase, let target): scroll(motion, phase: phase, target: target)
+        case .jumpToSection(let reference): try jump(to: reference)
+        case .swipeBegan(let row): try swipeBegan(row)
+        case .swipeMoved(let offset): swipeMoved(offset)
+        case .swipeEnded(let velocity): swipeEnded(velocity: velocity)
+        case .setOptionVisible(let row, let visible): try setOptionVisible(row, visible)
+        case .toggleEditor(let row, let options, let multiple, let chosen):
+            try toggleEditor(below: row, options: options, multiple: multiple, chosen: chosen)
+        case .choose(let option): try choose(option)
+        case .tick: tick(now)
+        case .insertRows(let at, let heights):
+            try edit(BatchUpdate(inserts: at, insertHeights: heights), type: "insertRows")
+        case .deleteRows(let at): try edit(BatchUpdate(deletes: at), type: "deleteRows")
+        case .moveRow(let from, let to): try edit(BatchUpdate(moves: [.init(from: from, to: to)]), type: "moveRow")
+        case .reloadRows(let at, let heights): try edit(BatchUpdate(reloads: at, reloadHeights: heights), type: "reloadRows")
+        case .batch(let update): try edit(update, type: "batch")
+        case .insertSections(let at, let sections): try insertSections(at: at, sections: sections)
+        case .deleteSections(let at): try deleteSections(at: at)
+        case .select(let rows): try select(rows)
+        case .deselect(let rows): try deselect(rows)
+        case .selectAll: try selectAll()
+        case .deselectAll: deselectAll()
+        case .undo: try undo()
+        case .redo: try redo()
+        }
+    }
+
+    /// Checks that every row in `rows` exists.
+    func checkRows(_ rows: [RowPath], _ type: String, _ field: String) throws(InvalidEvent) {
+        for (k, r) in rows.enumerated() where !layout.contains(r) {
+            throw InvalidEvent(type, "\(field)[\(k)] \(r) is out of range (\(describeBounds(r.section)))")
+        }
+    }
+
+    func checkRow(_ row: RowPath, _ type: String, _ field: String = "row") throws(InvalidEvent) {
+        if !layout.contains(row) {
+            throw InvalidEvent(type, "\(field) \(row) is out of range (\(describeBounds(row.section)))")
+        }
+    }
+
+    func describeBounds(_ section: Int) -> String {
+        if section < 0 || section >= layout.sectionCount { return "the table has \(layout.sectionCount) sections" }
+        return "section \(section) has \(layout.rowCount(in: section)) rows"
+    }
+}

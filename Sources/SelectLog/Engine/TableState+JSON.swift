@@ -1,0 +1,81 @@
+extension TableState {
+    /// The state as the JSON object of spec 6, with keys in the spec's order.
+    public var json: String {
+        var out = "{"
+        func key(_ k: String) { out += (out.count > 1 ? ", " : "") + "\"\(k)\": " }
+        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+        func range(_ r: ClosedRange<RowPath>?) -> String {
+            guard let r else { return "null" }
+            return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
+        }
+        key("events"); out += String(events)
+        key("t"); out += t.description
+        key("sections"); out += "[" + layout.sections.map { String($0.rows.count) }.joined(separator: ", ") + "]"
+        key("editing"); out += String(editing)
+        key("selected")
+        out += "["
+        var first = true
+        for (s, list) in selection.sections {
+            for r in list.ranges {
+                for row in r {
+                    out += (first ? "" : ", ") + "[\(s), \(row)]"
+                    first = false
+                }
+            }
+        }
+        out += "]"
+        key("contentOffset"); out += contentOffset.description
+        key("contentHeight"); out += layout.contentHeight.description
+        key("visible"); out += range(visibleRows)
+        key("dragging"); out += String(dragging)
+        key("decelerating"); out += String(decelerating)
+        key("rowsToLoad"); out += range(rowsToLoad)
+        key("pan")
+        if let pan {
+            let mode = pan.mode.map { "\"\($0.rawValue)\"" } ?? "null"
+            let auto = pan.autoscroll.map { "\"\($0.rawValue)\"" } ?? "null"
+            out += "{\"kind\": \"\(pan.kind.rawValue)\", \"mode\": \(mode), \"anchor\": \(path(pan.anchor)), \"autoscroll\": \(auto)}"
+        } else {
+            out += "null"
+        }
+        key("optionOpen"); out += path(options.open)
+        key("editor")
+        if let editor, let row = layout.editorRow {
+            let opts = editor.options.map(JSONText.quote).joined(separator: ", ")
+            let chosen = editor.chosen.map(String.init).joined(separator: ", ")
+            out += "{\"row\": \(path(row)), \"options\": [\(opts)], \"multiple\": \(editor.multiple), \"chosen\": [\(chosen)]}"
+        } else {
+            out += "null"
+        }
+        key("undo"); out += String(undoStack.count)
+        key("redo"); out += String(redoStack.count)
+        key("hash"); out += "\"\(hashHex)\""
+        out += "}"
+        return out
+    }
+}
+
+/// JSON text helpers.
+public enum JSONText {
+    /// `s` as a JSON string literal.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

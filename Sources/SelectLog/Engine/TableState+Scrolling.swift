@@ -1,0 +1,37 @@
+extension TableState {
+    mutating func scroll(_ motion: ScrollMotion?, phase: ScrollPhase?, target newTarget: Points?) {
+        switch motion {
+        case .to(let y)?: contentOffset = clampedOffset(y)
+        case .by(let dy)?: contentOffset = clampedOffset(contentOffset + dy)
+        case nil: break
+        }
+        switch phase {
+        case .decelerate?:
+            decelerating = true
+            if let newTarget { target = clampedOffset(newTarget) }
+        case .idle?:
+            decelerating = false
+            target = nil
+        case nil: break
+        }
+        if motion != nil { applyMoveRule(reversal: false) }
+    }
+
+    mutating func jump(to reference: SectionReference) throws(InvalidEvent) {
+        let section: Int
+        switch reference {
+        case .index(let i):
+            guard i < layout.sectionCount else {
+                throw InvalidEvent("jumpToSection", "section \(i) is out of range (the table has \(layout.sectionCount) sections)")
+            }
+            section = i
+        case .title(let title):
+            guard let i = layout.sections.firstIndex(where: { $0.title == title }) else {
+                throw InvalidEvent("jumpToSection", "no section has the title \"\(title)\"")
+            }
+            section = i
+        }
+        contentOffset = clampedOffset(layout.top(ofSection: section))
+        applyMoveRule(reversal: false)
+    }
+}

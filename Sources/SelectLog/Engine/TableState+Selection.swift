@@ -1,0 +1,76 @@
+extension TableState {
+    /// The rows from `a` to `b` (either order), both included, in content order across sections.
+    func rows(between a: RowPath, and b: RowPath) -> RowSet {
+        let (lo, hi) = a <= b ? (a, b) : (b, a)
+        var set = RowSet()
+        for s in lo.section...hi.section {
+            let first = s == lo.section ? lo.row : 0
+            let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
+            set.insert(first..<end, in: s)
+        }
+        return set
+    }
+
+    /// Every data row.
+    var allRows: RowSet {
+        var set = RowSet()
+        for s in 0..<layout.sectionCount { set.insert(0..<layout.rowCount(in: s), in: s) }
+        return set
+    }
+
+    /// Replaces the selection and records the change as one undo step, if it changed anything.
+    mutating func changeSelection(to new: RowSet) {
+        let added = new.subtracting(selection)
+        let removed = selection.subtracting(new)
+        guard !added.isEmpty || !removed.isEmpty else { return }
+        selection = new
+        pushStep(.selection(added: added, removed: removed))
+    }
+
+    /// Whether a selection pan owns the selection right now; programmatic selection then does nothing.
+    var selectionIsTracking: Bool { pan?.isSelectionPan == true }
+
+    mutating func tap(_ p: Point) {
+        // A finger that is panning cannot tap.
+        guard pan == nil, case .row(let r) = element(at: p) else { return }
+        if options.open == r {
+            options.open = nil
+            return
+        }
+        guard isSelectable else { return }
+        var new = selection
+        if isMultiple {
+            new.set(r, to: !selection.contains(r))
+        } else {
+            new = RowSet([r])
+        }
+        changeSelection(to: new)
+    }
+
+    mutating func select(_ rows: [RowPath]) throws(InvalidEvent) {
+        try checkRows(rows, "select", "rows")
+        let set = RowSet(rows)
+        if !isMultiple && set.count > 1 {
+            throw InvalidEvent("select", "cannot select \(set.count) rows in single-selection mode")
+        }
+        guard !selectionIsTracking, !set.isEmpty else { return }
+        changeSelection(to: isMultiple ? selection.union(set) : set)
+    }
+
+    mutating func deselect(_ rows: [RowPath]) throws(InvalidEvent) {
+        try checkRows(rows, "deselect", "rows")
+        guard !selectionIsTracking else { return }
+        changeSelection(to: selection.subtracting(RowSet(rows)))
+    }
+
+    mutating func selectAll() throws(InvalidEvent) {
+        if !isMultiple { throw InvalidEvent("selectAll", "selectAll is not allowed in single-selection mode") }
+        guard !selectionIsTracking else { return }
+        changeSelection(to: allRows)
+    }
+
+    mutating func deselectAll() {
+        guard !selectionIsTracking else { return }
+        changeSelection(to: RowSet())
+    }
+}

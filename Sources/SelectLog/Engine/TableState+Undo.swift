@@ -1,0 +1,50 @@
+extension TableState {
+    /// Records a new undo step; a new step clears redo (spec 5.9).
+    mutating func pushStep(_ step: UndoStep) {
+        undoStack.append(step)
+        redoStack.removeAll()
+        trimHistory()
+    }
+
+    /// Keeps at most `undoLimit` steps in each stack, dropping the oldest undo steps
+    /// and the redo steps furthest from the present.
+    mutating func trimHistory() {
+        let limit = configuration.undoLimit
+        if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
+        if redoStack.count > limit { redoStack.removeFirst(redoStack.count - limit) }
+    }
+
+    mutating func undo() throws(InvalidEvent) {
+        if pan != nil { throw InvalidEvent("undo", "undo is not allowed during a pan") }
+        guard let step = undoStack.popLast() else { return }
+        restore(step, forward: false)
+        redoStack.append(step)
+        trimHistory()
+    }
+
+    mutating func redo() throws(InvalidEvent) {
+        if pan != nil { throw InvalidEvent("redo", "redo is not allowed during a pan") }
+        guard let step = redoStack.popLast() else { return }
+        restore(step, forward: true)
+        undoStack.append(step)
+        trimHistory()
+    }
+
+    /// Sets the step's rows to their after (`forward`) or before values.
+    private mutating func restore(_ step: UndoStep, forward: Bool) {
+        switch step {
+        case let .selection(added, removed):
+            let on = forward ? added : removed
+            let off = forward ? removed : added
+            var new = selection.subtracting(off).union(on)
+            // Single mode holds one row at most: the step's own rows win, then the first of them.
+            if !isMultiple && new.count > 1 {
+                new = new.intersection(on)
+                if new.count > 1, let first = new.first { new = RowSet([first]) }
+            }
+            selection = new
+        case let .choose(opening, before, after):
+            if editor?.opening == opening { editor?.chosen = forward ? after : before }
+        }
+    }
+}

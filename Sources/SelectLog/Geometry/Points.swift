@@ -1,0 +1,74 @@
+/// A length or coordinate on the engine's fixed-point grid of 1/64 pt.
+///
+/// Every length read from an event is rounded onto this grid once (spec 5.10.1),
+/// after which all layout arithmetic is exact integer arithmetic, so that a log
+/// replays to the same state on every platform.
+public struct Points: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The value in 1/64 pt.
+    public var raw: Int64
+
+    /// Grid steps per point.
+    public static let scale: Int64 = 64
+    public static let zero = Points(raw: 0)
+    /// The largest magnitude an event may carry, so sums over millions of rows cannot overflow.
+    public static let limit = Points(raw: 1_000_000_000 * 64)
+
+    @inlinable public init(raw: Int64) { self.raw = raw }
+    /// A whole number of points.
+    @inlinable public init(_ points: Int) { self.raw = Int64(points) * Points.scale }
+
+    @inlinable public static func < (a: Points, b: Points) -> Bool { a.raw < b.raw }
+    @inlinable public static func + (a: Points, b: Points) -> Points { Points(raw: a.raw &+ b.raw) }
+    @inlinable public static func - (a: Points, b: Points) -> Points { Points(raw: a.raw &- b.raw) }
+    @inlinable public static func += (a: inout Points, b: Points) { a.raw &+= b.raw }
+    @inlinable public static func -= (a: inout Points, b: Points) { a.raw &-= b.raw }
+    @inlinable public static prefix func - (a: Points) -> Points { Points(raw: 0 &- a.raw) }
+
+    /// `self` limited to `[lower, upper]`.
+    @inlinable public func clamped(_ lower: Points, _ upper: Points) -> Points {
+        self < lower ? lower : (upper < self ? upper : self)
+    }
+
+    /// The exact decimal value in points, e.g. `12.515625`.
+    public var description: String { Decimal.format(raw, scale: Points.scale) }
+}
+
+/// A time on the engine's grid of 1 µs. Scripts carry milliseconds.
+public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The value in microseconds.
+    public var raw: Int64
+    public static let zero = Micros(raw: 0)
+    public static let limit = Micros(raw: 1_000_000_000_000_000)
+
+    @inlinable public init(raw: Int64) { self.raw = raw }
+    /// A whole number of milliseconds.
+    public static func milliseconds(_ ms: Int) -> Micros { Micros(raw: Int64(ms) * 1000) }
+
+    @inlinable public static func < (a: Micros, b: Micros) -> Bool { a.raw < b.raw }
+
+    /// The exact decimal value in milliseconds, e.g. `16.667`.
+    public var description: String { Decimal.format(raw, scale: 1000) }
+}
+
+/// Exact decimal formatting of fixed-point values.
+enum Decimal {
+    /// `raw / scale` written exactly, with no trailing zeros. `scale` must be 64 or a power of ten,
+    /// so that the quotient has a finite decimal expansion.
+    static func format(_ raw: Int64, scale: Int64) -> String {
+        let negative = raw < 0
+        let magnitude = raw.magnitude
+        let whole = magnitude / UInt64(scale)
+        var remainder = magnitude % UInt64(scale)
+        var text = negative ? "-" : ""
+        text += String(whole)
+        if remainder != 0 {
+            text += "."
+            while remainder != 0 {
+                remainder *= 10
+                text += String(remainder / UInt64(scale))
+                remainder %= UInt64(scale)
+            }
+        }
+        return text
+    }
+}

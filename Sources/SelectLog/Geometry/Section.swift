@@ -1,0 +1,28 @@
+/// One section of the table: a header, rows, a footer (spec 2).
+public struct Section: Equatable, Sendable {
+    /// The data rows' heights.
+    public var rows: HeightTree
+    /// The height given to rows inserted without one.
+    public var rowHeight: Points
+    public var header: Points
+    public var footer: Points
+    /// The section-index title, for `jumpToSection {title}`.
+    public var title: String?
+
+    public init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
+        self.rows = rows
+        self.rowHeight = rowHeight
+        self.header = header
+        self.footer = footer
+        self.title = title
+    }
+
+    /// `count` rows: the first ones from `heights` (extra entries ignored), the rest `rowHeight`.
+    public init(count: Int, rowHeight: Points = Points(44), heights: [Points] = [], header: Points = .zero, footer: Points = .zero, title: String? = nil) {
+        var all = Array(heights.prefix(count))
+        if all.count < count { all.append(contentsOf: repeatElement(rowHeight, count: count - all.count)) }
+        self.init(rows: HeightTree(all), rowHeight: rowHeight, header: header, footer: footer, title: title)
+    }
+
+    public var rowCount: Int { rows.count }
+}

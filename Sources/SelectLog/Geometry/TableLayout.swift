@@ -1,0 +1,284 @@
+/// What a content position hits (spec 2).
+public enum Element: Hashable, Sendable {
+    case header(Int)
+    case row(RowPath)
+    case editor
+    case footer(Int)
+    case nothing
+}
+
+/// The vertical stack of all sections, with the editor row (when open) laid out
+/// directly below its data row.
+///
+/// A Fenwick tree over section heights finds the section at a content offset in
+/// O(log sections); each section's `HeightTree` finds the row in O(log rows).
+public struct TableLayout: Equatable, Sendable {
+    public private(set) var sections: [Section]
+    /// The data row the editor row sits below, if open.
+    public private(set) var editorRow: RowPath?
+    public private(set) var editorHeight: Points
+    /// Fenwick tree over each section's laid-out height (1-based).
+    private var tree: [Int64]
+    /// Data rows over all sections, and their total height, for the mean row height.
+    public private(set) var rowCount: Int
+    public private(set) var rowTotal: Points
+
+    public init(sections: [Section] = [], editorHeight: Points = Points(44)) {
+        self.sections = sections
+        self.editorRow = nil
+        self.editorHeight = editorHeight
+        self.tree = []
+        self.rowCount = 0
+        self.rowTotal = .zero
+        rebuild()
+    }
+
+    public var sectionCount: Int { sections.count }
+    public var contentHeight: Points { Points(raw: prefix(sections.count)) }
+
+    public func rowCount(in section: Int) -> Int { sections[section].rows.count }
+
+    /// Whether `path` names an existing data row.
+    public func contains(_ path: RowPath) -> Bool {
+        path.section >= 0 && path.section < sections.count && path.row >= 0 && path.row < sections[path.section].rows.count
+    }
+
+    // MARK: Fenwick tree
+
+    private func extent(of s: Int) -> Int64 {
+        let section = sections[s]
+        var h = section.header.raw &+ section.rows.total.raw &+ section.footer.raw
+        if editorRow?.section == s { h &+= editorHeight.raw }
+        return h
+    }
+
+    private mutating func rebuild() {
+        tree = Array(repeating: 0, count: sections.count + 1)
+        rowCount = 0
+        var total: Int64 = 0
+        for s in sections.indices {
+            tree[s + 1] = extent(of: s)
+            rowCount += sections[s].rows.count
+            total &+= sections[s].rows.total.raw
+        }
+        rowTotal = Points(raw: total)
+        var i = 1
+        while i < tree.count {
+            let parent = i + (i & -i)
+            if parent < tree.count { tree[parent] &+= tree[i] }
+            i += 1
+        }
+    }
+
+    private mutating func adjust(_ s: Int, by delta: Int64) {
+        var i = s + 1
+        while i < tree.count {
+            tree[i] &+= delta
+            i += i & -i
+        }
+    }
+
+    /// Total laid-out height of sections `0..<k`.
+    private func prefix(_ k: Int) -> Int64 {
+        var i = k
+        var acc: Int64 = 0
+        while i > 0 {
+            acc &+= tree[i]
+            i -= i & -i
+        }
+        return acc
+    }
+
+    /// The section whose span contains content offset `y` (0 ≤ y < contentHeight).
+    private func section(containing y: Int64) -> Int {
+        var pos = 0
+        var rest = y
+        var step = 1
+        while step * 2 < tree.count { step *= 2 }
+        while step > 0 {
+            let next = pos + step
+            if next < tree.count && tree[next] <= rest {
+                pos = next
+                rest -= tree[next]
+            }
+            step /= 2
+        }
+        return pos
+    }
+
+    // MARK: Positions
+
+    /// Content offset of the top of section `s` (its header).
+    public func top(ofSection s: Int) -> Points { Points(raw: prefix(s)) }
+
+    /// Content offset of the top of data row `path`.
+    public func top(of path: RowPath) -> Points {
+        let section = sections[path.section]
+        var y = prefix(path.section) &+ section.header.raw &+ section.rows.offset(of: path.row).raw
+        if let e = editorRow, e.section == path.section, e.row < path.row { y &+= editorHeight.raw }
+        return Points(raw: y)
+    }
+
+    public func height(of path: RowPath) -> Points { sections[path.section].rows.height(at: path.row) }
+
+    /// What content offset `y` hits.
+    public func element(at y: Points) -> Element {
+        guard y.raw >= 0, y.raw < prefix(sections.count) else { return .nothing }
+        let s = section(containing: y.raw)
+        let section = sections[s]
+        var local = y.raw - prefix(s)
+        if local < section.header.raw { return .header(s) }
+        local -= section.header.raw
+        let rowsTotal = section.rows.total.raw
+        if let e = editorRow, e.section == s {
+            let editorTop = section.rows.offset(of: e.row + 1).raw
+            if local >= editorTop {
+                if local < editorTop &+ editorHeight.raw { return .editor }
+                local -= editorHeight.raw
+            }
+        }
+        if local < rowsTotal, let r = section.rows.index(containing: Points(raw: local)) {
+            return .row(RowPath(s, r))
+        }
+        return .footer(s)
+    }
+
+    /// The first data row of positive height whose bottom lies below `y`.
+    public func firstRow(endingAfter y: Points) -> RowPath? {
+        let total = prefix(sections.count)
+        guard y.raw < total else { return nil }
+        let start = max(y.raw, 0)
+        var s = section(containing: start)
+        var local = start - prefix(s) - sections[s].header.raw
+        while s < sections.count {
+            let section = sections[s]
+            var tl = max(local, 0)
+            if let e = editorRow, e.section == s {
+                let editorTop = section.rows.offset(of: e.row + 1).raw
+                if tl >= editorTop { tl = tl < editorTop &+ editorHeight.raw ? editorTop : tl - editorHeight.raw }
+            }
+            if let r = section.rows.index(containing: Points(raw: tl)) { return RowPath(s, r) }
+            s += 1
+            local = 0
+        }
+        return nil
+    }
+
+    /// The last data row of positive height whose top lies above `y`.
+    public func lastRow(startingBefore y: Points) -> RowPath? {
+        let total = prefix(sections.count)
+        guard y.raw > 0, total > 0 else { return nil }
+        let point = min(y.raw - 1, total - 1)
+        var s = section(containing: point)
+        var local = point - prefix(s) - sections[s].header.raw
+        while s >= 0 {
+            let section = sections[s]
+            var tl = local
+            if tl >= 0, let e = editorRow, e.section == s {
+                let editorTop = section.rows.offset(of: e.row + 1).raw
+                if tl >= editorTop { tl = tl >= editorTop &+ editorHeight.raw ? tl - editorHeight.raw : editorTop - 1 }
+            }
+            tl = min(tl, section.rows.total.raw - 1)
+            if tl >= 0, let r = section.rows.index(containing: Points(raw: tl)) { return RowPath(s, r) }
+            s -= 1
+            local = Int64.max
+        }
+        return nil
+    }
+
+    /// The data rows intersecting `[y, y + height)`, as first and last, or nil.
+    public func rows(in y: Points, height: Points) -> ClosedRange<RowPath>? {
+        guard height.raw > 0,
+              let first = firstRow(endingAfter: y),
+              let last = lastRow(startingBefore: y + height),
+              first <= last else { return nil }
+        return first...last
+    }
+
+    /// The data row after `path` in content order, across sections.
+    public func row(after path: RowPath) -> RowPath? {
+        if path.row + 1 < sections[path.section].rows.count { return RowPath(path.section, path.row + 1) }
+        var s = path.section + 1
+        while s < sections.count {
+            if sections[s].rows.count > 0 { return RowPath(s, 0) }
+            s += 1
+        }
+        return nil
+    }
+
+    // MARK: Editing
+
+    /// Inserts a data row at `path` (which may be one past the section's last row).
+    public mutating func insertRow(at path: RowPath, height: Points) {
+        sections[path.section].rows.insert(height, at: path.row)
+        if let e = editorRow, e.section == path.section, e.row >= path.row { editorRow = RowPath(e.section, e.row + 1) }
+        adjust(path.section, by: height.raw)
+        rowCount += 1
+        rowTotal += height
+    }
+
+    /// Removes data row `path`; closes the editor if it sat below that row. Returns the height.
+    @discardableResult
+    public mutating func removeRow(at path: RowPath) -> Points {
+        if let e = editorRow, e.section == path.section {
+            if e.row == path.row {
+                closeEditor()
+            } else if e.row > path.row {
+                editorRow = RowPath(e.section, e.row - 1)
+            }
+        }
+        let h = sections[path.section].rows.remove(at: path.row)
+        adjust(path.section, by: -h.raw)
+        rowCount -= 1
+        rowTotal -= h
+        return h
+    }
+
+    public mutating func setHeight(_ height: Points, of path: RowPath) {
+        let old = sections[path.section].rows.height(at: path.row)
+        sections[path.section].rows.setHeight(height, at: path.row)
+        adjust(path.section, by: height.raw - old.raw)
+        rowTotal += height - old
+    }
+
+    public mutating func insertSection(_ section: Section, at index: Int) {
+        if let e = editorRow, e.section >= index { editorRow = RowPath(e.section + 1, e.row) }
+        sections.insert(section, at: index)
+        rebuild()
+    }
+
+    public mutating func removeSection(at index: Int) {
+        if let e = editorRow {
+            if e.section == index { editorRow = nil } else if e.section > index { editorRow = RowPath(e.section - 1, e.row) }
+        }
+        sections.remove(at: index)
+        rebuild()
+    }
+
+    /// Opens (or moves) the editor row below `path`.
+    public mutating func openEditor(below path: RowPath) {
+        closeEditor()
+        editorRow = path
+        adjust(path.section, by: editorHeight.raw)
+    }
+
+    public mutating func closeEditor() {
+        guard let e = editorRow else { return }
+        adjust(e.section, by: -editorHeight.raw)
+        editorRow = nil
+    }
+
+    public mutating func setEditorHeight(_ height: Points) {
+        let open = editorRow
+        closeEditor()
+        editorHeight = height
+        if let open { openEditor(below: open) }
+    }
+
+    /// Replaces every section.
+    public mutating func replaceSections(_ sections: [Section]) {
+        self.sections = sections
+        editorRow = nil
+        rebuild()
+    }
+}

@@ -1,0 +1,60 @@
+/// An invalid line in a script: which line (1-based), and why.
+public struct ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var reason: InvalidEvent
+    public init(line: Int, reason: InvalidEvent) {
+        self.line = line
+        self.reason = reason
+    }
+    public var description: String { "line \(line): \(reason)" }
+}
+
+/// A JSON Lines script (spec 4): one event object a line; blank lines and lines
+/// starting with `#` are skipped.
+public struct Script: Sendable {
+    /// Each event with the line it came from.
+    public var entries: [(line: Int, event: TimedEvent)]
+
+    /// Parses every line; throws at the first line that is not a valid event.
+    public init(bytes: some Collection<UInt8>) throws(ScriptError) {
+        var entries: [(line: Int, event: TimedEvent)] = []
+        var failure: ScriptError?
+        Script.forEachLine(in: bytes) { number, line in
+            do throws(InvalidEvent) {
+                if let e = try EventDecoder.decode(line: line) { entries.append((number, e)) }
+                return true
+            } catch {
+                failure = ScriptError(line: number, reason: error)
+                return false
+            }
+        }
+        if let failure { throw failure }
+        self.entries = entries
+    }
+
+    public var events: [TimedEvent] { entries.map(\.event) }
+
+    /// Calls `body` with each line's number and bytes (without the newline) until it returns false.
+    public static func forEachLine<C: Collection<UInt8>>(in bytes: C, _ body: (Int, C.SubSequence) -> Bool) {
+        var number = 1
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+            if !body(number, bytes[start..<end]) { return }
+            number += 1
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
+        }
+    }
+
+    /// Replays the script from an empty table, stopping after `limit` events.
+    /// Throws with the line of the first invalid event; the state is then the state before it.
+    public func replay(upTo limit: Int? = nil, into state: inout TableState) throws(ScriptError) {
+        for (line, event) in entries.prefix(limit ?? entries.count) {
+            do throws(InvalidEvent) {
+                try state.apply(event)
+            } catch {
+                throw ScriptError(line: line, reason: error)
+            }
+        }
+    }
+}

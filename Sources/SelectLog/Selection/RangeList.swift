@@ -1,0 +1,159 @@
+/// A set of row numbers within one section, stored as sorted, disjoint,
+/// non-adjacent half-open ranges. Every operation costs O(ranges), never O(rows).
+public struct RangeList: Hashable, Sendable {
+    /// The ranges, sorted, non-empty, with a gap between neighbours.
+    public private(set) var ranges: [Range<Int>]
+
+    public init() { ranges = [] }
+    public init(_ range: Range<Int>) { ranges = range.isEmpty ? [] : [range] }
+    /// Ranges in any order; they are sorted and merged.
+    public init<S: Sequence>(normalizing input: S) where S.Element == Range<Int> {
+        let sorted = input.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+        var out: [Range<Int>] = []
+        out.reserveCapacity(sorted.count)
+        for r in sorted {
+            if let last = out.last, r.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        ranges = out
+    }
+
+    public var isEmpty: Bool { ranges.isEmpty }
+    /// The number of rows.
+    public var count: Int { ranges.reduce(0) { $0 + $1.count } }
+    public var first: Int? { ranges.first?.lowerBound }
+    public var last: Int? { ranges.last.map { $0.upperBound - 1 } }
+
+    /// The position of the first range whose upper bound is greater than `row`.
+    private func firstIndex(endingAfter row: Int) -> Int {
+        var lo = 0, hi = ranges.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ranges[mid].upperBound <= row { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    public func contains(_ row: Int) -> Bool {
+        let i = firstIndex(endingAfter: row)
+        return i < ranges.count && ranges[i].lowerBound <= row
+    }
+
+    /// Adds every row of `range`.
+    public mutating func insert(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        // Ranges that touch or overlap `range` are [i, j).
+        var i = firstIndex(endingAfter: range.lowerBound - 1)
+        if i > 0 && ranges[i - 1].upperBound >= range.lowerBound { i -= 1 }
+        var j = i
+        var lower = range.lowerBound, upper = range.upperBound
+        while j < ranges.count && ranges[j].lowerBound <= upper {
+            lower = min(lower, ranges[j].lowerBound)
+            upper = max(upper, ranges[j].upperBound)
+            j += 1
+        }
+        ranges.replaceSubrange(i..<j, with: CollectionOfOne(lower..<upper))
+    }
+
+    /// Removes every row of `range`.
+    public mutating func remove(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let i = firstIndex(endingAfter: range.lowerBound)
+        var j = i
+        var keep: [Range<Int>] = []
+        while j < ranges.count && ranges[j].lowerBound < range.upperBound {
+            let r = ranges[j]
+            if r.lowerBound < range.lowerBound { keep.append(r.lowerBound..<range.lowerBound) }
+            if r.upperBound > range.upperBound { keep.append(range.upperBound..<r.upperBound) }
+            j += 1
+        }
+        if i < j { ranges.replaceSubrange(i..<j, with: keep) }
+    }
+
+    public mutating func insert(_ row: Int) { insert(row..<row + 1) }
+    public mutating func remove(_ row: Int) { remove(row..<row + 1) }
+
+    /// Opens a gap for a new row at `row`: rows at or after it move down by one,
+    /// and the new row is a member iff `member`.
+    public mutating func insertRow(at row: Int, member: Bool) {
+        var i = firstIndex(endingAfter: row)
+        if i < ranges.count && ranges[i].lowerBound < row {
+            // `row` falls strictly inside a range: split it around the new row.
+            let r = ranges[i]
+            ranges.replaceSubrange(i...i, with: [r.lowerBound..<row, row + 1..<r.upperBound + 1])
+            i += 1
+            for k in (i + 1)..<ranges.count { ranges[k] = ranges[k].lowerBound + 1..<ranges[k].upperBound + 1 }
+        } else {
+            for k in i..<ranges.count { ranges[k] = ranges[k].lowerBound + 1..<ranges[k].upperBound + 1 }
+        }
+        if member { insert(row) }
+    }
+
+    /// Closes the gap of a removed row: rows after it move up by one. Returns whether it was a member.
+    @discardableResult
+    public mutating func removeRow(at row: Int) -> Bool {
+        let i = firstIndex(endingAfter: row)
+        guard i < ranges.count else { return false }
+        let wasMember = ranges[i].lowerBound <= row
+        var k = i
+        if wasMember {
+            let r = ranges[i]
+            if r.count == 1 {
+                ranges.remove(at: i)
+            } else {
+                ranges[i] = r.lowerBound..<r.upperBound - 1
+                k = i + 1
+            }
+        }
+        for m in k..<ranges.count { ranges[m] = ranges[m].lowerBound - 1..<ranges[m].upperBound - 1 }
+        // The removal may have made two ranges touch.
+        let seam = wasMember ? i : i - 1
+        if seam >= 0 && seam + 1 < ranges.count && ranges[seam].upperBound == ranges[seam + 1].lowerBound {
+            ranges.replaceSubrange(seam...seam + 1, with: CollectionOfOne(ranges[seam].lowerBound..<ranges[seam + 1].upperBound))
+        }
+        return wasMember
+    }
+
+    public func union(_ other: RangeList) -> RangeList {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        return RangeList(normalizing: ranges + other.ranges)
+    }
+
+    public func subtracting(_ other: RangeList) -> RangeList {
+        var out: [Range<Int>] = []
+        var j = 0
+        for r in ranges {
+            var lower = r.lowerBound
+            while j < other.ranges.count && other.ranges[j].upperBound <= lower { j += 1 }
+            var k = j
+            while k < other.ranges.count && other.ranges[k].lowerBound < r.upperBound {
+                let cut = other.ranges[k]
+                if cut.lowerBound > lower { out.append(lower..<cut.lowerBound) }
+                lower = max(lower, cut.upperBound)
+                k += 1
+            }
+            if lower < r.upperBound { out.append(lower..<r.upperBound) }
+        }
+        var result = RangeList()
+        result.ranges = out
+        return result
+    }
+
+    public func intersection(_ other: RangeList) -> RangeList {
+        var out: [Range<Int>] = []
+        var i = 0, j = 0
+        while i < ranges.count && j < other.ranges.count {
+            let a = ranges[i], b = other.ranges[j]
+            let lower = max(a.lowerBound, b.lowerBound), upper = min(a.upperBound, b.upperBound)
+            if lower < upper { out.append(lower..<upper) }
+            if a.upperBound < b.upperBound { i += 1 } else { j += 1 }
+        }
+        var result = RangeList()
+        result.ranges = out
+        return result
+    }
+}

@@ -1,0 +1,16 @@
+/// A data row, named by its index path `[section, row]` (spec 2). The editor row never has one.
+public struct RowPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var section: Int
+    public var row: Int
+
+    @inlinable public init(_ section: Int, _ row: Int) {
+        self.section = section
+        self.row = row
+    }
+
+    @inlinable public static func < (a: RowPath, b: RowPath) -> Bool {
+        a.section != b.section ? a.section < b.section : a.row < b.row
+    }
+
+    public var description: String { "[\(section), \(row)]" }
+}

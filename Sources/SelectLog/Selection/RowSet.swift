@@ -1,0 +1,168 @@
+/// A set of data rows across sections: a sparse, sorted list of sections, each
+/// with its `RangeList`. The selection and every undo step are `RowSet`s, so
+/// selecting a million rows is one range, and edits cost O(ranges).
+public struct RowSet: Hashable, Sendable {
+    private var sectionNumbers: [Int] = []
+    private var lists: [RangeList] = []
+
+    public init() {}
+
+    /// The rows of `paths`, duplicates merged.
+    public init<S: Sequence>(_ paths: S) where S.Element == RowPath {
+        for p in paths { insert(p) }
+    }
+
+    public var isEmpty: Bool { sectionNumbers.isEmpty }
+    public var count: Int { lists.reduce(0) { $0 + $1.count } }
+
+    /// The sections holding members, in order, with their rows.
+    public var sections: [(section: Int, rows: RangeList)] { zip(sectionNumbers, lists).map { ($0, $1) } }
+
+    public var first: RowPath? {
+        guard let s = sectionNumbers.first, let r = lists[0].first else { return nil }
+        return RowPath(s, r)
+    }
+
+    private func slot(of section: Int) -> (index: Int, found: Bool) {
+        var lo = 0, hi = sectionNumbers.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sectionNumbers[mid] < section { lo = mid + 1 } else { hi = mid }
+        }
+        return (lo, lo < sectionNumbers.count && sectionNumbers[lo] == section)
+    }
+
+    /// The rows of `section` that are members.
+    public func rows(in section: Int) -> RangeList {
+        let (i, found) = slot(of: section)
+        return found ? lists[i] : RangeList()
+    }
+
+    public func contains(_ path: RowPath) -> Bool {
+        let (i, found) = slot(of: path.section)
+        return found && lists[i].contains(path.row)
+    }
+
+    /// Applies `body` to the rows of `section`, keeping the list sparse.
+    private mutating func modify(_ section: Int, _ body: (inout RangeList) -> Void) {
+        let (i, found) = slot(of: section)
+        if found {
+            body(&lists[i])
+            if lists[i].isEmpty {
+                lists.remove(at: i)
+                sectionNumbers.remove(at: i)
+            }
+        } else {
+            var list = RangeList()
+            body(&list)
+            if !list.isEmpty {
+                lists.insert(list, at: i)
+                sectionNumbers.insert(section, at: i)
+            }
+        }
+    }
+
+    public mutating func insert(_ path: RowPath) { modify(path.section) { $0.insert(path.row) } }
+    public mutating func remove(_ path: RowPath) { modify(path.section) { $0.remove(path.row) } }
+    public mutating func insert(_ rows: Range<Int>, in section: Int) { modify(section) { $0.insert(rows) } }
+    public mutating func remove(_ rows: Range<Int>, in section: Int) { modify(section) { $0.remove(rows) } }
+    public mutating func removeAll() {
+        sectionNumbers.removeAll()
+        lists.removeAll()
+    }
+
+    /// Sets membership of `path` to `member`.
+    public mutating func set(_ path: RowPath, to member: Bool) {
+        if member { insert(path) } else { remove(path) }
+    }
+
+    // MARK: Following rows through edits
+
+    /// A new row at `path`: later rows of its section move down; it is a member iff `member`.
+    public mutating func insertRow(at path: RowPath, member: Bool) {
+        let (i, found) = slot(of: path.section)
+        if found {
+            lists[i].insertRow(at: path.row, member: member)
+        } else if member {
+            lists.insert(RangeList(path.row..<path.row + 1), at: i)
+            sectionNumbers.insert(path.section, at: i)
+        }
+    }
+
+    /// Row `path` goes away: later rows of its section move up. Returns whether it was a member.
+    @discardableResult
+    public mutating func removeRow(at path: RowPath) -> Bool {
+        let (i, found) = slot(of: path.section)
+        guard found else { return false }
+        let was = lists[i].removeRow(at: path.row)
+        if lists[i].isEmpty {
+            lists.remove(at: i)
+            sectionNumbers.remove(at: i)
+        }
+        return was
+    }
+
+    /// A new, empty section at `section`: later sections move down by one.
+    public mutating func insertSection(at section: Int) {
+        let (i, _) = slot(of: section)
+        for k in i..<sectionNumbers.count { sectionNumbers[k] += 1 }
+    }
+
+    /// Section `section` goes away with its rows: later sections move up by one.
+    public mutating func removeSection(at section: Int) {
+        let (i, found) = slot(of: section)
+        var k = i
+        if found {
+            lists.remove(at: i)
+            sectionNumbers.remove(at: i)
+        }
+        while k < sectionNumbers.count {
+            sectionNumbers[k] -= 1
+            k += 1
+        }
+    }
+
+    // MARK: Algebra
+
+    private func combine(_ other: RowSet, _ op: (RangeList, RangeList) -> RangeList) -> RowSet {
+        var out = RowSet()
+        var i = 0, j = 0
+        while i < sectionNumbers.count || j < other.sectionNumbers.count {
+            let a = i < sectionNumbers.count ? sectionNumbers[i] : Int.max
+            let b = j < other.sectionNumbers.count ? other.sectionNumbers[j] : Int.max
+            let s = min(a, b)
+            let left = a == s ? lists[i] : RangeList()
+            let right = b == s ? other.lists[j] : RangeList()
+            if a == s { i += 1 }
+            if b == s { j += 1 }
+            let result = op(left, right)
+            if !result.isEmpty {
+                out.sectionNumbers.append(s)
+                out.lists.append(result)
+            }
+        }
+        return out
+    }
+
+    public func union(_ other: RowSet) -> RowSet { combine(other) { $0.union($1) } }
+    public func subtracting(_ other: RowSet) -> RowSet { combine(other) { $0.subtracting($1) } }
+    public func intersection(_ other: RowSet) -> RowSet { combine(other) { $0.intersection($1) } }
+
+    /// Every member, in index-path order. O(rows): for output, not for engine logic.
+    public var paths: [RowPath] {
+        var out: [RowPath] = []
+        for (s, list) in zip(sectionNumbers, lists) {
+            for r in list.ranges { for row in r { out.append(RowPath(s, row)) } }
+        }
+        return out
+    }
+
+    public static func == (a: RowSet, b: RowSet) -> Bool {
+        a.sectionNumbers == b.sectionNumbers && a.lists == b.lists
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sectionNumbers)
+        hasher.combine(lists)
+    }
+}

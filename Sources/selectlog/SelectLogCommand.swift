@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct SelectLogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "selectlog",
+        abstract: "Record, replay and inspect the selection behaviour of table views.",
+        discussion: """
+            Events (taps, pans, scrolls, row edits) are JSON Lines scripts as described in
+            EVENTS.md. Exit codes: 0 ok, 1 damaged log (verify), 64 usage, 65 invalid input, 74 I/O.
+            """,
+        subcommands: [Replay.self]
+    )
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The exit codes of spec 7.
+enum Exit {
+    static let damaged = ExitCode(1)
+    static let usage = ExitCode(64)
+    static let invalidInput = ExitCode(65)
+    static let io = ExitCode(74)
+}
+
+/// Prints `message` on stderr, prefixed with the program name.
+func complain(_ message: String) {
+    var stderr = StandardError()
+    print("selectlog: \(message)", to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandleWriter.writeStderr(string)
+    }
+}

@@ -1,0 +1,94 @@
+import SelectLog
+
+/// A short text summary of a state and a picture of its visible rows,
+/// plain ASCII so that it reads the same with colour off and fits 80 columns.
+struct TablePicture {
+    let state: TableState
+    var maxRows = 40
+
+    init(_ state: TableState) { self.state = state }
+
+    var text: String {
+        let s = state
+        var lines: [String] = []
+        let rows = s.layout.rowCount
+        let sections = s.layout.sectionCount
+        lines.append("events  \(s.events) · t \(s.t) ms · hash \(s.hashHex)")
+        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") · \(rows) rows · content \(s.layout.contentHeight) pt · viewport \(s.viewport.width)x\(s.viewport.height)")
+        let mode = !s.isSelectable ? "not selectable" : (s.isMultiple ? "multiple" : "single")
+        lines.append("mode    \(mode) · \(s.editing ? "editing" : "not editing") · \(s.selection.count) selected · undo \(s.undoStack.count) · redo \(s.redoStack.count)")
+        var scroll = "offset \(s.contentOffset) of \(s.maxOffset)"
+        if s.dragging { scroll += " · dragging" }
+        if s.decelerating { scroll += " · decelerating" + (s.target.map { " to \($0)" } ?? "") }
+        lines.append("scroll  \(scroll)")
+        if let pan = s.pan {
+            var p = "pan     \(pan.kind.rawValue)"
+            if pan.isSelectionPan {
+                p += " · mode \(pan.mode?.rawValue ?? "undecided")"
+                if let a = pan.anchor { p += " · anchor \(a)" }
+                p += " · finger (\(pan.finger.x), \(pan.finger.y))"
+                if let d = pan.autoscroll { p += " · auto-scroll \(d.rawValue)" }
+            }
+            lines.append(p)
+        } else {
+            lines.append("pan     none")
+        }
+        lines.append("option  " + (s.options.open.map { "open on \($0)" } ?? "none"))
+        if let editor = s.editor, let row = s.layout.editorRow {
+            lines.append("editor  below \(row) · \(editor.multiple ? "multiple" : "single") choice")
+        } else {
+            lines.append("editor  none")
+        }
+        lines.append("")
+        lines.append(contentsOf: picture)
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line per visible row, with marks; the editor row below its row.
+    var picture: [String] {
+        let s = state
+        guard let visible = s.visibleRows else { return ["  (no rows visible)"] }
+        var lines: [String] = []
+        var row: RowPath? = visible.lowerBound
+        var shown = 0
+        var section = -1
+        while let r = row, r <= visible.upperBound {
+            if shown == maxRows {
+                lines.append("  ... more rows down to \(visible.upperBound)")
+                break
+            }
+            if r.section != section {
+                section = r.section
+                let title = s.layout.sections[r.section].title.map { " \"\($0)\"" } ?? ""
+                lines.append("  -- section \(r.section)\(title) --")
+            }
+            var notes: [String] = []
+            if s.options.open == r { notes.append("<options open>") }
+            if let pan = s.pan, pan.isSelectionPan {
+                if pan.anchor == r { notes.append("anchor") }
+                if pan.start == r && pan.anchor != r { notes.append("start") }
+            }
+            let mark = s.selection.contains(r) ? "[x]" : "[ ]"
+            let name = "\(r.section):\(r.row)"
+            let padded = name + String(repeating: " ", count: max(1, 10 - name.count))
+            lines.append("  \(padded)\(mark) \(notes.joined(separator: " "))".trimmingTrailingSpaces)
+            if s.layout.editorRow == r, let editor = s.editor {
+                let choices = editor.options.enumerated().map { i, o in
+                    (editor.chosen.contains(i) ? (editor.multiple ? "[x] " : "(o) ") : (editor.multiple ? "[ ] " : "( ) ")) + o
+                }
+                lines.append("    editor: " + (choices.isEmpty ? "(no options)" : choices.joined(separator: "  ")))
+            }
+            shown += 1
+            row = s.layout.row(after: r)
+        }
+        return lines
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
