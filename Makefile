@@ -1,0 +1,34 @@
+# selectlog — the two commands of the README, and a few more.
+SWIFT ?= swift
+EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
+N ?= 1000
+
+.PHONY: deps build demo test bench crash-test clean
+
+# libzstd-dev and pkg-config, from apt, when they are missing.
+deps:
+	@if ! pkg-config --exists libzstd 2>/dev/null || [ ! -f /usr/include/zstd.h ]; then \
+		echo "make: installing libzstd-dev and pkg-config"; \
+		SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libzstd-dev pkg-config >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+# Replays a bundled example and prints its state, as a picture and as JSON.
+demo: build
+	$(SWIFT) run --skip-build selectlog replay $(EXAMPLE)
+	@echo
+	$(SWIFT) run --skip-build selectlog replay $(EXAMPLE) --json
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# The benchmark package, then the ratio report.
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --format markdown --no-progress
+	
+clean:
+	rm -rf .build Benchmarks/.build
