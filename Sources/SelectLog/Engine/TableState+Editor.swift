@@ -17,7 +17,7 @@ extension TableState {
             editor = Editor(options: choices, multiple: multiple, chosen: picked, opening: editorOpenings)
             editorOpenings += 1
         }
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 
     mutating func choose(_ option: Int) throws(InvalidEvent) {

@@ -83,7 +83,7 @@ extension TableState {
                 if let offset = c.swipeOffset { options.swipe = .active(row: p, offset: offset) }
             }
         }
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 
     /// Applies `body` to the selection and to every undo and redo step's row sets,
@@ -181,7 +181,7 @@ extension TableState {
                 options.swipe = .active(row: RowPath(row.section + 1, row.row), offset: offset)
             }
         }
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 
     mutating func deleteSections(at indices: [Int]) throws(InvalidEvent) {
@@ -207,6 +207,6 @@ extension TableState {
                 }
             }
         }
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 }

@@ -19,7 +19,7 @@ extension TableState {
         if contentOffset < .zero || contentOffset > maxOffset {
             problems.append("contentOffset \(contentOffset) outside [0, \(maxOffset)]")
         }
-        if let target, target < .zero || target > layout.contentHeight { problems.append("target \(target) outside the content") }
+        if let target, target < .zero || target > maxOffset { problems.append("target \(target) outside [0, \(maxOffset)]") }
         if let open = options.open, !layout.contains(open) { problems.append("option view open on missing row \(open)") }
         if case .active(let row, let offset)? = options.swipe {
             if !layout.contains(row) { problems.append("swipe on missing row \(row)") }

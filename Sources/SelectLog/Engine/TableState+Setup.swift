@@ -32,13 +32,13 @@ extension TableState {
         if let pan, pan.isSelectionPan, !isMultiple { endPan(at: nil, targetOffset: nil, now: now) }
         // The clear rule (spec 5.1, 5.10.6).
         if !isSelectable || (!isMultiple && selection.count > 1) { selection.removeAll() }
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 
     mutating func resize(width: Points?, height: Points?) {
         if let width { viewport.width = width }
         if let height { viewport.height = height }
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 
     mutating func reload(_ specs: [SectionSpec]) throws(InvalidEvent) {
@@ -53,7 +53,7 @@ extension TableState {
         undoStack.removeAll()
         redoStack.removeAll()
         layout.replaceSections(specs.map(\.section))
-        contentOffset = clampedOffset(contentOffset)
+        reclamp()
     }
 
     /// Keeps the table within 100,000,000 rows and 1,000,000 sections.

@@ -82,6 +82,12 @@ public struct TableState: Equatable, Sendable {
 
     func clampedOffset(_ y: Points) -> Points { y.clamped(.zero, maxOffset) }
 
+    /// Re-clamps the offset and the deceleration target after the content or viewport changed.
+    mutating func reclamp() {
+        contentOffset = clampedOffset(contentOffset)
+        if let target { self.target = clampedOffset(target) }
+    }
+
     /// The data rows intersecting `[contentOffset, contentOffset + height)`.
     public var visibleRows: ClosedRange<RowPath>? { layout.rows(in: contentOffset, height: viewport.height) }
 
