@@ -1,0 +1,196 @@
+import Testing
+@testable import SelectLog
+
+@Suite("5.3 Auto-scroll and 5.7 time")
+struct AutoscrollTests {
+    @Test("in the bottom zone moving down, each 100 ms tick scrolls one 50-pt row and selects the row under the finger")
+    func bottomZoneTicks() throws {
+        var s = try play(stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 570, "t": 0}
+            """)
+        #expect(s.selected == rows(6...11))
+        #expect(s.pan?.autoscroll == .down)
+        try apply(&s, #"{"type": "tick", "t": 100}"#)
+        #expect(s.offset == 50)
+        #expect(s.selected == rows(6...12))
+        try apply(&s, #"{"type": "tick", "t": 200}"#)
+        #expect(s.offset == 100)
+        #expect(s.selected == rows(6...13))
+        #expect(s.json.contains(#""pan": {"kind": "strip", "mode": "select", "anchor": [0, 13], "autoscroll": "down"}"#))
+        try apply(&s, #"{"type": "tick", "t": 250}"#)
+        #expect(s.offset == 125)
+        try apply(&s, #"{"type": "panEnded", "t": 300}"#)
+        #expect(s.pan == nil)
+        #expect(s.undoStack.count == 1)
+        try apply(&s, #"{"type": "tick", "t": 400}"#)
+        #expect(s.offset == 125)
+    }
+
+    @Test("elapsed time counts from the later of the previous tick and the event that started the auto-scroll")
+    func elapsedFromStart() throws {
+        var s = try play(stripTable + """
+
+            {"type": "tick", "t": 0}
+            {"type": "panBegan", "x": 20, "y": 300}
+            {"type": "panMoved", "x": 20, "y": 570, "t": 1000}
+            {"type": "tick", "t": 1100}
+            """)
+        #expect(s.offset == 50)
+        try apply(&s, #"{"type": "tick", "t": 1130}"#)
+        #expect(s.offset == 65)
+    }
+
+    @Test("in the top zone moving up, ticks scroll up")
+    func topZone() throws {
+        var s = try play(stripTable + """
+
+            {"type": "scroll", "y": 1000}
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 30}
+            """)
+        #expect(s.selected == rows(20...26))
+        #expect(s.pan?.autoscroll == .up)
+        try apply(&s, #"{"type": "tick", "t": 100}"#)
+        #expect(s.offset == 950)
+        #expect(s.selected == rows(19...26))
+    }
+
+    @Test("no auto-scroll in the bottom zone while the finger moves up")
+    func directionRule() throws {
+        var s = try play(stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 590}
+            {"type": "panMoved", "x": 20, "y": 575}
+            """)
+        #expect(s.pan?.autoscroll == nil)
+    }
+
+    @Test("no auto-scroll when the offset cannot move that way")
+    func boundPreventsStart() throws {
+        var s = try play(stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 300}
+            {"type": "panMoved", "x": 20, "y": 20}
+            """)
+        #expect(s.pan?.autoscroll == nil)
+    }
+
+    @Test("a reversal inside the zone stops the auto-scroll (and flips the mode)")
+    func reversalStops() throws {
+        var s = try play(stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 590}
+            {"type": "tick", "t": 100}
+            """)
+        #expect(s.selected == rows(6...12))
+        try apply(&s, #"{"type": "panMoved", "x": 20, "y": 580}"#)
+        #expect(s.pan?.autoscroll == nil)
+        #expect(s.pan?.mode == .deselect)
+        #expect(s.selected == rows(6...11))
+        try apply(&s, #"{"type": "tick", "t": 200}"#)
+        #expect(s.offset == 50)
+    }
+
+    @Test("leaving the zone stops the auto-scroll")
+    func leavingZoneStops() throws {
+        var s = try play(stripTable + """
+
+            {"type": "configure", "scrollAndSelect": {"reversal": "restore"}}
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 570}
+            {"type": "viewport", "width": 390, "height": 700}
+            {"type": "panMoved", "x": 20, "y": 600}
+            """)
+        // The zone is now y > 660: the finger at 600, still moving down, is outside it.
+        #expect(s.pan?.autoscroll == nil)
+    }
+
+    @Test("the auto-scroll stops at the content's bound")
+    func stopsAtBound() throws {
+        var s = try play(stripTable + """
+
+            {"type": "scroll", "y": 4380}
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 570}
+            """)
+        #expect(s.pan?.autoscroll == .down)
+        #expect(s.selected == rows(93...99))
+        try apply(&s, #"{"type": "tick", "t": 100}"#)
+        #expect(s.offset == 4400)
+        #expect(s.pan?.autoscroll == nil)
+        #expect(s.selected == rows(93...99))
+    }
+
+    @Test("a scroll that leaves the offset at its bound stops the auto-scroll")
+    func scrollToBoundStops() throws {
+        var s = try play(stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 570}
+            {"type": "scroll", "y": 4400}
+            """)
+        #expect(s.pan?.autoscroll == nil)
+        // The scroll also applied the move rule: the finger is over row 99.
+        #expect(s.selected == rows(6...99))
+    }
+
+    @Test("a move ignored for jitter does not move the finger; ticks use the last counted position")
+    func jitterAndTicks() throws {
+        var s = try play(stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 599}
+            {"type": "panMoved", "x": 20, "y": 596}
+            {"type": "tick", "t": 100}
+            """)
+        // 3 pt up is ignored: no reversal, the auto-scroll runs, finger at 599 over content 649 (row 12).
+        #expect(s.pan?.autoscroll == .down)
+        #expect(s.pan?.finger.y == Points(599))
+        #expect(s.selected == rows(6...12))
+    }
+
+    @Test("the speed is rowsPerSecond times the mean data-row height; headers do not count")
+    func meanRowHeight() throws {
+        var s = try play("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true, "rowsPerSecond": 10}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 4, "rowHeights": [50, 150, 50, 150]}, {"rows": 96, "rowHeight": 100, "header": 500}]}
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 570}
+            {"type": "tick", "t": 100}
+            """)
+        // Mean (400 + 9600) / 100 = 100 pt; 10 rows/s × 100 pt × 0.1 s = 100 pt.
+        #expect(s.offset == 100)
+        try apply(&s, #"{"type": "panEnded"}"#)
+    }
+
+    @Test("an auto-scroll tick rounds its move once onto the 1/64 grid, half to even")
+    func tickRounding() throws {
+        // 1 row/s × 0.5 pt mean = 0.5 pt/s.
+        let s = try play("""
+            {"type": "configure", "scrollAndSelect": {"rowsPerSecond": 1}}
+            {"type": "reload", "sections": [{"rows": 1000, "rowHeight": 0.5}]}
+            """)
+        // 15.625 ms → 0.0078125 pt = 0.5/64: half-way, to even 0.
+        #expect(s.autoscrollDistance(elapsed: Micros(raw: 15_625)) == Points(raw: 0))
+        // 46.875 ms → 1.5/64: to even 2/64.
+        #expect(s.autoscrollDistance(elapsed: Micros(raw: 46_875)) == Points(raw: 2))
+        // 31.25 ms → exactly 1/64; 31.251 ms → just above, still 1/64.
+        #expect(s.autoscrollDistance(elapsed: Micros(raw: 31_250)) == Points(raw: 1))
+        #expect(s.autoscrollDistance(elapsed: Micros(raw: 31_251)) == Points(raw: 1))
+        // An absurdly long tick saturates instead of overflowing.
+        #expect(s.autoscrollDistance(elapsed: Micros.limit) > Points(1_000_000))
+    }
+
+    @Test("tick drives auto-scroll and nothing else")
+    func tickAlone() throws {
+        var s = try play(stripTable + "\n" + #"{"type": "scroll", "y": 100}"#)
+        let before = s.hashHex
+        try apply(&s, #"{"type": "tick", "t": 5000}"#)
+        #expect(s.hashHex == before)
+        #expect(s.t == Micros(raw: 5_000_000))
+    }
+}
