@@ -13,21 +13,21 @@ struct TablePicture {
         var lines: [String] = []
         let rows = s.layout.rowCount
         let sections = s.layout.sectionCount
-        lines.append("events  \(s.events) · t \(s.t) ms · hash \(s.hashHex)")
-        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") · \(rows) rows · content \(s.layout.contentHeight) pt · viewport \(s.viewport.width)x\(s.viewport.height)")
+        lines.append("events  \(s.events) | t \(s.t) ms | hash \(s.hashHex)")
+        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") | \(rows) rows | content \(s.layout.contentHeight) pt | viewport \(s.viewport.width)x\(s.viewport.height)")
         let mode = !s.isSelectable ? "not selectable" : (s.isMultiple ? "multiple" : "single")
-        lines.append("mode    \(mode) · \(s.editing ? "editing" : "not editing") · \(s.selection.count) selected · undo \(s.undoStack.count) · redo \(s.redoStack.count)")
+        lines.append("mode    \(mode) | \(s.editing ? "editing" : "not editing") | \(s.selection.count) selected | undo \(s.undoStack.count) | redo \(s.redoStack.count)")
         var scroll = "offset \(s.contentOffset) of \(s.maxOffset)"
-        if s.dragging { scroll += " · dragging" }
-        if s.decelerating { scroll += " · decelerating" + (s.target.map { " to \($0)" } ?? "") }
+        if s.dragging { scroll += " | dragging" }
+        if s.decelerating { scroll += " | decelerating" + (s.target.map { " to \($0)" } ?? "") }
         lines.append("scroll  \(scroll)")
         if let pan = s.pan {
             var p = "pan     \(pan.kind.rawValue)"
             if pan.isSelectionPan {
-                p += " · mode \(pan.mode?.rawValue ?? "undecided")"
-                if let a = pan.anchor { p += " · anchor \(a)" }
-                p += " · finger (\(pan.finger.x), \(pan.finger.y))"
-                if let d = pan.autoscroll { p += " · auto-scroll \(d.rawValue)" }
+                p += " | \(pan.mode?.rawValue ?? "no start row yet")"
+                if let a = pan.anchor { p += " | anchor \(a)" }
+                p += " | finger \(pan.finger.x),\(pan.finger.y)"
+                if let d = pan.autoscroll { p += " | auto-scroll \(d.rawValue)" }
             }
             lines.append(p)
         } else {
@@ -35,7 +35,7 @@ struct TablePicture {
         }
         lines.append("option  " + (s.options.open.map { "open on \($0)" } ?? "none"))
         if let editor = s.editor, let row = s.layout.editorRow {
-            lines.append("editor  below \(row) · \(editor.multiple ? "multiple" : "single") choice")
+            lines.append("editor  below \(row) | \(editor.multiple ? "multiple" : "single") choice")
         } else {
             lines.append("editor  none")
         }

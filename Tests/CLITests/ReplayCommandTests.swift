@@ -1,0 +1,98 @@
+import Foundation
+import SelectLog
+import Testing
+
+@Suite("selectlog replay")
+struct ReplayCommandTests {
+    @Test("replay --json prints the spec 6 object for every example, equal to the library's")
+    func replayJSONMatchesLibrary() throws {
+        let names = ["strip-pan-autoscroll", "single-selection-taps", "two-finger-multi-select", "row-edits-follow-selection",
+                     "option-views", "editor-row", "section-index-and-images"]
+        for name in names {
+            let path = "Examples/\(name).jsonl"
+            let r = try CLI.run(["replay", path, "--json"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            var state = TableState()
+            try Script(bytes: Array(try Data(contentsOf: CLI.root.appendingPathComponent(path)))).replay(into: &state)
+            #expect(r.stdout == state.json + "\n", "\(name)")
+        }
+    }
+
+    @Test("replay --json of the strip example has the exact selection, offset and pan")
+    func stripExampleExact() throws {
+        let r = try CLI.run(["replay", "Examples/strip-pan-autoscroll.jsonl", "--json"])
+        // Tap row 0; strip pan from row 3 to row 11; three 100 ms ticks at 500 pt/s reach row 14.
+        let selected = ([0] + Array(3...14)).map { "[0, \($0)]" }.joined(separator: ", ")
+        #expect(r.stdout.contains(#""selected": [\#(selected)]"#))
+        #expect(r.stdout.contains(#""contentOffset": 150, "contentHeight": 5000, "visible": [[0, 3], [0, 14]]"#))
+        #expect(r.stdout.contains(#""pan": {"kind": "strip", "mode": "select", "anchor": [0, 14], "autoscroll": "down"}"#))
+    }
+
+    @Test("replay --at N prints the state after N events")
+    func replayAt() throws {
+        let r = try CLI.run(["replay", "Examples/single-selection-taps.jsonl", "--at", "3", "--json"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(#""events": 3, "t": 0"#))
+        #expect(r.stdout.contains(#""selected": [[0, 0]]"#))
+        let zero = try CLI.run(["replay", "Examples/single-selection-taps.jsonl", "--at", "0", "--json"])
+        #expect(zero.stdout.contains(#""events": 0"#))
+        #expect(zero.stdout.contains(#""sections": []"#))
+    }
+
+    @Test("a bad script exits 65 and names the line")
+    func badScript() throws {
+        let dir = try CLI.temporaryDirectory()
+        let path = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 3}]}
+            # a comment
+
+            {"type": "select", "rows": [[0, 3]]}
+            """, to: "bad.jsonl", in: dir)
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 4: select: rows[0] [0, 3] is out of range (section 0 has 3 rows)"))
+        #expect(r.stdout.isEmpty)
+        let syntax = try CLI.write("{\"type\": \"tap\", \"x\": 1,\n", to: "syntax.jsonl", in: dir)
+        let s = try CLI.run(["replay", syntax])
+        #expect(s.status == 65)
+        #expect(s.stderr.contains("line 1: not valid JSON at column"))
+    }
+
+    @Test("a missing file exits 74; --at past the end and unknown options exit 64")
+    func otherFailures() throws {
+        let missing = try CLI.run(["replay", "/nonexistent/x.jsonl"])
+        #expect(missing.status == 74)
+        #expect(missing.stderr.contains("/nonexistent/x.jsonl"))
+        let past = try CLI.run(["replay", "Examples/editor-row.jsonl", "--at", "99"])
+        #expect(past.status == 64)
+        #expect(past.stderr.contains("has only 7 events"))
+        let usage = try CLI.run(["replay", "--frobnicate"])
+        #expect(usage.status == 64)
+    }
+
+    @Test("without --json, replay prints a summary and a picture with selection marks, the pan and the editor")
+    func textPicture() throws {
+        let r = try CLI.run(["replay", "Examples/strip-pan-autoscroll.jsonl"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("pan     strip | select | anchor [0, 14] | finger 30,575 | auto-scroll down"))
+        #expect(r.stdout.contains("auto-scroll down"))
+        #expect(r.stdout.contains("  0:3       [x]"))
+        #expect(r.stdout.contains("  0:14      [x] anchor"))
+        let e = try CLI.run(["replay", "Examples/editor-row.jsonl"])
+        #expect(e.stdout.contains("    editor: [x] Spring  [x] Summer  [ ] Autumn  [ ] Winter"))
+        let o = try CLI.run(["replay", "Examples/option-views.jsonl"])
+        #expect(o.stdout.contains("  0:0       [ ] <options open>"))
+        for line in (r.stdout + e.stdout + o.stdout).split(separator: "\n") {
+            #expect(line.count <= 80, "\(line)")
+            #expect(line.allSatisfy { $0.isASCII }, "\(line)")
+        }
+    }
+
+    @Test("--help names every subcommand and the exit codes")
+    func help() throws {
+        let r = try CLI.run(["--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("replay"))
+        #expect(r.stdout.contains("65 invalid"))
+    }
+}
