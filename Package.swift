@@ -32,7 +32,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
-        .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
         .testTarget(name: "CLITests", dependencies: ["SelectLog", "selectlog"]),
     ],
     swiftLanguageModes: [.v6]
