@@ -59,7 +59,7 @@ struct AutoscrollTests {
 
     @Test("no auto-scroll in the bottom zone while the finger moves up")
     func directionRule() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "panBegan", "x": 20, "y": 590}
             {"type": "panMoved", "x": 20, "y": 575}
@@ -69,7 +69,7 @@ struct AutoscrollTests {
 
     @Test("no auto-scroll when the offset cannot move that way")
     func boundPreventsStart() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "panBegan", "x": 20, "y": 300}
             {"type": "panMoved", "x": 20, "y": 20}
@@ -96,7 +96,7 @@ struct AutoscrollTests {
 
     @Test("leaving the zone stops the auto-scroll")
     func leavingZoneStops() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "configure", "scrollAndSelect": {"reversal": "restore"}}
             {"type": "panBegan", "x": 20, "y": 300, "t": 0}
@@ -126,7 +126,7 @@ struct AutoscrollTests {
 
     @Test("a scroll that leaves the offset at its bound stops the auto-scroll")
     func scrollToBoundStops() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "panBegan", "x": 20, "y": 300, "t": 0}
             {"type": "panMoved", "x": 20, "y": 570}
@@ -139,7 +139,7 @@ struct AutoscrollTests {
 
     @Test("a move ignored for jitter does not move the finger; ticks use the last counted position")
     func jitterAndTicks() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "panBegan", "x": 20, "y": 300, "t": 0}
             {"type": "panMoved", "x": 20, "y": 599}

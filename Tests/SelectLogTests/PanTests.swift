@@ -130,7 +130,7 @@ struct SelectionPanTests {
 
     @Test("rows are never skipped across sections, and the editor row is passed over")
     func acrossSectionsAndEditor() throws {
-        var s = try play("""
+        let s = try play("""
             {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
             {"type": "viewport", "width": 390, "height": 600}
             {"type": "reload", "sections": [{"rows": 3, "rowHeight": 50}, {"rows": 3, "rowHeight": 50, "header": 20}]}
@@ -189,7 +189,7 @@ struct SelectionPanTests {
 
     @Test("restore: with no row under the finger the previous range stays")
     func restoreKeepsRangeOffRows() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "configure", "scrollAndSelect": {"reversal": "restore"}}
             {"type": "panBegan", "x": 10, "y": 75}
@@ -215,7 +215,7 @@ struct SelectionPanTests {
 
     @Test("reversals before the start row exists flip nothing")
     func reversalBeforeStart() throws {
-        var s = try play("""
+        let s = try play("""
             {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
             {"type": "viewport", "width": 390, "height": 600}
             {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50, "header": 100}]}
@@ -248,7 +248,7 @@ struct SelectionPanTests {
     @Test("a selection pan that changed nothing is no undo step")
     func unchangedPanNoStep() throws {
         // Three rows fill [0, 150); the finger stays below them and never finds a start row.
-        var s = try play("""
+        let s = try play("""
             {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
             {"type": "viewport", "width": 390, "height": 600}
             {"type": "reload", "sections": [{"rows": 3, "rowHeight": 50}]}

@@ -22,7 +22,7 @@ struct ScrollTests {
 
     @Test("panEnded with a different targetOffset starts deceleration; rowsToLoad are the rows at the target")
     func deceleration() throws {
-        var s = try play(singleTable + """
+        let s = try play(singleTable + """
 
             {"type": "scroll", "y": 1000}
             {"type": "panBegan", "x": 200, "y": 300}
@@ -38,7 +38,7 @@ struct ScrollTests {
 
     @Test("the deceleration target is clamped; a target equal to the offset starts nothing")
     func targetClamped() throws {
-        var s = try play(singleTable + """
+        let s = try play(singleTable + """
 
             {"type": "panBegan", "x": 200, "y": 300}
             {"type": "panEnded", "targetOffset": 99999}
@@ -57,7 +57,7 @@ struct ScrollTests {
 
     @Test("panBegan of any kind ends a deceleration")
     func panBeganEndsDeceleration() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "panBegan", "x": 200, "y": 300}
             {"type": "panEnded", "targetOffset": 2000}
@@ -137,7 +137,7 @@ struct ScrollTests {
 
     @Test("jumpToSection during a selection pan applies the move rule")
     func jumpDuringPan() throws {
-        var s = try play("""
+        let s = try play("""
             {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
             {"type": "viewport", "width": 390, "height": 600}
             {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}, {"rows": 20, "rowHeight": 50}]}
@@ -354,7 +354,7 @@ struct EditorRowTests {
 
     @Test("a choose step belongs to one opening of the editor")
     func chooseStepBelongsToOpening() throws {
-        var s = try play(multipleTable + """
+        let s = try play(multipleTable + """
 
             {"type": "toggleEditor", "row": [0, 1], "options": ["a", "b"]}
             {"type": "choose", "option": 1}

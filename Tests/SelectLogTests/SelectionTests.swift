@@ -323,7 +323,7 @@ struct ProgrammaticTests {
     func singleModeSurvivesRedo() throws {
         // Row 1 is deselected by a reload of the row (not an undo step), so step B was recorded
         // from an empty selection; redoing A then B would select two rows.
-        var s = try play(singleTable + """
+        let s = try play(singleTable + """
 
             {"type": "tap", "x": 5, "y": 55}
             {"type": "reloadRows", "at": [[0, 1]]}

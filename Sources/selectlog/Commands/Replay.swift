@@ -3,10 +3,13 @@ import SelectLog
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replay a script and print the state after it.",
-        discussion: "Without --json, prints a summary and a text picture of the visible rows.")
+        abstract: "Replay a script or a log and print the state after it.",
+        discussion: """
+            FILE is a JSON Lines script or a log written by `record`; they are told apart by content.
+            Without --json, prints a summary and a text picture of the visible rows.
+            """)
 
-    @Argument(help: "A JSON Lines script.")
+    @Argument(help: "A JSON Lines script or a selectlog log.")
     var file: String
 
     @Option(help: "Stop after this many events (default: all).")
@@ -20,25 +23,7 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let bytes = try readFile(file)
-        let script: Script
-        do {
-            script = try Script(bytes: bytes)
-        } catch {
-            complain("\(file): \(error)")
-            throw Exit.invalidInput
-        }
-        if let at, at > script.entries.count {
-            complain("--at \(at): \(file) has only \(script.entries.count) events")
-            throw Exit.usage
-        }
-        var state = TableState()
-        do {
-            try script.replay(upTo: at, into: &state)
-        } catch {
-            complain("\(file): \(error)")
-            throw Exit.invalidInput
-        }
+        let state = try Input.state(of: file, at: at)
         print(json ? state.json : TablePicture(state).text)
     }
 }

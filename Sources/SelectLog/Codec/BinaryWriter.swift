@@ -1,0 +1,164 @@
+/// Appends little-endian integers, LEB128 varints and length-prefixed bytes to a buffer.
+public struct BinaryWriter: Sendable {
+    /// What has been written so far.
+    public var bytes: [UInt8]
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public var count: Int { bytes.count }
+    public mutating func removeAll(keepingCapacity: Bool = true) { bytes.removeAll(keepingCapacity: keepingCapacity) }
+
+    @inlinable public mutating func u8(_ v: UInt8) { bytes.append(v) }
+    public mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
+
+    public mutating func u32(_ v: UInt32) {
+        for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(k)))) }
+    }
+
+    public mutating func u64(_ v: UInt64) {
+        for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
+    }
+
+    /// Unsigned LEB128.
+    @inlinable public mutating func varint(_ v: UInt64) {
+        var v = v
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    public mutating func varint(_ v: Int) { varint(UInt64(max(v, 0))) }
+
+    /// Signed values, zigzag-coded so that small magnitudes stay short.
+    @inlinable public mutating func signed(_ v: Int64) {
+        varint(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
+    }
+
+    public mutating func points(_ p: Points) { signed(p.raw) }
+
+    public mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8)
+        varint(utf8.count)
+        bytes.append(contentsOf: utf8)
+    }
+
+    public mutating func append(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
+
+    /// Overwrites four bytes at `offset` with `v`, little-endian.
+    public mutating func patchU32(_ v: UInt32, at offset: Int) {
+        for k in 0..<4 { bytes[offset + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
+    }
+}
+
+/// What went wrong reading binary data, and where.
+public struct BinaryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Offset in the buffer being read.
+    public var offset: Int
+    public var reason: String
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+    public var description: String { "\(reason) at offset \(offset)" }
+}
+
+/// Reads what `BinaryWriter` wrote; every read is bounds-checked and throws on bad input.
+public struct BinaryReader {
+    public let bytes: [UInt8]
+    public private(set) var offset: Int
+    public let end: Int
+
+    public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+        self.bytes = bytes
+        self.offset = start
+        self.end = min(end ?? bytes.count, bytes.count)
+    }
+
+    public var isAtEnd: Bool { offset >= end }
+    public var remaining: Int { end - offset }
+
+    public func fail(_ reason: String) -> BinaryError { BinaryError(offset: offset, reason: reason) }
+
+    public mutating func u8() throws(BinaryError) -> UInt8 {
+        guard offset < end else { throw fail("unexpected end of data") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    public mutating func bool() throws(BinaryError) -> Bool {
+        switch try u8() {
+        case 0: return false
+        case 1: return true
+        default: throw BinaryError(offset: offset - 1, reason: "bad boolean")
+        }
+    }
+
+    public mutating func u32() throws(BinaryError) -> UInt32 {
+        guard end - offset >= 4 else { throw fail("unexpected end of data") }
+        var v: UInt32 = 0
+        for k in 0..<4 { v |= UInt32(bytes[offset + k]) << (8 * UInt32(k)) }
+        offset += 4
+        return v
+    }
+
+    public mutating func u64() throws(BinaryError) -> UInt64 {
+        guard end - offset >= 8 else { throw fail("unexpected end of data") }
+        var v: UInt64 = 0
+        for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
+        offset += 8
+        return v
+    }
+
+    public mutating func varint() throws(BinaryError) -> UInt64 {
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < end else { throw fail("unexpected end of data in a varint") }
+            let b = bytes[offset]
+            offset += 1
+            if shift == 63 && b > 1 { throw BinaryError(offset: offset - 1, reason: "varint overflow") }
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+            if shift > 63 { throw BinaryError(offset: offset - 1, reason: "varint too long") }
+        }
+    }
+
+    /// A varint that must fit `0...limit`.
+    public mutating func count(limit: Int = 100_000_000) throws(BinaryError) -> Int {
+        let start = offset
+        let v = try varint()
+        guard v <= UInt64(limit) else { throw BinaryError(offset: start, reason: "count \(v) exceeds \(limit)") }
+        return Int(v)
+    }
+
+    public mutating func signed() throws(BinaryError) -> Int64 {
+        let z = try varint()
+        return Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
+    }
+
+    public mutating func points() throws(BinaryError) -> Points {
+        let start = offset
+        let v = try signed()
+        guard v.magnitude <= UInt64(Points.limit.raw) else { throw BinaryError(offset: start, reason: "length out of range") }
+        return Points(raw: v)
+    }
+
+    public mutating func string() throws(BinaryError) -> String {
+        let n = try count(limit: remaining)
+        let slice = bytes[offset..<offset + n]
+        offset += n
+        guard let s = String(validating: slice, as: UTF8.self) else { throw BinaryError(offset: offset - n, reason: "invalid UTF-8") }
+        return s
+    }
+
+    public mutating func skip(_ n: Int) throws(BinaryError) {
+        guard n >= 0, n <= remaining else { throw fail("unexpected end of data") }
+        offset += n
+    }
+}

@@ -1,0 +1,298 @@
+/// Why a snapshot could not be read.
+public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "bad state snapshot: \(reason)" }
+}
+
+extension TableState {
+    /// Snapshot format version; bumped when the layout changes.
+    public static let snapshotVersion: UInt8 = 1
+
+    /// The whole state as bytes, for checkpoints: `TableState(snapshot:)` gives back an equal state.
+    public func snapshot() -> [UInt8] {
+        var w = BinaryWriter(capacity: 1024)
+        w.u8(TableState.snapshotVersion)
+        w.varint(events)
+        w.signed(t.raw)
+        let c = configuration
+        for flag in [c.allowsSelection, c.allowsMultipleSelection, c.allowsSelectionDuringEditing,
+                     c.allowsMultipleSelectionDuringEditing, c.strip.enabled, c.multiSelectInteraction] { w.bool(flag) }
+        w.u8(c.strip.edge == .leading ? 0 : 1)
+        w.u8(c.strip.reversal == .flip ? 0 : 1)
+        for p in [c.strip.stripWidth, c.strip.topAnchor, c.strip.bottomAnchor, c.strip.rowsPerSecond, c.strip.jitter, c.optionWidth] {
+            w.points(p)
+        }
+        w.varint(c.undoLimit)
+        // Layout, heights run-length coded.
+        w.points(layout.editorHeight)
+        w.varint(layout.sectionCount)
+        for section in layout.sections {
+            w.points(section.header)
+            w.points(section.footer)
+            w.points(section.rowHeight)
+            w.bool(section.title != nil)
+            if let title = section.title { w.string(title) }
+            w.varint(section.rows.count)
+            var run: (height: Points, count: Int)?
+            section.rows.forEachHeight { h in
+                if let r = run, r.height == h {
+                    run = (h, r.count + 1)
+                } else {
+                    if let r = run { w.points(r.height); w.varint(r.count) }
+                    run = (h, 1)
+                }
+            }
+            if let r = run { w.points(r.height); w.varint(r.count) }
+        }
+        Self.write(layout.editorRow, &w)
+        w.points(viewport.width)
+        w.points(viewport.height)
+        w.points(contentOffset)
+        w.bool(editing)
+        Self.write(selection, &w)
+        w.bool(dragging)
+        w.bool(decelerating)
+        Self.write(target, &w)
+        w.bool(pan != nil)
+        if let pan {
+            w.u8([Pan.Kind.strip, .multiSelect, .scroll].firstIndex(of: pan.kind).map(UInt8.init) ?? 0)
+            w.points(pan.offsetAtBegan)
+            w.points(pan.yAtBegan)
+            w.u8(pan.reversal == .flip ? 0 : 1)
+            w.points(pan.finger.x)
+            w.points(pan.finger.y)
+            w.u8(pan.direction == nil ? 0 : (pan.direction == .up ? 1 : 2))
+            Self.write(pan.start, &w)
+            w.u8(pan.mode == nil ? 0 : (pan.mode == .select ? 1 : 2))
+            Self.write(pan.anchor, &w)
+            Self.write(pan.end, &w)
+            Self.write(pan.selectionBefore, &w)
+            w.u8(pan.autoscroll == nil ? 0 : (pan.autoscroll == .up ? 1 : 2))
+            w.signed(pan.autoscrollSince.raw)
+        }
+        Self.write(options.open, &w)
+        switch options.swipe {
+        case nil: w.u8(0)
+        case .ignored?: w.u8(1)
+        case .active(let row, let offset)?:
+            w.u8(2)
+            Self.write(row, &w)
+            w.points(offset)
+        }
+        w.bool(editor != nil)
+        if let editor {
+            w.varint(editor.options.count)
+            for o in editor.options { w.string(o) }
+            w.bool(editor.multiple)
+            w.varint(editor.chosen.count)
+            for i in editor.chosen { w.varint(i) }
+            w.varint(editor.opening)
+        }
+        w.varint(editorOpenings)
+        for stack in [undoStack, redoStack] {
+            w.varint(stack.count)
+            for step in stack {
+                switch step {
+                case let .selection(added, removed):
+                    w.u8(0)
+                    Self.write(added, &w)
+                    Self.write(removed, &w)
+                case let .choose(opening, before, after):
+                    w.u8(1)
+                    w.varint(opening)
+                    for list in [before, after] {
+                        w.varint(list.count)
+                        for i in list { w.varint(i) }
+                    }
+                }
+            }
+        }
+        return w.bytes
+    }
+
+    private static func write(_ r: RowPath?, _ w: inout BinaryWriter) {
+        w.bool(r != nil)
+        if let r { write(r, &w) }
+    }
+    private static func write(_ r: RowPath, _ w: inout BinaryWriter) {
+        w.varint(r.section)
+        w.varint(r.row)
+    }
+    private static func write(_ p: Points?, _ w: inout BinaryWriter) {
+        w.bool(p != nil)
+        if let p { w.points(p) }
+    }
+    private static func write(_ set: RowSet, _ w: inout BinaryWriter) {
+        let parts = set.sections
+        w.varint(parts.count)
+        for (s, list) in parts {
+            w.varint(s)
+            w.varint(list.ranges.count)
+            var previous = 0
+            for r in list.ranges {
+                w.varint(r.lowerBound - previous)
+                w.varint(r.count)
+                previous = r.upperBound
+            }
+        }
+    }
+
+    /// Reads a snapshot written by `snapshot()`.
+    public init(snapshot bytes: [UInt8]) throws(SnapshotError) {
+        var r = BinaryReader(bytes)
+        do throws(BinaryError) {
+            self = try TableState.read(&r)
+        } catch {
+            throw SnapshotError(reason: error.description)
+        }
+        guard r.isAtEnd else { throw SnapshotError(reason: "\(r.remaining) unexpected bytes after the state") }
+        let problems = invariantViolations()
+        guard problems.isEmpty else { throw SnapshotError(reason: problems.joined(separator: "; ")) }
+    }
+
+    private static func read(_ r: inout BinaryReader) throws(BinaryError) -> TableState {
+        guard try r.u8() == snapshotVersion else { throw r.fail("unknown snapshot version") }
+        var s = TableState()
+        s.events = try r.count(limit: Int.max)
+        s.t = Micros(raw: try r.signed())
+        var c = Configuration()
+        c.allowsSelection = try r.bool()
+        c.allowsMultipleSelection = try r.bool()
+        c.allowsSelectionDuringEditing = try r.bool()
+        c.allowsMultipleSelectionDuringEditing = try r.bool()
+        c.strip.enabled = try r.bool()
+        c.multiSelectInteraction = try r.bool()
+        c.strip.edge = try r.u8() == 0 ? .leading : .trailing
+        c.strip.reversal = try r.u8() == 0 ? .flip : .restore
+        c.strip.stripWidth = try r.points()
+        c.strip.topAnchor = try r.points()
+        c.strip.bottomAnchor = try r.points()
+        c.strip.rowsPerSecond = try r.points()
+        c.strip.jitter = try r.points()
+        c.optionWidth = try r.points()
+        c.undoLimit = try r.count(limit: Int(Int32.max))
+        s.configuration = c
+        let editorHeight = try r.points()
+        let sectionCount = try r.count(limit: 1_000_000)
+        var sections: [Section] = []
+        sections.reserveCapacity(sectionCount)
+        var totalRows = 0
+        for _ in 0..<sectionCount {
+            let header = try r.points(), footer = try r.points(), rowHeight = try r.points()
+            let title: String? = try r.bool() ? try r.string() : nil
+            let rows = try r.count(limit: 100_000_000 - totalRows)
+            totalRows += rows
+            var heights: [Points] = []
+            heights.reserveCapacity(rows)
+            while heights.count < rows {
+                let h = try r.points()
+                let n = try r.count(limit: rows - heights.count)
+                if n == 0 { throw r.fail("empty height run") }
+                heights.append(contentsOf: repeatElement(h, count: n))
+            }
+            sections.append(Section(rows: HeightTree(heights), rowHeight: rowHeight, header: header, footer: footer, title: title))
+        }
+        s.layout = TableLayout(sections: sections, editorHeight: editorHeight)
+        if let row = try readPath(&r) {
+            guard s.layout.contains(row) else { throw r.fail("editor row out of range") }
+            s.layout.openEditor(below: row)
+        }
+        s.viewport = Size(width: try r.points(), height: try r.points())
+        s.contentOffset = try r.points()
+        s.editing = try r.bool()
+        s.selection = try readSet(&r)
+        s.dragging = try r.bool()
+        s.decelerating = try r.bool()
+        s.target = try readPoints(&r)
+        if try r.bool() {
+            let kinds: [Pan.Kind] = [.strip, .multiSelect, .scroll]
+            let k = Int(try r.u8())
+            guard k < kinds.count else { throw r.fail("bad pan kind") }
+            var pan = Pan(scrollFrom: Point(x: .zero, y: .zero), offset: .zero)
+            pan.kind = kinds[k]
+            pan.offsetAtBegan = try r.points()
+            pan.yAtBegan = try r.points()
+            pan.reversal = try r.u8() == 0 ? .flip : .restore
+            pan.finger = Point(x: try r.points(), y: try r.points())
+            let d = try r.u8()
+            pan.direction = d == 0 ? nil : (d == 1 ? .up : .down)
+            pan.start = try readPath(&r)
+            let m = try r.u8()
+            pan.mode = m == 0 ? nil : (m == 1 ? .select : .deselect)
+            pan.anchor = try readPath(&r)
+            pan.end = try readPath(&r)
+            pan.selectionBefore = try readSet(&r)
+            let a = try r.u8()
+            pan.autoscroll = a == 0 ? nil : (a == 1 ? .up : .down)
+            pan.autoscrollSince = Micros(raw: try r.signed())
+            s.pan = pan
+        }
+        s.options.open = try readPath(&r)
+        switch try r.u8() {
+        case 0: s.options.swipe = nil
+        case 1: s.options.swipe = .ignored
+        case 2:
+            let row = try readPath(&r) ?? RowPath(0, 0)
+            s.options.swipe = .active(row: row, offset: try r.points())
+        default: throw r.fail("bad swipe state")
+        }
+        if try r.bool() {
+            var options: [String] = []
+            for _ in 0..<(try r.count(limit: 1_000_000)) { options.append(try r.string()) }
+            let multiple = try r.bool()
+            var chosen: [Int] = []
+            for _ in 0..<(try r.count(limit: options.count)) { chosen.append(try r.count(limit: Int(Int32.max))) }
+            s.editor = Editor(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: Int.max))
+        }
+        s.editorOpenings = try r.count(limit: Int.max)
+        for which in 0..<2 {
+            var stack: [UndoStep] = []
+            for _ in 0..<(try r.count(limit: Int(Int32.max))) {
+                switch try r.u8() {
+                case 0: stack.append(.selection(added: try readSet(&r), removed: try readSet(&r)))
+                case 1:
+                    let opening = try r.count(limit: Int.max)
+                    var lists: [[Int]] = []
+                    for _ in 0..<2 {
+                        var list: [Int] = []
+                        for _ in 0..<(try r.count(limit: 1_000_000)) { list.append(try r.count(limit: Int(Int32.max))) }
+                        lists.append(list)
+                    }
+                    stack.append(.choose(opening: opening, before: lists[0], after: lists[1]))
+                default: throw r.fail("bad undo step")
+                }
+            }
+            if which == 0 { s.undoStack = stack } else { s.redoStack = stack }
+        }
+        return s
+    }
+
+    private static func readPath(_ r: inout BinaryReader) throws(BinaryError) -> RowPath? {
+        guard try r.bool() else { return nil }
+        return RowPath(try r.count(limit: 1_000_000), try r.count(limit: 100_000_000))
+    }
+
+    private static func readPoints(_ r: inout BinaryReader) throws(BinaryError) -> Points? {
+        guard try r.bool() else { return nil }
+        return try r.points()
+    }
+
+    private static func readSet(_ r: inout BinaryReader) throws(BinaryError) -> RowSet {
+        var set = RowSet()
+        var lastSection = -1
+        for _ in 0..<(try r.count(limit: 1_000_000)) {
+            let s = try r.count(limit: 1_000_000)
+            guard s > lastSection else { throw r.fail("sections out of order") }
+            lastSection = s
+            var position = 0
+            for _ in 0..<(try r.count(limit: 100_000_000)) {
+                let lower = position + (try r.count(limit: 100_000_000))
+                let n = try r.count(limit: 100_000_000)
+                guard n > 0 else { throw r.fail("empty range") }
+                set.insert(lower..<lower + n, in: s)
+                position = lower + n
+            }
+        }
+        return set
+    }
+}

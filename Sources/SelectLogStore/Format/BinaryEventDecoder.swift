@@ -1,0 +1,233 @@
+import SelectLog
+
+/// Decodes the frames `BinaryEventEncoder` wrote, in order, from one batch.
+struct BinaryEventDecoder {
+    private var reader: BinaryReader
+    private var predictor: Predictor
+
+    init(_ bytes: [UInt8], baseTime: Micros) {
+        reader = BinaryReader(bytes)
+        predictor = Predictor(time: baseTime)
+    }
+
+    var isAtEnd: Bool { reader.isAtEnd }
+    var offset: Int { reader.offset }
+
+    /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
+    mutating func next() throws(BinaryError) -> TimedEvent? {
+        while !reader.isAtEnd {
+            let start = reader.offset
+            let tagByte = try reader.u8()
+            let length = try reader.count(limit: reader.remaining)
+            let bodyEnd = reader.offset + length
+            let rawTag = tagByte & ~EventTag.hasTime
+            if rawTag >= EventTag.firstSkippable {
+                try reader.skip(length)
+                continue
+            }
+            guard let tag = EventTag(rawValue: rawTag) else {
+                throw BinaryError(offset: start, reason: "unknown event tag \(rawTag)")
+            }
+            var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
+            var t: Micros?
+            if tagByte & EventTag.hasTime != 0 {
+                t = predictor.time(fromResidual: try body.signed())
+                if let v = t, v.raw < 0 || v > Micros.limit { throw BinaryError(offset: start, reason: "time out of range") }
+            }
+            let event = try decodeFields(tag, &body)
+            // Fields a later version appended are skipped.
+            try reader.skip(length)
+            return TimedEvent(event, t: t)
+        }
+        return nil
+    }
+
+    private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> Point {
+        let rx = try r.signed(), ry = try r.signed()
+        let (x, y) = predictor.point(fromResidual: rx, ry)
+        guard x.magnitude <= UInt64(Points.limit.raw), y.magnitude <= UInt64(Points.limit.raw) else {
+            throw r.fail("position out of range")
+        }
+        return Point(x: Points(raw: x), y: Points(raw: y))
+    }
+
+    private func path(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {
+        RowPath(try r.count(limit: Int(Int32.max)), try r.count(limit: Int(Int32.max)))
+    }
+
+    private func paths(_ r: inout BinaryReader) throws(BinaryError) -> [RowPath] {
+        let n = try r.count(limit: r.remaining)
+        var out: [RowPath] = []
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try path(&r)) }
+        return out
+    }
+
+    private func heights(_ r: inout BinaryReader) throws(BinaryError) -> [Points]? {
+        guard try r.bool() else { return nil }
+        let n = try r.count(limit: r.remaining)
+        var out: [Points] = []
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try r.points()) }
+        return out
+    }
+
+    private func optionalPoints(_ r: inout BinaryReader) throws(BinaryError) -> Points? {
+        try r.bool() ? try r.points() : nil
+    }
+
+    private func optionalBool(_ r: inout BinaryReader) throws(BinaryError) -> Bool? {
+        switch try r.u8() {
+        case 0: return false
+        case 1: return true
+        case 2: return nil
+        default: throw r.fail("bad optional boolean")
+        }
+    }
+
+    private func sections(_ r: inout BinaryReader) throws(BinaryError) -> [SectionSpec] {
+        let n = try r.count(limit: r.remaining)
+        var out: [SectionSpec] = []
+        for _ in 0..<n {
+            let rows = try r.count(limit: 50_000_000)
+            let rowHeight = try optionalPoints(&r)
+            let hs = try heights(&r)
+            let header = try optionalPoints(&r)
+            let footer = try optionalPoints(&r)
+            let title: String? = try r.bool() ? try r.string() : nil
+            out.append(SectionSpec(rows: rows, rowHeight: rowHeight, rowHeights: hs, header: header, footer: footer, title: title))
+        }
+        return out
+    }
+
+    private mutating func decodeFields(_ tag: EventTag, _ r: inout BinaryReader) throws(BinaryError) -> Event {
+        switch tag {
+        case .configure:
+            var p = ConfigurationPatch()
+            p.allowsSelection = try optionalBool(&r)
+            p.allowsMultipleSelection = try optionalBool(&r)
+            p.allowsSelectionDuringEditing = try optionalBool(&r)
+            p.allowsMultipleSelectionDuringEditing = try optionalBool(&r)
+            p.multiSelectInteraction = try optionalBool(&r)
+            p.optionWidth = try optionalPoints(&r)
+            p.editorHeight = try optionalPoints(&r)
+            if try r.bool() { p.undoLimit = try r.count(limit: Int(Int32.max)) }
+            if try r.bool() {
+                var s = StripPatch()
+                s.enabled = try optionalBool(&r)
+                switch try r.u8() {
+                case 0: s.edge = .leading
+                case 1: s.edge = .trailing
+                case 2: s.edge = nil
+                default: throw r.fail("bad edge")
+                }
+                s.stripWidth = try optionalPoints(&r)
+                s.topAnchor = try optionalPoints(&r)
+                s.bottomAnchor = try optionalPoints(&r)
+                s.rowsPerSecond = try optionalPoints(&r)
+                switch try r.u8() {
+                case 0: s.reversal = .flip
+                case 1: s.reversal = .restore
+                case 2: s.reversal = nil
+                default: throw r.fail("bad reversal")
+                }
+                s.jitter = try optionalPoints(&r)
+                p.scrollAndSelect = s
+            }
+            return .configure(p)
+        case .viewport:
+            return .viewport(width: try optionalPoints(&r), height: try optionalPoints(&r))
+        case .reload:
+            return .reload(sections: try sections(&r))
+        case .setEditing:
+            return .setEditing(try r.bool())
+        case .tap:
+            return .tap(try point(&r))
+        case .panMoved:
+            return .panMoved(try point(&r))
+        case .panBegan:
+            let p = try point(&r)
+            return .panBegan(p, fingers: try r.count(limit: Int(Int32.max)))
+        case .panEnded:
+            let p: Point? = try r.bool() ? try point(&r) : nil
+            return .panEnded(p, targetOffset: try optionalPoints(&r))
+        case .panCancelled: return .panCancelled
+        case .tick: return .tick
+        case .selectAll: return .selectAll
+        case .deselectAll: return .deselectAll
+        case .undo: return .undo
+        case .redo: return .redo
+        case .scroll:
+            let motion: ScrollMotion?
+            switch try r.u8() {
+            case 0: motion = nil
+            case 1: motion = .to(try r.points())
+            case 2: motion = .by(try r.points())
+            default: throw r.fail("bad scroll motion")
+            }
+            let phase: ScrollPhase?
+            switch try r.u8() {
+            case 0: phase = nil
+            case 1: phase = .decelerate
+            case 2: phase = .idle
+            default: throw r.fail("bad scroll phase")
+            }
+            return .scroll(motion, phase: phase, target: try optionalPoints(&r))
+        case .jumpToSection:
+            switch try r.u8() {
+            case 0: return .jumpToSection(.index(try r.count(limit: Int(Int32.max))))
+            case 1: return .jumpToSection(.title(try r.string()))
+            default: throw r.fail("bad section reference")
+            }
+        case .swipeBegan:
+            return .swipeBegan(row: try path(&r))
+        case .swipeMoved:
+            return .swipeMoved(offset: try r.points())
+        case .swipeEnded:
+            return .swipeEnded(velocity: try optionalPoints(&r))
+        case .setOptionVisible:
+            return .setOptionVisible(row: try path(&r), visible: try r.bool())
+        case .toggleEditor:
+            let row = try path(&r)
+            var options: [String] = []
+            for _ in 0..<(try r.count(limit: r.remaining)) { options.append(try r.string()) }
+            let multiple = try r.bool()
+            var chosen: [Int] = []
+            for _ in 0..<(try r.count(limit: r.remaining)) { chosen.append(try r.count(limit: Int(Int32.max))) }
+            return .toggleEditor(row: row, options: options, multiple: multiple, chosen: chosen)
+        case .choose:
+            return .choose(option: try r.count(limit: Int(Int32.max)))
+        case .insertRows:
+            return .insertRows(at: try paths(&r), heights: try heights(&r))
+        case .reloadRows:
+            return .reloadRows(at: try paths(&r), heights: try heights(&r))
+        case .deleteRows:
+            return .deleteRows(at: try paths(&r))
+        case .moveRow:
+            return .moveRow(from: try path(&r), to: try path(&r))
+        case .batch:
+            let deletes = try paths(&r)
+            let inserts = try paths(&r)
+            let insertHeights = try heights(&r)
+            var moves: [BatchUpdate.Move] = []
+            for _ in 0..<(try r.count(limit: r.remaining)) {
+                moves.append(BatchUpdate.Move(from: try path(&r), to: try path(&r)))
+            }
+            let reloads = try paths(&r)
+            return .batch(BatchUpdate(deletes: deletes, inserts: inserts, insertHeights: insertHeights,
+                                      moves: moves, reloads: reloads, reloadHeights: try heights(&r)))
+        case .insertSections:
+            var at: [Int] = []
+            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: Int(Int32.max))) }
+            return .insertSections(at: at, sections: try sections(&r))
+        case .deleteSections:
+            var at: [Int] = []
+            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: Int(Int32.max))) }
+            return .deleteSections(at: at)
+        case .select:
+            return .select(rows: try paths(&r))
+        case .deselect:
+            return .deselect(rows: try paths(&r))
+        }
+    }
+}

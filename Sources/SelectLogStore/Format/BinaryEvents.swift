@@ -1,0 +1,273 @@
+import SelectLog
+
+/// Event type tags of the binary encoding, format version 1. Tags 1-63 are events
+/// that change state; 64-127 are reserved for annotations an old reader may skip.
+enum EventTag: UInt8 {
+    case configure = 1, viewport, reload, setEditing, tap, panBegan, panMoved, panEnded, panCancelled
+    case scroll, jumpToSection, swipeBegan, swipeMoved, swipeEnded, setOptionVisible, toggleEditor, choose
+    case tick, insertRows, deleteRows, moveRow, reloadRows, batch, insertSections, deleteSections
+    case select, deselect, selectAll, deselectAll, undo, redo
+
+    static let hasTime: UInt8 = 0x80
+    static let firstSkippable: UInt8 = 64
+}
+
+/// Encodes events as compact binary frames: `tag | hasTime`, body length, body.
+///
+/// Time and finger positions are predicted from the previous events (second-order
+/// deltas on the fixed-point grid), so a 120 Hz pan or a 60 Hz tick stream encodes
+/// its residuals, mostly one byte each. The predictor starts fresh at every batch,
+/// so every batch decodes on its own.
+struct BinaryEventEncoder {
+    private(set) var out = BinaryWriter(capacity: 1 << 16)
+    private var body = BinaryWriter(capacity: 256)
+    private var predictor: Predictor
+
+    init(baseTime: Micros) { predictor = Predictor(time: baseTime) }
+
+    var byteCount: Int { out.count }
+
+    mutating func reset(baseTime: Micros) {
+        out.removeAll()
+        predictor = Predictor(time: baseTime)
+    }
+
+    mutating func append(_ timed: TimedEvent) {
+        body.removeAll()
+        var tag = BinaryEventEncoder.tag(of: timed.event).rawValue
+        if let t = timed.t {
+            tag |= EventTag.hasTime
+            body.signed(predictor.timeResidual(t))
+        }
+        encodeFields(timed.event)
+        out.u8(tag)
+        out.varint(body.count)
+        out.append(body.bytes)
+    }
+
+    private mutating func point(_ p: Point) {
+        let (dx, dy) = predictor.pointResidual(p)
+        body.signed(dx)
+        body.signed(dy)
+    }
+
+    private mutating func path(_ r: RowPath) {
+        body.varint(r.section)
+        body.varint(r.row)
+    }
+
+    private mutating func paths(_ rs: [RowPath]) {
+        body.varint(rs.count)
+        for r in rs { path(r) }
+    }
+
+    private mutating func heights(_ hs: [Points]?) {
+        body.bool(hs != nil)
+        if let hs {
+            body.varint(hs.count)
+            for h in hs { body.points(h) }
+        }
+    }
+
+    private mutating func optional(_ p: Points?) {
+        body.bool(p != nil)
+        if let p { body.points(p) }
+    }
+
+    private mutating func optional(_ b: Bool?) {
+        body.u8(b == nil ? 2 : (b == true ? 1 : 0))
+    }
+
+    private mutating func sections(_ specs: [SectionSpec]) {
+        body.varint(specs.count)
+        for s in specs {
+            body.varint(s.rows)
+            optional(s.rowHeight)
+            heights(s.rowHeights)
+            optional(s.header)
+            optional(s.footer)
+            body.bool(s.title != nil)
+            if let title = s.title { body.string(title) }
+        }
+    }
+
+    private mutating func encodeFields(_ e: Event) {
+        switch e {
+        case .configure(let p):
+            for flag in [p.allowsSelection, p.allowsMultipleSelection, p.allowsSelectionDuringEditing,
+                         p.allowsMultipleSelectionDuringEditing, p.multiSelectInteraction] { optional(flag) }
+            optional(p.optionWidth)
+            optional(p.editorHeight)
+            body.bool(p.undoLimit != nil)
+            if let u = p.undoLimit { body.varint(u) }
+            body.bool(p.scrollAndSelect != nil)
+            if let s = p.scrollAndSelect {
+                optional(s.enabled)
+                body.u8(s.edge == nil ? 2 : (s.edge == .leading ? 0 : 1))
+                optional(s.stripWidth)
+                optional(s.topAnchor)
+                optional(s.bottomAnchor)
+                optional(s.rowsPerSecond)
+                body.u8(s.reversal == nil ? 2 : (s.reversal == .flip ? 0 : 1))
+                optional(s.jitter)
+            }
+        case .viewport(let width, let height):
+            optional(width)
+            optional(height)
+        case .reload(let specs):
+            sections(specs)
+        case .setEditing(let on):
+            body.bool(on)
+        case .tap(let p), .panMoved(let p):
+            point(p)
+        case .panBegan(let p, let fingers):
+            point(p)
+            body.varint(fingers)
+        case .panEnded(let p, let target):
+            body.bool(p != nil)
+            if let p { point(p) }
+            optional(target)
+        case .panCancelled, .tick, .selectAll, .deselectAll, .undo, .redo:
+            break
+        case .scroll(let motion, let phase, let target):
+            switch motion {
+            case nil: body.u8(0)
+            case .to(let y)?: body.u8(1); body.points(y)
+            case .by(let dy)?: body.u8(2); body.points(dy)
+            }
+            body.u8(phase == nil ? 0 : (phase == .decelerate ? 1 : 2))
+            optional(target)
+        case .jumpToSection(.index(let i)):
+            body.u8(0)
+            body.varint(i)
+        case .jumpToSection(.title(let title)):
+            body.u8(1)
+            body.string(title)
+        case .swipeBegan(let row):
+            path(row)
+        case .swipeMoved(let offset):
+            body.points(offset)
+        case .swipeEnded(let velocity):
+            optional(velocity)
+        case .setOptionVisible(let row, let visible):
+            path(row)
+            body.bool(visible)
+        case .toggleEditor(let row, let options, let multiple, let chosen):
+            path(row)
+            body.varint(options.count)
+            for o in options { body.string(o) }
+            body.bool(multiple)
+            body.varint(chosen.count)
+            for c in chosen { body.varint(c) }
+        case .choose(let option):
+            body.varint(option)
+        case .insertRows(let at, let hs), .reloadRows(let at, let hs):
+            paths(at)
+            heights(hs)
+        case .deleteRows(let at):
+            paths(at)
+        case .moveRow(let from, let to):
+            path(from)
+            path(to)
+        case .batch(let u):
+            paths(u.deletes)
+            paths(u.inserts)
+            heights(u.insertHeights)
+            body.varint(u.moves.count)
+            for m in u.moves {
+                path(m.from)
+                path(m.to)
+            }
+            paths(u.reloads)
+            heights(u.reloadHeights)
+        case .insertSections(let at, let specs):
+            body.varint(at.count)
+            for i in at { body.varint(i) }
+            sections(specs)
+        case .deleteSections(let at):
+            body.varint(at.count)
+            for i in at { body.varint(i) }
+        case .select(let rows), .deselect(let rows):
+            paths(rows)
+        }
+    }
+
+    static func tag(of e: Event) -> EventTag {
+        switch e {
+        case .configure: .configure
+        case .viewport: .viewport
+        case .reload: .reload
+        case .setEditing: .setEditing
+        case .tap: .tap
+        case .panBegan: .panBegan
+        case .panMoved: .panMoved
+        case .panEnded: .panEnded
+        case .panCancelled: .panCancelled
+        case .scroll: .scroll
+        case .jumpToSection: .jumpToSection
+        case .swipeBegan: .swipeBegan
+        case .swipeMoved: .swipeMoved
+        case .swipeEnded: .swipeEnded
+        case .setOptionVisible: .setOptionVisible
+        case .toggleEditor: .toggleEditor
+        case .choose: .choose
+        case .tick: .tick
+        case .insertRows: .insertRows
+        case .deleteRows: .deleteRows
+        case .moveRow: .moveRow
+        case .reloadRows: .reloadRows
+        case .batch: .batch
+        case .insertSections: .insertSections
+        case .deleteSections: .deleteSections
+        case .select: .select
+        case .deselect: .deselect
+        case .selectAll: .selectAll
+        case .deselectAll: .deselectAll
+        case .undo: .undo
+        case .redo: .redo
+        }
+    }
+}
+
+/// The shared prediction of time and finger position; the encoder and decoder
+/// must run it identically.
+struct Predictor {
+    private var time: Int64
+    private var interval: Int64 = 0
+    private var x: Int64 = 0, y: Int64 = 0
+    private var vx: Int64 = 0, vy: Int64 = 0
+
+    init(time: Micros) { self.time = time.raw }
+
+    /// Encoder side: the residual of `t` against the predicted next time.
+    mutating func timeResidual(_ t: Micros) -> Int64 {
+        let dt = t.raw &- time
+        defer { interval = dt; time = t.raw }
+        return dt &- interval
+    }
+
+    /// Decoder side.
+    mutating func time(fromResidual r: Int64) -> Micros {
+        interval = interval &+ r
+        time = time &+ interval
+        return Micros(raw: time)
+    }
+
+    mutating func pointResidual(_ p: Point) -> (Int64, Int64) {
+        let rx = p.x.raw &- (x &+ vx), ry = p.y.raw &- (y &+ vy)
+        vx = p.x.raw &- x
+        vy = p.y.raw &- y
+        x = p.x.raw
+        y = p.y.raw
+        return (rx, ry)
+    }
+
+    mutating func point(fromResidual rx: Int64, _ ry: Int64) -> (Int64, Int64) {
+        let nx = x &+ vx &+ rx, ny = y &+ vy &+ ry
+        vx = nx &- x
+        vy = ny &- y
+        x = nx
+        y = ny
+        return (nx, ny)
+    }
+}

@@ -1,0 +1,217 @@
+import SelectLog
+
+/// Where a record is and what its header says.
+public struct RecordInfo: Sendable, Equatable {
+    public var offset: Int
+    public var header: RecordHeader
+    var payloadChecksum: UInt32
+    public var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
+}
+
+/// The first place a log stops being trustworthy.
+public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The first bad byte.
+    public var offset: Int
+    public var reason: String
+    /// A partial last record (a crash mid-write), not corruption of written data.
+    public var isTornTail: Bool
+    public var description: String { "byte offset \(offset): \(reason)" }
+}
+
+/// The records of a log, read by walking record headers.
+struct LogScan {
+    var header: FileHeader?
+    var records: [RecordInfo] = []
+    var eventCount = 0
+    /// Where the last good record ends.
+    var goodEnd = 0
+    var problem: LogProblem?
+
+    /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
+    /// decodes every batch and checkpoint, as `verify` does.
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool) -> LogScan {
+        var scan = LogScan()
+        guard bytes.count >= LogFormat.fileHeaderSize else {
+            scan.problem = LogProblem(offset: 0, reason: bytes.isEmpty ? "empty file" : "file header is incomplete", isTornTail: true)
+            return scan
+        }
+        switch FileHeader.decode(bytes) {
+        case .failure(let e):
+            scan.problem = LogProblem(offset: e.offset ?? 0, reason: e.message, isTornTail: false)
+            return scan
+        case .success(let h):
+            scan.header = h
+        }
+        let salt = scan.header?.salt ?? 0
+        var offset = LogFormat.fileHeaderSize
+        scan.goodEnd = offset
+        let decompressor = deep ? ZstdDecompressor() : nil
+        func allZero(from start: Int) -> Bool {
+            var i = start
+            while i < bytes.count { if bytes[i] != 0 { return false }; i += 1 }
+            return true
+        }
+        while offset < bytes.count {
+            func fail(_ reason: String, torn: Bool = false) { scan.problem = LogProblem(offset: offset, reason: reason, isTornTail: torn) }
+            if allZero(from: offset) && bytes.count - offset < 1 << 20 {
+                fail("zero-filled tail", torn: true)
+                break
+            }
+            guard bytes.count - offset >= LogFormat.recordHeaderSize else {
+                fail("incomplete record header", torn: true)
+                break
+            }
+            let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize])
+            let header: RecordHeader
+            let payloadChecksum: UInt32
+            switch RecordHeader.decode(headerBytes, salt: salt) {
+            case .failure(let box):
+                switch box.problem {
+                case .badMagic: fail("not a record header (bad magic)")
+                case .badChecksum: fail("record header checksum mismatch")
+                case .badField(let why): fail(why)
+                }
+            case .success(let (h, c)):
+                header = h
+                payloadChecksum = c
+                let info = RecordInfo(offset: offset, header: header, payloadChecksum: payloadChecksum)
+                if info.end > bytes.count {
+                    fail("record extends past the end of the file", torn: true)
+                    break
+                }
+                switch header.kind {
+                case .batch:
+                    if header.firstEvent != scan.eventCount {
+                        fail("batch starts at event \(header.firstEvent), expected \(scan.eventCount)")
+                    } else if header.eventCount == 0 {
+                        fail("empty batch")
+                    }
+                case .checkpoint:
+                    if header.firstEvent != scan.eventCount { fail("checkpoint of event \(header.firstEvent) after \(scan.eventCount) events") }
+                case .index:
+                    if info.end != bytes.count { fail("index record before the end of the file") }
+                }
+                if scan.problem == nil, deep {
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor) { fail(why) }
+                }
+                if scan.problem != nil { break }
+                scan.records.append(info)
+                if header.kind == .batch { scan.eventCount += header.eventCount }
+                offset = info.end
+                scan.goodEnd = offset
+                continue
+            }
+            break
+        }
+        return scan
+    }
+
+    /// The payload of a record, checksum verified before decompressing.
+    static func payload(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64,
+                        _ decompressor: ZstdDecompressor?) -> Result<[UInt8], LogError> {
+        let start = info.offset + LogFormat.recordHeaderSize
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[start..<info.end])
+        guard CRC32C.checksum(stored, salt: salt) == info.payloadChecksum else {
+            return .failure(LogError(.damaged, "record payload checksum mismatch", offset: info.offset))
+        }
+        if info.header.codec == LogFormat.codecRaw {
+            return .success(Array(stored))
+        }
+        guard info.header.rawLength <= 1 << 30 else {
+            return .failure(LogError(.damaged, "record claims \(info.header.rawLength) bytes uncompressed", offset: info.offset))
+        }
+        guard let decompressor else { return .failure(LogError(.io, "cannot create a zstd decompression context", offset: info.offset)) }
+        switch decompressor.decompress(stored, rawLength: info.header.rawLength) {
+        case .success(let raw): return .success(raw)
+        case .failure(let e): return .failure(LogError(.damaged, "zstd: \(e.message)", offset: info.offset))
+        }
+    }
+
+    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?) -> String? {
+        let raw: [UInt8]
+        switch payload(info, bytes, salt: salt, d) {
+        case .failure(let e): return e.message
+        case .success(let r): raw = r
+        }
+        switch info.header.kind {
+        case .batch:
+            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime)
+            var n = 0
+            do throws(BinaryError) {
+                while try decoder.next() != nil { n += 1 }
+            } catch {
+                return "batch does not decode: \(error)"
+            }
+            return n == info.header.eventCount ? nil : "batch holds \(n) events, its header says \(info.header.eventCount)"
+        case .checkpoint:
+            do throws(SnapshotError) {
+                let state = try TableState(snapshot: raw)
+                return state.events == info.header.firstEvent ? nil : "checkpoint holds the state after \(state.events) events, its header says \(info.header.firstEvent)"
+            } catch {
+                return "\(error)"
+            }
+        case .index:
+            return LogIndex.decode(raw, at: info.offset) == nil ? "index record does not decode" : nil
+        }
+    }
+}
+
+/// The seek index written on a clean close: every record's header fields, then a
+/// trailer (the index record's own offset and a magic) as the last 16 bytes of the
+/// file, so that opening a cleanly closed log reads the index alone.
+enum LogIndex {
+    static func encode(_ records: [RecordInfo], at offset: Int) -> [UInt8] {
+        var w = BinaryWriter(capacity: records.count * 16 + 32)
+        w.varint(records.count)
+        var lastOffset = 0, lastEvent = 0
+        var lastTime: Int64 = 0
+        for r in records {
+            let h = r.header
+            w.u8(h.kind.rawValue)
+            w.u8(h.codec)
+            w.varint(r.offset - lastOffset)
+            w.varint(h.firstEvent - lastEvent)
+            w.varint(h.eventCount)
+            w.varint(h.storedLength)
+            w.varint(h.rawLength)
+            w.signed(h.baseTime.raw &- lastTime)
+            w.u32(r.payloadChecksum)
+            lastOffset = r.offset
+            lastEvent = h.firstEvent
+            lastTime = h.baseTime.raw
+        }
+        w.u64(UInt64(offset))
+        w.append(LogFormat.indexTrailerMagic)
+        return w.bytes
+    }
+
+    /// The records an index lists, or nil if it does not decode.
+    static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
+        var r = BinaryReader(raw)
+        do throws(BinaryError) {
+            let n = try r.count(limit: raw.count)
+            var out: [RecordInfo] = []
+            out.reserveCapacity(n)
+            var lastOffset = 0, lastEvent = 0
+            var lastTime: Int64 = 0
+            for _ in 0..<n {
+                guard let kind = RecordKind(rawValue: try r.u8()) else { return nil }
+                let codec = try r.u8()
+                lastOffset += try r.count(limit: Int(Int32.max) * 16)
+                lastEvent += try r.count(limit: Int(Int32.max) * 16)
+                let count = try r.count(limit: Int(UInt32.max))
+                let stored = try r.count(limit: Int(UInt32.max))
+                let rawLength = try r.count(limit: Int(UInt32.max))
+                lastTime = lastTime &+ (try r.signed())
+                let checksum = try r.u32()
+                let header = RecordHeader(kind: kind, storedLength: stored, rawLength: rawLength, eventCount: count,
+                                          firstEvent: lastEvent, baseTime: Micros(raw: lastTime), codec: codec)
+                out.append(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
+            }
+            guard try r.u64() == UInt64(offset), r.remaining == 8 else { return nil }
+            return out
+        } catch {
+            return nil
+        }
+    }
+}

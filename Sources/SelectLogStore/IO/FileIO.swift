@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system calls the log needs, with errors that name the path and the call.
+enum FileIO {
+    static func error(_ call: String, _ path: String) -> LogError {
+        LogError(.io, "\(call) failed: \(String(cString: strerror(errno)))", path: path)
+    }
+
+    /// Writes all of `bytes` at the end of `fd`, retrying short writes and EINTR.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(LogError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                write(fd, buffer.baseAddress! + done, buffer.count - done)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("write", path)
+            }
+            done += n
+        }
+    }
+
+    static func syncData(_ fd: Int32, path: String) throws(LogError) {
+        #if canImport(Glibc)
+        let r = fdatasync(fd)
+        #else
+        let r = fsync(fd)
+        #endif
+        if r != 0 { throw LogError(.syncFailed, "fdatasync failed: \(String(cString: strerror(errno)))", path: path) }
+    }
+
+    /// Makes a new directory entry durable (fsync of the containing directory).
+    static func syncDirectory(of path: String) throws(LogError) {
+        let dir = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+        let fd = open(dir.isEmpty ? "/" : dir, O_RDONLY)
+        guard fd >= 0 else { throw error("open directory", dir) }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw LogError(.syncFailed, "fsync of directory failed: \(String(cString: strerror(errno)))", path: dir) }
+    }
+
+    static func truncate(_ fd: Int32, to size: Int, path: String) throws(LogError) {
+        if ftruncate(fd, off_t(size)) != 0 { throw error("ftruncate", path) }
+    }
+
+    static func fileSize(_ fd: Int32, path: String) throws(LogError) -> Int {
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw error("fstat", path) }
+        return Int(st.st_size)
+    }
+
+    /// Reads `count` bytes at `offset`.
+    static func read(_ fd: Int32, at offset: Int, count: Int, path: String) throws(LogError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("pread", path)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        out.removeSubrange(done...)
+        return out
+    }
+}
+
+/// A read-only memory mapping of a whole file.
+final class MappedFile {
+    let path: String
+    let bytes: UnsafeRawBufferPointer
+    private let base: UnsafeMutableRawPointer?
+
+    init(path: String) throws(LogError) {
+        self.path = path
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw FileIO.error("open", path) }
+        defer { close(fd) }
+        let size = try FileIO.fileSize(fd, path: path)
+        if size == 0 {
+            base = nil
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return
+        }
+        let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let p, p != MAP_FAILED else { throw FileIO.error("mmap", path) }
+        base = p
+        bytes = UnsafeRawBufferPointer(start: p, count: size)
+    }
+
+    deinit {
+        if let base { munmap(base, bytes.count) }
+    }
+}

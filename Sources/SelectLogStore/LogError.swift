@@ -1,0 +1,51 @@
+import SelectLog
+
+/// An error from the log: what went wrong, and where (path, byte offset, event index).
+public struct LogError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// A system call failed.
+        case io
+        /// The file is not a selectlog log.
+        case notALog
+        /// A newer format or a feature this reader does not know.
+        case unsupported
+        /// Corruption: a record that cannot be trusted, before the end of the file.
+        case damaged
+        /// The event was rejected by the engine and never reached the log.
+        case invalidEvent
+        /// An fsync failed; the recorder stops appending (fsync failures are not retried).
+        case syncFailed
+        /// The recorder was closed, or stopped by an earlier error.
+        case closed
+        /// An event index past the end of the log.
+        case outOfRange
+    }
+
+    public var code: Code
+    public var message: String
+    public var path: String?
+    /// Byte offset in the file, where it applies.
+    public var offset: Int?
+    /// Index of the event concerned, where it applies.
+    public var eventIndex: Int?
+    /// The engine's reason, for `.invalidEvent`.
+    public var invalidEvent: InvalidEvent?
+
+    public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, eventIndex: Int? = nil, invalidEvent: InvalidEvent? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.offset = offset
+        self.eventIndex = eventIndex
+        self.invalidEvent = invalidEvent
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let path { parts.append(path) }
+        if let offset { parts.append("byte offset \(offset)") }
+        if let eventIndex { parts.append("event \(eventIndex)") }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+}

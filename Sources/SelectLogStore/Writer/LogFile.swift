@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SelectLog
+
+/// A log file open for appending records. Used by one thread at a time.
+final class LogFile {
+    let path: String
+    let header: FileHeader
+    private(set) var size: Int
+    /// Every record written or found, in order (the index lists them on close).
+    private(set) var records: [RecordInfo]
+    private(set) var eventCount: Int
+    private var fd: Int32
+
+    private init(path: String, fd: Int32, header: FileHeader, size: Int, records: [RecordInfo], eventCount: Int) {
+        self.path = path
+        self.fd = fd
+        self.header = header
+        self.size = size
+        self.records = records
+        self.eventCount = eventCount
+    }
+
+    deinit {
+        if fd >= 0 { _ = closeDescriptor(fd) }
+    }
+
+    /// Creates (or replaces) a log with a fresh header; the file and its directory entry are synced.
+    static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool) throws(LogError) -> LogFile {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw FileIO.error("open", path) }
+        var features = LogFormat.featureCheckpoints
+        if zstd { features |= LogFormat.featureZstd }
+        let header = FileHeader(version: LogFormat.version, features: features, salt: salt,
+                                checkpointInterval: UInt32(clamping: checkpointInterval))
+        let file = LogFile(path: path, fd: fd, header: header, size: 0, records: [], eventCount: 0)
+        try file.write(header.encoded())
+        try FileIO.syncData(fd, path: path)
+        try FileIO.syncDirectory(of: path)
+        return file
+    }
+
+    /// Opens an existing log to append to it: a torn tail is cut, and the index record
+    /// of a clean close is removed (it is written again on the next close). Damage
+    /// before the end is an error: run `selectlog verify --repair` first.
+    static func openForAppend(path: String) throws(LogError) -> LogFile {
+        let scan: LogScan
+        do {
+            let mapped = try MappedFile(path: path)
+            scan = LogScan.scan(mapped.bytes, deep: false)
+        }
+        guard let header = scan.header else {
+            throw LogError(.damaged, scan.problem?.reason ?? "no file header", path: path, offset: 0)
+        }
+        if let problem = scan.problem, !problem.isTornTail {
+            throw LogError(.damaged, "\(problem.reason); repair the log before appending", path: path,
+                           offset: problem.offset, eventIndex: scan.eventCount)
+        }
+        var records = scan.records
+        var end = scan.goodEnd
+        if let last = records.last, last.header.kind == .index {
+            records.removeLast()
+            end = last.offset
+        }
+        let fd = open(path, O_RDWR)
+        guard fd >= 0 else { throw FileIO.error("open", path) }
+        let file = LogFile(path: path, fd: fd, header: header, size: end, records: records, eventCount: scan.eventCount)
+        if try FileIO.fileSize(fd, path: path) != end {
+            try FileIO.truncate(fd, to: end, path: path)
+            try FileIO.syncData(fd, path: path)
+        }
+        if lseek(fd, off_t(end), SEEK_SET) < 0 { throw FileIO.error("lseek", path) }
+        return file
+    }
+
+    private func write(_ bytes: [UInt8]) throws(LogError) {
+        try FileIO.writeAll(fd, bytes, path: path)
+        size += bytes.count
+    }
+
+    /// Appends one record.
+    func append(_ kind: RecordKind, payload raw: [UInt8], firstEvent: Int, eventCount: Int, baseTime: Micros,
+                compressor: ZstdCompressor?) throws(LogError) {
+        var stored = raw
+        var codec = LogFormat.codecRaw
+        if let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
+            stored = packed
+            codec = LogFormat.codecZstd
+        }
+        let header = RecordHeader(kind: kind, storedLength: stored.count, rawLength: raw.count, eventCount: eventCount,
+                                  firstEvent: firstEvent, baseTime: baseTime, codec: codec)
+        let bytes = RecordHeader.record(header, payload: stored, salt: self.header.salt)
+        let offset = size
+        try write(bytes)
+        let checksum = CRC32C.checksum(stored, salt: self.header.salt)
+        records.append(RecordInfo(offset: offset, header: header, payloadChecksum: checksum))
+        if kind == .batch { self.eventCount = firstEvent + eventCount }
+    }
+
+    func sync() throws(LogError) { try FileIO.syncData(fd, path: path) }
+
+    /// Writes the seek index as the last record and closes the file.
+    func close(writingIndex: Bool, sync: Bool) throws(LogError) {
+        guard fd >= 0 else { return }
+        if writingIndex {
+            let offset = size
+            try append(.index, payload: LogIndex.encode(records, at: offset), firstEvent: eventCount, eventCount: 0,
+                       baseTime: .zero, compressor: nil)
+        }
+        if sync { try self.sync() }
+        _ = closeDescriptor(fd)
+        fd = -1
+    }
+}
+
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

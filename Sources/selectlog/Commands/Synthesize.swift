@@ -1,0 +1,64 @@
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+struct Synthesize: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the standard synthetic session (seeded, deterministic) as a log or a script.",
+        discussion: """
+            A realistic mix: strip pans sampled at 120 Hz with 60 Hz auto-scroll ticks, drag scrolls,
+            taps, option swipes, row edits, the editor row. Ten minutes is about 60,000 events.
+            """)
+
+    @Option(help: "How many events.")
+    var events = 60_000
+
+    @Option(help: "The generator's seed.")
+    var seed: UInt64 = 1
+
+    @Option(name: .shortAndLong, help: "The log to write; with --script, the script.")
+    var output: String
+
+    @Flag(help: "Write a JSON Lines script instead of a log.")
+    var script = false
+
+    @Option(name: .customLong("flush-every"), help: "Flush after every this many events (0: at the end only).")
+    var flushEvery = 0
+
+    @Flag(name: .customLong("print-acknowledged"), help: "After each flush, print the count of acknowledged events.")
+    var printAcknowledged = false
+
+    @OptionGroup var writing: LogWriting
+
+    func run() throws {
+        if script {
+            var text: [UInt8] = []
+            for e in SyntheticSession(seed: seed, count: events) {
+                text.append(contentsOf: EventEncoder.line(e).utf8)
+                text.append(0x0A)
+            }
+            try writeFile(output, text)
+            return
+        }
+        do throws(LogError) {
+            let recorder = try Recorder(creating: output, options: writing.options)
+            var n = 0
+            var out = OutputBuffer()
+            for e in SyntheticSession(seed: seed, count: events) {
+                try recorder.append(e)
+                n += 1
+                if flushEvery > 0 && n % flushEvery == 0 {
+                    try recorder.flush()
+                    if printAcknowledged {
+                        out.line(String(recorder.acknowledged))
+                        out.flush()
+                    }
+                }
+            }
+            try recorder.close()
+        } catch {
+            complain("\(error)")
+            throw error.code == .invalidEvent ? Exit.invalidInput : Exit.io
+        }
+    }
+}
