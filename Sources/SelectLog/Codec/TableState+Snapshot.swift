@@ -232,7 +232,7 @@ extension TableState {
         case 0: s.options.swipe = nil
         case 1: s.options.swipe = .ignored
         case 2:
-            let row = try readPath(&r) ?? RowPath(0, 0)
+            let row = try readRow(&r)
             s.options.swipe = .active(row: row, offset: try r.points())
         default: throw r.fail("bad swipe state")
         }
@@ -269,7 +269,11 @@ extension TableState {
 
     private static func readPath(_ r: inout BinaryReader) throws(BinaryError) -> RowPath? {
         guard try r.bool() else { return nil }
-        return RowPath(try r.count(limit: 1_000_000), try r.count(limit: 100_000_000))
+        return try readRow(&r)
+    }
+
+    private static func readRow(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {
+        RowPath(try r.count(limit: 1_000_000), try r.count(limit: 100_000_000))
     }
 
     private static func readPoints(_ r: inout BinaryReader) throws(BinaryError) -> Points? {

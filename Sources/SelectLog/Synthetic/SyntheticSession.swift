@@ -76,8 +76,11 @@ public struct SyntheticSession: Sequence, Sendable {
 
         private mutating func random(_ range: ClosedRange<Int>) -> Int { Int(rng.next() % UInt64(range.count)) + range.lowerBound }
         private mutating func chance(_ percent: Int) -> Bool { random(0...99) < percent }
-        /// A position in 1/64 pt, with the sub-point precision touch screens report.
+        /// A position given in 1/64 pt.
         private func points(_ raw: Int64) -> Points { Points(raw: raw) }
+
+        /// A touch position: touch screens report device pixels, 1/3 pt on a 3x screen.
+        private func touch(_ pixels: Int64) -> Points { Points(raw: (pixels * 64 + 1) / 3) }
 
         private mutating func planGesture() {
             if shadow.events == 0 {
@@ -119,48 +122,52 @@ public struct SyntheticSession: Sequence, Sendable {
         }
 
         private mutating func planStripPan() {
-            let height = shadow.viewport.height.raw
-            var y = Int64(random(60...500)) * 64 + Int64(random(0...63))
-            let x = Int64(random(8...50)) * 64
-            emit(.panBegan(Point(x: points(x), y: points(y)), fingers: 1))
-            // Drag down toward the bottom edge at 300-900 pt/s.
-            let speed = Int64(random(300...900)) * 64
-            let bottom = height - Int64(random(5...30)) * 64
+            // Finger positions in device pixels (1/3 pt).
+            let height = shadow.viewport.height.raw * 3 / 64
+            var y = Int64(random(60...500)) * 3 + Int64(random(0...2))
+            var x = Int64(random(8...50)) * 3
+            emit(.panBegan(Point(x: touch(x), y: touch(y)), fingers: 1))
+            // Drag down toward the bottom edge at 300-900 pt/s, with a little wobble.
+            var speed = Int64(random(300...900)) * 3
+            let bottom = height - Int64(random(5...30)) * 3
             while y < bottom {
                 let dt = frame120()
-                y = Swift.min(bottom, y + speed * dt / 1_000_000 + Int64(random(-40...40)))
-                emit(.panMoved(Point(x: points(x + Int64(random(-30...30))), y: points(y))), after: dt)
+                if chance(20) { speed += Int64(random(-30...30)) }
+                if chance(10) { x += Int64(random(-1...1)) }
+                y = Swift.min(bottom, y + Swift.max(1, speed * dt / 1_000_000))
+                emit(.panMoved(Point(x: touch(x), y: touch(y))), after: dt)
             }
             // Hold in the auto-scroll zone: 60 Hz ticks, with a small touch sample now and then.
             for k in 0..<random(20...120) {
                 emit(.tick, after: k % 3 == 0 ? 16_666 : 16_667)
-                if chance(25) { emit(.panMoved(Point(x: points(x), y: points(y + Int64(random(0...2)) * 64))), after: 0) }
+                if chance(25) { emit(.panMoved(Point(x: touch(x), y: touch(y + Int64(random(0...2))))), after: 0) }
             }
             if chance(40) {
                 // Turn back up for a few rows.
                 for _ in 0..<random(5...25) {
                     let dt = frame120()
                     y = Swift.max(0, y - speed * dt / 1_000_000)
-                    emit(.panMoved(Point(x: points(x), y: points(y))), after: dt)
+                    emit(.panMoved(Point(x: touch(x), y: touch(y))), after: dt)
                 }
             }
             emit(chance(90) ? .panEnded(nil, targetOffset: nil) : .panCancelled, after: frame120())
         }
 
         private mutating func planDragScroll() {
-            var y = Int64(random(200...700)) * 64
-            let x = Int64(random(100...350)) * 64
-            emit(.panBegan(Point(x: points(x), y: points(y)), fingers: chance(5) ? 2 : 1))
+            var y = Int64(random(200...700)) * 3
+            let x = Int64(random(100...350)) * 3
+            emit(.panBegan(Point(x: touch(x), y: touch(y)), fingers: chance(5) ? 2 : 1))
             let up = chance(60)
-            let speed = Int64(random(400...2500)) * 64
+            var speed = Int64(random(400...2500)) * 3
             for _ in 0..<random(10...40) {
                 let dt = frame120()
-                y += (up ? -1 : 1) * speed * dt / 1_000_000 + Int64(random(-20...20))
-                emit(.panMoved(Point(x: points(x), y: points(y))), after: dt)
+                if chance(20) { speed += Int64(random(-60...60)) }
+                y += (up ? -1 : 1) * speed * dt / 1_000_000
+                emit(.panMoved(Point(x: touch(x), y: touch(y))), after: dt)
             }
             let throwDistance = Int64(random(0...3000)) * 64 * (up ? 1 : -1)
             let target = shadow.contentOffset.raw + throwDistance
-            emit(.panEnded(Point(x: points(x), y: points(y)), targetOffset: points(target)), after: frame120())
+            emit(.panEnded(Point(x: touch(x), y: touch(y)), targetOffset: points(target)), after: frame120())
             // The scroll view reports its own deceleration at 60 Hz, then comes to rest.
             var offset = shadow.contentOffset.raw
             let steps = random(15...60)

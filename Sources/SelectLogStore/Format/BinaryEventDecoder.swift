@@ -51,6 +51,12 @@ struct BinaryEventDecoder {
         return Point(x: Points(raw: x), y: Points(raw: y))
     }
 
+    /// A predicted length, checked against the engine's range.
+    private func checked(_ raw: Int64, _ r: inout BinaryReader) throws(BinaryError) -> Points {
+        guard raw.magnitude <= UInt64(Points.limit.raw) else { throw r.fail("length out of range") }
+        return Points(raw: raw)
+    }
+
     private func path(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {
         RowPath(try r.count(limit: Int(Int32.max)), try r.count(limit: Int(Int32.max)))
     }
@@ -161,7 +167,7 @@ struct BinaryEventDecoder {
             let motion: ScrollMotion?
             switch try r.u8() {
             case 0: motion = nil
-            case 1: motion = .to(try r.points())
+            case 1: motion = .to(try checked(predictor.scroll(fromResidual: try r.signed()), &r))
             case 2: motion = .by(try r.points())
             default: throw r.fail("bad scroll motion")
             }
@@ -182,7 +188,7 @@ struct BinaryEventDecoder {
         case .swipeBegan:
             return .swipeBegan(row: try path(&r))
         case .swipeMoved:
-            return .swipeMoved(offset: try r.points())
+            return .swipeMoved(offset: try checked(predictor.swipe(fromResidual: try r.signed()), &r))
         case .swipeEnded:
             return .swipeEnded(velocity: try optionalPoints(&r))
         case .setOptionVisible:

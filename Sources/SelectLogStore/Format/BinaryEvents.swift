@@ -132,7 +132,7 @@ struct BinaryEventEncoder {
         case .scroll(let motion, let phase, let target):
             switch motion {
             case nil: body.u8(0)
-            case .to(let y)?: body.u8(1); body.points(y)
+            case .to(let y)?: body.u8(1); body.signed(predictor.scrollResidual(y.raw))
             case .by(let dy)?: body.u8(2); body.points(dy)
             }
             body.u8(phase == nil ? 0 : (phase == .decelerate ? 1 : 2))
@@ -146,7 +146,7 @@ struct BinaryEventEncoder {
         case .swipeBegan(let row):
             path(row)
         case .swipeMoved(let offset):
-            body.points(offset)
+            body.signed(predictor.swipeResidual(offset.raw))
         case .swipeEnded(let velocity):
             optional(velocity)
         case .setOptionVisible(let row, let visible):
@@ -236,6 +236,33 @@ struct Predictor {
     private var interval: Int64 = 0
     private var x: Int64 = 0, y: Int64 = 0
     private var vx: Int64 = 0, vy: Int64 = 0
+    private var scroll = Channel()
+    private var swipe = Channel()
+
+    /// One value predicted from its last value and last step.
+    struct Channel {
+        var value: Int64 = 0
+        var step: Int64 = 0
+
+        mutating func residual(_ v: Int64) -> Int64 {
+            let r = v &- (value &+ step)
+            step = v &- value
+            value = v
+            return r
+        }
+
+        mutating func value(fromResidual r: Int64) -> Int64 {
+            let v = value &+ step &+ r
+            step = v &- value
+            value = v
+            return v
+        }
+    }
+
+    mutating func scrollResidual(_ v: Int64) -> Int64 { scroll.residual(v) }
+    mutating func scroll(fromResidual r: Int64) -> Int64 { scroll.value(fromResidual: r) }
+    mutating func swipeResidual(_ v: Int64) -> Int64 { swipe.residual(v) }
+    mutating func swipe(fromResidual r: Int64) -> Int64 { swipe.value(fromResidual: r) }
 
     init(time: Micros) { self.time = time.raw }
 
