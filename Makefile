@@ -30,5 +30,10 @@ test: deps
 bench: deps
 	python3 Benchmarks/compare.py --gate
 
+# The crash test with more kills: make crash-test N=1000
+crash-test: deps
+	$(SWIFT) build --build-tests
+	CRASH_KILLS=$(N) $(SWIFT) test --skip-build --filter CrashTests
+
 clean:
 	rm -rf .build Benchmarks/.build

@@ -32,7 +32,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
-        .testTarget(name: "CLITests", dependencies: ["SelectLog", "selectlog"]),
+        .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
+        .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"]),
     ],
     swiftLanguageModes: [.v6]
 )

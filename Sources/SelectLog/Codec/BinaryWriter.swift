@@ -150,7 +150,9 @@ public struct BinaryReader {
     }
 
     public mutating func string() throws(BinaryError) -> String {
-        let n = try count(limit: remaining)
+        let start = offset
+        let n = try count(limit: Int(Int32.max))
+        guard n <= remaining else { throw BinaryError(offset: start, reason: "string runs past the end of the data") }
         let slice = bytes[offset..<offset + n]
         offset += n
         guard let s = String(validating: slice, as: UTF8.self) else { throw BinaryError(offset: offset - n, reason: "invalid UTF-8") }

@@ -89,7 +89,7 @@ struct LogScan {
                 case .checkpoint:
                     if header.firstEvent != scan.eventCount { fail("checkpoint of event \(header.firstEvent) after \(scan.eventCount) events") }
                 case .index:
-                    if info.end != bytes.count { fail("index record before the end of the file") }
+                    break
                 }
                 if scan.problem == nil, deep {
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor) { fail(why) }
@@ -99,6 +99,10 @@ struct LogScan {
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
+                if header.kind == .index && offset < bytes.count {
+                    fail("data after the index record, which must be last")
+                    break
+                }
                 continue
             }
             break

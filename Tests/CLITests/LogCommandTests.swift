@@ -1,0 +1,110 @@
+import Foundation
+import SelectLog
+import SelectLogStore
+import Testing
+
+@Suite("selectlog record, replay LOG, export, verify")
+struct LogCommandTests {
+    @Test("record then replay LOG gives the script's hash; export then record gives it again")
+    func recordReplayExport() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["strip-pan-autoscroll", "row-edits-follow-selection", "editor-row", "section-index-and-images"] {
+            let script = "Examples/\(name).jsonl"
+            let log = dir.appendingPathComponent("\(name).slog").path
+            let r = try CLI.run(["record", script, "-o", log])
+            #expect(r.status == 0, "\(r.stderr)")
+            let fromScript = try CLI.run(["replay", script, "--json"])
+            let fromLog = try CLI.run(["replay", log, "--json"])
+            #expect(fromLog.status == 0)
+            #expect(fromLog.stdout == fromScript.stdout, "\(name)")
+            let exported = try CLI.run(["export", log])
+            #expect(exported.status == 0)
+            let again = try CLI.write(exported.stdout, to: "\(name).exported.jsonl", in: dir)
+            let log2 = dir.appendingPathComponent("\(name).2.slog").path
+            #expect(try CLI.run(["record", again, "-o", log2]).status == 0)
+            #expect(try CLI.run(["replay", log2, "--json"]).stdout == fromScript.stdout)
+            #expect(try CLI.run(["replay", log, "--at", "3", "--json"]).stdout == CLI.run(["replay", script, "--at", "3", "--json"]).stdout)
+        }
+    }
+
+    @Test("record stops at an invalid event, keeps the valid log before it, names the line, exits 65")
+    func recordInvalid() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 5}]}
+            {"type": "tap", "x": 5, "y": 5}
+            {"type": "tap", "x": 5, "y": 50, "t": 10}
+            {"type": "tap", "x": 5, "y": 90, "t": 5}
+            {"type": "tap", "x": 5, "y": 130}
+            """, to: "bad.jsonl", in: dir)
+        let log = dir.appendingPathComponent("bad.slog").path
+        let r = try CLI.run(["record", script, "-o", log])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 5: tap: t 5 is earlier than the previous event's t 10"))
+        let reader = try LogReader(path: log)
+        #expect(reader.eventCount == 4)
+        #expect(try CLI.run(["verify", log]).status == 0)
+        let state = try CLI.run(["replay", log, "--json"])
+        #expect(state.stdout.contains(#""selected": [[0, 0], [0, 1]]"#))
+    }
+
+    @Test("verify: exit 0 when intact; else the first bad offset and the intact count, exit 1; --repair keeps the cut bytes")
+    func verifyAndRepair() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--batch-events", "100", "--durability", "none"]).status == 0)
+        let ok = try CLI.run(["verify", log])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("intact: 3000 events"))
+        // Damage a byte in the middle.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: log)))
+        let reader = try LogReader(path: log)
+        let victim = try #require(reader.records.filter { $0.header.kind == .batch }.dropFirst(5).first)
+        bytes[victim.offset + 60] ^= 0x04
+        try Data(bytes).write(to: URL(fileURLWithPath: log))
+        let bad = try CLI.run(["verify", log])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("damaged at byte offset \(victim.offset): record payload checksum mismatch; \(victim.header.firstEvent) intact events"))
+        let replay = try CLI.run(["replay", log])
+        #expect(replay.status == 65)
+        #expect(replay.stderr.contains("byte offset \(victim.offset)"))
+        let repaired = try CLI.run(["verify", log, "--repair"])
+        #expect(repaired.status == 0)
+        let cutPath = "\(log).cut-\(victim.offset)"
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cutPath))) == Array(bytes[victim.offset...]))
+        let after = try CLI.run(["verify", log])
+        #expect(after.status == 0)
+        #expect(after.stdout.contains("intact: \(victim.header.firstEvent) events"))
+    }
+
+    @Test("a torn log replays its complete events with a note on stderr")
+    func tornReplay() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["record", "Examples/strip-pan-autoscroll.jsonl", "-o", log, "--batch-events", "3"]).status == 0)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: log)))
+        let reader = try LogReader(path: log)
+        let lastBatch = try #require(reader.records.last { $0.header.kind == .batch })
+        try Data(bytes[..<(lastBatch.end - 1)]).write(to: URL(fileURLWithPath: log))
+        let r = try CLI.run(["replay", log, "--json"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("torn tail at byte offset \(lastBatch.offset)"))
+        #expect(r.stdout.contains(#""events": \#(lastBatch.header.firstEvent)"#))
+        #expect(try CLI.run(["verify", log]).status == 1)
+    }
+
+    @Test("a file that is neither a script nor a log is invalid input")
+    func notALog() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junk = try CLI.write("SELECTLG but not really a log header at all.........", to: "junk.slog", in: dir)
+        #expect(try CLI.run(["replay", junk]).status == 65)
+        #expect(try CLI.run(["verify", junk]).status == 1)
+        #expect(try CLI.run(["export", "/nonexistent.slog"]).status == 74)
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+@Suite("Binary event encoding")
+struct CodecTests {
+    /// Every event type, with and without t, fields at their extremes.
+    static func sampleEvents() -> [TimedEvent] {
+        var rng = SeededRandom(seed: 99)
+        var out: [TimedEvent] = []
+        var t: Int64 = 0
+        for k in 0..<5000 {
+            let e = randomEvent(&rng)
+            if k % 3 == 0 {
+                out.append(TimedEvent(e))
+            } else {
+                t += Int64.random(in: 0...100_000, using: &rng)
+                out.append(TimedEvent(e, t: Micros(raw: t)))
+            }
+        }
+        return out
+    }
+
+    static func randomEvent(_ rng: inout SeededRandom) -> Event {
+        func pts() -> Points { Points(raw: Int64.random(in: -Points.limit.raw...Points.limit.raw, using: &rng) / (Bool.random(using: &rng) ? 1 : 100_000)) }
+        func path() -> RowPath { RowPath(Int.random(in: 0...5, using: &rng), Int.random(in: 0...100_000, using: &rng)) }
+        var c = ConfigurationPatch()
+        c.allowsSelection = [true, false, nil].randomElement(using: &rng) ?? nil
+        c.editorHeight = Bool.random(using: &rng) ? pts() : nil
+        c.undoLimit = Bool.random(using: &rng) ? 7 : nil
+        var strip = StripPatch()
+        strip.edge = .trailing
+        strip.reversal = .restore
+        strip.jitter = pts()
+        c.scrollAndSelect = Bool.random(using: &rng) ? strip : nil
+        let all: [Event] = [
+            .configure(c), .viewport(width: pts(), height: nil),
+            .reload(sections: [SectionSpec(rows: 3, rowHeight: pts(), rowHeights: [pts(), pts()], header: nil, footer: pts(), title: "Ωmega")]),
+            .setEditing(true), .tap(Point(x: pts(), y: pts())), .panBegan(Point(x: pts(), y: pts()), fingers: 2),
+            .panMoved(Point(x: pts(), y: pts())), .panEnded(nil, targetOffset: pts()), .panEnded(Point(x: pts(), y: pts()), targetOffset: nil),
+            .panCancelled, .scroll(.to(pts()), phase: .decelerate, target: pts()), .scroll(.by(pts()), phase: nil, target: nil),
+            .scroll(nil, phase: .idle, target: nil), .jumpToSection(.index(3)), .jumpToSection(.title("B")),
+            .swipeBegan(row: path()), .swipeMoved(offset: pts()), .swipeEnded(velocity: nil), .swipeEnded(velocity: pts()),
+            .setOptionVisible(row: path(), visible: false),
+            .toggleEditor(row: path(), options: ["a", ""], multiple: true, chosen: [1, 0]), .choose(option: 3), .tick,
+            .insertRows(at: [path(), path()], heights: [pts()]), .deleteRows(at: [path()]), .moveRow(from: path(), to: path()),
+            .reloadRows(at: [path()], heights: nil),
+            .batch(BatchUpdate(deletes: [path()], inserts: [path()], insertHeights: [pts()], moves: [.init(from: path(), to: path())], reloads: [path()], reloadHeights: nil)),
+            .insertSections(at: [0, 2], sections: [SectionSpec(rows: 1), SectionSpec(rows: 0, title: "x")]), .deleteSections(at: [1]),
+            .select(rows: [path()]), .deselect(rows: []), .selectAll, .deselectAll, .undo, .redo,
+        ]
+        return all.randomElement(using: &rng) ?? .tick
+    }
+
+    @Test("every event, with or without t, decodes to itself")
+    func roundTrip() throws {
+        let events = CodecTests.sampleEvents()
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        for e in events { encoder.append(e) }
+        var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero)
+        var back: [TimedEvent] = []
+        while let e = try decoder.next() { back.append(e) }
+        #expect(back == events)
+    }
+
+    @Test("a 120 Hz pan sample and a 60 Hz tick encode in a handful of bytes")
+    func compactness() {
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        var t: Int64 = 0
+        var y: Int64 = 64 * 100
+        for k in 0..<1200 {
+            t += k % 3 == 0 ? 8334 : 8333
+            y += 64 * 4
+            encoder.append(TimedEvent(.panMoved(Point(x: Points(20), y: Points(raw: y))), t: Micros(raw: t)))
+        }
+        #expect(encoder.byteCount <= 1200 * 6)
+        let before = encoder.byteCount
+        for k in 0..<600 {
+            t += k % 3 == 0 ? 16_666 : 16_667
+            encoder.append(TimedEvent(.tick, t: Micros(raw: t)))
+        }
+        #expect(encoder.byteCount - before <= 600 * 3 + 8)  // the first tick changes the interval
+    }
+
+    @Test("annotation frames (tags 64-127) and fields appended by later versions are skipped")
+    func forwardCompatible() throws {
+        var w = BinaryWriter()
+        // An annotation frame an old reader does not know.
+        w.u8(100)
+        w.varint(3)
+        w.append([1, 2, 3])
+        // A tap with two extra trailing bytes in its body.
+        w.u8(EventTag.tap.rawValue)
+        w.varint(4)
+        w.append([0x02, 0x04, 0xFF, 0x01])
+        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
+        let e = try decoder.next()
+        #expect(e == TimedEvent(.tap(Point(x: Points(raw: 1), y: Points(raw: 2)))))
+        #expect(try decoder.next() == nil)
+    }
+
+    @Test("truncated or garbled frames are errors, never crashes")
+    func garbage() {
+        let events = Array(CodecTests.sampleEvents().prefix(200))
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        for e in events { encoder.append(e) }
+        let bytes = encoder.out.bytes
+        var rng = SeededRandom(seed: 5)
+        for _ in 0..<2000 {
+            var damaged = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+            if !damaged.isEmpty && Bool.random(using: &rng) {
+                damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            var decoder = BinaryEventDecoder(damaged, baseTime: .zero)
+            do {
+                while try decoder.next() != nil {}
+            } catch {}
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+@Suite("Log round trips")
+struct LogRoundTripTests {
+    @Test("script → log → export → log gives the same hash, for every example")
+    func examples() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: examplesDirectory.path).filter { $0.hasSuffix(".jsonl") }
+        #expect(names.count >= 7)
+        for name in names {
+            let script = try Script(bytes: Array(try Data(contentsOf: examplesDirectory.appendingPathComponent(name))))
+            let expected = try replayed(script.events)
+            let path = dir.appendingPathComponent(name + ".slog").path
+            let written = try writeLog(script.events, to: path, options: smallBatches(checkpointInterval: 3))
+            #expect(written == expected)
+            let log = try LogReader(path: path)
+            #expect(log.eventCount == script.events.count)
+            #expect(try log.state(at: log.eventCount).hashHex == expected.hashHex, "\(name)")
+            // Export as a script and record it again.
+            let exported = try log.events().map(EventEncoder.line).joined(separator: "\n")
+            let again = try Script(bytes: Array(exported.utf8))
+            #expect(again.events == script.events)
+            let path2 = dir.appendingPathComponent(name + ".2.slog").path
+            try writeLog(again.events, to: path2)
+            #expect(try LogReader(path: path2).state(at: script.events.count).hashHex == expected.hashHex)
+        }
+    }
+
+    @Test("random sessions round-trip; state(at:) equals replaying the first N events", arguments: [1, 2, 3])
+    func randomSessions(seed: UInt64) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: seed, count: 3000))
+        let path = dir.appendingPathComponent("s.slog").path
+        try writeLog(events, to: path, options: smallBatches(checkpointInterval: 256))
+        let log = try LogReader(path: path)
+        #expect(log.usedStoredIndex)
+        #expect(try log.events() == events)
+        var rng = SeededRandom(seed: seed)
+        var state = TableState()
+        var applied = 0
+        for n in (0..<20).map({ _ in Int.random(in: 0...events.count, using: &rng) }).sorted() {
+            while applied < n {
+                try state.apply(events[applied])
+                applied += 1
+            }
+            #expect(try log.state(at: n) == state, "n = \(n)")
+        }
+        #expect(throws: LogError.self) { try log.state(at: events.count + 1) }
+        let report = try LogReader.verify(path: path)
+        #expect(report.isIntact && report.intactEvents == events.count)
+    }
+
+    @Test("a log without its index (not closed cleanly) is read by scanning record headers")
+    func scanWithoutIndex() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 4, count: 2000))
+        let path = dir.appendingPathComponent("s.slog").path
+        try writeLog(events, to: path, options: smallBatches(checkpointInterval: 300))
+        let indexed = try LogReader(path: path)
+        let indexOffset = try #require(indexed.records.last).offset
+        #expect(truncate(path, off_t(indexOffset)) == 0)
+        let scanned = try LogReader(path: path)
+        #expect(!scanned.usedStoredIndex)
+        #expect(scanned.records == Array(indexed.records.dropLast()))
+        #expect(try scanned.state(at: 1234) == indexed.state(at: 1234))
+    }
+
+    @Test("appending to an existing log resumes its state; the index is rewritten")
+    func appendResumes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 5, count: 2500))
+        let path = dir.appendingPathComponent("s.slog").path
+        try writeLog(Array(events.prefix(1000)), to: path, options: smallBatches())
+        let more = try Recorder(appendingTo: path, options: smallBatches())
+        #expect(more.count == 1000)
+        for e in events.dropFirst(1000) { try more.append(e) }
+        try more.close()
+        let log = try LogReader(path: path)
+        #expect(log.usedStoredIndex)
+        #expect(try log.events() == events)
+        #expect(try LogReader.verify(path: path).isIntact)
+    }
+
+    @Test("an invalid event is rejected and never reaches the log")
+    func invalidEventRejected() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        let recorder = try Recorder(creating: path, options: smallBatches())
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 3)])))
+        let before = recorder.state
+        do {
+            try recorder.append(TimedEvent(.select(rows: [RowPath(0, 3)])))
+            Issue.record("accepted an out-of-range select")
+        } catch {
+            #expect(error.code == .invalidEvent)
+            #expect(error.eventIndex == 1)
+            #expect(error.invalidEvent?.type == "select")
+        }
+        #expect(recorder.state == before)
+        try recorder.append(TimedEvent(.tap(Point(x: Points(5), y: Points(5)))))
+        try recorder.close()
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 2)
+        #expect(try log.events().map(\.event.typeName) == ["reload", "tap"])
+        #expect(throws: LogError.self) { try recorder.append(TimedEvent(.tick)) }
+    }
+
+    @Test("appends from many threads at once all reach the log")
+    func concurrentAppends() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        let recorder = try Recorder(creating: path, options: smallBatches())
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 100)])))
+        await withTaskGroup(of: Void.self) { group in
+            for k in 0..<8 {
+                group.addTask {
+                    for i in 0..<500 {
+                        try? recorder.append(TimedEvent(.scroll(.to(Points(k * 10 + i % 7)), phase: nil, target: nil)))
+                        if i % 100 == 0 { try? recorder.flush() }
+                    }
+                }
+            }
+        }
+        try recorder.close()
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 4001)
+        #expect(try log.state(at: 4001) == recorder.state)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// A fresh temporary directory, removed by the caller when it wants.
+func temporaryDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("selectlog-store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+/// Writes `events` to a new log at `path` and returns the state after them.
+@discardableResult
+func writeLog(_ events: [TimedEvent], to path: String, options: Recorder.Options = Recorder.Options()) throws -> TableState {
+    let recorder = try Recorder(creating: path, options: options)
+    for e in events { try recorder.append(e) }
+    try recorder.close()
+    return recorder.state
+}
+
+/// The state after replaying `events` in memory.
+func replayed(_ events: [TimedEvent]) throws -> TableState {
+    var s = TableState()
+    for e in events { try s.apply(e) }
+    return s
+}
+
+/// A seeded SplitMix64 generator.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Small options so that short sessions still make several batches and checkpoints.
+func smallBatches(checkpointInterval: Int = 40) -> Recorder.Options {
+    var o = Recorder.Options()
+    o.batchEvents = 25
+    o.checkpointInterval = checkpointInterval
+    o.durability = .none
+    o.salt = 0x5EED
+    return o
+}
+
+let examplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples")
