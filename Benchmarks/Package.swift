@@ -20,6 +20,16 @@ let package = Package(
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SelectLog", package: "selectlog"),
+                .product(name: "SelectLogStore", package: "selectlog"),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

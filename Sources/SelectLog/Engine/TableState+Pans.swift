@@ -73,74 +73,70 @@ extension TableState {
 
     /// A finger move during a selection pan: jitter, direction, the move rule, auto-scroll.
     mutating func countMove(to p: Point, now: Micros) {
-        guard var current = pan else { return }
-        let dy = p.y - current.finger.y
+        guard let finger = pan?.finger, let previous = pan.map({ $0.direction }) else { return }
+        let dy = p.y - finger.y
         if (dy < .zero ? -dy : dy) < configuration.strip.jitter { return }
         var reversal = false
         if dy != .zero {
             let direction: Direction = dy > .zero ? .down : .up
-            if let previous = current.direction, previous != direction { reversal = true }
-            current.direction = direction
+            if let previous, previous != direction { reversal = true }
+            pan?.direction = direction
         }
-        current.finger = p
-        pan = current
+        pan?.finger = p
         applyMoveRule(reversal: reversal)
         updateAutoscroll(now: now)
     }
 
     /// The move rule of spec 5.3 for the row now under the finger.
     mutating func applyMoveRule(reversal: Bool) {
-        guard var current = pan, current.isSelectionPan else { return }
-        let r = row(at: current.finger)
-        guard let start = current.start, let mode = current.mode, let anchor = current.anchor else {
+        guard let finger = pan?.finger, pan?.isSelectionPan == true else { return }
+        let r = row(at: finger)
+        guard let start = pan?.start, let mode = pan?.mode, let anchor = pan?.anchor else {
             // The start row: the first data row the finger reaches.
             guard let r else { return }
             let mode: PanMode = selection.contains(r) ? .deselect : .select
-            current.start = r
-            current.mode = mode
-            current.anchor = r
-            current.end = r
-            pan = current
+            pan?.start = r
+            pan?.mode = mode
+            pan?.anchor = r
+            pan?.end = r
             selection.set(r, to: mode == .select)
             return
         }
-        switch current.reversal {
+        switch pan?.reversal ?? .flip {
         case .flip:
             var m = mode
             if reversal {
                 m = mode.flipped
-                current.mode = m
+                pan?.mode = m
             }
             if let r {
-                let range = rows(between: anchor, and: r)
-                selection = m == .select ? selection.union(range) : selection.subtracting(range)
-                current.anchor = r
-                current.end = r
+                setSelectedRows(between: anchor, and: r, to: m == .select)
+                pan?.anchor = r
+                pan?.end = r
             }
         case .restore:
-            if let r {
-                current.end = r
-                let range = rows(between: start, and: r)
-                selection = mode == .select ? current.selectionBefore.union(range) : current.selectionBefore.subtracting(range)
+            if let r, r != pan?.end, let before = pan?.selectionBefore {
+                pan?.end = r
+                var next = before
+                setRows(between: start, and: r, to: mode == .select, in: &next)
+                selection = next
             }
         }
-        pan = current
     }
 
     /// Starts, keeps or stops auto-scroll after a counted move (spec 5.3).
     private mutating func updateAutoscroll(now: Micros) {
-        guard var current = pan else { return }
+        guard let finger = pan?.finger, let direction = pan.map({ $0.direction }) else { return }
         let s = configuration.strip
         var wanted: Direction?
-        if current.finger.y < s.topAnchor, current.direction == .up, contentOffset > .zero {
+        if finger.y < s.topAnchor, direction == .up, contentOffset > .zero {
             wanted = .up
-        } else if current.finger.y > viewport.height + s.bottomAnchor, current.direction == .down, contentOffset < maxOffset {
+        } else if finger.y > viewport.height + s.bottomAnchor, direction == .down, contentOffset < maxOffset {
             wanted = .down
         }
-        if wanted != current.autoscroll {
-            current.autoscroll = wanted
-            current.autoscrollSince = now
-            pan = current
+        if wanted != pan?.autoscroll {
+            pan?.autoscroll = wanted
+            pan?.autoscrollSince = now
         }
     }
 
@@ -154,8 +150,8 @@ extension TableState {
 
     /// `tick`: moves an auto-scroll by the exact distance for the time since it last moved.
     mutating func tick(_ now: Micros) {
-        guard let current = pan, let direction = current.autoscroll else { return }
-        let distance = autoscrollDistance(elapsed: Micros(raw: now.raw - current.autoscrollSince.raw))
+        guard let direction = pan?.autoscroll, let since = pan?.autoscrollSince else { return }
+        let distance = autoscrollDistance(elapsed: Micros(raw: now.raw - since.raw))
         pan?.autoscrollSince = now
         let moved = direction == .up ? contentOffset - distance : contentOffset + distance
         contentOffset = clampedOffset(moved)

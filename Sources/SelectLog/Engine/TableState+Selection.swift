@@ -1,14 +1,29 @@
 extension TableState {
     /// The rows from `a` to `b` (either order), both included, in content order across sections.
     func rows(between a: RowPath, and b: RowPath) -> RowSet {
-        let (lo, hi) = a <= b ? (a, b) : (b, a)
         var set = RowSet()
+        setRows(between: a, and: b, to: true, in: &set)
+        return set
+    }
+
+    /// Sets every row from `a` to `b` (either order), both included, to `member`, in place.
+    func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet) {
+        TableState.setRows(between: a, and: b, to: member, in: &set, layout: layout)
+    }
+
+    /// The same, on the selection. A mutating method, so that reading the layout while
+    /// writing the selection needs no copy of `self`.
+    mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool) {
+        TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
+    }
+
+    private static func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet, layout: borrowing TableLayout) {
+        let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
-            set.insert(first..<end, in: s)
+            if member { set.insert(first..<end, in: s) } else { set.remove(first..<end, in: s) }
         }
-        return set
     }
 
     /// Every data row.

@@ -35,6 +35,7 @@ public struct Script: Sendable {
     public var events: [TimedEvent] { entries.map(\.event) }
 
     /// Calls `body` with each line's number and bytes (without the newline) until it returns false.
+    @inlinable
     public static func forEachLine<C: Collection<UInt8>>(in bytes: C, _ body: (Int, C.SubSequence) -> Bool) {
         var number = 1
         var start = bytes.startIndex

@@ -131,12 +131,23 @@ public final class LogReader {
         guard start < end, var b = batchIndex(containing: start) else { return }
         while b < batches.count {
             let batch = batches[b]
-            let events = try self.events(of: batch)
+            var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime)
             var index = batch.header.firstEvent
-            for e in events {
+            while true {
+                let next: TimedEvent?
+                do throws(BinaryError) {
+                    next = try decoder.next()
+                } catch {
+                    throw LogError(.damaged, "batch does not decode: \(error)", path: path, offset: batch.offset, eventIndex: index)
+                }
+                guard let e = next else { break }
                 if index >= end { return }
                 if index >= start, try !body(index, e) { return }
                 index += 1
+            }
+            guard index == batch.header.firstEvent + batch.header.eventCount else {
+                throw LogError(.damaged, "batch holds \(index - batch.header.firstEvent) events, its header says \(batch.header.eventCount)",
+                               path: path, offset: batch.offset, eventIndex: batch.header.firstEvent)
             }
             b += 1
         }

@@ -18,12 +18,15 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print the state as the JSON object of EVENTS.md section 6.")
     var json = false
 
+    @Flag(name: .customLong("from-start"), help: "For a log: replay every event from the start instead of the nearest checkpoint.")
+    var fromStart = false
+
     func validate() throws {
         if let at, at < 0 { throw ValidationError("--at takes a number of events, 0 or more") }
     }
 
     func run() throws {
-        let state = try Input.state(of: file, at: at)
+        let state = try Input.state(of: file, at: at, fromStart: fromStart)
         print(json ? state.json : TablePicture(state).text)
     }
 }

@@ -9,7 +9,7 @@ enum Input {
     }
 
     /// The state after `at` events (default all) of a script or a log; exits 65 on bad input.
-    static func state(of path: String, at: Int?) throws -> TableState {
+    static func state(of path: String, at: Int?, fromStart: Bool = false) throws -> TableState {
         if try isLog(path) {
             let log = try openLog(path)
             if let at, at > log.eventCount {
@@ -17,6 +17,11 @@ enum Input {
                 throw Exit.usage
             }
             do {
+                if fromStart {
+                    var state = TableState()
+                    try log.replay(into: &state, to: at ?? log.eventCount)
+                    return state
+                }
                 return try log.state(at: at ?? log.eventCount)
             } catch {
                 complain("\(error)")
