@@ -28,7 +28,7 @@ test: deps
 
 # The benchmark package (release build), with ratios against same-run baselines; fails on malloc gates.
 bench: deps
-	python3 Benchmarks/compare.py --gate
+	python3 Benchmarks/compare.py --gate --sizes
 
 # The crash test with more kills: make crash-test N=1000
 crash-test: deps

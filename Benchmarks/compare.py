@@ -20,6 +20,9 @@ MALLOC_GATES = {
     "1M.tap": 64,
     "1M.batch100": 2000,
     "1M.hitTest1000": 64,
+    "append1000.callerSide": 400,
+    "write1M.recorder": 200_000,
+    "stateAt.random10M": 3_000,
 }
 
 # Benchmark -> wall-clock target in microseconds (reported, not gated).
@@ -60,10 +63,53 @@ def parse(markdown):
     return results
 
 
+def sizes():
+    """Bytes per event of the standard session: selectlog's log vs JSON Lines under zstd -19 (c)."""
+    root = os.path.dirname(HERE)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "selectlog"], cwd=root, check=True, capture_output=True)
+    exe = os.path.join(root, ".build", "release", "selectlog")
+    n_log, n_json = 1_000_000, 200_000
+    log, jsonl = "/tmp/selectlog-size.slog", "/tmp/selectlog-size.jsonl"
+    subprocess.run([exe, "synthesize", "--events", str(n_log), "-o", log, "--durability", "none"], check=True)
+    subprocess.run([exe, "synthesize", "--events", str(n_json), "--script", "-o", jsonl], check=True)
+    subprocess.run(["zstd", "-19", "-q", "-f", jsonl, "-o", jsonl + ".zst"], check=True)
+    ours = os.path.getsize(log) / n_log
+    plain = os.path.getsize(jsonl) / n_json
+    c = os.path.getsize(jsonl + ".zst") / n_json
+    print(f"size: selectlog {ours:.2f} B/event; JSON Lines {plain:.1f} B/event (b); JSON Lines + zstd -19 {c:.2f} B/event (c)")
+    print(f"      ratio to (c): {ours / c:.2f} (target <= 0.50); target <= 2.5 B/event: {'met' if ours <= 2.5 else 'MISSED'}")
+
+
+def store_report(results):
+    def p50(name, metric="Time (wall clock) (μs)"):
+        r = results.get(name, {})
+        for k, v in r.items():
+            if k.startswith("Time (wall clock)"):
+                unit = k[k.rfind("(") + 1:-1]
+                scale = {"μs": 1, "ms": 1000, "s": 1_000_000, "ns": 0.001}.get(unit, 1)
+                return v * scale
+        return None
+    rec, raw, js = p50("write1M.recorder"), p50("write1M.rawStructs.baseline"), p50("write1M.jsonLines.baseline")
+    if rec and raw:
+        print(f"append throughput: {1e6 / rec * 1e6 / 1e6:.2f}M events/s; raw structs (a) {1e6 / raw:.2f}M/s; "
+              f"JSON Lines (b) {1e6 / js:.2f}M/s; ratio to (a) {raw / rec:.0%} (target >= 50%)")
+    a = p50("append1000.callerSide")
+    if a:
+        print(f"caller-side append: {a:.0f} ns median per event (target <= 200 ns)")
+    rp = p50("replay10M.fromDisk")
+    if rp:
+        print(f"replay from disk: {10_000_000 / rp:.1f}M events/s (target >= 20M/s)")
+    st, base = p50("stateAt.random10M"), p50("stateAt.random10M.fromStart.baseline")
+    if st:
+        print(f"state at a random event of 10M: {st / 1000:.2f} ms median (target <= 2 ms); "
+              f"{base / st:.0f}x faster than replaying from the start" if base else "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--filter", default=None)
     ap.add_argument("--gate", action="store_true", help="exit 1 when a malloc gate is exceeded")
+    ap.add_argument("--sizes", action="store_true", help="also measure bytes per event against zstd -19 of JSON Lines")
     args = ap.parse_args()
     results = parse(run(args.filter))
     failed = False
@@ -86,6 +132,9 @@ def main():
             note.append(f"MALLOCS {mallocs} > {gate}")
             failed = True
         print(f"{name:<22} {t if t is not None else '-':>10} {bt if bt else '-':>12} {ratio:>10} {mallocs if mallocs is not None else '-':>8}  {'; '.join(note)}")
+    store_report(results)
+    if args.sizes:
+        sizes()
     if failed and args.gate:
         sys.exit(1)
 

@@ -44,7 +44,7 @@ public final class Recorder: @unchecked Sendable {
         /// … or has waited this long.
         public var flushIntervalMilliseconds = 250
         /// A checkpoint every this many events; `LogReader.state(at:)` replays at most this many.
-        public var checkpointInterval = 16_384
+        public var checkpointInterval = 8192
         public var compressionLevel: Int32 = 6
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?

@@ -5,7 +5,7 @@ import SelectLogStore
 /// Options shared by the commands that write logs.
 struct LogWriting: ParsableArguments {
     @Option(name: .customLong("checkpoint-interval"), help: "A state checkpoint every this many events.")
-    var checkpointInterval = 16_384
+    var checkpointInterval = 8192
 
     @Option(help: "When to fsync: none, interval (every second), or always (every flush).")
     var durability: DurabilityChoice = .interval
