@@ -34,6 +34,15 @@ TIME_TARGETS = {
 }
 
 
+def wall_us(results, name):
+    """The p50 wall clock of a benchmark in microseconds, whatever unit the plugin chose."""
+    for k, v in results.get(name, {}).items():
+        if k.startswith("Time (wall clock)"):
+            unit = k[k.rfind("(") + 1:-1]
+            return int(v * {"ns": 0.001, "μs": 1, "ms": 1000, "s": 1_000_000}.get(unit, 1))
+    return None
+
+
 def run(filter_regex):
     cmd = ["swift", "package", "--allow-writing-to-package-directory", "benchmark",
            "--format", "markdown", "--no-progress"]
@@ -81,14 +90,8 @@ def sizes():
 
 
 def store_report(results):
-    def p50(name, metric="Time (wall clock) (μs)"):
-        r = results.get(name, {})
-        for k, v in r.items():
-            if k.startswith("Time (wall clock)"):
-                unit = k[k.rfind("(") + 1:-1]
-                scale = {"μs": 1, "ms": 1000, "s": 1_000_000, "ns": 0.001}.get(unit, 1)
-                return v * scale
-        return None
+    def p50(name):
+        return wall_us(results, name)
     rec, raw, js = p50("write1M.recorder"), p50("write1M.rawStructs.baseline"), p50("write1M.jsonLines.baseline")
     if rec and raw:
         print(f"append throughput: {1e6 / rec * 1e6 / 1e6:.2f}M events/s; raw structs (a) {1e6 / raw:.2f}M/s; "
@@ -118,9 +121,8 @@ def main():
         if name.endswith(".baseline"):
             continue
         r = results[name]
-        base = results.get(name + ".baseline", {})
-        t = r.get("Time (wall clock) (μs)")
-        bt = base.get("Time (wall clock) (μs)")
+        t = wall_us(results, name)
+        bt = wall_us(results, name + ".baseline")
         mallocs = r.get("Malloc (total)")
         ratio = f"{bt / max(t, 1):.0f}x" if t is not None and bt else "-"
         gate = MALLOC_GATES.get(name)

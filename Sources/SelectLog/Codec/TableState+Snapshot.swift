@@ -13,6 +13,7 @@ extension TableState {
         var w = BinaryWriter(capacity: 1024)
         w.u8(TableState.snapshotVersion)
         w.varint(events)
+        w.varint(stepsRecorded)
         w.signed(t.raw)
         let c = configuration
         for flag in [c.allowsSelection, c.allowsMultipleSelection, c.allowsSelectionDuringEditing,
@@ -154,6 +155,7 @@ extension TableState {
         guard try r.u8() == snapshotVersion else { throw r.fail("unknown snapshot version") }
         var s = TableState()
         s.events = try r.count(limit: Int.max)
+        s.stepsRecorded = try r.count(limit: Int.max)
         s.t = Micros(raw: try r.signed())
         var c = Configuration()
         c.allowsSelection = try r.bool()

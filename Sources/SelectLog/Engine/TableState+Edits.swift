@@ -8,11 +8,6 @@ private struct CarriedRow {
     var swipeOffset: Points?
 }
 
-private enum Insertion {
-    case new(Int)
-    case move(Int)
-}
-
 extension TableState {
     /// Applies a row edit with UIKit's `performBatchUpdates` frames (spec 5.8):
     /// deletes, reloads and move sources name pre-update rows, inserts and move
@@ -27,60 +22,57 @@ extension TableState {
             if let hs = u.reloadHeights, k < hs.count { layout.setHeight(hs[k], of: r) }
         }
 
-        // Removals, last row first, so earlier index paths stay valid.
-        var removals: [(path: RowPath, move: Int?)] = u.deletes.map { ($0, nil) }
-        removals += u.moves.enumerated().map { ($1.from, $0) }
-        removals.sort { $0.path > $1.path }
+        // Removals last row first, so earlier index paths stay valid; then insertions
+        // first row first, each at its post-update index path.
         var carried = [CarriedRow?](repeating: nil, count: u.moves.count)
-        for (p, move) in removals {
-            let editorBelow = layout.editorRow == p
-            let height = layout.removeRow(at: p)
-            if editorBelow && move == nil { editor = nil }
-            let members = mapTrackedSets { $0.removeRow(at: p) }
-            let optionOpen = options.open == p
-            if optionOpen {
-                options.open = nil
-            } else if let o = options.open, o.section == p.section, o.row > p.row {
-                options.open = RowPath(o.section, o.row - 1)
-            }
-            var swipeOffset: Points?
-            if case .active(let row, let offset) = options.swipe {
-                if row == p {
-                    if move != nil { swipeOffset = offset }
-                    options.swipe = .ignored
-                } else if row.section == p.section, row.row > p.row {
-                    options.swipe = .active(row: RowPath(row.section, row.row - 1), offset: offset)
+        for operation in u.operations {
+            switch operation {
+            case let .remove(p, move):
+                let editorBelow = layout.editorRow == p
+                let height = layout.removeRow(at: p)
+                if editorBelow && move == nil { editor = nil }
+                let members = mapTrackedSets { $0.removeRow(at: p) }
+                let optionOpen = options.open == p
+                if optionOpen {
+                    options.open = nil
+                } else if let o = options.open, o.section == p.section, o.row > p.row {
+                    options.open = RowPath(o.section, o.row - 1)
                 }
-            }
-            if let move {
-                carried[move] = CarriedRow(height: height, members: members, optionOpen: optionOpen,
-                                           editorBelow: editorBelow, swipeOffset: swipeOffset)
-            }
-        }
-
-        // Insertions, first row first, each at its post-update index path.
-        var insertions: [(path: RowPath, what: Insertion)] = u.inserts.enumerated().map { ($1, .new($0)) }
-        insertions += u.moves.enumerated().map { ($1.to, .move($0)) }
-        insertions.sort { $0.path < $1.path }
-        for (p, what) in insertions {
-            if let o = options.open, o.section == p.section, o.row >= p.row { options.open = RowPath(o.section, o.row + 1) }
-            if case .active(let row, let offset) = options.swipe, row.section == p.section, row.row >= p.row {
-                options.swipe = .active(row: RowPath(row.section, row.row + 1), offset: offset)
-            }
-            switch what {
-            case .new(let k):
-                let given = u.insertHeights.flatMap { k < $0.count ? $0[k] : nil }
-                let height = given ?? layout.sections[p.section].rowHeight
-                layout.insertRow(at: p, height: height)
-                mapTrackedSets { set, _ in set.insertRow(at: p, member: false) }
-            case .move(let m):
-                guard let c = carried[m] else { continue }
-                layout.insertRow(at: p, height: c.height)
-                var bits = c.members.makeIterator()
-                mapTrackedSets { set, _ in set.insertRow(at: p, member: bits.next() ?? false) }
-                if c.optionOpen { options.open = p }
-                if c.editorBelow { layout.openEditor(below: p) }
-                if let offset = c.swipeOffset { options.swipe = .active(row: p, offset: offset) }
+                var swipeOffset: Points?
+                if case .active(let row, let offset) = options.swipe {
+                    if row == p {
+                        if move != nil { swipeOffset = offset }
+                        options.swipe = .ignored
+                    } else if row.section == p.section, row.row > p.row {
+                        options.swipe = .active(row: RowPath(row.section, row.row - 1), offset: offset)
+                    }
+                }
+                if let move {
+                    carried[move] = CarriedRow(height: height, members: members, optionOpen: optionOpen,
+                                               editorBelow: editorBelow, swipeOffset: swipeOffset)
+                }
+            case let .insert(p, source):
+                if let o = options.open, o.section == p.section, o.row >= p.row { options.open = RowPath(o.section, o.row + 1) }
+                if case .active(let row, let offset) = options.swipe, row.section == p.section, row.row >= p.row {
+                    options.swipe = .active(row: RowPath(row.section, row.row + 1), offset: offset)
+                }
+                switch source {
+                case .new(let k):
+                    let given = u.insertHeights.flatMap { k < $0.count ? $0[k] : nil }
+                    let height = given ?? layout.sections[p.section].rowHeight
+                    layout.insertRow(at: p, height: height)
+                    mapTrackedSets { set, _ in set.insertRow(at: p, member: false) }
+                case .move(let m):
+                    guard let c = carried[m] else { continue }
+                    layout.insertRow(at: p, height: c.height)
+                    var bits = c.members.makeIterator()
+                    mapTrackedSets { set, _ in set.insertRow(at: p, member: bits.next() ?? false) }
+                    if c.optionOpen { options.open = p }
+                    if c.editorBelow { layout.openEditor(below: p) }
+                    if let offset = c.swipeOffset { options.swipe = .active(row: p, offset: offset) }
+                }
+            case .insertSection, .removeSection:
+                continue
             }
         }
         reclamp()

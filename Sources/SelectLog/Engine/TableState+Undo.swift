@@ -1,6 +1,7 @@
 extension TableState {
     /// Records a new undo step; a new step clears redo (spec 5.9).
     mutating func pushStep(_ step: UndoStep) {
+        stepsRecorded += 1
         undoStack.append(step)
         redoStack.removeAll()
         trimHistory()

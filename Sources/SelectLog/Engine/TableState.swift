@@ -64,6 +64,8 @@ public struct TableState: Equatable, Sendable {
     public internal(set) var redoStack: [UndoStep] = []
     /// Events applied so far (not part of the hash).
     public internal(set) var events = 0
+    /// Undo steps recorded so far, for stepping through a log by undo step (not part of the hash).
+    public internal(set) var stepsRecorded = 0
     /// The last event's time (not part of the hash).
     public internal(set) var t = Micros.zero
 

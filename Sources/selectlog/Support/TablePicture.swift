@@ -33,6 +33,10 @@ struct TablePicture {
         } else {
             lines.append("pan     none")
         }
+        let strip = s.configuration.strip
+        if strip.enabled {
+            lines.append("strip   \(strip.edge.rawValue), \(strip.stripWidth) pt | reversal \(strip.reversal.rawValue) | \(strip.rowsPerSecond) rows/s")
+        }
         lines.append("option  " + (s.options.open.map { "open on \($0)" } ?? "none"))
         if let editor = s.editor, let row = s.layout.editorRow {
             lines.append("editor  below \(row) | \(editor.multiple ? "multiple" : "single") choice")
@@ -64,14 +68,21 @@ struct TablePicture {
             }
             var notes: [String] = []
             if s.options.open == r { notes.append("<options open>") }
-            if let pan = s.pan, pan.isSelectionPan {
-                if pan.anchor == r { notes.append("anchor") }
-                if pan.start == r && pan.anchor != r { notes.append("start") }
+            if let pan = s.pan {
+                if pan.isSelectionPan {
+                    if pan.anchor == r { notes.append("anchor") }
+                    if pan.start == r && pan.anchor != r { notes.append("start") }
+                }
+                if s.row(at: pan.finger) == r { notes.append("<- finger") }
             }
             let mark = s.selection.contains(r) ? "[x]" : "[ ]"
             let name = "\(r.section):\(r.row)"
             let padded = name + String(repeating: " ", count: max(1, 10 - name.count))
-            lines.append("  \(padded)\(mark) \(notes.joined(separator: " "))".trimmingTrailingSpaces)
+            // The strip is drawn as a bar on its edge of the table.
+            let bar = s.configuration.strip.enabled ? "|" : " "
+            let left = s.configuration.strip.edge == .leading ? bar : " "
+            let right = s.configuration.strip.edge == .trailing ? bar : " "
+            lines.append("\(left) \(padded)\(mark)\(right) \(notes.joined(separator: " "))".trimmingTrailingSpaces)
             if s.layout.editorRow == r, let editor = s.editor {
                 let choices = editor.options.enumerated().map { i, o in
                     (editor.chosen.contains(i) ? (editor.multiple ? "[x] " : "(o) ") : (editor.multiple ? "[ ] " : "( ) ")) + o

@@ -1,0 +1,78 @@
+/// One field that differs between two states.
+public struct StateChange: Hashable, Sendable, CustomStringConvertible {
+    /// The field's name in the state JSON (`selected`, `contentOffset`, `pan`, …).
+    public var field: String
+    /// Before and after, as short text (JSON values where the field has one).
+    public var before: String
+    public var after: String
+    /// For `selected`: rows that became selected and rows that became deselected.
+    public var added: RowSet?
+    public var removed: RowSet?
+
+    public var description: String {
+        if field == "selected" {
+            var parts: [String] = []
+            if let added, !added.isEmpty { parts.append("+" + StateChange.ranges(added)) }
+            if let removed, !removed.isEmpty { parts.append("-" + StateChange.ranges(removed)) }
+            return "selected " + parts.joined(separator: " ")
+        }
+        return "\(field) \(before) -> \(after)"
+    }
+
+    /// Rows as compact ranges: `0:3-7,0:9,1:0-2`.
+    public static func ranges(_ set: RowSet) -> String {
+        var parts: [String] = []
+        for (s, list) in set.sections {
+            for r in list.ranges { parts.append(r.count == 1 ? "\(s):\(r.lowerBound)" : "\(s):\(r.lowerBound)-\(r.upperBound - 1)") }
+        }
+        return parts.joined(separator: ",")
+    }
+
+    /// Rows as JSON ranges: `[[s, first, last], …]`.
+    public static func jsonRanges(_ set: RowSet) -> String {
+        var parts: [String] = []
+        for (s, list) in set.sections {
+            for r in list.ranges { parts.append("[\(s), \(r.lowerBound), \(r.upperBound - 1)]") }
+        }
+        return "[" + parts.joined(separator: ", ") + "]"
+    }
+}
+
+extension TableState {
+    /// The fields of the state JSON that differ from `other` (the earlier state), in JSON order;
+    /// the selection as rows added and removed.
+    public func changes(since other: TableState) -> [StateChange] {
+        var out: [StateChange] = []
+        func add(_ field: String, _ a: String, _ b: String) {
+            if a != b { out.append(StateChange(field: field, before: a, after: b)) }
+        }
+        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+        add("sections", "[" + other.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
+            "[" + layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]")
+        add("editing", String(other.editing), String(editing))
+        if selection != other.selection {
+            var c = StateChange(field: "selected", before: String(other.selection.count), after: String(selection.count))
+            c.added = selection.subtracting(other.selection)
+            c.removed = other.selection.subtracting(selection)
+            out.append(c)
+        }
+        add("contentOffset", other.contentOffset.description, contentOffset.description)
+        add("contentHeight", other.layout.contentHeight.description, layout.contentHeight.description)
+        add("dragging", String(other.dragging), String(dragging))
+        add("decelerating", String(other.decelerating), String(decelerating))
+        func pan(_ p: Pan?) -> String {
+            guard let p else { return "null" }
+            return "\(p.kind.rawValue)/\(p.mode?.rawValue ?? "-")/\(path(p.anchor))/\(p.autoscroll?.rawValue ?? "-")"
+        }
+        add("pan", pan(other.pan), pan(self.pan))
+        add("optionOpen", path(other.options.open), path(options.open))
+        func editor(_ s: TableState) -> String {
+            guard let e = s.editor, let row = s.layout.editorRow else { return "null" }
+            return "\(path(row)) chosen \(e.chosen)"
+        }
+        add("editor", editor(other), editor(self))
+        add("undo", String(other.undoStack.count), String(undoStack.count))
+        add("redo", String(other.redoStack.count), String(redoStack.count))
+        return out
+    }
+}

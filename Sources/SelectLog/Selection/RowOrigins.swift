@@ -1,0 +1,143 @@
+/// Where a row's selection history stands, seen from the end of a window of events.
+public enum RowOrigin: Hashable, Sendable {
+    /// Event `index` last changed the row's selection.
+    case changed(Int)
+    /// Event `index` created the row (an insert or a reload), and nothing changed its selection since.
+    case inserted(Int)
+    /// Untouched since the window began, when the row was at `path`.
+    case existing(RowPath)
+}
+
+/// Follows every row through a window of events and remembers, per row, the event
+/// that last changed its selection — or, for rows untouched in the window, where
+/// they were when it began. Rows are kept as runs, so a million untouched rows are
+/// one run and `selectAll` is one assignment.
+///
+/// This is what answers "who selected row 42?": the row's path at the end of the
+/// window leads to its origin, and an `.existing` origin leads into the window before.
+public struct RowOrigins: Sendable {
+    enum Value: Hashable, Sendable {
+        case changed(Int)
+        case inserted(Int)
+        /// Rows untouched since the window began; the run's first row was `firstRow` of `section`.
+        case existing(section: Int, firstRow: Int)
+    }
+
+    struct Run: Hashable, Sendable {
+        var start: Int
+        var count: Int
+        var value: Value
+    }
+
+    /// Runs per section, sorted by start, covering every row.
+    private var sections: [[Run]]
+
+    /// Every row of `layout` as untouched, at its own path.
+    public init(layout: TableLayout) {
+        sections = (0..<layout.sectionCount).map { s in
+            let n = layout.rowCount(in: s)
+            return n > 0 ? [Run(start: 0, count: n, value: .existing(section: s, firstRow: 0))] : []
+        }
+    }
+
+    /// Every row of `layout` as created by event `index` (a reload).
+    public init(layout: TableLayout, insertedAt index: Int) {
+        sections = (0..<layout.sectionCount).map { s in
+            let n = layout.rowCount(in: s)
+            return n > 0 ? [Run(start: 0, count: n, value: .inserted(index))] : []
+        }
+    }
+
+    /// The origin of the row at `path`, which must exist.
+    public func origin(of path: RowPath) -> RowOrigin? {
+        guard path.section >= 0, path.section < sections.count,
+              let k = Self.runIndex(sections[path.section], containing: path.row) else { return nil }
+        let run = sections[path.section][k]
+        switch run.value {
+        case .changed(let i): return .changed(i)
+        case .inserted(let i): return .inserted(i)
+        case let .existing(s, first): return .existing(RowPath(s, first + path.row - run.start))
+        }
+    }
+
+    private static func runIndex(_ runs: [Run], containing row: Int) -> Int? {
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].start + runs[mid].count <= row { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < runs.count && runs[lo].start <= row ? lo : nil
+    }
+
+    /// Makes `row` the start of a run (if it is inside one); returns the index of the run starting at `row`.
+    private mutating func split(_ s: Int, at row: Int) -> Int {
+        var runs = sections[s]
+        defer { sections[s] = runs }
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].start + runs[mid].count <= row { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < runs.count, runs[lo].start < row else { return lo }
+        let run = runs[lo]
+        let left = row - run.start
+        var right = Run(start: row, count: run.count - left, value: run.value)
+        if case let .existing(section, first) = run.value { right.value = .existing(section: section, firstRow: first + left) }
+        runs[lo].count = left
+        runs.insert(right, at: lo + 1)
+        return lo + 1
+    }
+
+    private mutating func shift(_ s: Int, from k: Int, by delta: Int) {
+        for i in k..<sections[s].count { sections[s][i].start += delta }
+    }
+
+    /// Sets the rows of `rows` in section `s` to `value`.
+    private mutating func assign(_ s: Int, _ rows: Range<Int>, _ value: Value) {
+        guard !rows.isEmpty, s < sections.count else { return }
+        let first = split(s, at: rows.lowerBound)
+        let end = split(s, at: rows.upperBound)
+        sections[s].replaceSubrange(first..<end, with: [Run(start: rows.lowerBound, count: rows.count, value: value)])
+    }
+
+    /// Marks every row of `rows` as changed by event `index`.
+    public mutating func markChanged(_ rows: RowSet, at index: Int) {
+        for (s, list) in rows.sections {
+            for r in list.ranges { assign(s, r, .changed(index)) }
+        }
+    }
+
+    /// Follows the rows through `operations` of event `index`.
+    public mutating func apply(_ operations: [RowOperation], at index: Int) {
+        var carried: [Int: Value] = [:]
+        for op in operations {
+            switch op {
+            case let .remove(p, move):
+                guard p.section < sections.count else { continue }
+                let k = split(p.section, at: p.row)
+                _ = split(p.section, at: p.row + 1)
+                guard k < sections[p.section].count else { continue }
+                let run = sections[p.section].remove(at: k)
+                shift(p.section, from: k, by: -1)
+                if let move { carried[move] = run.value }
+            case let .insert(p, source):
+                guard p.section < sections.count else { continue }
+                let k = split(p.section, at: p.row)
+                shift(p.section, from: k, by: 1)
+                var value = Value.inserted(index)
+                if case .move(let m) = source, let v = carried[m] { value = v }
+                sections[p.section].insert(Run(start: p.row, count: 1, value: value), at: k)
+            case .insertSection(let i):
+                sections.insert([], at: Swift.min(i, sections.count))
+            case .removeSection(let i):
+                if i < sections.count { sections.remove(at: i) }
+            }
+        }
+    }
+
+    /// Sections inserted by `insertSections` hold new rows: mark them inserted by `index`.
+    public mutating func markInserted(section s: Int, rows: Int, at index: Int) {
+        guard s < sections.count, rows > 0 else { return }
+        sections[s] = [Run(start: 0, count: rows, value: .inserted(index))]
+    }
+}

@@ -1,0 +1,239 @@
+import SelectLog
+
+/// The answer to "who last changed this row's selection?".
+public struct RowHistory: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// `event` changed the row's selection.
+        case changed
+        /// `event` created the row, and nothing has changed its selection since.
+        case inserted
+        /// Nothing in the log changed the row's selection; it was there from the first event.
+        case untouched
+    }
+    public var kind: Kind
+    public var event: Int?
+    /// Where the row was right after `event`.
+    public var pathThen: RowPath?
+}
+
+/// The gesture an event belongs to.
+public struct Gesture: Sendable, Equatable {
+    /// "strip pan", "multi-select pan", "drag scroll", "swipe", or the event's own type.
+    public var kind: String
+    public var events: ClosedRange<Int>
+}
+
+extension LogReader {
+    /// The checkpoint window that ends at `end`: the state at the latest checkpoint before `end`.
+    private func windowStart(before end: Int) throws(LogError) -> TableState {
+        guard end > 0 else { return TableState() }
+        return try state(at: checkpoint(atOrBefore: end - 1).map { $0.header.firstEvent } ?? 0)
+    }
+
+    /// The event that last changed the selection of `row` (its index path after `n` events).
+    /// Walks back one checkpoint window at a time, following the row through edits.
+    public func lastChange(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> RowHistory {
+        let final = try state(at: n)
+        guard final.layout.contains(row) else {
+            throw LogError(.outOfRange, "row \(row) does not exist after \(n) events", path: path, eventIndex: n)
+        }
+        var target = row
+        var end = n
+        while true {
+            var state = try windowStart(before: end)
+            let start = state.events
+            var origins = RowOrigins(layout: state.layout)
+            // The row's path after each event is only known at the end; remember paths for `pathThen`.
+            let path = self.path
+            try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
+                let before = state.selection
+                do throws(InvalidEvent) {
+                    try state.apply(e)
+                } catch {
+                    throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
+                }
+                if case .reload = e.event {
+                    origins = RowOrigins(layout: state.layout, insertedAt: i)
+                    return true
+                }
+                var mapped = before
+                if let ops = e.event.rowOperations {
+                    origins.apply(ops, at: i)
+                    mapped = before.applying(ops)
+                    if case .insertSections(let at, let specs) = e.event {
+                        for (k, spec) in zip(at, specs) { origins.markInserted(section: k, rows: spec.rows, at: i) }
+                    }
+                }
+                if state.selection != mapped { origins.markChanged(mapped.symmetricDifference(state.selection), at: i) }
+                return true
+            }
+            progress?(n - start)
+            switch origins.origin(of: target) {
+            case .changed(let i)?:
+                return RowHistory(kind: .changed, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
+            case .inserted(let i)?:
+                return RowHistory(kind: .inserted, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
+            case .existing(let p)?:
+                if start == 0 { return RowHistory(kind: .untouched, event: nil, pathThen: nil) }
+                target = p
+                end = start
+            case nil:
+                throw LogError(.damaged, "lost track of row \(target) in events \(start)..<\(end)", path: path, eventIndex: end)
+            }
+        }
+    }
+
+    /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),
+    /// found by running the window forward and following untouched rows back.
+    private func path(of row: RowPath, at n: Int, before m: Int) throws(LogError) -> RowPath? {
+        var state = try self.state(at: m)
+        var origins = RowOrigins(layout: state.layout)
+        let path = self.path
+        try forEachEvent(from: m, to: n) { (i, e) throws(LogError) -> Bool in
+            do throws(InvalidEvent) { try state.apply(e) } catch {
+                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
+            }
+            if case .reload = e.event { origins = RowOrigins(layout: state.layout, insertedAt: i) }
+            if let ops = e.event.rowOperations { origins.apply(ops, at: i) }
+            return true
+        }
+        if case .existing(let p)? = origins.origin(of: row) { return p }
+        return nil
+    }
+
+    /// The gesture event `index` belongs to: the pan or swipe around it, or the event itself.
+    public func gesture(containing index: Int) throws(LogError) -> Gesture {
+        guard index >= 0, index < eventCount else {
+            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(index + 1)", path: path, eventIndex: index)
+        }
+        // Find a pan or swipe that is open at `index`, looking back a bounded distance.
+        var openPan: Int?, openSwipe: Int?
+        var own = ""
+        try forEachEvent(from: Swift.max(0, index - 200_000), to: index + 1) { i, e in
+            switch e.event {
+            case .panBegan: openPan = i
+            case .panEnded, .panCancelled: if i != index { openPan = nil }
+            case .swipeBegan: openSwipe = i
+            case .swipeEnded: if i != index { openSwipe = nil }
+            case .reload, .setEditing: if i != index { openPan = nil; openSwipe = nil }
+            default: if e.event.isRowEdit && i != index { openPan = nil }
+            }
+            if i == index { own = e.event.typeName }
+            return true
+        }
+        let panEvents: Set<String> = ["panBegan", "panMoved", "panEnded", "panCancelled", "tick", "scroll", "jumpToSection"]
+        let swipeEvents: Set<String> = ["swipeBegan", "swipeMoved", "swipeEnded"]
+        if let start = openPan, panEvents.contains(own) {
+            let kind: String
+            switch try state(at: start + 1).pan?.kind {
+            case .strip?: kind = "strip pan"
+            case .multiSelect?: kind = "multi-select pan"
+            default: kind = "drag scroll"
+            }
+            return Gesture(kind: kind, events: start...(try end(of: start, closers: ["panEnded", "panCancelled"], from: index)))
+        }
+        if let start = openSwipe, swipeEvents.contains(own) {
+            return Gesture(kind: "swipe", events: start...(try end(of: start, closers: ["swipeEnded"], from: index)))
+        }
+        return Gesture(kind: own, events: index...index)
+    }
+
+    private func end(of start: Int, closers: Set<String>, from index: Int) throws(LogError) -> Int {
+        var last = index
+        try forEachEvent(from: index, to: Swift.min(eventCount, index + 200_000)) { i, e in
+            last = i
+            if closers.contains(e.event.typeName) || (i > index && (e.event.isRowEdit || e.event.typeName == "reload")) { return false }
+            return true
+        }
+        return last
+    }
+}
+
+/// A position in a log that steps by event or by undo step, for debuggers.
+///
+/// ```swift
+/// let cursor = try LogCursor(log, at: 1_000)
+/// try cursor.stepForward()          // event 1,000 applied
+/// try cursor.stepToPreviousUndoStep()
+/// print(cursor.position, cursor.state.selection)
+/// ```
+public final class LogCursor {
+    public let log: LogReader
+    /// Events applied: `state` is the state after the first `position` events.
+    public private(set) var position: Int
+    public private(set) var state: TableState
+
+    public init(_ log: LogReader, at position: Int = 0) throws(LogError) {
+        self.log = log
+        self.position = position
+        self.state = try log.state(at: position)
+    }
+
+    public func move(to n: Int) throws(LogError) {
+        state = try log.state(at: n)
+        position = n
+    }
+
+    /// Applies the next event; false at the end of the log.
+    @discardableResult
+    public func stepForward() throws(LogError) -> Bool {
+        guard position < log.eventCount else { return false }
+        try log.replay(into: &state, to: position + 1)
+        position += 1
+        return true
+    }
+
+    /// Goes back one event; false at the start.
+    @discardableResult
+    public func stepBack() throws(LogError) -> Bool {
+        guard position > 0 else { return false }
+        try move(to: position - 1)
+        return true
+    }
+
+    /// Moves to just after the next event that records an undo step; false if there is none.
+    @discardableResult
+    public func stepToNextUndoStep() throws(LogError) -> Bool {
+        var probe = state
+        var found: Int?
+        let path = log.path
+        try log.forEachEvent(from: position) { (i, e) throws(LogError) -> Bool in
+            let steps = probe.stepsRecorded
+            do throws(InvalidEvent) { try probe.apply(e) } catch {
+                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
+            }
+            if probe.stepsRecorded > steps {
+                found = i
+                return false
+            }
+            return true
+        }
+        guard let found else { return false }
+        state = probe
+        position = found + 1
+        return true
+    }
+
+    /// Moves to just after the last undo step recorded before the current position; false if none.
+    @discardableResult
+    public func stepToPreviousUndoStep() throws(LogError) -> Bool {
+        var end = position - 1
+        while end > 0 {
+            var probe = try log.state(at: log.checkpoint(atOrBefore: end - 1).map { $0.header.firstEvent } ?? 0)
+            let start = probe.events
+            var last: Int?
+            try log.forEachEvent(from: start, to: end) { i, e in
+                let steps = probe.stepsRecorded
+                try? probe.apply(e)
+                if probe.stepsRecorded > steps { last = i }
+                return true
+            }
+            if let last {
+                try move(to: last + 1)
+                return true
+            }
+            end = start
+        }
+        return false
+    }
+}
