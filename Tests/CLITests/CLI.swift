@@ -23,11 +23,11 @@ struct CLI {
         return root.appendingPathComponent(".build/debug/selectlog")
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory ?? root
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

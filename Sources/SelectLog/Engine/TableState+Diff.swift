@@ -39,8 +39,18 @@ public struct StateChange: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension TableState {
+    /// What `event` changed, going from `other` to this state: the selection is compared
+    /// row by row, following rows through the event's own edits, so an insert that
+    /// shifts selected rows down changes no row's selection.
+    public func changes(since other: TableState, across event: Event) -> [StateChange] {
+        guard let operations = event.rowOperations else { return changes(since: other) }
+        var earlier = other
+        earlier.selection = other.selection.applying(operations)
+        return changes(since: earlier)
+    }
+
     /// The fields of the state JSON that differ from `other` (the earlier state), in JSON order;
-    /// the selection as rows added and removed.
+    /// the selection as rows added and removed, by index path.
     public func changes(since other: TableState) -> [StateChange] {
         var out: [StateChange] = []
         func add(_ field: String, _ a: String, _ b: String) {

@@ -145,7 +145,7 @@ struct Inspect: ParsableCommand {
             do throws(InvalidEvent) { try state.apply(e) } catch {
                 throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
             }
-            let changes = state.changes(since: before)
+            let changes = state.changes(since: before, across: e.event)
             if json {
                 var o = JSONObject()
                 o.raw("index", String(i))
@@ -293,7 +293,7 @@ func decimal(_ x: Double) -> String {
 }
 
 func percent(_ part: Int, _ whole: Int) -> String {
-    let tenths = part * 1000 / max(whole, 1)
+    let tenths = (part * 1000 + max(whole, 1) / 2) / max(whole, 1)
     return pad("\(tenths / 10).\(tenths % 10)%", 6)
 }
 
