@@ -33,7 +33,7 @@ let package = Package(
         ),
         .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
         .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
-        .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"]),
+        .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ let scratch = "/tmp/selectlog-bench"
 
 /// A 10,000,000-event log of the standard session, made once and kept between runs.
 func tenMillionLog() -> String {
-    let path = "\(scratch)-10m-seed1-k\(Recorder.Options().checkpointInterval).slog"
+    let path = "\(scratch)-10m-seed1-k\(Recorder.Options().checkpointInterval)-s\(TableState.snapshotVersion).slog"
     if let log = try? LogReader(path: path), log.eventCount == 10_000_000 { return path }
     var options = Recorder.Options()
     options.durability = .none

@@ -6,7 +6,7 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
 
 extension TableState {
     /// Snapshot format version; bumped when the layout changes.
-    public static let snapshotVersion: UInt8 = 1
+    public static let snapshotVersion: UInt8 = 2
 
     /// The whole state as bytes, for checkpoints: `TableState(snapshot:)` gives back an equal state.
     public func snapshot() -> [UInt8] {

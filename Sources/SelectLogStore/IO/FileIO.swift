@@ -97,4 +97,21 @@ final class MappedFile {
     deinit {
         if let base { munmap(base, bytes.count) }
     }
+
+    /// Releases every whole page before `offset`: for sequential scans, whose records
+    /// are mostly smaller than a page.
+    func release(upTo offset: Int) {
+        release(0..<offset)
+    }
+
+    /// Lets the kernel drop the pages of `range` from memory (they are read again from
+    /// the file if touched), so that scanning a large log keeps resident memory flat.
+    func release(_ range: Range<Int>) {
+        guard let base, !range.isEmpty else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (range.lowerBound + page - 1) / page * page
+        let end = range.upperBound / page * page
+        guard start < end else { return }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+    }
 }

@@ -27,8 +27,21 @@ public final class LogReader {
     public let usedStoredIndex: Bool
 
     let file: MappedFile
-    private let batches: [RecordInfo]
-    private let checkpoints: [RecordInfo]
+    /// Positions in `records` of the batches and of the checkpoints (indices, not copies:
+    /// a 10M-event log has some 80,000 records).
+    private let batchSlots: [Int32]
+    private let checkpointSlots: [Int32]
+    private var batches: Slots { Slots(records: records, slots: batchSlots) }
+    private var checkpoints: Slots { Slots(records: records, slots: checkpointSlots) }
+
+    /// A view of some records through their positions.
+    private struct Slots {
+        let records: [RecordInfo]
+        let slots: [Int32]
+        var count: Int { slots.count }
+        var last: RecordInfo? { slots.last.map { records[Int($0)] } }
+        subscript(i: Int) -> RecordInfo { records[Int(slots[i])] }
+    }
     private let decompressor: ZstdDecompressor?
 
     public init(path: String) throws(LogError) {
@@ -58,9 +71,12 @@ public final class LogReader {
             tail = scan.problem
             usedStoredIndex = false
         }
-        batches = records.filter { $0.header.kind == .batch }
-        checkpoints = records.filter { $0.header.kind == .checkpoint }
-        eventCount = batches.last.map { $0.header.firstEvent + $0.header.eventCount } ?? 0
+        if usedStoredIndex, let index = records.last { file.release(index.offset..<index.end) }
+        let all = records
+        batchSlots = all.indices.filter { all[$0].header.kind == .batch }.map { Int32($0) }
+        checkpointSlots = all.indices.filter { all[$0].header.kind == .checkpoint }.map { Int32($0) }
+        let lastBatch = batchSlots.last.map { all[Int($0)] }
+        eventCount = lastBatch.map { $0.header.firstEvent + $0.header.eventCount } ?? 0
     }
 
     /// The index record at the end of a cleanly closed log, if it is there and sound.
@@ -87,7 +103,9 @@ public final class LogReader {
     /// The raw payload of `info`, checksum verified first.
     func payload(_ info: RecordInfo) throws(LogError) -> [UInt8] {
         switch LogScan.payload(info, file.bytes, salt: header.salt, decompressor) {
-        case .success(let raw): return raw
+        case .success(let raw):
+            file.release(info.offset..<info.end)
+            return raw
         case .failure(var e):
             e.path = path
             e.eventIndex = info.header.firstEvent
@@ -149,6 +167,7 @@ public final class LogReader {
                 throw LogError(.damaged, "batch holds \(index - batch.header.firstEvent) events, its header says \(batch.header.eventCount)",
                                path: path, offset: batch.offset, eventIndex: batch.header.firstEvent)
             }
+            if b % 64 == 63 { file.release(upTo: batch.end) }
             b += 1
         }
     }

@@ -70,31 +70,15 @@ struct Inspect: ParsableCommand {
     // MARK: Summary
 
     func summarize(_ reader: LogReader) throws {
-        var histogram: [String: Int] = [:]
-        var firstT: Micros?
-        var lastT = Micros.zero
-        var pans = 0, taps = 0, swipes = 0
         let progress = Progress("inspect", total: reader.eventCount)
-        try reader.forEachEvent { i, e in
-            histogram[e.event.typeName, default: 0] += 1
-            if let t = e.t {
-                if firstT == nil { firstT = t }
-                lastT = t
-            }
-            switch e.event {
-            case .panBegan: pans += 1
-            case .tap: taps += 1
-            case .swipeBegan: swipes += 1
-            default: break
-            }
-            if i % 65_536 == 0 { progress.update(i) }
-            return true
-        }
+        let summary = try reader.summary { progress.update($0) }
         progress.finish()
-        let batches = reader.records.filter { $0.header.kind == .batch }
-        let checkpoints = reader.records.filter { $0.header.kind == .checkpoint }.count
-        let raw = batches.reduce(0) { $0 + $1.header.rawLength }
-        let stored = batches.reduce(0) { $0 + $1.header.storedLength }
+        let batches = summary.batches, checkpoints = summary.checkpoints
+        let raw = summary.rawBytes, stored = summary.storedBytes
+        let pans = summary.pans, taps = summary.taps, swipes = summary.swipes
+        let histogram = summary.types
+        let firstT = summary.firstT
+        let lastT = summary.lastT ?? .zero
         let n = max(reader.eventCount, 1)
         let types = histogram.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let first = firstT ?? .zero
@@ -106,7 +90,7 @@ struct Inspect: ParsableCommand {
             o.raw("events", String(reader.eventCount))
             o.raw("firstT", first.description)
             o.raw("lastT", lastT.description)
-            o.raw("batches", String(batches.count))
+            o.raw("batches", String(batches))
             o.raw("checkpoints", String(checkpoints))
             o.raw("checkpointInterval", String(reader.header.checkpointInterval))
             o.raw("storedIndex", String(reader.usedStoredIndex))
@@ -120,7 +104,7 @@ struct Inspect: ParsableCommand {
         }
         print("log         \(log): \(reader.fileSize) bytes, format \(reader.header.version)")
         print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
-        print("records     \(batches.count) batches, \(checkpoints) checkpoints (every \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
+        print("records     \(batches) batches, \(checkpoints) checkpoints (every \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
         print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
         print("gestures    \(pans) pans, \(taps) taps, \(swipes) swipes")
         if let tail = reader.tail { print("torn tail   at byte offset \(tail.offset): \(tail.reason)") }
