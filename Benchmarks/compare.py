@@ -89,6 +89,33 @@ def sizes():
     print(f"      ratio to (c): {ours / c:.2f} (target <= 0.50); target <= 2.5 B/event: {'met' if ours <= 2.5 else 'MISSED'}")
 
 
+def time_travel():
+    """Issue 5's figures on the 10M-event log the store benchmarks made: inspect vs replay, peak memory."""
+    import glob
+    logs = sorted(glob.glob("/tmp/selectlog-bench-10m-seed1-*.slog"))
+    if not logs:
+        print("time travel: no 10M-event log (run the store benchmarks first)")
+        return
+    log = logs[-1]
+    exe = os.path.join(os.path.dirname(HERE), ".build", "release", "selectlog")
+
+    def measure(args):
+        out = subprocess.run(["/usr/bin/time", "-f", "%e %M", exe] + args, capture_output=True, text=True)
+        seconds, kb = out.stderr.strip().splitlines()[-1].split()
+        return float(seconds), int(kb)
+
+    summary, summary_kb = measure(["inspect", log])
+    replay, replay_kb = measure(["replay", log, "--from-start"])
+    at, at_kb = measure(["inspect", log, "--at", "5123457"])
+    why, why_kb = measure(["inspect", log, "--why", "3,40"])
+    baseline, baseline_kb = measure(["--help"])
+    print(f"inspect summary of 10M events: {summary:.2f} s; replay from the start {replay:.2f} s; "
+          f"ratio {summary / replay:.2f} (target <= 2)")
+    print(f"peak memory (MB): summary {summary_kb / 1024:.1f}, --at {at_kb / 1024:.1f}, --why {why_kb / 1024:.1f}, "
+          f"replay {replay_kb / 1024:.1f}; the process alone ({'--help'}) {baseline_kb / 1024:.1f} (target <= 32)")
+    print(f"inspect --at N (whole command, process start included): {at * 1000:.0f} ms; --why: {why * 1000:.0f} ms")
+
+
 def store_report(results):
     def p50(name):
         return wall_us(results, name)
@@ -137,6 +164,7 @@ def main():
     store_report(results)
     if args.sizes:
         sizes()
+        time_travel()
     if failed and args.gate:
         sys.exit(1)
 
