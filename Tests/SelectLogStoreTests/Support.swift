@@ -26,18 +26,8 @@ func replayed(_ events: [TimedEvent]) throws -> TableState {
     return s
 }
 
-/// A seeded SplitMix64 generator.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The core's seeded SplitMix64: property tests print the seed they failed with.
+typealias SeededRandom = SplitMix64
 
 /// Small options so that short sessions still make several batches and checkpoints.
 func smallBatches(checkpointInterval: Int = 40) -> Recorder.Options {

@@ -15,6 +15,13 @@ extension TableState {
         w.varint(events)
         w.varint(stepsRecorded)
         w.signed(t.raw)
+        writeCanonical(into: &w)
+        return w.bytes
+    }
+
+    /// The state without its bookkeeping (`events`, `t`, `stepsRecorded`), in one canonical
+    /// byte form: independent of tree shapes and allocation. Snapshots and the hash use it.
+    func writeCanonical(into w: inout BinaryWriter) {
         let c = configuration
         for flag in [c.allowsSelection, c.allowsMultipleSelection, c.allowsSelectionDuringEditing,
                      c.allowsMultipleSelectionDuringEditing, c.strip.enabled, c.multiSelectInteraction] { w.bool(flag) }
@@ -108,7 +115,6 @@ extension TableState {
                 }
             }
         }
-        return w.bytes
     }
 
     private static func write(_ r: RowPath?, _ w: inout BinaryWriter) {
