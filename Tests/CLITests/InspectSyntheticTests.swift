@@ -1,0 +1,75 @@
+import Foundation
+import SelectLog
+import SelectLogStore
+import Testing
+
+/// Every inspect view on a synthetic session, checked against the library and `replay`.
+@Suite("selectlog inspect on a synthetic session")
+struct InspectSyntheticTests {
+    func makeLog(_ dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("synthetic.slog").path
+        let r = try CLI.run(["synthesize", "--events", "20000", "--seed", "7", "-o", path, "--checkpoint-interval", "1000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return path
+    }
+
+    @Test("summary counts match the log's events")
+    func summary() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try makeLog(dir)
+        let events = Array(SyntheticSession(seed: 7, count: 20000))
+        let r = try CLI.run(["inspect", path, "--json"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("\"events\": 20000,"))
+        #expect(r.stdout.contains("\"checkpoints\": 20,"))
+        #expect(r.stdout.contains("\"pans\": \(events.filter { if case .panBegan = $0.event { true } else { false } }.count),"))
+        #expect(r.stdout.contains("\"taps\": \(events.filter { if case .tap = $0.event { true } else { false } }.count),"))
+        let moved = events.filter { if case .panMoved = $0.event { true } else { false } }.count
+        #expect(r.stdout.contains("\"panMoved\": \(moved)"))
+        #expect(r.stdout.contains("\"lastT\": \(events.compactMap(\.t).last?.description ?? "")"))
+        let text = try CLI.run(["inspect", path])
+        #expect(text.stdout.contains("events      20000,"))
+        #expect(text.stdout.contains("20 checkpoints (every 1000 events), index stored"))
+    }
+
+    @Test("--at N is the state of replay --at N; --diff compares exactly those states")
+    func atAndDiff() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try makeLog(dir)
+        for n in [0, 1, 999, 1000, 12_345, 20000] {
+            let at = try CLI.run(["inspect", path, "--at", String(n), "--json"])
+            let replay = try CLI.run(["replay", path, "--at", String(n), "--json", "--from-start"])
+            #expect(at.stdout == replay.stdout, "n = \(n)")
+        }
+        let log = try LogReader(path: path)
+        let a = try log.state(at: 5000), b = try log.state(at: 15000)
+        let diff = try CLI.run(["inspect", path, "--diff", "5000..15000", "--json"])
+        let added = StateChange.jsonRanges(b.selection.subtracting(a.selection))
+        let removed = StateChange.jsonRanges(a.selection.subtracting(b.selection))
+        #expect(diff.stdout.contains("{\"field\": \"selected\", \"added\": \(added), \"removed\": \(removed)}"))
+        #expect(diff.stdout.hasPrefix("{\"from\": 5000, \"to\": 15000, \"changes\": ["))
+    }
+
+    @Test("--events lists each event with its index and type; --why names a real event")
+    func eventsAndWhy() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try makeLog(dir)
+        let events = Array(SyntheticSession(seed: 7, count: 20000))
+        let r = try CLI.run(["inspect", path, "--events", "10000..10050", "--json"])
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 50)
+        for (k, line) in lines.enumerated() {
+            #expect(line.hasPrefix("{\"index\": \(10000 + k), "))
+            #expect(line.contains("\"type\": \"\(events[10000 + k].event.typeName)\""))
+        }
+        let log = try LogReader(path: path)
+        let state = try log.state(at: 20000)
+        let row = try #require(state.selection.first)
+        let why = try CLI.run(["inspect", path, "--why", "\(row.section),\(row.row)", "--json"])
+        let history = try log.lastChange(of: row, at: 20000)
+        #expect(why.stdout.contains("\"kind\": \"changed\", \"event\": \(history.event ?? -1),"))
+    }
+}
