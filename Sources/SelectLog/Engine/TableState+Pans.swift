@@ -27,11 +27,11 @@ extension TableState {
     }
 
     mutating func panMoved(to p: Point, now: Micros) throws(InvalidEvent) {
-        guard let pan else { throw InvalidEvent("panMoved", "no pan is active") }
-        if pan.isSelectionPan {
+        guard let kind = pan?.kind else { throw InvalidEvent("panMoved", "no pan is active") }
+        if kind != .scroll {
             countMove(to: p, now: now)
-        } else {
-            contentOffset = clampedOffset(pan.offsetAtBegan - (p.y - pan.yAtBegan))
+        } else if let began = pan?.offsetAtBegan, let yAtBegan = pan?.yAtBegan {
+            contentOffset = clampedOffset(began - (p.y - yAtBegan))
         }
     }
 
@@ -73,7 +73,8 @@ extension TableState {
 
     /// A finger move during a selection pan: jitter, direction, the move rule, auto-scroll.
     mutating func countMove(to p: Point, now: Micros) {
-        guard let finger = pan?.finger, let previous = pan.map({ $0.direction }) else { return }
+        guard let finger = pan?.finger else { return }
+        let previous = pan?.direction
         let dy = p.y - finger.y
         if (dy < .zero ? -dy : dy) < configuration.strip.jitter { return }
         var reversal = false
@@ -126,7 +127,8 @@ extension TableState {
 
     /// Starts, keeps or stops auto-scroll after a counted move (spec 5.3).
     private mutating func updateAutoscroll(now: Micros) {
-        guard let finger = pan?.finger, let direction = pan.map({ $0.direction }) else { return }
+        guard let finger = pan?.finger else { return }
+        let direction = pan?.direction
         let s = configuration.strip
         var wanted: Direction?
         if finger.y < s.topAnchor, direction == .up, contentOffset > .zero {

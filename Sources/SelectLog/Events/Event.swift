@@ -10,11 +10,14 @@ public struct Point: Hashable, Sendable {
 
 /// One thing that happened to the table (spec 5): a tap, a pan sample, a scroll tick,
 /// a row edit. Events are immutable values; reducers fold them into `TableState`.
+///
+/// The rare events with large payloads are `indirect`, so that the frequent ones (pan
+/// samples, ticks) stay small to copy.
 public enum Event: Hashable, Sendable {
     // 5.1 Set-up
-    case configure(ConfigurationPatch)
+    indirect case configure(ConfigurationPatch)
     case viewport(width: Points?, height: Points?)
-    case reload(sections: [SectionSpec])
+    indirect case reload(sections: [SectionSpec])
     case setEditing(Bool)
     // 5.2 Taps
     case tap(Point)
@@ -32,7 +35,7 @@ public enum Event: Hashable, Sendable {
     case swipeEnded(velocity: Points?)
     case setOptionVisible(row: RowPath, visible: Bool)
     // 5.6 The editor row
-    case toggleEditor(row: RowPath, options: [String], multiple: Bool, chosen: [Int])
+    indirect case toggleEditor(row: RowPath, options: [String], multiple: Bool, chosen: [Int])
     case choose(option: Int)
     // 5.7 Time
     case tick
@@ -41,8 +44,8 @@ public enum Event: Hashable, Sendable {
     case deleteRows(at: [RowPath])
     case moveRow(from: RowPath, to: RowPath)
     case reloadRows(at: [RowPath], heights: [Points]?)
-    case batch(BatchUpdate)
-    case insertSections(at: [Int], sections: [SectionSpec])
+    indirect case batch(BatchUpdate)
+    indirect case insertSections(at: [Int], sections: [SectionSpec])
     case deleteSections(at: [Int])
     // 5.9 Programmatic selection and undo
     case select(rows: [RowPath])
