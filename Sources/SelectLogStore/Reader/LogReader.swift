@@ -113,24 +113,6 @@ public final class LogReader {
         }
     }
 
-    /// The events of one batch.
-    public func events(of batch: RecordInfo) throws(LogError) -> [TimedEvent] {
-        let raw = try payload(batch)
-        var decoder = BinaryEventDecoder(raw, baseTime: batch.header.baseTime)
-        var out: [TimedEvent] = []
-        out.reserveCapacity(batch.header.eventCount)
-        do throws(BinaryError) {
-            while let e = try decoder.next() { out.append(e) }
-        } catch {
-            throw LogError(.damaged, "batch does not decode: \(error)", path: path, offset: batch.offset, eventIndex: batch.header.firstEvent)
-        }
-        guard out.count == batch.header.eventCount else {
-            throw LogError(.damaged, "batch holds \(out.count) events, its header says \(batch.header.eventCount)",
-                           path: path, offset: batch.offset, eventIndex: batch.header.firstEvent)
-        }
-        return out
-    }
-
     /// The batch holding event `index`.
     func batchIndex(containing index: Int) -> Int? {
         var lo = 0, hi = batches.count

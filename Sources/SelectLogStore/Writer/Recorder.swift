@@ -16,6 +16,8 @@ import SelectLog
 /// try recorder.close()
 /// ```
 ///
+/// Call `close()` when done: the writer thread runs (and keeps the recorder alive) until then.
+///
 /// It is safe to use from any thread. An invalid event throws `.invalidEvent` and never
 /// reaches the log. A failed write or fsync stops the recorder for good (fsync failures
 /// are not retried: the kernel may have dropped the dirty pages); events acknowledged
