@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "selectlog",
+    // The core needs nothing newer; the store's recorder uses ContinuousClock.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "SelectLog", targets: ["SelectLog"]),
         .library(name: "SelectLogStore", targets: ["SelectLogStore"]),

@@ -51,6 +51,19 @@ struct ScriptTests {
         }
     }
 
+    @Test("invalid UTF-8 inside a string is an error with its column, not a silent repair")
+    func invalidUTF8() {
+        var line = Array(#"{"type": "jumpToSection", "title": "A"#.utf8)
+        line.append(0xFF)
+        line.append(contentsOf: Array(#""}"#.utf8))
+        do {
+            _ = try EventDecoder.decode(line: line)
+            Issue.record("accepted invalid UTF-8")
+        } catch {
+            #expect(error.description.contains("invalid UTF-8"))
+        }
+    }
+
     @Test("an explicit null is the same as an absent field")
     func nullIsAbsent() throws {
         let e = try EventDecoder.decode(line: Array(#"{"type": "panBegan", "x": 1, "y": 2, "fingers": null, "t": null}"#.utf8))

@@ -155,7 +155,7 @@ public struct BinaryReader {
         guard n <= remaining else { throw BinaryError(offset: start, reason: "string runs past the end of the data") }
         let slice = bytes[offset..<offset + n]
         offset += n
-        guard let s = String(validating: slice, as: UTF8.self) else { throw BinaryError(offset: offset - n, reason: "invalid UTF-8") }
+        guard let s = validUTF8(slice) else { throw BinaryError(offset: offset - n, reason: "invalid UTF-8") }
         return s
     }
 
@@ -163,4 +163,11 @@ public struct BinaryReader {
         guard n >= 0, n <= remaining else { throw fail("unexpected end of data") }
         offset += n
     }
+}
+
+/// `bytes` as a string if they are valid UTF-8, else nil. (Decoding repairs invalid
+/// sequences, so a repaired string no longer encodes to the same bytes.)
+func validUTF8<C: Collection<UInt8>>(_ bytes: C) -> String? {
+    let s = String(decoding: bytes, as: UTF8.self)
+    return s.utf8.elementsEqual(bytes) ? s : nil
 }

@@ -169,7 +169,7 @@ public struct JSONParser {
             default: throw error("bad escape")
             }
         }
-        guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+        guard let s = validUTF8(out) else { throw error("invalid UTF-8 in a string") }
         return s
     }
 
