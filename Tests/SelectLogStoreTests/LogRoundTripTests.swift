@@ -113,6 +113,26 @@ struct LogRoundTripTests {
         #expect(throws: LogError.self) { try recorder.append(TimedEvent(.tick)) }
     }
 
+    @Test("with interval durability, written events are synced once the interval passes, even when idle")
+    func intervalSyncsWhenIdle() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = smallBatches()
+        options.durability = .interval(milliseconds: 50)
+        options.flushIntervalMilliseconds = 20
+        let recorder = try Recorder(creating: dir.appendingPathComponent("i.slog").path, options: options)
+        for e in SyntheticSession(seed: 9, count: 300) { try recorder.append(e) }
+        try recorder.flush()
+        #expect(recorder.acknowledged == 300)
+        var waited = 0
+        while recorder.synced < 300 && waited < 100 {
+            usleep(20_000)
+            waited += 1
+        }
+        #expect(recorder.synced == 300)
+        try recorder.close()
+    }
+
     @Test("appends from many threads at once all reach the log")
     func concurrentAppends() async throws {
         let dir = try temporaryDirectory()

@@ -142,6 +142,13 @@ public final class Recorder: @unchecked Sendable {
 
     private var acknowledgedLocked: Int { options.durability == .always ? syncedUpTo : writtenUpTo }
 
+    /// Events known to be on disk: an fdatasync returned after they were written.
+    public var synced: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return syncedUpTo
+    }
+
     /// Validates `event` against the engine and adds it to the current batch.
     public func append(_ event: TimedEvent) throws(LogError) {
         condition.lock()
@@ -224,11 +231,19 @@ public final class Recorder: @unchecked Sendable {
         let flushInterval = Duration.milliseconds(options.flushIntervalMilliseconds)
         while true {
             condition.lock()
+            // With `.interval`, written but unsynced events are synced once the interval
+            // has passed, even when nothing new arrives.
+            var syncDue = false
             while queue.isEmpty && !closing && failure == nil {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: Double(options.flushIntervalMilliseconds) / 1000))
                 if queue.isEmpty, batchCount > 0, ContinuousClock.now - batchSealedAt >= flushInterval { sealBatch() }
+                if queue.isEmpty, case .interval(let ms) = options.durability, writtenUpTo > syncedUpTo,
+                   ContinuousClock.now - lastSync >= .milliseconds(ms) {
+                    syncDue = true
+                    break
+                }
             }
-            if queue.isEmpty || failure != nil {
+            if !syncDue && (queue.isEmpty || failure != nil) {
                 workerDone = true
                 condition.broadcast()
                 condition.unlock()
