@@ -269,6 +269,29 @@ struct OptionViewTests {
         reject(&s, #"{"type": "setOptionVisible", "row": [1, 0], "visible": true}"#)
     }
 
+    @Test("a swipe in progress follows its row through row and section edits; deleting the row ends it")
+    func swipeFollowsRow() throws {
+        var s = try play(#"{"type": "configure", "optionWidth": 80}"# + "\n" +
+            #"{"type": "reload", "sections": [{"rows": 5}, {"rows": 5}]}"# + "\n" +
+            #"{"type": "swipeBegan", "row": [1, 2]}"# + "\n" + #"{"type": "swipeMoved", "offset": 30}"#)
+        try apply(&s, #"{"type": "insertSections", "at": [0], "sections": [{"rows": 3}]}"#)
+        #expect(s.options.swipe == .active(row: p(2, 2), offset: Points(30)))
+        try apply(&s, #"{"type": "insertRows", "at": [[2, 0]]}"#)
+        #expect(s.options.swipe == .active(row: p(2, 3), offset: Points(30)))
+        try apply(&s, #"{"type": "deleteSections", "at": [0]}"#)
+        #expect(s.options.swipe == .active(row: p(1, 3), offset: Points(30)))
+        try apply(&s, #"{"type": "moveRow", "from": [1, 3], "to": [0, 0]}"#)
+        #expect(s.options.swipe == .active(row: p(0, 0), offset: Points(30)))
+        try apply(&s, #"{"type": "swipeEnded", "velocity": 0}"#)
+        #expect(s.options.open == nil)
+        try apply(&s, #"{"type": "swipeBegan", "row": [0, 0]}"#)
+        try apply(&s, #"{"type": "deleteRows", "at": [[0, 0]]}"#)
+        #expect(s.options.swipe == .ignored)
+        try apply(&s, #"{"type": "swipeMoved", "offset": 80}"#)
+        try apply(&s, #"{"type": "swipeEnded", "velocity": 900}"#)
+        #expect(s.options.open == nil && s.options.swipe == nil)
+    }
+
     @Test("option views are not undo steps")
     func notUndoSteps() throws {
         let s = try play(table + """

@@ -32,30 +32,15 @@ extension TableState {
                 let height = layout.removeRow(at: p)
                 if editorBelow && move == nil { editor = nil }
                 let members = mapTrackedSets { $0.removeRow(at: p) }
-                let optionOpen = options.open == p
-                if optionOpen {
-                    options.open = nil
-                } else if let o = options.open, o.section == p.section, o.row > p.row {
-                    options.open = RowPath(o.section, o.row - 1)
-                }
-                var swipeOffset: Points?
-                if case .active(let row, let offset) = options.swipe {
-                    if row == p {
-                        if move != nil { swipeOffset = offset }
-                        options.swipe = .ignored
-                    } else if row.section == p.section, row.row > p.row {
-                        options.swipe = .active(row: RowPath(row.section, row.row - 1), offset: offset)
-                    }
+                let (optionOpen, swipeOffset) = followSingleRows { r in
+                    r == p ? nil : (r.section == p.section && r.row > p.row ? RowPath(r.section, r.row - 1) : r)
                 }
                 if let move {
                     carried[move] = CarriedRow(height: height, members: members, optionOpen: optionOpen,
                                                editorBelow: editorBelow, swipeOffset: swipeOffset)
                 }
             case let .insert(p, source):
-                if let o = options.open, o.section == p.section, o.row >= p.row { options.open = RowPath(o.section, o.row + 1) }
-                if case .active(let row, let offset) = options.swipe, row.section == p.section, row.row >= p.row {
-                    options.swipe = .active(row: RowPath(row.section, row.row + 1), offset: offset)
-                }
+                followSingleRows { r in r.section == p.section && r.row >= p.row ? RowPath(r.section, r.row + 1) : r }
                 switch source {
                 case .new(let k):
                     let given = u.insertHeights.flatMap { k < $0.count ? $0[k] : nil }
@@ -76,6 +61,29 @@ extension TableState {
             }
         }
         reclamp()
+    }
+
+    /// Moves the open option view and the swipe in progress through one edit: `path`
+    /// gives a row's new path, or nil when the row goes away. A row that goes away
+    /// closes its option view and ends its swipe; what sat on it is returned, so that
+    /// a moved row can carry it.
+    @discardableResult
+    mutating func followSingleRows(_ path: (RowPath) -> RowPath?) -> (optionOpen: Bool, swipeOffset: Points?) {
+        var optionOpen = false
+        if let o = options.open {
+            options.open = path(o)
+            optionOpen = options.open == nil
+        }
+        var swipeOffset: Points?
+        if case .active(let row, let offset) = options.swipe {
+            if let moved = path(row) {
+                options.swipe = .active(row: moved, offset: offset)
+            } else {
+                options.swipe = .ignored
+                swipeOffset = offset
+            }
+        }
+        return (optionOpen, swipeOffset)
     }
 
     /// Applies `body` to the selection and to every undo and redo step's row sets,
@@ -168,10 +176,7 @@ extension TableState {
         for (i, spec) in zip(indices, specs).sorted(by: { $0.0 < $1.0 }) {
             layout.insertSection(spec.section, at: i)
             mapTrackedSets { set, _ in set.insertSection(at: i) }
-            if let o = options.open, o.section >= i { options.open = RowPath(o.section + 1, o.row) }
-            if case .active(let row, let offset) = options.swipe, row.section >= i {
-                options.swipe = .active(row: RowPath(row.section + 1, row.row), offset: offset)
-            }
+            followSingleRows { r in r.section >= i ? RowPath(r.section + 1, r.row) : r }
         }
         reclamp()
     }
@@ -188,16 +193,7 @@ extension TableState {
             if layout.editorRow?.section == i { editor = nil }
             layout.removeSection(at: i)
             mapTrackedSets { set, _ in set.removeSection(at: i) }
-            if let o = options.open {
-                if o.section == i { options.open = nil } else if o.section > i { options.open = RowPath(o.section - 1, o.row) }
-            }
-            if case .active(let row, let offset) = options.swipe {
-                if row.section == i {
-                    options.swipe = .ignored
-                } else if row.section > i {
-                    options.swipe = .active(row: RowPath(row.section - 1, row.row), offset: offset)
-                }
-            }
+            followSingleRows { r in r.section == i ? nil : (r.section > i ? RowPath(r.section - 1, r.row) : r) }
         }
         reclamp()
     }
