@@ -57,6 +57,9 @@ extension TableState {
             count += section.rows.count
         }
         if total != layout.rowTotal.raw || count != layout.rowCount { problems.append("row totals out of date") }
+        var content = layout.sections.reduce(Int64(0)) { $0 + $1.header.raw + $1.rows.total.raw + $1.footer.raw }
+        if layout.editorRow != nil { content += layout.editorHeight.raw }
+        if content != layout.contentHeight.raw { problems.append("content height \(layout.contentHeight) is not the sum of the sections") }
         return problems
     }
 }

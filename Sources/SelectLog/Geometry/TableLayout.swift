@@ -19,6 +19,8 @@ public struct TableLayout: Equatable, Sendable {
     public private(set) var editorHeight: Points
     /// Fenwick tree over each section's laid-out height (1-based).
     private var tree: [Int64]
+    /// The sum of the tree: the content height.
+    private var total: Int64 = 0
     /// Data rows over all sections, and their total height, for the mean row height.
     public private(set) var rowCount: Int
     public private(set) var rowTotal: Points
@@ -34,7 +36,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     public var sectionCount: Int { sections.count }
-    public var contentHeight: Points { Points(raw: prefix(sections.count)) }
+    public var contentHeight: Points { Points(raw: total) }
 
     public func rowCount(in section: Int) -> Int { sections[section].rows.count }
 
@@ -62,6 +64,8 @@ public struct TableLayout: Equatable, Sendable {
             total &+= sections[s].rows.total.raw
         }
         rowTotal = Points(raw: total)
+        self.total = 0
+        for s in sections.indices { self.total &+= tree[s + 1] }
         var i = 1
         while i < tree.count {
             let parent = i + (i & -i)
@@ -71,6 +75,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     private mutating func adjust(_ s: Int, by delta: Int64) {
+        total &+= delta
         var i = s + 1
         while i < tree.count {
             tree[i] &+= delta
@@ -90,7 +95,10 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// The section whose span contains content offset `y` (0 ≤ y < contentHeight).
-    private func section(containing y: Int64) -> Int {
+    private func section(containing y: Int64) -> Int { locate(y).section }
+
+    /// The section whose span contains `y`, and `y`'s offset inside that section, in one descent.
+    private func locate(_ y: Int64) -> (section: Int, local: Int64) {
         var pos = 0
         var rest = y
         var step = 1
@@ -103,7 +111,7 @@ public struct TableLayout: Equatable, Sendable {
             }
             step /= 2
         }
-        return pos
+        return (pos, rest)
     }
 
     // MARK: Positions
@@ -123,21 +131,19 @@ public struct TableLayout: Equatable, Sendable {
 
     /// What content offset `y` hits.
     public func element(at y: Points) -> Element {
-        guard y.raw >= 0, y.raw < prefix(sections.count) else { return .nothing }
-        let s = section(containing: y.raw)
-        let section = sections[s]
-        var local = y.raw - prefix(s)
-        if local < section.header.raw { return .header(s) }
-        local -= section.header.raw
-        let rowsTotal = section.rows.total.raw
+        guard y.raw >= 0, y.raw < total else { return .nothing }
+        var (s, local) = locate(y.raw)
+        let header = sections[s].header.raw
+        if local < header { return .header(s) }
+        local -= header
         if let e = editorRow, e.section == s {
-            let editorTop = section.rows.offset(of: e.row + 1).raw
+            let editorTop = sections[s].rows.offset(of: e.row + 1).raw
             if local >= editorTop {
                 if local < editorTop &+ editorHeight.raw { return .editor }
                 local -= editorHeight.raw
             }
         }
-        if local < rowsTotal, let r = section.rows.index(containing: Points(raw: local)) {
+        if local < sections[s].rows.total.raw, let r = sections[s].rows.index(containing: Points(raw: local)) {
             return .row(RowPath(s, r))
         }
         return .footer(s)
@@ -145,7 +151,7 @@ public struct TableLayout: Equatable, Sendable {
 
     /// The first data row of positive height whose bottom lies below `y`.
     public func firstRow(endingAfter y: Points) -> RowPath? {
-        let total = prefix(sections.count)
+        let total = self.total
         guard y.raw < total else { return nil }
         let start = max(y.raw, 0)
         var s = section(containing: start)
@@ -166,7 +172,7 @@ public struct TableLayout: Equatable, Sendable {
 
     /// The last data row of positive height whose top lies above `y`.
     public func lastRow(startingBefore y: Points) -> RowPath? {
-        let total = prefix(sections.count)
+        let total = self.total
         guard y.raw > 0, total > 0 else { return nil }
         let point = min(y.raw - 1, total - 1)
         var s = section(containing: point)
