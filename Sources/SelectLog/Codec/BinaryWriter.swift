@@ -70,7 +70,8 @@ public struct BinaryError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Reads what `BinaryWriter` wrote; every read is bounds-checked and throws on bad input.
 public struct BinaryReader {
     public let bytes: [UInt8]
-    public private(set) var offset: Int
+    /// The read position.
+    public var offset: Int
     public let end: Int
 
     public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
@@ -114,7 +115,21 @@ public struct BinaryReader {
         return v
     }
 
+    /// Unsigned LEB128; most values are one byte, and take the inlined fast path.
+    @inlinable
     public mutating func varint() throws(BinaryError) -> UInt64 {
+        if offset < end {
+            let b = bytes[offset]
+            if b < 0x80 {
+                offset += 1
+                return UInt64(b)
+            }
+        }
+        return try longVarint()
+    }
+
+    @usableFromInline
+    mutating func longVarint() throws(BinaryError) -> UInt64 {
         var v: UInt64 = 0
         var shift: UInt64 = 0
         while true {
