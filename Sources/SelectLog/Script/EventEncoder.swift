@@ -117,23 +117,24 @@ public enum EventEncoder {
 }
 
 /// Builds one JSON object's text, fields in the order written; nil values are left out.
-struct ObjectWriter {
+public struct ObjectWriter: Sendable {
     private var body = ""
 
-    init() {}
+    public init() {}
     init(type: String) { raw("type", JSONText.quote(type)) }
 
-    mutating func raw(_ key: String, _ value: String) {
+    /// A field whose value is already JSON text.
+    public mutating func raw(_ key: String, _ value: String) {
         if !body.isEmpty { body += ", " }
-        body += "\"\(key)\": \(value)"
+        body += JSONText.quote(key) + ": " + value
     }
-    mutating func bool(_ key: String, _ v: Bool?) { if let v { raw(key, String(v)) } }
-    mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
-    mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
+    public mutating func bool(_ key: String, _ v: Bool?) { if let v { raw(key, String(v)) } }
+    public mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
+    public mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
     mutating func point(_ p: Point) {
         points("x", p.x)
         points("y", p.y)
     }
 
-    var text: String { "{" + body + "}" }
+    public var text: String { "{" + body + "}" }
 }

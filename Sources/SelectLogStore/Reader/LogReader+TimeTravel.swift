@@ -25,7 +25,7 @@ public struct Gesture: Sendable, Equatable {
 
 extension LogReader {
     /// The checkpoint window that ends at `end`: the state at the latest checkpoint before `end`.
-    private func windowStart(before end: Int) throws(LogError) -> TableState {
+    func windowStart(before end: Int) throws(LogError) -> TableState {
         guard end > 0 else { return TableState() }
         return try state(at: checkpoint(atOrBefore: end - 1).map { $0.header.firstEvent } ?? 0)
     }
@@ -43,15 +43,9 @@ extension LogReader {
             var state = try windowStart(before: end)
             let start = state.events
             var origins = RowOrigins(layout: state.layout)
-            // The row's path after each event is only known at the end; remember paths for `pathThen`.
-            let path = self.path
             try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
                 let before = state.selection
-                do throws(InvalidEvent) {
-                    try state.apply(e)
-                } catch {
-                    throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
-                }
+                try apply(e, index: i, to: &state)
                 if case .reload = e.event {
                     origins = RowOrigins(layout: state.layout, insertedAt: i)
                     return true
@@ -88,11 +82,8 @@ extension LogReader {
     private func path(of row: RowPath, at n: Int, before m: Int) throws(LogError) -> RowPath? {
         var state = try self.state(at: m)
         var origins = RowOrigins(layout: state.layout)
-        let path = self.path
         try forEachEvent(from: m, to: n) { (i, e) throws(LogError) -> Bool in
-            do throws(InvalidEvent) { try state.apply(e) } catch {
-                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
-            }
+            try apply(e, index: i, to: &state)
             if case .reload = e.event { origins = RowOrigins(layout: state.layout, insertedAt: i) }
             if let ops = e.event.rowOperations { origins.apply(ops, at: i) }
             return true
@@ -196,12 +187,10 @@ public final class LogCursor {
     public func stepToNextUndoStep() throws(LogError) -> Bool {
         var probe = state
         var found: Int?
-        let path = log.path
+        let log = self.log
         try log.forEachEvent(from: position) { (i, e) throws(LogError) -> Bool in
             let steps = probe.stepsRecorded
-            do throws(InvalidEvent) { try probe.apply(e) } catch {
-                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
-            }
+            try log.apply(e, index: i, to: &probe)
             if probe.stepsRecorded > steps {
                 found = i
                 return false
@@ -219,12 +208,13 @@ public final class LogCursor {
     public func stepToPreviousUndoStep() throws(LogError) -> Bool {
         var end = position - 1
         while end > 0 {
-            var probe = try log.state(at: log.checkpoint(atOrBefore: end - 1).map { $0.header.firstEvent } ?? 0)
+            var probe = try log.windowStart(before: end)
             let start = probe.events
             var last: Int?
-            try log.forEachEvent(from: start, to: end) { i, e in
+            let log = self.log
+            try log.forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
                 let steps = probe.stepsRecorded
-                try? probe.apply(e)
+                try log.apply(e, index: i, to: &probe)
                 if probe.stepsRecorded > steps { last = i }
                 return true
             }

@@ -195,14 +195,19 @@ public final class LogReader {
 
     /// Applies events `state.events..<n` to `state`.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
-        let path = self.path
         try forEachEvent(from: state.events, to: n) { (index, e) throws(LogError) -> Bool in
-            do throws(InvalidEvent) {
-                try state.apply(e)
-            } catch {
-                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
-            }
+            try apply(e, index: index, to: &state)
             return true
+        }
+    }
+
+    /// Applies logged event `index` to `state`. A logged event was valid when it was
+    /// recorded, so a rejection means the log (or the engine) is wrong: `.damaged`.
+    public func apply(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) {
+        do throws(InvalidEvent) {
+            try state.apply(e)
+        } catch {
+            throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
     }
 

@@ -83,7 +83,7 @@ struct Inspect: ParsableCommand {
         let types = histogram.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let first = firstT ?? .zero
         if json {
-            var o = JSONObject()
+            var o = ObjectWriter()
             o.string("log", log)
             o.raw("bytes", String(reader.fileSize))
             o.raw("version", String(reader.header.version))
@@ -123,15 +123,12 @@ struct Inspect: ParsableCommand {
     func listEvents(_ reader: LogReader, _ range: InspectRange) throws {
         var state = try reader.state(at: range.from)
         var out = OutputBuffer()
-        let path = reader.path
         try reader.forEachEvent(from: range.from, to: range.to) { (i, e) throws(LogError) -> Bool in
             let before = state
-            do throws(InvalidEvent) { try state.apply(e) } catch {
-                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: i, invalidEvent: error)
-            }
+            try reader.apply(e, index: i, to: &state)
             let changes = state.changes(since: before, across: e.event)
             if json {
-                var o = JSONObject()
+                var o = ObjectWriter()
                 o.raw("index", String(i))
                 o.raw("t", state.t.description)
                 o.raw("type", JSONText.quote(e.event.typeName))
@@ -197,7 +194,7 @@ struct Inspect: ParsableCommand {
         case .untouched: kind = "untouched"
         }
         if json {
-            var o = JSONObject()
+            var o = ObjectWriter()
             o.raw("row", "[\(row.section), \(row.row)]")
             o.raw("at", String(n))
             o.string("kind", kind)
@@ -253,17 +250,6 @@ struct InspectRange {
         from = a
         to = b
     }
-}
-
-/// Builds a JSON object's text, keys in the order written.
-struct JSONObject {
-    private var body = ""
-    mutating func raw(_ key: String, _ value: String) {
-        if !body.isEmpty { body += ", " }
-        body += "\(JSONText.quote(key)): \(value)"
-    }
-    mutating func string(_ key: String, _ value: String) { raw(key, JSONText.quote(value)) }
-    var text: String { "{" + body + "}" }
 }
 
 func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }
