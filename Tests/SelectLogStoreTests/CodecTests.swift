@@ -36,8 +36,8 @@ struct CodecTests {
         let all: [Event] = [
             .configure(c), .viewport(width: pts(), height: nil),
             .reload(sections: [SectionSpec(rows: 3, rowHeight: pts(), rowHeights: [pts(), pts()], header: nil, footer: pts(), title: "Ωmega")]),
-            .setEditing(true), .tap(Point(x: pts(), y: pts())), .panBegan(Point(x: pts(), y: pts()), fingers: 2),
-            .panMoved(Point(x: pts(), y: pts())), .panEnded(nil, targetOffset: pts()), .panEnded(Point(x: pts(), y: pts()), targetOffset: nil),
+            .setEditing(true), .tap(ViewportPoint(x: pts(), y: pts())), .panBegan(ViewportPoint(x: pts(), y: pts()), fingers: 2),
+            .panMoved(ViewportPoint(x: pts(), y: pts())), .panEnded(nil, targetOffset: pts()), .panEnded(ViewportPoint(x: pts(), y: pts()), targetOffset: nil),
             .panCancelled, .scroll(.to(pts()), phase: .decelerate, target: pts()), .scroll(.by(pts()), phase: nil, target: nil),
             .scroll(nil, phase: .idle, target: nil), .jumpToSection(.index(3)), .jumpToSection(.title("B")),
             .swipeBegan(row: path()), .swipeMoved(offset: pts()), .swipeEnded(velocity: nil), .swipeEnded(velocity: pts()),
@@ -71,7 +71,7 @@ struct CodecTests {
         for k in 0..<1200 {
             t += k % 3 == 0 ? 8334 : 8333
             y += 64 * 4
-            encoder.append(TimedEvent(.panMoved(Point(x: Points(20), y: Points(raw: y))), t: Micros(raw: t)))
+            encoder.append(TimedEvent(.panMoved(ViewportPoint(x: Points(20), y: Points(raw: y))), t: Micros(raw: t)))
         }
         #expect(encoder.byteCount <= 1200 * 6)
         let before = encoder.byteCount
@@ -95,7 +95,7 @@ struct CodecTests {
         w.append([0x02, 0x04, 0xFF, 0x01])
         var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
         let e = try decoder.next()
-        #expect(e == TimedEvent(.tap(Point(x: Points(raw: 1), y: Points(raw: 2)))))
+        #expect(e == TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2)))))
         #expect(try decoder.next() == nil)
     }
 

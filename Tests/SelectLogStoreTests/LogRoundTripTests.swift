@@ -105,7 +105,7 @@ struct LogRoundTripTests {
             #expect(error.invalidEvent?.type == "select")
         }
         #expect(recorder.state == before)
-        try recorder.append(TimedEvent(.tap(Point(x: Points(5), y: Points(5)))))
+        try recorder.append(TimedEvent(.tap(ViewportPoint(x: Points(5), y: Points(5)))))
         try recorder.close()
         let log = try LogReader(path: path)
         #expect(log.eventCount == 2)

@@ -14,7 +14,7 @@ struct ReadmeExampleTests {
         try table.apply(.configure(config))
         try table.apply(.viewport(width: Points(390), height: Points(600)))
         try table.apply(.reload(sections: [SectionSpec(rows: 100, rowHeight: Points(50))]))
-        try table.apply(TimedEvent(.tap(Point(x: Points(200), y: Points(75))), t: .milliseconds(16)))
+        try table.apply(TimedEvent(.tap(ViewportPoint(x: Points(200), y: Points(75))), t: .milliseconds(16)))
         let before = table
         do {
             try table.apply(.select(rows: [RowPath(0, 500)]))
@@ -38,7 +38,7 @@ struct ReadmeExampleTests {
         options.durability = .always
         let recorder = try Recorder(creating: path, options: options)
         try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 10)])))
-        try recorder.append(TimedEvent(.tap(Point(x: Points(20), y: Points(75))), t: .milliseconds(16)))
+        try recorder.append(TimedEvent(.tap(ViewportPoint(x: Points(20), y: Points(75))), t: .milliseconds(16)))
         try recorder.flush()
         #expect(recorder.acknowledged == 2)
         try recorder.close()

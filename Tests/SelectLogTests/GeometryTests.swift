@@ -27,11 +27,11 @@ struct GeometryTests {
     @Test("a point outside [0, width) × [0, height) hits nothing")
     func pointsOutsideViewportHitNothing() throws {
         let s = try play(singleTable)
-        #expect(s.element(at: Point(x: Points(-1), y: Points(10))) == .nothing)
-        #expect(s.element(at: Point(x: Points(390), y: Points(10))) == .nothing)
-        #expect(s.element(at: Point(x: Points(389), y: Points(10))) == .row(p(0, 0)))
-        #expect(s.element(at: Point(x: Points(10), y: Points(600))) == .nothing)
-        #expect(s.element(at: Point(x: Points(10), y: Points(-1))) == .nothing)
+        #expect(s.element(at: ViewportPoint(x: Points(-1), y: Points(10))) == .nothing)
+        #expect(s.element(at: ViewportPoint(x: Points(390), y: Points(10))) == .nothing)
+        #expect(s.element(at: ViewportPoint(x: Points(389), y: Points(10))) == .row(p(0, 0)))
+        #expect(s.element(at: ViewportPoint(x: Points(10), y: Points(600))) == .nothing)
+        #expect(s.element(at: ViewportPoint(x: Points(10), y: Points(-1))) == .nothing)
     }
 
     @Test("hit testing adds the content offset and spans are half-open")
@@ -39,8 +39,8 @@ struct GeometryTests {
         var s = try play(singleTable)
         try apply(&s, #"{"type": "scroll", "y": 120}"#)
         // y 0 is content 120: row 2 spans [100, 150).
-        #expect(s.row(at: Point(x: Points(5), y: Points(0))) == p(0, 2))
-        #expect(s.row(at: Point(x: Points(5), y: Points(30))) == p(0, 3))
+        #expect(s.row(at: ViewportPoint(x: Points(5), y: Points(0))) == p(0, 2))
+        #expect(s.row(at: ViewportPoint(x: Points(5), y: Points(30))) == p(0, 3))
     }
 
     @Test("zero-height rows are never hit and never visible")
@@ -81,7 +81,7 @@ struct GeometryTests {
     @Test("the viewport defaults to 390 × 844")
     func viewportDefault() {
         let s = TableState()
-        #expect(s.viewport == Size(width: Points(390), height: Points(844)))
+        #expect(s.viewport == ViewportSize(width: Points(390), height: Points(844)))
     }
 }
 

@@ -43,12 +43,12 @@ struct PanPropertyTests {
             var (s, rng) = try PanPropertyTests.table(.restore, seed: seed)
             let before = s.selection
             var t = s.t
-            try s.apply(TimedEvent(.panBegan(Point(x: Points(10), y: Points(Int.random(in: 0...499, using: &rng))), fingers: 1), t: t))
+            try s.apply(TimedEvent(.panBegan(ViewportPoint(x: Points(10), y: Points(Int.random(in: 0...499, using: &rng))), fingers: 1), t: t))
             for step in 0..<30 {
                 t = Micros(raw: t.raw + Int64.random(in: 0...40_000, using: &rng))
                 let e: Event = Int.random(in: 0..<4, using: &rng) == 0
                     ? .tick
-                    : .panMoved(Point(x: Points(Int.random(in: -5...80, using: &rng)), y: Points(Int.random(in: -30...530, using: &rng))))
+                    : .panMoved(ViewportPoint(x: Points(Int.random(in: -5...80, using: &rng)), y: Points(Int.random(in: -30...530, using: &rng))))
                 try s.apply(TimedEvent(e, t: t))
                 guard let pan = s.pan else { break }
                 var expected = before
@@ -68,14 +68,14 @@ struct PanPropertyTests {
             let seed = UInt64(20_000 + k)
             var (s, rng) = try PanPropertyTests.table(reversal, seed: seed)
             var t = s.t
-            try s.apply(TimedEvent(.panBegan(Point(x: Points(10), y: Points(Int.random(in: 0...499, using: &rng))), fingers: 1), t: t))
+            try s.apply(TimedEvent(.panBegan(ViewportPoint(x: Points(10), y: Points(Int.random(in: 0...499, using: &rng))), fingers: 1), t: t))
             for step in 0..<30 {
                 let previous = s.pan?.anchor
                 let previousEnd = s.pan?.end
                 t = Micros(raw: t.raw + Int64.random(in: 0...40_000, using: &rng))
                 let e: Event = Int.random(in: 0..<4, using: &rng) == 0
                     ? .tick
-                    : .panMoved(Point(x: Points(Int.random(in: 0...60, using: &rng)), y: Points(Int.random(in: -30...530, using: &rng))))
+                    : .panMoved(ViewportPoint(x: Points(Int.random(in: 0...60, using: &rng)), y: Points(Int.random(in: -30...530, using: &rng))))
                 try s.apply(TimedEvent(e, t: t))
                 guard let pan = s.pan, let mode = pan.mode, let end = pan.end else { continue }
                 // flip: the rows from the previous finger row (the anchor) to the current one carry
@@ -100,12 +100,12 @@ struct PanPropertyTests {
             let selection = s.selection
             let withTicks = Bool.random(using: &rng)
             var t = s.t
-            try s.apply(TimedEvent(.panBegan(Point(x: Points(10), y: Points(Int.random(in: 0...499, using: &rng))), fingers: 1), t: t))
+            try s.apply(TimedEvent(.panBegan(ViewportPoint(x: Points(10), y: Points(Int.random(in: 0...499, using: &rng))), fingers: 1), t: t))
             for _ in 0..<20 {
                 t = Micros(raw: t.raw + Int64.random(in: 0...40_000, using: &rng))
                 let e: Event = withTicks && Bool.random(using: &rng)
                     ? .tick
-                    : .panMoved(Point(x: Points(Int.random(in: 0...60, using: &rng)), y: Points(Int.random(in: -30...530, using: &rng))))
+                    : .panMoved(ViewportPoint(x: Points(Int.random(in: 0...60, using: &rng)), y: Points(Int.random(in: -30...530, using: &rng))))
                 try s.apply(TimedEvent(e, t: t))
             }
             try s.apply(.panCancelled)

@@ -22,7 +22,7 @@ enum RandomEvents {
     }
 
     static func event<R: RandomNumberGenerator>(using rng: inout R, rows: Int, sections: Int) -> Event {
-        let finger = Point(x: points(&rng, -10...400), y: points(&rng, -10...620))
+        let finger = ViewportPoint(x: points(&rng, -10...400), y: points(&rng, -10...620))
         switch Int.random(in: 0..<36, using: &rng) {
         case 0:
             var c = ConfigurationPatch()

@@ -13,7 +13,7 @@ struct ScriptTests {
     @Test("unknown fields are ignored")
     func unknownFieldsIgnored() throws {
         let e = try EventDecoder.decode(line: Array(#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#.utf8))
-        #expect(e?.event == .tap(Point(x: Points(1), y: Points(2))))
+        #expect(e?.event == .tap(ViewportPoint(x: Points(1), y: Points(2))))
     }
 
     @Test("an unknown type is an invalid event, named with its line")
@@ -67,7 +67,7 @@ struct ScriptTests {
     @Test("an explicit null is the same as an absent field")
     func nullIsAbsent() throws {
         let e = try EventDecoder.decode(line: Array(#"{"type": "panBegan", "x": 1, "y": 2, "fingers": null, "t": null}"#.utf8))
-        #expect(e == TimedEvent(.panBegan(Point(x: Points(1), y: Points(2)), fingers: 1)))
+        #expect(e == TimedEvent(.panBegan(ViewportPoint(x: Points(1), y: Points(2)), fingers: 1)))
     }
 
     @Test("replay stops at the first invalid event and keeps the state before it")

@@ -46,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
         try? state.apply(.scroll(.to(Points(20_000_000)), phase: nil, target: nil))
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            try? state.apply(.tap(Point(x: Points(100), y: Points(300))))
+            try? state.apply(.tap(ViewportPoint(x: Points(100), y: Points(300))))
         }
         blackHole(state.selection.count)
     }

@@ -182,7 +182,7 @@ extension TableState {
         s.configuration = c
         let editorHeight = try r.points()
         let sectionCount = try r.count(limit: 1_000_000)
-        var sections: [Section] = []
+        var sections: [LayoutSection] = []
         sections.reserveCapacity(sectionCount)
         var totalRows = 0
         for _ in 0..<sectionCount {
@@ -198,14 +198,14 @@ extension TableState {
                 if n == 0 { throw r.fail("empty height run") }
                 heights.append(contentsOf: repeatElement(h, count: n))
             }
-            sections.append(Section(rows: HeightTree(heights), rowHeight: rowHeight, header: header, footer: footer, title: title))
+            sections.append(LayoutSection(rows: HeightTree(heights), rowHeight: rowHeight, header: header, footer: footer, title: title))
         }
         s.layout = TableLayout(sections: sections, editorHeight: editorHeight)
         if let row = try readPath(&r) {
             guard s.layout.contains(row) else { throw r.fail("editor row out of range") }
             s.layout.openEditor(below: row)
         }
-        s.viewport = Size(width: try r.points(), height: try r.points())
+        s.viewport = ViewportSize(width: try r.points(), height: try r.points())
         s.contentOffset = try r.points()
         s.editing = try r.bool()
         s.selection = try readSet(&r)
@@ -216,12 +216,12 @@ extension TableState {
             let kinds: [Pan.Kind] = [.strip, .multiSelect, .scroll]
             let k = Int(try r.u8())
             guard k < kinds.count else { throw r.fail("bad pan kind") }
-            var pan = Pan(scrollFrom: Point(x: .zero, y: .zero), offset: .zero)
+            var pan = Pan(scrollFrom: ViewportPoint(x: .zero, y: .zero), offset: .zero)
             pan.kind = kinds[k]
             pan.offsetAtBegan = try r.points()
             pan.yAtBegan = try r.points()
             pan.reversal = try r.u8() == 0 ? .flip : .restore
-            pan.finger = Point(x: try r.points(), y: try r.points())
+            pan.finger = ViewportPoint(x: try r.points(), y: try r.points())
             let d = try r.u8()
             pan.direction = d == 0 ? nil : (d == 1 ? .up : .down)
             pan.start = try readPath(&r)
@@ -250,7 +250,7 @@ extension TableState {
             let multiple = try r.bool()
             var chosen: [Int] = []
             for _ in 0..<(try r.count(limit: options.count)) { chosen.append(try r.count(limit: Int(Int32.max))) }
-            s.editor = Editor(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: Int.max))
+            s.editor = EditorRow(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: Int.max))
         }
         s.editorOpenings = try r.count(limit: Int.max)
         for which in 0..<2 {

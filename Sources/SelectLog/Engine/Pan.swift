@@ -28,7 +28,7 @@ public struct Pan: Hashable, Sendable {
     // Selection pans.
     public var reversal: Reversal
     /// The last counted finger position.
-    public var finger: Point
+    public var finger: ViewportPoint
     public var direction: Direction?
     /// The start row S, once the finger has reached a data row.
     public var start: RowPath?
@@ -45,7 +45,7 @@ public struct Pan: Hashable, Sendable {
 
     public var isSelectionPan: Bool { kind != .scroll }
 
-    init(scrollFrom point: Point, offset: Points) {
+    init(scrollFrom point: ViewportPoint, offset: Points) {
         kind = .scroll
         offsetAtBegan = offset
         yAtBegan = point.y
@@ -61,7 +61,7 @@ public struct Pan: Hashable, Sendable {
         autoscrollSince = .zero
     }
 
-    init(selecting kind: Kind, at point: Point, reversal: Reversal, selection: RowSet) {
+    init(selecting kind: Kind, at point: ViewportPoint, reversal: Reversal, selection: RowSet) {
         self.init(scrollFrom: point, offset: .zero)
         self.kind = kind
         self.reversal = reversal

@@ -14,7 +14,7 @@ extension TableState {
             editor = nil
         } else {
             layout.openEditor(below: row)
-            editor = Editor(options: choices, multiple: multiple, chosen: picked, opening: editorOpenings)
+            editor = EditorRow(options: choices, multiple: multiple, chosen: picked, opening: editorOpenings)
             editorOpenings += 1
         }
         reclamp()

@@ -1,5 +1,5 @@
 extension TableState {
-    mutating func panBegan(at p: Point, fingers: Int, now: Micros) throws(InvalidEvent) {
+    mutating func panBegan(at p: ViewportPoint, fingers: Int, now: Micros) throws(InvalidEvent) {
         if pan != nil { throw InvalidEvent("panBegan", "a pan is already active") }
         decelerating = false
         target = nil
@@ -26,7 +26,7 @@ extension TableState {
         }
     }
 
-    mutating func panMoved(to p: Point, now: Micros) throws(InvalidEvent) {
+    mutating func panMoved(to p: ViewportPoint, now: Micros) throws(InvalidEvent) {
         guard let kind = pan?.kind else { throw InvalidEvent("panMoved", "no pan is active") }
         if kind != .scroll {
             countMove(to: p, now: now)
@@ -35,14 +35,14 @@ extension TableState {
         }
     }
 
-    mutating func panEnded(at p: Point?, targetOffset: Points?, now: Micros) throws(InvalidEvent) {
+    mutating func panEnded(at p: ViewportPoint?, targetOffset: Points?, now: Micros) throws(InvalidEvent) {
         if pan == nil { throw InvalidEvent("panEnded", "no pan is active") }
         endPan(at: p, targetOffset: targetOffset, now: now)
     }
 
     /// Ends the active pan: a last move to `p`, then a drag scroll may start decelerating,
     /// and a selection pan's changes become one undo step.
-    mutating func endPan(at p: Point?, targetOffset: Points?, now: Micros) {
+    mutating func endPan(at p: ViewportPoint?, targetOffset: Points?, now: Micros) {
         guard let current = pan else { return }
         if current.isSelectionPan {
             if let p { countMove(to: p, now: now) }
@@ -72,7 +72,7 @@ extension TableState {
     }
 
     /// A finger move during a selection pan: jitter, direction, the move rule, auto-scroll.
-    mutating func countMove(to p: Point, now: Micros) {
+    mutating func countMove(to p: ViewportPoint, now: Micros) {
         guard let finger = pan?.finger else { return }
         let previous = pan?.direction
         let dy = p.y - finger.y

@@ -1,5 +1,5 @@
 /// The viewport's size (spec 2).
-public struct Size: Hashable, Sendable {
+public struct ViewportSize: Hashable, Sendable {
     public var width: Points
     public var height: Points
     public init(width: Points, height: Points) {
@@ -24,7 +24,7 @@ public struct OptionViews: Hashable, Sendable {
 }
 
 /// The open drop-down editor row (spec 5.6). Its position is `TableLayout.editorRow`.
-public struct Editor: Hashable, Sendable {
+public struct EditorRow: Hashable, Sendable {
     public var options: [String]
     public var multiple: Bool
     /// Chosen option indices, ascending.
@@ -48,7 +48,7 @@ public enum UndoStep: Hashable, Sendable {
 public struct TableState: Equatable, Sendable {
     public internal(set) var configuration = Configuration()
     public internal(set) var layout = TableLayout()
-    public internal(set) var viewport = Size(width: Points(390), height: Points(844))
+    public internal(set) var viewport = ViewportSize(width: Points(390), height: Points(844))
     public internal(set) var contentOffset = Points.zero
     public internal(set) var editing = false
     public internal(set) var selection = RowSet()
@@ -57,7 +57,7 @@ public struct TableState: Equatable, Sendable {
     public internal(set) var target: Points?
     public internal(set) var pan: Pan?
     public internal(set) var options = OptionViews()
-    public internal(set) var editor: Editor?
+    public internal(set) var editor: EditorRow?
     /// Openings of the editor so far; names the next opening.
     public internal(set) var editorOpenings = 0
     public internal(set) var undoStack: [UndoStep] = []
@@ -103,13 +103,13 @@ public struct TableState: Equatable, Sendable {
     }
 
     /// What viewport point `p` hits (spec 2).
-    public func element(at p: Point) -> Element {
+    public func element(at p: ViewportPoint) -> TableElement {
         guard p.x >= .zero, p.x < viewport.width, p.y >= .zero, p.y < viewport.height else { return .nothing }
         return layout.element(at: p.y + contentOffset)
     }
 
     /// The data row under viewport point `p`, if any.
-    public func row(at p: Point) -> RowPath? {
+    public func row(at p: ViewportPoint) -> RowPath? {
         if case .row(let r) = element(at: p) { return r }
         return nil
     }

@@ -1,5 +1,5 @@
 /// A point in viewport coordinates (spec 2).
-public struct Point: Hashable, Sendable {
+public struct ViewportPoint: Hashable, Sendable {
     public var x: Points
     public var y: Points
     public init(x: Points, y: Points) {
@@ -20,11 +20,11 @@ public enum Event: Hashable, Sendable {
     indirect case reload(sections: [SectionSpec])
     case setEditing(Bool)
     // 5.2 Taps
-    case tap(Point)
+    case tap(ViewportPoint)
     // 5.3 Pans
-    case panBegan(Point, fingers: Int)
-    case panMoved(Point)
-    case panEnded(Point?, targetOffset: Points?)
+    case panBegan(ViewportPoint, fingers: Int)
+    case panMoved(ViewportPoint)
+    case panEnded(ViewportPoint?, targetOffset: Points?)
     case panCancelled
     // 5.4 Scrolling
     case scroll(ScrollMotion?, phase: ScrollPhase?, target: Points?)
@@ -141,8 +141,8 @@ public struct SectionSpec: Hashable, Sendable {
     }
 
     /// The laid-out section.
-    public var section: Section {
-        Section(count: rows, rowHeight: rowHeight ?? Points(44), heights: rowHeights ?? [],
+    public var section: LayoutSection {
+        LayoutSection(count: rows, rowHeight: rowHeight ?? Points(44), heights: rowHeights ?? [],
                 header: header ?? .zero, footer: footer ?? .zero, title: title)
     }
 }

@@ -1,5 +1,5 @@
 /// What a content position hits (spec 2).
-public enum Element: Hashable, Sendable {
+public enum TableElement: Hashable, Sendable {
     case header(Int)
     case row(RowPath)
     case editor
@@ -13,7 +13,7 @@ public enum Element: Hashable, Sendable {
 /// A Fenwick tree over section heights finds the section at a content offset in
 /// O(log sections); each section's `HeightTree` finds the row in O(log rows).
 public struct TableLayout: Equatable, Sendable {
-    public private(set) var sections: [Section]
+    public private(set) var sections: [LayoutSection]
     /// The data row the editor row sits below, if open.
     public private(set) var editorRow: RowPath?
     public private(set) var editorHeight: Points
@@ -25,7 +25,7 @@ public struct TableLayout: Equatable, Sendable {
     public private(set) var rowCount: Int
     public private(set) var rowTotal: Points
 
-    public init(sections: [Section] = [], editorHeight: Points = Points(44)) {
+    public init(sections: [LayoutSection] = [], editorHeight: Points = Points(44)) {
         self.sections = sections
         self.editorRow = nil
         self.editorHeight = editorHeight
@@ -130,7 +130,7 @@ public struct TableLayout: Equatable, Sendable {
     public func height(of path: RowPath) -> Points { sections[path.section].rows.height(at: path.row) }
 
     /// What content offset `y` hits.
-    public func element(at y: Points) -> Element {
+    public func element(at y: Points) -> TableElement {
         guard y.raw >= 0, y.raw < total else { return .nothing }
         var (s, local) = locate(y.raw)
         let header = sections[s].header.raw
@@ -247,7 +247,7 @@ public struct TableLayout: Equatable, Sendable {
         rowTotal += height - old
     }
 
-    public mutating func insertSection(_ section: Section, at index: Int) {
+    public mutating func insertSection(_ section: LayoutSection, at index: Int) {
         if let e = editorRow, e.section >= index { editorRow = RowPath(e.section + 1, e.row) }
         sections.insert(section, at: index)
         rebuild()
@@ -282,7 +282,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// Replaces every section.
-    public mutating func replaceSections(_ sections: [Section]) {
+    public mutating func replaceSections(_ sections: [LayoutSection]) {
         self.sections = sections
         editorRow = nil
         rebuild()

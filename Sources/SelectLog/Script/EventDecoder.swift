@@ -124,8 +124,8 @@ struct FieldReader {
         return FieldReader(type: type, members: m)
     }
 
-    func point() throws(InvalidEvent) -> Point {
-        Point(x: try required("x") { k throws(InvalidEvent) in try points(k) },
+    func point() throws(InvalidEvent) -> ViewportPoint {
+        ViewportPoint(x: try required("x") { k throws(InvalidEvent) in try points(k) },
               y: try required("y") { k throws(InvalidEvent) in try points(k) })
     }
 
@@ -236,8 +236,8 @@ public enum EventDecoder {
         case "panEnded":
             let x = try f.points("x"), y = try f.points("y")
             if (x == nil) != (y == nil) { throw f.fail("give both \"x\" and \"y\", or neither") }
-            var point: Point?
-            if let x, let y { point = Point(x: x, y: y) }
+            var point: ViewportPoint?
+            if let x, let y { point = ViewportPoint(x: x, y: y) }
             return .panEnded(point, targetOffset: try f.points("targetOffset"))
         case "panCancelled":
             return .panCancelled

@@ -131,7 +131,7 @@ public struct ObjectWriter: Sendable {
     public mutating func bool(_ key: String, _ v: Bool?) { if let v { raw(key, String(v)) } }
     public mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
     public mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
-    mutating func point(_ p: Point) {
+    mutating func point(_ p: ViewportPoint) {
         points("x", p.x)
         points("y", p.y)
     }

@@ -126,7 +126,7 @@ public struct SyntheticSession: Sequence, Sendable {
             let height = shadow.viewport.height.raw * 3 / 64
             var y = Int64(random(60...500)) * 3 + Int64(random(0...2))
             var x = Int64(random(8...50)) * 3
-            emit(.panBegan(Point(x: touch(x), y: touch(y)), fingers: 1))
+            emit(.panBegan(ViewportPoint(x: touch(x), y: touch(y)), fingers: 1))
             // Drag down toward the bottom edge at 300-900 pt/s, with a little wobble.
             var speed = Int64(random(300...900)) * 3
             let bottom = height - Int64(random(5...30)) * 3
@@ -135,19 +135,19 @@ public struct SyntheticSession: Sequence, Sendable {
                 if chance(20) { speed += Int64(random(-30...30)) }
                 if chance(10) { x += Int64(random(-1...1)) }
                 y = Swift.min(bottom, y + Swift.max(1, speed * dt / 1_000_000))
-                emit(.panMoved(Point(x: touch(x), y: touch(y))), after: dt)
+                emit(.panMoved(ViewportPoint(x: touch(x), y: touch(y))), after: dt)
             }
             // Hold in the auto-scroll zone: 60 Hz ticks, with a small touch sample now and then.
             for k in 0..<random(20...120) {
                 emit(.tick, after: k % 3 == 0 ? 16_666 : 16_667)
-                if chance(25) { emit(.panMoved(Point(x: touch(x), y: touch(y + Int64(random(0...2))))), after: 0) }
+                if chance(25) { emit(.panMoved(ViewportPoint(x: touch(x), y: touch(y + Int64(random(0...2))))), after: 0) }
             }
             if chance(40) {
                 // Turn back up for a few rows.
                 for _ in 0..<random(5...25) {
                     let dt = frame120()
                     y = Swift.max(0, y - speed * dt / 1_000_000)
-                    emit(.panMoved(Point(x: touch(x), y: touch(y))), after: dt)
+                    emit(.panMoved(ViewportPoint(x: touch(x), y: touch(y))), after: dt)
                 }
             }
             emit(chance(90) ? .panEnded(nil, targetOffset: nil) : .panCancelled, after: frame120())
@@ -156,18 +156,18 @@ public struct SyntheticSession: Sequence, Sendable {
         private mutating func planDragScroll() {
             var y = Int64(random(200...700)) * 3
             let x = Int64(random(100...350)) * 3
-            emit(.panBegan(Point(x: touch(x), y: touch(y)), fingers: chance(5) ? 2 : 1))
+            emit(.panBegan(ViewportPoint(x: touch(x), y: touch(y)), fingers: chance(5) ? 2 : 1))
             let up = chance(60)
             var speed = Int64(random(400...2500)) * 3
             for _ in 0..<random(10...40) {
                 let dt = frame120()
                 if chance(20) { speed += Int64(random(-60...60)) }
                 y += (up ? -1 : 1) * speed * dt / 1_000_000
-                emit(.panMoved(Point(x: touch(x), y: touch(y))), after: dt)
+                emit(.panMoved(ViewportPoint(x: touch(x), y: touch(y))), after: dt)
             }
             let throwDistance = Int64(random(0...3000)) * 64 * (up ? 1 : -1)
             let target = shadow.contentOffset.raw + throwDistance
-            emit(.panEnded(Point(x: touch(x), y: touch(y)), targetOffset: points(target)), after: frame120())
+            emit(.panEnded(ViewportPoint(x: touch(x), y: touch(y)), targetOffset: points(target)), after: frame120())
             // The scroll view reports its own deceleration at 60 Hz, then comes to rest.
             var offset = shadow.contentOffset.raw
             let steps = random(15...60)
@@ -195,7 +195,7 @@ public struct SyntheticSession: Sequence, Sendable {
                 let top = shadow.layout.top(of: row).raw - shadow.contentOffset.raw
                 let h = Swift.max(1, shadow.layout.height(of: row).raw)
                 let y = Swift.max(0, top + h / 2)
-                emit(.tap(Point(x: Points(random(20...370)), y: points(y))), after: Int64(random(80_000...400_000)))
+                emit(.tap(ViewportPoint(x: Points(random(20...370)), y: points(y))), after: Int64(random(80_000...400_000)))
             }
         }
 

@@ -42,13 +42,13 @@ struct BinaryEventDecoder {
         return nil
     }
 
-    private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> Point {
+    private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {
         let rx = try r.signed(), ry = try r.signed()
         let (x, y) = predictor.point(fromResidual: rx, ry)
         guard x.magnitude <= UInt64(Points.limit.raw), y.magnitude <= UInt64(Points.limit.raw) else {
             throw r.fail("position out of range")
         }
-        return Point(x: Points(raw: x), y: Points(raw: y))
+        return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
     }
 
     /// A predicted length, checked against the engine's range.
@@ -155,7 +155,7 @@ struct BinaryEventDecoder {
             let p = try point(&r)
             return .panBegan(p, fingers: try r.count(limit: Int(Int32.max)))
         case .panEnded:
-            let p: Point? = try r.bool() ? try point(&r) : nil
+            let p: ViewportPoint? = try r.bool() ? try point(&r) : nil
             return .panEnded(p, targetOffset: try optionalPoints(&r))
         case .panCancelled: return .panCancelled
         case .tick: return .tick

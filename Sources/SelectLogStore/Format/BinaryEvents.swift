@@ -45,7 +45,7 @@ struct BinaryEventEncoder {
         out.append(body.bytes)
     }
 
-    private mutating func point(_ p: Point) {
+    private mutating func point(_ p: ViewportPoint) {
         let (dx, dy) = predictor.pointResidual(p)
         body.signed(dx)
         body.signed(dy)
@@ -280,7 +280,7 @@ struct Predictor {
         return Micros(raw: time)
     }
 
-    mutating func pointResidual(_ p: Point) -> (Int64, Int64) {
+    mutating func pointResidual(_ p: ViewportPoint) -> (Int64, Int64) {
         let rx = p.x.raw &- (x &+ vx), ry = p.y.raw &- (y &+ vy)
         vx = p.x.raw &- x
         vy = p.y.raw &- y

@@ -11,7 +11,7 @@ import SelectLog
 ///
 /// ```swift
 /// let recorder = try Recorder(creating: "session.slog")
-/// try recorder.append(TimedEvent(.tap(Point(x: Points(20), y: Points(75))), t: .milliseconds(16)))
+/// try recorder.append(TimedEvent(.tap(ViewportPoint(x: Points(20), y: Points(75))), t: .milliseconds(16)))
 /// try recorder.flush()
 /// try recorder.close()
 /// ```

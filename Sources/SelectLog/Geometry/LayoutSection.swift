@@ -1,5 +1,5 @@
 /// One section of the table: a header, rows, a footer (spec 2).
-public struct Section: Equatable, Sendable {
+public struct LayoutSection: Equatable, Sendable {
     /// The data rows' heights.
     public var rows: HeightTree
     /// The height given to rows inserted without one.

@@ -1,0 +1,108 @@
+/// What one applied event changed: exactly what a host mirrors into UIKit, and what
+/// the log and `inspect` use for gesture boundaries and changes.
+///
+/// `TableState.apply(_:)` returns it. Index paths are in the frame *after* the event
+/// (rows that moved through the event's own edits are not reported as selection
+/// changes; rows deleted by it leave the selection through `rowOperations`).
+///
+/// ```swift
+/// let changes = try table.apply(.tap(ViewportPoint(x: Points(20), y: Points(75))))
+/// for row in changes.selected { tableView.selectRow(at: IndexPath(row), animated: false, scrollPosition: .none) }
+/// for row in changes.deselected { tableView.deselectRow(at: IndexPath(row), animated: false) }
+/// ```
+public struct TableChanges: Hashable, Sendable {
+    /// Rows that became selected, post-event index paths, ascending.
+    public var selected: [RowPath] = []
+    /// Rows that became deselected and still exist, post-event index paths, ascending.
+    public var deselected: [RowPath] = []
+    /// The row operations the event performed, in the engine's order (row and section
+    /// edits); empty for other events. A `reload` replaces the table: see `reloaded`.
+    public var rowOperations: [RowOperation] = []
+    /// Whether the event replaced the whole table (`reload`).
+    public var reloaded = false
+    /// A gesture that began, ended, was interrupted or was cancelled by this event.
+    /// An event can end one gesture and begin another (rare); both are listed in order.
+    public var gestures: [GestureTransition] = []
+    /// Whether the event recorded an undo step.
+    public var undoStepRecorded = false
+    /// The content offset before and after, when it changed.
+    public var contentOffset: (from: Points, to: Points)? {
+        get { offsetChange.map { ($0.from, $0.to) } }
+        set { offsetChange = newValue.map { OffsetChange(from: $0.from, to: $0.to) } }
+    }
+    /// Storage for `contentOffset` (tuples are not `Hashable`).
+    public var offsetChange: OffsetChange?
+    /// The open option view before and after, when it changed (including a row that
+    /// stayed open but moved through an edit).
+    public var optionView: RowChange?
+    /// Whether the swipe in progress (its row or revealed width) changed.
+    public var swipeChanged = false
+    /// What happened to the editor row, if anything.
+    public var editor: EditorChange?
+    /// Whether the open editor's `chosen` changed.
+    public var chosenChanged = false
+
+    public init() {}
+
+    /// Whether the event changed nothing at all that a host mirrors.
+    public var isEmpty: Bool { self == TableChanges() }
+}
+
+/// A content offset that changed.
+public struct OffsetChange: Hashable, Sendable {
+    public var from: Points
+    public var to: Points
+    public init(from: Points, to: Points) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// A row-valued part of the state (the open option view) before and after.
+public struct RowChange: Hashable, Sendable {
+    public var from: RowPath?
+    public var to: RowPath?
+    public init(from: RowPath?, to: RowPath?) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// The kinds of gesture the engine tracks: pans (spec 5.3) and swipes (spec 5.5).
+public enum GestureKind: String, Hashable, Sendable {
+    /// A strip pan that selects (TableViewScrollAndSelect).
+    case strip
+    /// A two-finger multi-select pan.
+    case multiSelect
+    /// A drag that scrolls.
+    case scroll
+    /// A selection pan that a row edit, `reload`, `configure` or `setEditing` ended
+    /// while the finger stayed down; its samples are ignored until it ends.
+    case interrupted
+    /// A swipe on a row's option view.
+    case swipe
+}
+
+/// A gesture boundary.
+public enum GestureTransition: Hashable, Sendable {
+    /// A gesture of this kind began (`panBegan`, `swipeBegan`).
+    case began(GestureKind)
+    /// A gesture ended normally (`panEnded`, `swipeEnded`; an interrupted pan's end).
+    case ended(GestureKind)
+    /// A selection pan was ended by another event and became `.interrupted`; the
+    /// finger is still down.
+    case interrupted(GestureKind)
+    /// A gesture was cancelled (`panCancelled`, or a `setEditing` that cancels it).
+    case cancelled(GestureKind)
+}
+
+/// What happened to the editor row.
+public enum EditorChange: Hashable, Sendable {
+    /// An editor opened below `row`.
+    case opened(below: RowPath)
+    /// The editor moved from below one row to below another (a `toggleEditor` on
+    /// another row, or its row moved through an edit).
+    case moved(from: RowPath, to: RowPath)
+    /// The editor below `row` (pre-event path) closed.
+    case closed(below: RowPath)
+}
