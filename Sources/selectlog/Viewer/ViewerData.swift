@@ -1,0 +1,115 @@
+import SelectLog
+
+/// The events of a window and the frames the page draws, computed by the engine and
+/// written as one JSON object for the page to embed.
+///
+/// Events are numbered from 1 (spec 7); the window shows the states after `from`
+/// through after `to` events. Every `keyInterval` states the whole frame is stored;
+/// between them each event stores only the frame fields it changed, so the page
+/// reaches any state by taking the key frame at or before it and overwriting fields
+/// with at most `keyInterval - 1` deltas — it never applies an event itself.
+struct ViewerData {
+    /// A whole frame is stored every this many states.
+    static let keyInterval = 128
+
+    let file: String
+    let total: Int
+    let from: Int
+    let to: Int
+    /// The state the page opens at.
+    let start: Int
+
+    private var types: [String] = []
+    private var typeIndex: [String: Int] = [:]
+    private var keys: [String] = []
+    private var events: [String] = []
+    private var gestures: [String] = []
+    private var openGestures: [String: (kind: String, began: Int)] = [:]
+    private var previous: ViewerFrame?
+    private var firstHash = ""
+    private var firstT = ""
+
+    init(file: String, total: Int, from: Int, to: Int, start: Int) {
+        self.file = file
+        self.total = total
+        self.from = from
+        self.to = to
+        self.start = start
+        events.reserveCapacity(to - from)
+    }
+
+    /// Records the state the window starts from.
+    mutating func begin(_ state: TableState) {
+        let frame = ViewerFrame(state)
+        keys.append(frame.json)
+        previous = frame
+        firstHash = state.hashHex
+        firstT = state.t.description
+        for (slot, kind) in ViewerData.gestures(of: state) { openGestures[slot] = (kind, from) }
+    }
+
+    /// Records event `number`, which took `before` to `after`.
+    mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
+        let frame = ViewerFrame(after)
+        var delta = "0"
+        if (number - from) % ViewerData.keyInterval == 0 {
+            keys.append(frame.json)
+        } else if let previous, let d = frame.delta(from: previous) {
+            delta = d
+        }
+        previous = frame
+        let name = e.event.typeName
+        let type: Int
+        if let known = typeIndex[name] {
+            type = known
+        } else {
+            type = types.count
+            typeIndex[name] = type
+            types.append(name)
+        }
+        // The event's fields without its type: `{"x": 30, "y": 175}`, or "".
+        let line = EventEncoder.line(TimedEvent(e.event))
+        let fields = line.dropFirst(("{\"type\": \"" + name + "\"").count)
+        let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : ""
+        let changes = after.changes(since: before, across: e.event).map(\.description).joined(separator: "; ")
+        let step = after.stepsRecorded > before.stepsRecorded ? 1 : 0
+        events.append("[\(type), \(after.t), \(JSONText.quote(body)), \(JSONText.quote(changes)), \"\(after.hashHex)\", \(step), \(delta)]")
+        let now = ViewerData.gestures(of: after)
+        for slot in ["pan", "swipe"] {
+            let restarted: Bool
+            if case .swipeBegan = e.event { restarted = slot == "swipe" } else { restarted = false }
+            if let open = openGestures[slot], now[slot] == nil || restarted {
+                gestures.append("[\(JSONText.quote(open.kind)), \(open.began), \(number)]")
+                openGestures[slot] = nil
+            }
+            if openGestures[slot] == nil, let kind = now[slot] { openGestures[slot] = (kind, number) }
+        }
+    }
+
+    /// The gestures in progress in `state`: a pan (by its kind) and a swipe.
+    private static func gestures(of state: TableState) -> [String: String] {
+        var out: [String: String] = [:]
+        if let pan = state.pan { out["pan"] = pan.kind.rawValue }
+        if case .active = state.options.swipe { out["swipe"] = "swipe" }
+        return out
+    }
+
+    /// The whole data object, with gestures still in progress ending at the window's end.
+    func json() -> String {
+        var spans = gestures
+        for open in openGestures.values.sorted(by: { $0.began < $1.began }) {
+            spans.append("[\(JSONText.quote(open.kind)), \(open.began), \(to)]")
+        }
+        var out = "{\"file\": \(JSONText.quote(file)), \"total\": \(total), \"from\": \(from), \"to\": \(to), \"start\": \(start)"
+        out += ", \"keyInterval\": \(ViewerData.keyInterval)"
+        out += ", \"names\": [" + ViewerFrame.names.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        out += ", \"specCount\": \(ViewerFrame.specCount)"
+        out += ", \"jsonOrder\": [" + ViewerFrame.jsonOrder.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        out += ", \"firstHash\": \"\(firstHash)\", \"firstT\": \(firstT)"
+        out += ", \"types\": [" + types.map(JSONText.quote).joined(separator: ", ") + "]"
+        out += ",\n\"gestures\": [" + spans.joined(separator: ", ") + "]"
+        out += ",\n\"keys\": [\n" + keys.joined(separator: ",\n") + "]"
+        out += ",\n\"events\": [\n" + events.joined(separator: ",\n") + "]}"
+        return out
+    }
+}
