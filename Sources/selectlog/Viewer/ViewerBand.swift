@@ -35,7 +35,7 @@ struct ViewerBand {
         var run: (section: Int, row: Int, top: Int64, height: Int64, count: Int)?
         func flush() {
             if let r = run {
-                entries.append("[\"r\", \(r.section), \(r.row), \(Points(raw: r.top)), \(Points(raw: r.height)), \(r.count)]")
+                entries.append("[\"r\",\(r.section),\(r.row),\(Points(raw: r.top)),\(Points(raw: r.height)),\(r.count)]")
             }
             run = nil
         }
@@ -49,7 +49,7 @@ struct ViewerBand {
             if intersects(top, section.header.raw) {
                 flush()
                 let title = section.title.map(JSONText.quote) ?? "null"
-                entries.append("[\"h\", \(s), \(Points(raw: top)), \(section.header), \(title)]")
+                entries.append("[\"h\",\(s),\(Points(raw: top)),\(section.header),\(title)]")
             }
             let editor = layout.editorRow?.section == s ? layout.editorRow : nil
             let editorExtent = editor == nil ? Int64(0) : layout.editorHeight.raw
@@ -83,19 +83,19 @@ struct ViewerBand {
                     }
                     if let e = editor, e.row == r, intersects(rowTop + h, editorExtent) {
                         flush()
-                        entries.append("[\"e\", \(Points(raw: rowTop + h)), \(layout.editorHeight)]")
+                        entries.append("[\"e\",\(Points(raw: rowTop + h)),\(layout.editorHeight)]")
                     }
                     r += 1
                 }
             }
             flush()
             if intersects(rowsEnd, section.footer.raw) {
-                entries.append("[\"f\", \(s), \(Points(raw: rowsEnd)), \(section.footer)]")
+                entries.append("[\"f\",\(s),\(Points(raw: rowsEnd)),\(section.footer)]")
             }
         }
         flush()
     }
 
     /// The entries as a JSON array.
-    var json: String { "[" + entries.joined(separator: ", ") + "]" }
+    var json: String { "[" + entries.joined(separator: ",") + "]" }
 }

@@ -5,7 +5,7 @@ import SelectLog
 ///
 /// Events are numbered from 1 (spec 7); the window shows the states after `from`
 /// through after `to` events. Every `keyInterval` states the whole frame is stored;
-/// between them each event stores only the frame fields it changed, so the page
+/// besides, each event stores the frame fields it changed, so the page
 /// reaches any state by taking the key frame at or before it and overwriting fields
 /// with at most `keyInterval - 1` deltas — it never applies an event itself.
 struct ViewerData {
@@ -51,12 +51,8 @@ struct ViewerData {
     /// Records event `number`, which took `before` to `after`.
     mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
         let frame = ViewerFrame(after)
-        var delta = "0"
-        if (number - from) % ViewerData.keyInterval == 0 {
-            keys.append(frame.json)
-        } else if let previous, let d = frame.delta(from: previous) {
-            delta = d
-        }
+        if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json) }
+        let delta = previous.flatMap { frame.delta(from: $0) } ?? "0"
         previous = frame
         let name = e.event.typeName
         let type: Int
@@ -67,13 +63,19 @@ struct ViewerData {
             typeIndex[name] = type
             types.append(name)
         }
-        // The event's fields without its type: `{"x": 30, "y": 175}`, or "".
+        // The event's fields without its type, as a JSON object: `{"x": 30, "y": 175}`.
         let line = EventEncoder.line(TimedEvent(e.event))
         let fields = line.dropFirst(("{\"type\": \"" + name + "\"").count)
-        let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : ""
-        let changes = after.changes(since: before, across: e.event).map(\.description).joined(separator: "; ")
+        let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : "0"
         let step = after.stepsRecorded > before.stepsRecorded ? 1 : 0
-        events.append("[\(type), \(after.t), \(JSONText.quote(body)), \(JSONText.quote(changes)), \"\(after.hashHex)\", \(step), \(delta)]")
+        var record = "[\(type), \(after.t), \(body), \"\(after.hashHex)\", \(step), \(delta)"
+        // A row edit's selection changes follow rows through the edit: only the engine can
+        // say which rows changed, so its words go with the event. Other events' changes are
+        // exactly the frame fields in their delta.
+        if e.event.isRowEdit {
+            record += ", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; "))
+        }
+        events.append(record + "]")
         let now = ViewerData.gestures(of: after)
         for slot in ["pan", "swipe"] {
             let restarted: Bool

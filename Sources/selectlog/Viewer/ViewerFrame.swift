@@ -60,17 +60,17 @@ struct ViewerFrame: Equatable {
         var finger = "null"
         if let p = state.pan, p.kind != .scroll {
             let direction = p.direction.map { "\"\($0.rawValue)\"" } ?? "null"
-            finger = "[\(p.finger.x), \(p.finger.y), \(direction)]"
+            finger = "[\(p.finger.x),\(p.finger.y),\(direction)]"
         }
         let s = state.configuration.strip
         let strip = s.enabled
-            ? "[\"\(s.edge.rawValue)\", \(s.stripWidth), \(s.topAnchor), \(s.bottomAnchor)]"
+            ? "[\"\(s.edge.rawValue)\",\(s.stripWidth),\(s.topAnchor),\(s.bottomAnchor)]"
             : "null"
         var swipe = "null"
-        if case .active(let row, let offset) = state.options.swipe { swipe = "[\(row.section), \(row.row), \(offset)]" }
+        if case .active(let row, let offset) = state.options.swipe { swipe = "[\(row.section),\(row.row),\(offset)]" }
         values = spec.map(JSONText.quote) + [
-            StateChange.jsonRanges(state.selection),
-            "[\(state.viewport.width), \(state.viewport.height)]",
+            ViewerFrame.ranges(state.selection),
+            "[\(state.viewport.width),\(state.viewport.height)]",
             ViewerBand(state).json,
             finger,
             strip,
@@ -81,17 +81,26 @@ struct ViewerFrame: Equatable {
         ]
     }
 
+    /// Rows as compact JSON ranges: `[[section,first,last],…]`, sorted.
+    static func ranges(_ set: RowSet) -> String {
+        var parts: [String] = []
+        for (s, list) in set.sections {
+            for r in list.ranges { parts.append("[\(s),\(r.lowerBound),\(r.upperBound - 1)]") }
+        }
+        return "[" + parts.joined(separator: ",") + "]"
+    }
+
     /// The whole frame as a JSON object.
     var json: String {
-        "{" + zip(ViewerFrame.names, values).map { "\"\($0)\": \($1)" }.joined(separator: ", ") + "}"
+        "{" + zip(ViewerFrame.names, values).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
     }
 
     /// The fields that differ from `earlier`, as a JSON object, or nil when none do.
     func delta(from earlier: ViewerFrame) -> String? {
         var parts: [String] = []
         for i in values.indices where values[i] != earlier.values[i] {
-            parts.append("\"\(ViewerFrame.names[i])\": \(values[i])")
+            parts.append("\"\(ViewerFrame.names[i])\":\(values[i])")
         }
-        return parts.isEmpty ? nil : "{" + parts.joined(separator: ", ") + "}"
+        return parts.isEmpty ? nil : "{" + parts.joined(separator: ",") + "}"
     }
 }

@@ -124,12 +124,17 @@ extension ViewerPage {
     function drawEvents(n) {
       const html = [];
       if (n - 12 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span>${D.firstT} ms</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
-      for (let i = Math.max(FROM + 1, n - 12); i <= Math.min(TO, n + 12); i++) {
+      const lo = Math.max(FROM + 1, n - 12), hi = Math.min(TO, n + 12);
+      const frame = frameAt(lo - 1);
+      for (let i = lo; i <= hi; i++) {
         const e = event(i);
+        const delta = e[5] || {};
+        const changes = e.length > 6 ? e[6] : describe(frame, delta);
+        Object.assign(frame, delta);
         const mark = (i === state.a || i === state.b) ? " mark" : "";
-        const step = e[5] ? " · undo step" : "";
-        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}"><span class="n">${i}</span><span>${e[1]} ms</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(e[2])}</span>` +
-          (e[3] || step ? `<span class="ch">${esc(e[3] ? "→ " + e[3] : "")}${step}</span>` : "") + "</div>");
+        const step = e[4] ? " · undo step" : "";
+        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}"><span class="n">${i}</span><span>${e[1]} ms</span><span class="what"><b>${esc(typeOf(i))}</b> ${e[2] ? esc(JSON.stringify(e[2])) : ""}</span>` +
+          (changes || step ? `<span class="ch">${esc(changes ? "→ " + changes : "")}${step}</span>` : "") + "</div>");
       }
       document.getElementById("events").innerHTML = html.join("");
     }
@@ -156,7 +161,7 @@ extension ViewerPage {
         const e = event(i);
         const type = D.types[e[0]];
         if (type === "undo" || type === "redo") { g.fillStyle = "#17a673"; g.fillRect(xOf(i, width) - 0.5, 38, 1.5, 14); }
-        else if (e[5]) { g.fillStyle = "#2f6fe4"; g.fillRect(xOf(i, width) - 0.5, 38, 1.5, 10); }
+        else if (e[4]) { g.fillStyle = "#2f6fe4"; g.fillRect(xOf(i, width) - 0.5, 38, 1.5, 10); }
       }
       g.fillStyle = "#6b7385";
       g.font = "10px system-ui, sans-serif";

@@ -20,14 +20,14 @@ extension ViewerPage {
 
     const D = JSON.parse(document.getElementById("data").textContent);
     const FROM = D.from, TO = D.to;
-    // Each event: [type, t, fields, changes, hash, undoStep, delta or 0].
+    // Each event: [type, t, fields or 0, hash, undoStep, delta or 0, the engine's changes for a row edit].
     const EV = D.events;
     const keys = D.keys;
     const boundaries = [...new Set(D.gestures.flatMap((g) => [g[1], g[2]]))].sort((a, b) => a - b);
     const state = { current: FROM, a: null, b: null };
 
     function event(n) { return EV[n - FROM - 1]; }
-    function hashAt(n) { return n === FROM ? D.firstHash : event(n)[4]; }
+    function hashAt(n) { return n === FROM ? D.firstHash : event(n)[3]; }
     function timeAt(n) { return n === FROM ? D.firstT : event(n)[1]; }
     function typeOf(n) { return D.types[event(n)[0]]; }
     function clamp(n) { return Math.min(TO, Math.max(FROM, Math.round(Number(n)) || 0)); }
@@ -37,7 +37,7 @@ extension ViewerPage {
       const k = Math.floor((n - FROM) / D.keyInterval);
       const frame = Object.assign({}, keys[k]);
       for (let i = FROM + k * D.keyInterval + 1; i <= n; i++) {
-        const delta = EV[i - FROM - 1][6];
+        const delta = EV[i - FROM - 1][5];
         if (delta) Object.assign(frame, delta);
       }
       return frame;
@@ -90,6 +90,30 @@ extension ViewerPage {
         if (a <= b) out.push([s, a, b]);
       }
       return out;
+    }
+    const SPEC = new Set(D.names.slice(0, D.specCount));
+    /// What a delta changed, in words: the fields it replaced, the selection as rows added and removed.
+    function describe(previous, delta) {
+      const out = [];
+      const order = (k) => k === "sel" ? -1 : D.names.indexOf(k);
+      for (const k of Object.keys(delta).sort((x, y) => order(x) - order(y))) {
+        if (k === "pan") {
+          out.push("pan " + panText(previous.pan) + " → " + panText(delta.pan));
+        } else if (k === "sel") {
+          const added = subtract(delta.sel, previous.sel), removed = subtract(previous.sel, delta.sel);
+          out.push("selected" + (added.length ? " +" + rangesText(added) : "") + (removed.length ? " -" + rangesText(removed) : ""));
+        } else if (k === "swipe") {
+          out.push("swipe " + (delta.swipe ? "[" + delta.swipe[0] + ", " + delta.swipe[1] + "] " + delta.swipe[2] : "none"));
+        } else if (SPEC.has(k)) {
+          out.push(k + " " + previous[k] + " → " + delta[k]);
+        }
+      }
+      return out.join("; ");
+    }
+    /// A pan as kind/mode/anchor/autoscroll, or null.
+    function panText(text) {
+      const p = JSON.parse(text);
+      return p ? [p.kind, p.mode || "-", p.anchor ? "[" + p.anchor.join(", ") + "]" : "-", p.autoscroll || "-"].join("/") : "null";
     }
     function rangesText(list) {
       return list.map(([s, a, b]) => a === b ? s + ":" + a : s + ":" + a + "-" + b).join(",");

@@ -144,12 +144,12 @@ enum ViewerPage {
     #mini-target { position: absolute; left: -3px; right: -3px; height: 2px; background: #c0392b; display: none; }
     #badges span { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 8px; background: #eef0f4; color: var(--ink); text-transform: none; letter-spacing: 0; }
     #table-note { color: var(--muted); margin: 6px 0 0; font-size: 11px; max-width: 420px; }
-    #events { font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+    #events { max-height: 720px; overflow: auto; font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     .ev { display: grid; grid-template-columns: 56px 70px 1fr; gap: 6px; padding: 2px 4px; border-radius: 4px; cursor: pointer; }
     .ev:hover { background: #eef3ff; }
     .ev.cur { background: var(--ink); color: #fff; }
     .ev .n { text-align: right; color: var(--muted); } .ev.cur .n { color: #cfd6e4; }
-    .ev .what b { font-weight: 600; } .ev .ch { grid-column: 3; color: #17803d; } .ev.cur .ch { color: #9fe3b0; }
+    .ev .what { overflow-wrap: anywhere; } .ev .what b { font-weight: 600; } .ev .ch { grid-column: 3; color: #17803d; } .ev.cur .ch { color: #9fe3b0; }
     .ev.mark { box-shadow: inset 3px 0 0 #f0a020; }
     pre { margin: 0; white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     #json { max-height: 380px; overflow: auto; background: #f3f5f8; padding: 6px; border-radius: 4px; }
