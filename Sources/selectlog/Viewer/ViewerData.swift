@@ -26,6 +26,7 @@ struct ViewerData {
     private var gestures: [String] = []
     private var openGestures: [String: (kind: String, began: Int)] = [:]
     private var previous: ViewerFrame?
+    private var shape: ViewerFrame.Shape?
     private var firstHash = ""
     private var firstT = ""
 
@@ -40,8 +41,10 @@ struct ViewerData {
 
     /// Records the state the window starts from.
     mutating func begin(_ state: TableState) {
-        let frame = ViewerFrame(state)
-        keys.append(frame.json)
+        let shape = ViewerFrame.Shape(state)
+        self.shape = shape
+        let frame = ViewerFrame(state, shape: shape)
+        keys.append(frame.json(shape))
         previous = frame
         firstHash = state.hashHex
         firstT = state.t.description
@@ -50,9 +53,10 @@ struct ViewerData {
 
     /// Records event `number`, which took `before` to `after`.
     mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
-        let frame = ViewerFrame(after)
-        if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json) }
-        let delta = previous.flatMap { frame.delta(from: $0) } ?? "0"
+        guard let shape else { return }
+        let frame = ViewerFrame(after, shape: shape)
+        if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json(shape)) }
+        let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
         previous = frame
         let name = e.event.typeName
         let type: Int
@@ -104,9 +108,10 @@ struct ViewerData {
         }
         var out = "{\"file\": \(JSONText.quote(file)), \"total\": \(total), \"from\": \(from), \"to\": \(to), \"start\": \(start)"
         out += ", \"keyInterval\": \(ViewerData.keyInterval)"
-        out += ", \"names\": [" + ViewerFrame.names.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-        out += ", \"specCount\": \(ViewerFrame.specCount)"
-        out += ", \"jsonOrder\": [" + ViewerFrame.jsonOrder.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        let names = shape?.names ?? [], order = shape?.jsonOrder ?? []
+        out += ", \"names\": [" + names.map(JSONText.quote).joined(separator: ", ") + "]"
+        out += ", \"specCount\": \(shape?.specKeys.count ?? 0)"
+        out += ", \"jsonOrder\": [" + order.map(JSONText.quote).joined(separator: ", ") + "]"
         out += ", \"firstHash\": \"\(firstHash)\", \"firstT\": \(firstT)"
         out += ", \"types\": [" + types.map(JSONText.quote).joined(separator: ", ") + "]"
         out += ",\n\"gestures\": [" + spans.joined(separator: ", ") + "]"

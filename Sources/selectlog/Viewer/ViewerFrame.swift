@@ -7,24 +7,40 @@ import SelectLog
 /// `finger`, …) are what the drawing needs. A frame is stored whole every few events
 /// (a key frame) and otherwise as the fields that differ from the previous frame.
 struct ViewerFrame: Equatable {
-    /// The fields, in this order; `spec` ones are the state JSON's own fields.
-    static let names = [
-        "sections", "editing", "contentOffset", "contentHeight", "visible", "dragging", "decelerating",
-        "rowsToLoad", "pan", "optionOpen", "editor", "undo", "redo",
-        "sel", "vp", "band", "finger", "strip", "swipe", "ow", "multi", "eh",
-    ]
-    /// How many leading names are spec 6 fields (stored as JSON strings holding the field's text).
-    static let specCount = 13
-    /// The state JSON's keys in order: `events`, `t`, `selected` and `hash` come from elsewhere.
-    static let jsonOrder = [
-        "events", "t", "sections", "editing", "selected", "contentOffset", "contentHeight", "visible",
-        "dragging", "decelerating", "rowsToLoad", "pan", "optionOpen", "editor", "undo", "redo", "hash",
-    ]
+    /// Which fields a frame holds, read once from the engine's own state JSON so that the
+    /// page prints exactly what `replay --json` prints, whatever fields it gains.
+    struct Shape: Equatable {
+        /// The state JSON's keys in order.
+        var jsonOrder: [String]
+        /// The keys a frame stores as text (all but `events`, `t`, `selected` and `hash`).
+        var specKeys: [String]
+        /// Spec keys this file does not compute itself: taken from `state.json` at every
+        /// frame (slower, but never wrong).
+        var copied: Set<String>
 
-    /// Each field's value as JSON text, in `names` order.
+        /// The frame's field names: the spec keys, then the drawing's own.
+        var names: [String] { specKeys + ViewerFrame.drawNames }
+
+        /// The shape for the engine's JSON of `state`.
+        init(_ state: TableState) {
+            let engine = ViewerFrame.split(state.json)
+            let own = ViewerFrame.specFields(state)
+            jsonOrder = engine.map(\.key)
+            let specKeys = jsonOrder.filter { !["events", "t", "selected", "hash"].contains($0) }
+            self.specKeys = specKeys
+            copied = Set(engine.filter { specKeys.contains($0.key) && own[$0.key] != $0.value }.map(\.key))
+        }
+    }
+
+    /// The drawing's own fields, after the spec ones.
+    static let drawNames = ["sel", "vp", "band", "finger", "strip", "sw", "ow", "multi", "eh"]
+
+    /// Each field's value as JSON text, in `shape.names` order; spec fields as JSON strings.
     var values: [String]
 
-    init(_ state: TableState) {
+    /// The spec 6 fields this file computes, as `TableState.json` writes them — without
+    /// expanding the selection row by row at every event, which `json` must do.
+    static func specFields(_ state: TableState) -> [String: String] {
         func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
         func range(_ r: ClosedRange<RowPath>?) -> String {
             guard let r else { return "null" }
@@ -42,21 +58,64 @@ struct ViewerFrame: Equatable {
             let chosen = e.chosen.map(String.init).joined(separator: ", ")
             editor = "{\"row\": \(path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
         }
-        let spec = [
-            "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
-            String(state.editing),
-            state.contentOffset.description,
-            state.layout.contentHeight.description,
-            range(state.visibleRows),
-            String(state.dragging),
-            String(state.decelerating),
-            range(state.rowsToLoad),
-            pan,
-            path(state.options.open),
-            editor,
-            String(state.undoStack.count),
-            String(state.redoStack.count),
+        return [
+            "sections": "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
+            "editing": String(state.editing),
+            "contentOffset": state.contentOffset.description,
+            "contentHeight": state.layout.contentHeight.description,
+            "visible": range(state.visibleRows),
+            "dragging": String(state.dragging),
+            "decelerating": String(state.decelerating),
+            "rowsToLoad": range(state.rowsToLoad),
+            "pan": pan,
+            "optionOpen": path(state.options.open),
+            "editor": editor,
+            "undo": String(state.undoStack.count),
+            "redo": String(state.redoStack.count),
         ]
+    }
+
+    /// A top-level JSON object's keys and value texts, in order (the engine's own output,
+    /// so well formed; nested objects, arrays and strings are kept whole).
+    static func split(_ json: String) -> [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        let chars = Array(json.unicodeScalars)
+        var i = 1, depth = 0, inString = false, escaped = false
+        var key = "", valueStart = 0, keyStart = -1
+        while i < chars.count {
+            let c = chars[i]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" {
+                    inString = false
+                    if depth == 0 && keyStart >= 0 && key.isEmpty {
+                        key = String(String.UnicodeScalarView(chars[(keyStart + 1)..<i]))
+                    }
+                }
+            } else if c == "\"" {
+                inString = true
+                if depth == 0 && key.isEmpty { keyStart = i }
+            } else if c == "{" || c == "[" {
+                depth += 1
+            } else if (c == "}" || c == "]") && depth > 0 {
+                depth -= 1
+            } else if c == ":" && depth == 0 && !key.isEmpty && valueStart == 0 {
+                valueStart = i + 1
+            } else if (c == "," || c == "}") && depth == 0 && valueStart > 0 {
+                let value = String(String.UnicodeScalarView(chars[valueStart..<i])).trimmingSpaces
+                out.append((key, value))
+                key = ""
+                keyStart = -1
+                valueStart = 0
+            }
+            i += 1
+        }
+        return out
+    }
+
+    init(_ state: TableState, shape: Shape) {
+        let own = ViewerFrame.specFields(state)
+        let engine = shape.copied.isEmpty ? [:] : Dictionary(ViewerFrame.split(state.json), uniquingKeysWith: { a, _ in a })
+        let spec = shape.specKeys.map { key in (shape.copied.contains(key) ? engine[key] : own[key]) ?? "null" }
         var finger = "null"
         if let p = state.pan, p.kind != .scroll {
             let direction = p.direction.map { "\"\($0.rawValue)\"" } ?? "null"
@@ -91,16 +150,26 @@ struct ViewerFrame: Equatable {
     }
 
     /// The whole frame as a JSON object.
-    var json: String {
-        "{" + zip(ViewerFrame.names, values).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
+    func json(_ shape: Shape) -> String {
+        "{" + zip(shape.names, values).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
     }
 
     /// The fields that differ from `earlier`, as a JSON object, or nil when none do.
-    func delta(from earlier: ViewerFrame) -> String? {
+    func delta(from earlier: ViewerFrame, _ shape: Shape) -> String? {
         var parts: [String] = []
         for i in values.indices where values[i] != earlier.values[i] {
-            parts.append("\"\(ViewerFrame.names[i])\":\(values[i])")
+            parts.append("\"\(shape.names[i])\":\(values[i])")
         }
         return parts.isEmpty ? nil : "{" + parts.joined(separator: ",") + "}"
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces.
+    fileprivate var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
     }
 }

@@ -46,8 +46,8 @@ extension ViewerPage {
             const inViewport = top < offset + H && top + height > offset;
             let cls = "row" + (selected ? " sel" : "") + (anchor && anchor[0] === s && anchor[1] === r ? " anchor" : "");
             let revealed = open && open[0] === s && open[1] === r ? Number(f.ow) : 0;
-            if (f.swipe && f.swipe[0] === s && f.swipe[1] === r) revealed = f.swipe[2];
-            const option = revealed > 0 ? `<div class="opt" style="top:0;bottom:0;width:${px(revealed * scale)}">${f.swipe && f.swipe[0] === s && f.swipe[1] === r ? "swipe " + revealed : "options"}</div>` : "";
+            if (f.sw && f.sw[0] === s && f.sw[1] === r) revealed = f.sw[2];
+            const option = revealed > 0 ? `<div class="opt" style="top:0;bottom:0;width:${px(revealed * scale)}">${f.sw && f.sw[0] === s && f.sw[1] === r ? "swipe " + revealed : "options"}</div>` : "";
             html.push(`<div class="${cls}" data-row="${s},${r}" data-selected="${selected}" data-in-viewport="${inViewport}" style="top:${y(top)};height:${px(height * scale)}">${editing ? "<i class=\"check\"></i>" : ""}[${s}, ${r}]${option}</div>`);
           }
         }
@@ -123,8 +123,8 @@ extension ViewerPage {
 
     function drawEvents(n) {
       const html = [];
-      if (n - 12 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span>${D.firstT} ms</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
-      const lo = Math.max(FROM + 1, n - 12), hi = Math.min(TO, n + 12);
+      if (n - 10 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span class="t">${D.firstT} ms</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
+      const lo = Math.max(FROM + 1, n - 10), hi = Math.min(TO, n + 10);
       const frame = frameAt(lo - 1);
       for (let i = lo; i <= hi; i++) {
         const e = event(i);
@@ -133,8 +133,10 @@ extension ViewerPage {
         Object.assign(frame, delta);
         const mark = (i === state.a || i === state.b) ? " mark" : "";
         const step = e[4] ? " · undo step" : "";
-        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}"><span class="n">${i}</span><span>${e[1]} ms</span><span class="what"><b>${esc(typeOf(i))}</b> ${e[2] ? esc(JSON.stringify(e[2])) : ""}</span>` +
-          (changes || step ? `<span class="ch">${esc(changes ? "→ " + changes : "")}${step}</span>` : "") + "</div>");
+        const fields = e[2] ? JSON.stringify(e[2]) : "";
+        const said = (changes ? "→ " + changes : "") + step;
+        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields + (said ? "\n" + said : ""))}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
+          (said ? `<span class="ch">${esc(said)}</span>` : "") + "</div>");
       }
       document.getElementById("events").innerHTML = html.join("");
     }

@@ -102,8 +102,8 @@ extension ViewerPage {
         } else if (k === "sel") {
           const added = subtract(delta.sel, previous.sel), removed = subtract(previous.sel, delta.sel);
           out.push("selected" + (added.length ? " +" + rangesText(added) : "") + (removed.length ? " -" + rangesText(removed) : ""));
-        } else if (k === "swipe") {
-          out.push("swipe " + (delta.swipe ? "[" + delta.swipe[0] + ", " + delta.swipe[1] + "] " + delta.swipe[2] : "none"));
+        } else if (k === "sw" && !SPEC.has("swipe")) {
+          out.push("swipe " + (delta.sw ? "[" + delta.sw[0] + ", " + delta.sw[1] + "] " + delta.sw[2] : "none"));
         } else if (SPEC.has(k)) {
           out.push(k + " " + previous[k] + " → " + delta[k]);
         }

@@ -120,7 +120,7 @@ enum ViewerPage {
     main { display: grid; grid-template-columns: auto minmax(320px, 1fr) minmax(320px, 1fr); gap: 12px; margin: 0 16px 16px; align-items: start; }
     main > section { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px; min-width: 0; }
     #stage { display: flex; gap: 8px; }
-    #table { position: relative; overflow: hidden; height: 640px; background: #eef0f4; border: 1px solid var(--line); }
+    #table { position: relative; overflow: hidden; height: 640px; contain: strict; background: #eef0f4; border: 1px solid var(--line); }
     #table div { position: absolute; left: 0; right: 0; overflow: hidden; white-space: nowrap; font-size: 11px; }
     #table .row { background: #fff; border-bottom: 1px solid #e6e8ee; padding-left: 6px; display: flex; align-items: center; }
     #table .row.sel { background: var(--sel-bg); color: #123a8a; font-weight: 600; }
@@ -144,15 +144,17 @@ enum ViewerPage {
     #mini-target { position: absolute; left: -3px; right: -3px; height: 2px; background: #c0392b; display: none; }
     #badges span { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 8px; background: #eef0f4; color: var(--ink); text-transform: none; letter-spacing: 0; }
     #table-note { color: var(--muted); margin: 6px 0 0; font-size: 11px; max-width: 420px; }
-    #events { max-height: 720px; overflow: auto; font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-    .ev { display: grid; grid-template-columns: 56px 70px 1fr; gap: 6px; padding: 2px 4px; border-radius: 4px; cursor: pointer; }
+    #events { height: 700px; overflow: hidden; contain: strict; font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+    .ev { padding: 2px 4px; border-radius: 4px; cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    .ev > span { display: inline-block; vertical-align: top; overflow: hidden; text-overflow: ellipsis; }
+    .ev .n { width: 56px; } .ev .t { width: 84px; padding-left: 8px; } .ev .what { max-width: calc(100% - 150px); }
     .ev:hover { background: #eef3ff; }
     .ev.cur { background: var(--ink); color: #fff; }
     .ev .n { text-align: right; color: var(--muted); } .ev.cur .n { color: #cfd6e4; }
-    .ev .what { overflow-wrap: anywhere; } .ev .what b { font-weight: 600; } .ev .ch { grid-column: 3; color: #17803d; } .ev.cur .ch { color: #9fe3b0; }
+    .ev .what b { font-weight: 600; } .ev .ch { display: block; margin-left: 148px; color: #17803d; } .ev.cur .ch { color: #9fe3b0; }
     .ev.mark { box-shadow: inset 3px 0 0 #f0a020; }
     pre { margin: 0; white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-    #json { max-height: 380px; overflow: auto; background: #f3f5f8; padding: 6px; border-radius: 4px; }
+    #json { height: 330px; overflow: auto; contain: strict; background: #f3f5f8; padding: 6px; border-radius: 4px; }
     #diff { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     #diff .same { color: var(--muted); }
     #errors { margin: 0 16px 16px; color: #b00020; }
