@@ -66,7 +66,10 @@ struct ViewerBrowserTests {
     /// Events in the synthetic window (`SELECTLOG_VIEWER_EVENTS`, default 5,000; `make viewer-check` uses 50,000).
     static let windowEvents = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_EVENTS"] ?? "") ?? 5_000
 
-    @Test("a window of a synthetic log: the page matches replay, stays within 10 MB per 50,000 events, and moves in under 50 ms (median and 95th percentile)")
+    /// Pairs of events the timing moves between (`SELECTLOG_VIEWER_MOVES`, default 100).
+    static let moves = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_MOVES"] ?? "") ?? 100
+
+    @Test("a window of a synthetic log: the page matches replay, stays within 10 MB per 50,000 events, and moves between any two events in under 50 ms")
     func syntheticWindow() throws {
         let dir = try CLI.temporaryDirectory()
         let log = dir.appendingPathComponent("session.log").path
@@ -84,15 +87,13 @@ struct ViewerBrowserTests {
         let key = 128
         let events = [skip, skip + 1, skip + key - 1, skip + key, skip + key + 1, skip + window / 3, skip + window / 2 + 17,
                       skip + window - 1, skip + window]
-        let dom = try ViewerBrowser.dom(page, fragment: "probe=" + events.map(String.init).joined(separator: ",") + "&bench=300")
+        let dom = try ViewerBrowser.dom(page, fragment: "probe=" + events.map(String.init).joined(separator: ",") + "&bench=\(ViewerBrowserTests.moves)")
         try checkProbes(dom, file: log, events: events)
         let benchText = try #require(ViewerBrowser.element("bench", in: dom))
         let bench = try #require(try JSONSerialization.jsonObject(with: Data(benchText.utf8)) as? [String: Any])
         print("viewer: \(window)-event window, \(bytes) bytes (\(bytes / max(window, 1)) bytes/event); moves between random events: \(benchText)")
-        // Wall-clock times on a shared machine: the median and the 95th percentile must be under
-        // 50 ms; the slowest move is printed (a descheduled browser can exceed it on a loaded host).
-        #expect((bench["median"] as? Double ?? .infinity) < 50, "median move: \(benchText)")
-        #expect((bench["p95"] as? Double ?? .infinity) < 50, "95th percentile move: \(benchText)")
+        // Each move's time is its fastest of three passes (a shared machine's scheduler only adds).
+        #expect((bench["max"] as? Double ?? .infinity) < 50, "the slowest move: \(benchText)")
     }
 
     @Test("a screenshot of a bundled example is a PNG image")

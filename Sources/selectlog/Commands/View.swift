@@ -5,10 +5,11 @@ struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a time-travel viewer: one self-contained HTML page over a window of events.",
         discussion: """
-            FILE is a script or a log. The page needs no network and no server: a slider over the events
-            with gestures and undo steps marked, the table drawn at each event, the events and what each
+            FILE is a script or a log. The page needs no network and no server: a slider over the events \
+            with gestures and undo steps marked, the table drawn at each event, the events and what each \
             changed, the state JSON, a diff between two marked points, and the state hash at each event.
-            Events are numbered from 1; the page shows the states after --from through after --to events
+
+            Events are numbered from 1; the page shows the states after --from through after --to events \
             (default: the last 50,000 events, or 50,000 centred on --at), at most 50,000 at once.
             """)
 

@@ -119,6 +119,7 @@ enum ViewerPage {
     button:hover { border-color: var(--sel); }
     main { display: grid; grid-template-columns: auto minmax(320px, 1fr) minmax(320px, 1fr); gap: 12px; margin: 0 16px 16px; align-items: start; }
     main > section { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px; min-width: 0; }
+    #table-box { width: min-content; }
     #stage { display: flex; gap: 8px; }
     #table { position: relative; overflow: hidden; height: 640px; contain: strict; background: #eef0f4; border: 1px solid var(--line); }
     #table div { position: absolute; left: 0; right: 0; overflow: hidden; white-space: nowrap; font-size: 11px; }
@@ -143,7 +144,7 @@ enum ViewerPage {
     #mini-view { position: absolute; left: 0; right: 0; background: rgba(29, 35, 48, .55); border-radius: 3px; min-height: 2px; }
     #mini-target { position: absolute; left: -3px; right: -3px; height: 2px; background: #c0392b; display: none; }
     #badges span { display: inline-block; margin-left: 4px; padding: 0 6px; border-radius: 8px; background: #eef0f4; color: var(--ink); text-transform: none; letter-spacing: 0; }
-    #table-note { color: var(--muted); margin: 6px 0 0; font-size: 11px; max-width: 420px; }
+    #table-note { color: var(--muted); margin: 6px 0 0; font-size: 11px; }
     #events { height: 700px; overflow: hidden; contain: strict; font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     .ev { padding: 2px 4px; border-radius: 4px; cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     .ev > span { display: inline-block; vertical-align: top; overflow: hidden; text-overflow: ellipsis; }
@@ -151,7 +152,7 @@ enum ViewerPage {
     .ev:hover { background: #eef3ff; }
     .ev.cur { background: var(--ink); color: #fff; }
     .ev .n { text-align: right; color: var(--muted); } .ev.cur .n { color: #cfd6e4; }
-    .ev .what b { font-weight: 600; } .ev .ch { display: block; margin-left: 148px; color: #17803d; } .ev.cur .ch { color: #9fe3b0; }
+    .ev .what b { font-weight: 600; } .ev .ch { display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; white-space: normal; margin-left: 148px; color: #17803d; } .ev.cur .ch { color: #9fe3b0; }
     .ev.mark { box-shadow: inset 3px 0 0 #f0a020; }
     pre { margin: 0; white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     #json { height: 330px; overflow: auto; contain: strict; background: #f3f5f8; padding: 6px; border-radius: 4px; }
