@@ -4,6 +4,7 @@ extension TableState {
     /// Every reducer checks the event against the current state before it
     /// changes anything, so a thrown `InvalidEvent` leaves `self` exactly as it was.
     public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) {
+        try timed.validate()
         let now = timed.t ?? t
         if now < t {
             throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
