@@ -7,9 +7,11 @@ extension TimedEvent {
     /// `TableState.apply` (and so `Recorder.append`); they therefore reject exactly
     /// the same values. The error names the field: `InvalidEvent.field` is its path.
     public func validate() throws(InvalidEvent) {
-        if let t, t.raw < 0 || EventLimits.time < t {
-            throw InvalidEvent(event.typeName, field: EventField.time,
-                               "field \"t\" is out of range (0 to 1e12 ms), not \(t)")
+        if let t, t.raw < 0 {
+            throw InvalidEvent(event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)")
+        }
+        if let t, EventLimits.time < t {
+            throw InvalidEvent(event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description))
         }
         try event.validate()
     }

@@ -30,6 +30,11 @@ public enum EventLimits {
         "field \"\(field)\" is out of range (at most 1e9 points either way)"
     }
 
+    /// The sentence for a time outside `0...time`.
+    static func timeOutOfRange(_ value: String) -> String {
+        "field \"t\" is out of range (0 to 1e12 ms), not \(value)"
+    }
+
     /// The sentence for a whole number outside `lower...upper`.
     static func integerOutOfRange(_ field: String, _ value: some BinaryInteger, _ lower: Int, _ upper: Int) -> String {
         if value < lower {
