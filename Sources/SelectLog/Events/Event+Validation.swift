@@ -142,13 +142,10 @@ private struct FieldCheck {
         }
     }
 
+    /// An index path `[section, row]`; a bad component is named `field[0]` or `field[1]`.
     func path(_ r: RowPath, _ field: @autoclosure () -> String) throws(InvalidEvent) {
-        if r.section < 0 || r.row < 0 {
-            throw fail(field(), "field \"\(field())\" \(r) must not be negative")
-        }
-        if r.section > EventLimits.index || r.row > EventLimits.index {
-            throw fail(field(), "field \"\(field())\" \(r) is out of range (at most \(EventLimits.index))")
-        }
+        try integer(r.section, "\(field())[0]")
+        try integer(r.row, "\(field())[1]")
     }
 
     func paths(_ rs: [RowPath], _ field: EventField) throws(InvalidEvent) {
