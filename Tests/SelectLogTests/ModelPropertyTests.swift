@@ -48,9 +48,9 @@ struct ModelPropertyTests {
     @Test("sequences every engine generation must agree on: selection, offset, pans, auto-scroll, option views, editor, undo",
           arguments: 0..<4)
     func agreesOnSharedBehaviour(shard: Int) {
-        for k in 0..<60 {
-            let seed = UInt64(40_000 + shard * 60 + k)
-            if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: false, events: 120) {
+        for k in 0..<40 {
+            let seed = UInt64(40_000 + shard * 40 + k)
+            if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: false, events: 100) {
                 Issue.record("\(problem)")
                 return
             }
@@ -61,9 +61,9 @@ struct ModelPropertyTests {
           arguments: 0..<4)
     func agreesOnContractV2(shard: Int) {
         withKnownIssue("the engine's v2 has not landed on main yet", isIntermittent: true) {
-            for k in 0..<60 {
-                let seed = UInt64(50_000 + shard * 60 + k)
-                if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: true, events: 120) {
+            for k in 0..<40 {
+                let seed = UInt64(50_000 + shard * 40 + k)
+                if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: true, events: 100) {
                     Issue.record("\(problem)")
                     return
                 }

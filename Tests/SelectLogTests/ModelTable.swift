@@ -158,7 +158,7 @@ struct ModelTable {
     }
 
     /// Data rows of positive height intersecting `[top, top + height)`, as first and last.
-    func rows(from top: Int64) -> ((Int, Int), (Int, Int))? {
+    func rows(from top: Int64, in elements: [ModelElement]) -> ((Int, Int), (Int, Int))? {
         var first: (Int, Int)?
         var last: (Int, Int)?
         for e in elements {
@@ -278,14 +278,16 @@ extension ModelTable {
         out["sections"] = "[" + sections.map { String($0.rows.count) }.joined(separator: ",") + "]"
         out["editing"] = String(editing)
         out["selected"] = "[" + order.filter { sections[$0.0].rows[$0.1].selected }.map { ModelTable.path($0) }.joined(separator: ",") + "]"
+        let laidOut = elements
+        let total = laidOut.reduce(0) { $0 + $1.height }
         out["contentOffset"] = ModelTable.points(offset)
-        out["contentHeight"] = ModelTable.points(contentHeight)
-        let visible = rows(from: offset)
+        out["contentHeight"] = ModelTable.points(total)
+        let visible = rows(from: offset, in: laidOut)
         out["visible"] = ModelTable.range(visible)
         out["dragging"] = String(dragging)
         out["decelerating"] = String(decelerating)
         if decelerating && !dragging {
-            out["rowsToLoad"] = target.map { ModelTable.range(rows(from: clamp($0))) } ?? "null"
+            out["rowsToLoad"] = target.map { ModelTable.range(rows(from: min(max($0, 0), max(0, total - height)), in: laidOut)) } ?? "null"
         } else {
             out["rowsToLoad"] = ModelTable.range(visible)
         }
