@@ -9,6 +9,8 @@ struct ModelEvents {
     /// Whether to generate v2-only scenarios: interrupted pans, pans that begin over no
     /// data row, drag scrolls through edits, an unchanged `setEditing` with an open option view.
     var v2: Bool
+    /// The most rows a generated section has; hundreds reach the layout's multi-level trees.
+    var maxRows = 12
 
     mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
@@ -43,9 +45,9 @@ struct ModelEvents {
     }
 
     mutating func section() -> SectionSpec {
-        SectionSpec(rows: int(0...12),
+        SectionSpec(rows: int(0...maxRows),
                     rowHeight: chance(80) ? pt(20...80) : nil,
-                    rowHeights: chance(50) ? (0..<int(0...14)).map { _ in chance(8) ? .zero : pt(10...90) } : nil,
+                    rowHeights: chance(50) ? (0..<int(0...maxRows + 2)).map { _ in chance(8) ? .zero : pt(10...90) } : nil,
                     header: chance(60) ? pt(0...30) : nil,
                     footer: chance(40) ? pt(0...20) : nil,
                     title: chance(60) ? ["A", "B", "C"][int(0...2)] : nil)
@@ -78,6 +80,9 @@ struct ModelEvents {
         return ViewportPoint(x: x, y: y)
     }
 
+    /// A little past the largest offset, in points.
+    func far(_ m: ModelTable) -> Int { Int(m.maxOffset / 64) + 100 }
+
     mutating func anyPoint(_ m: ModelTable) -> ViewportPoint {
         ViewportPoint(x: pt(-5...Int(m.width / 64) + 5), y: pt(-10...Int(m.height / 64) + 10))
     }
@@ -106,9 +111,9 @@ struct ModelEvents {
             switch int(0...99) {
             case 0..<50: return .panMoved(finger(m))
             case 50..<70: return .tick
-            case 70..<75: return .panEnded(chance(50) ? finger(m) : nil, targetOffset: chance(30) ? pt(0...900) : nil)
+            case 70..<75: return .panEnded(chance(50) ? finger(m) : nil, targetOffset: chance(30) ? pt(0...far(m)) : nil)
             case 75..<77: return .panCancelled
-            case 77..<81: return .scroll(chance(50) ? .by(pt(-40...40)) : .to(pt(0...900)), phase: nil, target: nil)
+            case 77..<81: return .scroll(chance(50) ? .by(pt(-40...40)) : .to(pt(0...far(m))), phase: nil, target: nil)
             case 81..<83: return .jumpToSection(.index(int(0...m.sections.count)))
             case 83..<86:
                 var s = StripPatch()
@@ -129,20 +134,20 @@ struct ModelEvents {
         case .scroll?:
             switch int(0...99) {
             case 0..<60: return .panMoved(anyPoint(m))
-            case 60..<72: return .panEnded(chance(50) ? anyPoint(m) : nil, targetOffset: chance(60) ? pt(-50...1200) : nil)
+            case 60..<72: return .panEnded(chance(50) ? anyPoint(m) : nil, targetOffset: chance(60) ? pt(-50...far(m)) : nil)
             case 72..<76: return .panCancelled
             case 76..<80: return .tick
             case 80..<86 where v2 && !swiping: return edit(m)
             case 86..<88 where v2 && !swiping: return .setEditing(chance(50))
             case 88..<89 where v2 && !swiping: return .reload(sections: [section()])
-            case 89..<93: return .scroll(.by(pt(-40...40)), phase: chance(30) ? .decelerate : nil, target: chance(50) ? pt(0...900) : nil)
+            case 89..<93: return .scroll(.by(pt(-40...40)), phase: chance(30) ? .decelerate : nil, target: chance(50) ? pt(0...far(m)) : nil)
             case 93..<96: return chance(50) ? .undo : .redo
             default: return .tap(anyPoint(m))
             }
         case .interrupted?:
             switch int(0...99) {
             case 0..<55: return .panMoved(finger(m))
-            case 55..<70: return .panEnded(chance(50) ? finger(m) : nil, targetOffset: chance(30) ? pt(0...900) : nil)
+            case 55..<70: return .panEnded(chance(50) ? finger(m) : nil, targetOffset: chance(30) ? pt(0...far(m)) : nil)
             case 70..<78: return .panCancelled
             case 78..<85: return .tick
             case 85..<90: return chance(50) ? .undo : .redo
@@ -158,8 +163,8 @@ struct ModelEvents {
         switch int(0...99) {
         case 0..<22: return .panBegan(chance(70) ? finger(m) : anyPoint(m), fingers: chance(80) ? 1 : int(2...3))
         case 22..<32: return .tap(anyPoint(m))
-        case 32..<38: return .scroll([ScrollMotion.to(pt(-50...1200)), .by(pt(-200...200)), nil][int(0...2)],
-                                     phase: [ScrollPhase.decelerate, .idle, nil][int(0...2)], target: chance(50) ? pt(-50...1200) : nil)
+        case 32..<38: return .scroll([ScrollMotion.to(pt(-50...far(m))), .by(pt(-200...200)), nil][int(0...2)],
+                                     phase: [ScrollPhase.decelerate, .idle, nil][int(0...2)], target: chance(50) ? pt(-50...far(m)) : nil)
         case 38..<41: return .jumpToSection(chance(70) ? .index(int(0...m.sections.count)) : .title(["A", "B", "Z"][int(0...2)]))
         case 41..<44: return .select(rows: (0..<int(0...2)).map { _ in path(m) })
         case 44..<46: return .deselect(rows: (0..<int(0...2)).map { _ in path(m) })

@@ -7,8 +7,8 @@ import Testing
 @Suite("The engine agrees with a naive model of the contract")
 struct ModelPropertyTests {
     /// Runs one seeded sequence; returns the first disagreement, described for a human, or nil.
-    static func firstDisagreement(seed: UInt64, v2: Bool, events: Int) -> String? {
-        var gen = ModelEvents(rng: SeededRandom(seed: seed), v2: v2)
+    static func firstDisagreement(seed: UInt64, v2: Bool, events: Int, maxRows: Int = 12) -> String? {
+        var gen = ModelEvents(rng: SeededRandom(seed: seed), v2: v2, maxRows: maxRows)
         var engine = TableState()
         var model = ModelTable()
         var script: [String] = []
@@ -51,6 +51,17 @@ struct ModelPropertyTests {
         for k in 0..<40 {
             let seed = UInt64(40_000 + shard * 40 + k)
             if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: false, events: 100) {
+                Issue.record("\(problem)")
+                return
+            }
+        }
+    }
+
+    @Test("sections of hundreds of rows, where the layout's trees have several levels")
+    func agreesOnLargeSections() {
+        for k in 0..<12 {
+            let seed = UInt64(45_000 + k)
+            if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: false, events: 80, maxRows: 400) {
                 Issue.record("\(problem)")
                 return
             }

@@ -23,8 +23,10 @@ import argparse
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 FOLDERS = ["Sources/SelectLog/Engine", "Sources/SelectLog/Geometry", "Sources/SelectLog/Selection"]
@@ -101,17 +103,30 @@ def candidates(root):
     return out
 
 
-def run(cmd, cwd, timeout, log):
-    """Runs cmd; returns (exit status or None on timeout, seconds)."""
+def run(cmd, cwd, timeout, log, stop_at=None):
+    """Runs cmd; returns (exit status, or None on timeout, or "stopped" when a line of its
+    output starts with stop_at; seconds)."""
     start = time.monotonic()
     with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        status = None
+        timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
+        timer.start()
         try:
-            status = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
+            for raw in proc.stdout:
+                line = raw.decode("utf-8", "replace")
+                out.write(line)
+                if stop_at and line.startswith(stop_at):
+                    # The first failing test kills the mutant; the rest of the run would only cost time.
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    status = "stopped"
+                    break
             proc.wait()
-            status = None
+        finally:
+            timed_out = not timer.is_alive() and status is None
+            timer.cancel()
+        if status is None:
+            status = None if timed_out and proc.returncode == -signal.SIGKILL else proc.returncode
     return status, time.monotonic() - start
 
 
@@ -158,9 +173,11 @@ def build_and_test(tree, work, args, tag):
     if status != 0:
         return "compile-error" if status is not None else "build-timeout", build_time, 0.0
     status, test_time = run([swift, "test", "--skip-build"] + scratch + ["--filter", "SelectLogTests"], tree, args.timeout,
-                            os.path.join(work, f"{tag}-test.log"))
+                            os.path.join(work, f"{tag}-test.log"), stop_at="\u2718 Test")
     if status is None:
         return "killed (timeout)", build_time, test_time
+    if status == "stopped":
+        return "killed", build_time, test_time
     return ("killed" if status != 0 else "survived"), build_time, test_time
 
 
