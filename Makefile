@@ -35,5 +35,12 @@ crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(N) $(SWIFT) test --skip-build --filter CrashTests
 
+# Mutation testing of the core (Tools/mutation): N sampled mutants, each a rebuild and a core test run.
+MUTANTS ?= 20
+SEED ?= 1
+.PHONY: mutation
+mutation:
+	python3 Tools/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED)
+
 clean:
 	rm -rf .build Benchmarks/.build
