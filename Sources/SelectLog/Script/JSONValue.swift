@@ -124,4 +124,32 @@ public enum Quoted {
         let rest = text[end...].count
         return String(text[..<end]) + "… (\(rest) more characters)"
     }
+
+    /// `message` with every quoted value and every long word clipped to `limit`
+    /// characters, for errors whose text a hostile input chose.
+    public static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
+        guard message.utf8.count > limit else { return message }
+        var out = ""
+        var i = message.startIndex
+        while i != message.endIndex {
+            let c = message[i]
+            if c == " " {
+                out.append(c)
+                i = message.index(after: i)
+                continue
+            }
+            if c == "\"" {
+                let open = message.index(after: i)
+                let close = message[open...].firstIndex(of: "\"") ?? message.endIndex
+                out += "\"" + clip(message[open..<close], limit: limit)
+                if close != message.endIndex { out += "\"" }
+                i = close == message.endIndex ? close : message.index(after: close)
+                continue
+            }
+            let end = message[i...].firstIndex { $0 == " " || $0 == "\"" } ?? message.endIndex
+            out += clip(message[i..<end], limit: limit)
+            i = end
+        }
+        return out
+    }
 }
