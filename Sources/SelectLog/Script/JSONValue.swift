@@ -121,7 +121,10 @@ public enum Quoted {
             kept += 1
         }
         if end == text.endIndex { return String(text) }
-        let rest = text[end...].count
+        // Already clipped (a message passed through twice): leave it.
+        let tail = text[end...]
+        if tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
+        let rest = tail.count
         return String(text[..<end]) + "… (\(rest) more characters)"
     }
 
