@@ -58,6 +58,10 @@ struct ViewerFrame: Equatable {
             let chosen = e.chosen.map(String.init).joined(separator: ", ")
             editor = "{\"row\": \(path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
         }
+        var swipe = "null"
+        if case .active(let row, let offset)? = state.options.swipe {
+            swipe = "{\"row\": \(path(row)), \"offset\": \(offset.description)}"
+        }
         return [
             "sections": "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
             "editing": String(state.editing),
@@ -69,6 +73,7 @@ struct ViewerFrame: Equatable {
             "rowsToLoad": range(state.rowsToLoad),
             "pan": pan,
             "optionOpen": path(state.options.open),
+            "swipe": swipe,
             "editor": editor,
             "undo": String(state.undoStack.count),
             "redo": String(state.redoStack.count),

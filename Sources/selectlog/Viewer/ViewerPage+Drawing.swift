@@ -114,7 +114,7 @@ extension ViewerPage {
           }
         } else if (fa[k] !== fb[k]) {
           differences++;
-          lines.push(`${k} ${fa[k]} → ${fb[k]}`);
+          lines.push(k === "pan" ? `pan ${panText(fa.pan)} → ${panText(fb.pan)}` : `${k} ${fa[k]} → ${fb[k]}`);
         }
       }
       if (!differences) lines.push(hashAt(state.a) === hashAt(state.b) ? "no differences: same state" : "no differences in the state JSON; the hash differs (configuration, undo history)");
