@@ -123,7 +123,7 @@ extension ViewerPage {
 
     function drawEvents(n) {
       const html = [];
-      if (n - 10 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span class="t">${D.firstT} ms</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
+      if (n - 10 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span class="t">${D.firstT} ms</span><span class="h">${D.firstHash}</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
       const lo = Math.max(FROM + 1, n - 10), hi = Math.min(TO, n + 10);
       const frame = frameAt(lo - 1);
       for (let i = lo; i <= hi; i++) {
@@ -135,7 +135,7 @@ extension ViewerPage {
         const step = e[4] ? " · undo step" : "";
         const fields = e[2] ? JSON.stringify(e[2]) : "";
         const said = (changes ? "→ " + changes : "") + step;
-        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields + (said ? "\n" + said : ""))}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
+        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields + (said ? "\n" + said : ""))}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="h">${e[3]}</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
           (said ? `<span class="ch">${esc(said)}</span>` : "") + "</div>");
       }
       document.getElementById("events").innerHTML = html.join("");
@@ -201,6 +201,7 @@ extension ViewerPage {
       go(fragment.event !== undefined ? Number(fragment.event) : D.start, true);
       if (fragment.probe) probe(fragment.probe.split(",").map(Number));
       if (fragment.bench) bench(Number(fragment.bench));
+      if (fragment.interact !== undefined) interact();
     }
     """#
 }
