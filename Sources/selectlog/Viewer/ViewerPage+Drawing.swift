@@ -5,6 +5,7 @@ extension ViewerPage {
     const TABLE_HEIGHT = 640;
     const tableEl = document.getElementById("table");
     const miniView = document.getElementById("mini-view");
+    const miniTarget = document.getElementById("mini-target");
     const timeline = document.getElementById("timeline");
     const cursor = document.getElementById("cursor");
     const PAD = 8;
@@ -75,11 +76,13 @@ extension ViewerPage {
       const total = Math.max(content, H);
       miniView.style.top = px(offset / total * TABLE_HEIGHT);
       miniView.style.height = px(Math.min(H, total) / total * TABLE_HEIGHT);
+      miniTarget.style.display = f.tg === null ? "none" : "block";
+      if (f.tg !== null) miniTarget.style.top = px(Math.min(f.tg, total) / total * TABLE_HEIGHT);
       const badges = [editing ? "editing" : "not editing", f.multi === "true" || f.multi === true ? "multiple" : "single"];
       if (pan) badges.push(pan.kind + " pan" + (pan.mode ? " · " + pan.mode : ""));
       if (pan && pan.autoscroll) badges.push("auto-scroll " + pan.autoscroll);
       if (f.dragging === "true") badges.push("dragging");
-      if (f.decelerating === "true") badges.push("decelerating");
+      if (f.decelerating === "true") badges.push("decelerating" + (f.tg === null ? "" : " to " + f.tg));
       if (editor) badges.push("editor below [" + editor.row.join(", ") + "]");
       if (open) badges.push("options open [" + open.join(", ") + "]");
       document.getElementById("badges").innerHTML = badges.map((b) => `<span>${esc(b)}</span>`).join("");
