@@ -55,7 +55,7 @@ struct Record: ParsableCommand {
         let bytes = try readFile(script)
         let recorder: Recorder
         do {
-            recorder = try Recorder(creating: output, options: writing.options)
+            recorder = try Recorder(creating: output, options: writing.options, replacingExisting: true)
         } catch {
             complain("\(error)")
             throw Exit.io
