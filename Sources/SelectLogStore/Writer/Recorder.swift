@@ -50,6 +50,9 @@ public final class Recorder: Sendable {
         public var checkpointInterval = 8192
         /// The zstd level (ignored in a build without zstd, which stores batches).
         public var compressionLevel: Int32 = 6
+        /// Store batches uncompressed even where zstd exists, exactly as a build without
+        /// zstd (an iOS app) writes them; `selectlog compact` compresses them later.
+        public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
         /// The defaults.
@@ -88,7 +91,7 @@ public final class Recorder: Sendable {
             var g = SystemRandomNumberGenerator()
             salt = g.next()
         }
-        let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable)
+        let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed)
         self.init(file: file, state: TableState(), options: options)
     }
 
@@ -107,7 +110,8 @@ public final class Recorder: Sendable {
         self.path = file.path
         self.options = options
         self.guarded = LockedBox(State(engine: engine))
-        self.output = RecorderFile(file: file, compressor: ZstdCompressor(level: options.compressionLevel))
+        let compresses = Zstd.isAvailable && !options.storesUncompressed
+        self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
         self.clockOrigin = ContinuousClock.now
         self.timeOrigin = engine.t
         let thread = Thread { [self] in self.work() }
