@@ -31,6 +31,53 @@ struct RecorderTests {
         #expect(try log.state(at: 8001) == recorder.state)
     }
 
+    @Test("append returns what the event changed, the same value TableState.apply returns")
+    func appendReturnsChanges() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recorder = try Recorder(creating: dir.appendingPathComponent("c.slog").path, options: smallBatches())
+        var mirror = TableState()
+        var config = ConfigurationPatch()
+        config.allowsMultipleSelection = true
+        let events: [Event] = [.configure(config), .reload(sections: [SectionSpec(rows: 20, rowHeight: Points(50))]),
+                               .tap(ViewportPoint(x: Points(20), y: Points(75))), .select(rows: [RowPath(0, 4), RowPath(0, 7)]),
+                               .deleteRows(at: [RowPath(0, 0)]), .deselectAll, .undo]
+        for (k, event) in events.enumerated() {
+            let timed = TimedEvent(event, t: .milliseconds(k * 10))
+            #expect(try recorder.append(timed) == mirror.apply(timed), "event \(k)")
+        }
+        try recorder.close()
+    }
+
+    @Test("changes from appends on four threads at once rebuild the selection exactly (atomic with the state)")
+    func changesAreAtomic() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recorder = try Recorder(creating: dir.appendingPathComponent("m.slog").path, options: smallBatches())
+        var config = ConfigurationPatch()
+        config.allowsMultipleSelection = true
+        try recorder.append(.configure(config))
+        try recorder.append(.reload(sections: [SectionSpec(rows: 400)]))
+        let mirrors = LockedBox([Set<RowPath>](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { k in
+            var g = SeededRandom(seed: UInt64(k))
+            var mine = Set<RowPath>()
+            for _ in 0..<500 {
+                // Each thread touches only its own hundred rows, so its mirror depends only on its own changes.
+                let row = RowPath(0, k * 100 + Int.random(in: 0..<100, using: &g))
+                let event: Event = Bool.random(using: &g) ? .select(rows: [row]) : .deselect(rows: [row])
+                guard let changes = try? recorder.append(event) else { continue }
+                for r in changes.selected { mine.insert(r) }
+                for r in changes.deselected { mine.remove(r) }
+            }
+            mirrors.withLockedValue { $0[k] = mine }
+        }
+        try recorder.close()
+        let rebuilt = mirrors.withLockedValue { $0.reduce(into: Set<RowPath>()) { $0.formUnion($1) } }
+        #expect(rebuilt == Set(recorder.state.selection.paths))
+        #expect(recorder.count == 2002)
+    }
+
     @Test("the recorder's clock resumes from the log's last time when appending to it")
     func clockResumes() throws {
         let dir = try temporaryDirectory()

@@ -167,7 +167,7 @@ public final class Recorder: Sendable {
             let before = s.engine.t
             let changes: TableChanges
             do throws(InvalidEvent) {
-                changes = try s.engine.applyReportingChanges(timed)
+                changes = try s.engine.apply(timed)
             } catch {
                 throw LogError(.invalidEvent, error.description, path: path, eventIndex: s.engine.events, invalidEvent: error)
             }
