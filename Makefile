@@ -3,7 +3,7 @@ SWIFT ?= swift
 EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
 
-.PHONY: deps build demo test test-nozstd tsan bench crash-test clean
+.PHONY: deps build demo test test-nozstd nozstd-roundtrip tsan bench crash-test clean
 
 # libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
 # Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
@@ -34,9 +34,41 @@ test: deps
 
 # The store's tests as an iOS build runs them: CZstd left out, batches stored
 # uncompressed. Its own scratch path, so the main build is not rebuilt.
+# The two exhaustive damage sweeps are left to the main run (uncompressed logs make
+# them ten times longer). Then every bundled example is recorded by this build and
+# replayed and compacted by the normal one: same state, and smaller.
 test-nozstd:
 	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --build-tests --scratch-path .build-nozstd
-	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter SelectLogStoreTests
+	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter SelectLogStoreTests --skip 'bitFlips|truncationEverywhere'
+	$(MAKE) nozstd-roundtrip
+
+nozstd-roundtrip:
+	@$(SWIFT) build --product selectlog >/dev/null
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; stored=0; packed=0; n=0; \
+	nozstd=$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
+	normal=$$($(SWIFT) build --show-bin-path)/selectlog; \
+	for script in Examples/*.jsonl Examples/bugs/*.jsonl; do \
+		log="$$dir/$$(basename $$script .jsonl).slog"; \
+		"$$nozstd" record "$$script" -o "$$log"; \
+		"$$nozstd" replay "$$script" --json > "$$dir/expected.json"; \
+		"$$normal" replay "$$log" --json > "$$dir/stored.json"; \
+		"$$normal" compact "$$log" -o "$$log.zst" >/dev/null; \
+		"$$normal" replay "$$log.zst" --json > "$$dir/packed.json"; \
+		cmp -s "$$dir/expected.json" "$$dir/stored.json" || { echo "nozstd-roundtrip: $$script: the stored log replays differently" >&2; exit 1; }; \
+		cmp -s "$$dir/expected.json" "$$dir/packed.json" || { echo "nozstd-roundtrip: $$script: the compacted log replays differently" >&2; exit 1; }; \
+		stored=$$((stored + $$(wc -c < "$$log"))); packed=$$((packed + $$(wc -c < "$$log.zst"))); n=$$((n + 1)); \
+	done; \
+	[ "$$packed" -lt "$$stored" ] || { echo "nozstd-roundtrip: compact did not shrink the logs ($$stored -> $$packed bytes)" >&2; exit 1; }; \
+	echo "nozstd-roundtrip: $$n examples recorded without zstd replay identically; compact: $$stored -> $$packed bytes"; \
+	"$$nozstd" synthesize --events 20000 -o "$$dir/syn.slog" >/dev/null; \
+	"$$nozstd" replay "$$dir/syn.slog" --json > "$$dir/expected.json"; \
+	"$$normal" verify "$$dir/syn.slog" >/dev/null; \
+	"$$normal" compact "$$dir/syn.slog" -o "$$dir/syn.zst.slog" >/dev/null; \
+	"$$normal" replay "$$dir/syn.zst.slog" --json > "$$dir/packed.json"; \
+	cmp -s "$$dir/expected.json" "$$dir/packed.json" || { echo "nozstd-roundtrip: the compacted synthetic session replays differently" >&2; exit 1; }; \
+	if "$$nozstd" replay "$$dir/syn.zst.slog" > /dev/null 2> "$$dir/err"; then echo "nozstd-roundtrip: a build without zstd read a zstd log" >&2; exit 1; \
+	else code=$$?; [ $$code = 65 ] && grep -q "this build reads no zstd batches" "$$dir/err" || { echo "nozstd-roundtrip: a build without zstd meeting a zstd batch exited $$code: $$(cat $$dir/err)" >&2; exit 1; }; fi; \
+	echo "nozstd-roundtrip: synthetic session of 20000 events: $$(wc -c < "$$dir/syn.slog") -> $$(wc -c < "$$dir/syn.zst.slog") bytes, same state"
 
 # The store's tests (the recorder's concurrent appends and closes) under ThreadSanitizer.
 tsan: deps
