@@ -30,6 +30,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) run --skip-build EmbeddingExample
 	$(MAKE) test-nozstd
 
 # The store's tests as an iOS build runs them: CZstd left out, batches stored
