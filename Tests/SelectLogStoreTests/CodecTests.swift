@@ -82,21 +82,44 @@ struct CodecTests {
         #expect(encoder.byteCount - before <= 600 * 3 + 8)  // the first tick changes the interval
     }
 
-    @Test("annotation frames (tags 64-127) and fields appended by later versions are skipped")
-    func forwardCompatible() throws {
+    @Test("annotation frames (tags 64-127) are skipped; gesture fingerprints are read back")
+    func annotationsSkipped() throws {
         var w = BinaryWriter()
-        // An annotation frame an old reader does not know.
+        // An annotation frame this reader does not know.
         w.u8(100)
         w.varint(3)
         w.append([1, 2, 3])
+        w.u8(EventTag.tap.rawValue)
+        w.varint(2)
+        w.append([0x02, 0x04])
+        w.u8(EventTag.gestureFingerprint)
+        w.varint(4)
+        w.u32(0xDEAD_BEEF)
+        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
+        guard case .event(let e)? = try decoder.nextItem() else { Issue.record("no event"); return }
+        #expect(e == TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2)))))
+        guard case .gestureFingerprint(let v)? = try decoder.nextItem() else { Issue.record("no fingerprint"); return }
+        #expect(v == 0xDEAD_BEEF)
+        #expect(try decoder.nextItem() == nil)
+    }
+
+    @Test("an unknown event type, or fields a reader does not know, is refused as written by a newer selectlog")
+    func newerRefused() throws {
         // A tap with two extra trailing bytes in its body.
+        var w = BinaryWriter()
         w.u8(EventTag.tap.rawValue)
         w.varint(4)
         w.append([0x02, 0x04, 0xFF, 0x01])
         var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
-        let e = try decoder.next()
-        #expect(e == TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2)))))
-        #expect(try decoder.next() == nil)
+        #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
+        #expect(decoder.isNewer)
+        // An event type after the last one this reader knows.
+        var u = BinaryWriter()
+        u.u8(EventTag.redo.rawValue + 1)
+        u.varint(0)
+        var unknown = BinaryEventDecoder(u.bytes, baseTime: .zero)
+        #expect { try unknown.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
+        #expect(unknown.isNewer)
     }
 
     @Test("truncated or garbled frames are errors, never crashes")

@@ -13,8 +13,30 @@ struct BinaryEventDecoder {
     var isAtEnd: Bool { reader.isAtEnd }
     var offset: Int { reader.offset }
 
+    /// Set when the batch holds an event type, or fields of an event, that this reader
+    /// does not know: the log was written by a newer selectlog.
+    private(set) var isNewer = false
+
+    /// What a batch holds, in order: events, and the state fingerprints recorded at
+    /// gesture ends (annotation frames, which change no state).
+    enum Item: Equatable {
+        case event(TimedEvent)
+        /// `TableState.gestureFingerprint` after the event before it.
+        case gestureFingerprint(UInt32)
+    }
+
     /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
     mutating func next() throws(BinaryError) -> TimedEvent? {
+        while let item = try nextItem() {
+            if case .event(let e) = item { return e }
+        }
+        return nil
+    }
+
+    /// The next event or gesture fingerprint, or nil at the end of the batch. Annotation
+    /// frames this reader does not know are skipped whole; an unknown event type or an
+    /// event with more fields than this reader knows throws, with `isNewer` set.
+    mutating func nextItem() throws(BinaryError) -> Item? {
         while !reader.isAtEnd {
             let start = reader.offset
             let tagByte = try reader.u8()
@@ -22,11 +44,18 @@ struct BinaryEventDecoder {
             let bodyEnd = reader.offset + length
             let rawTag = tagByte & ~EventTag.hasTime
             if rawTag >= EventTag.firstSkippable {
+                if rawTag == EventTag.gestureFingerprint && length == 4 {
+                    var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
+                    let value = try body.u32()
+                    try reader.skip(length)
+                    return .gestureFingerprint(value)
+                }
                 try reader.skip(length)
                 continue
             }
             guard let tag = EventTag(rawValue: rawTag) else {
-                throw BinaryError(offset: start, reason: "unknown event tag \(rawTag)")
+                isNewer = true
+                throw BinaryError(offset: start, reason: "unknown event type \(rawTag): written by a newer selectlog")
             }
             var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
             var t: Micros?
@@ -35,9 +64,12 @@ struct BinaryEventDecoder {
                 if let v = t, v.raw < 0 || v > Micros.limit { throw BinaryError(offset: start, reason: "time out of range") }
             }
             let event = try decodeFields(tag, &body)
-            // Fields a later version appended are skipped.
+            guard body.isAtEnd else {
+                isNewer = true
+                throw BinaryError(offset: start, reason: "\(event.typeName) has \(body.remaining) bytes of fields this reader does not know: written by a newer selectlog")
+            }
             try reader.skip(length)
-            return TimedEvent(event, t: t)
+            return .event(TimedEvent(event, t: t))
         }
         return nil
     }

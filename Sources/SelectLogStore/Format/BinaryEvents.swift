@@ -10,6 +10,8 @@ enum EventTag: UInt8 {
 
     static let hasTime: UInt8 = 0x80
     static let firstSkippable: UInt8 = 64
+    /// Annotation: the state's `gestureFingerprint` (u32) after the event before it.
+    static let gestureFingerprint: UInt8 = 64
 }
 
 /// Encodes events as compact binary frames: `tag | hasTime`, body length, body.
@@ -43,6 +45,20 @@ struct BinaryEventEncoder {
         out.u8(tag)
         out.varint(body.count)
         out.append(body.bytes)
+    }
+
+    /// Appends `timed`, applied to give `state`; at a gesture end, also the state's
+    /// gesture fingerprint (6 bytes), so a later build can find where it diverges.
+    mutating func append(_ timed: TimedEvent, after state: TableState) {
+        append(timed)
+        if GestureBoundary.endsGesture(timed.event) { appendGestureFingerprint(state.gestureFingerprint) }
+    }
+
+    /// Appends a gesture fingerprint annotation frame.
+    mutating func appendGestureFingerprint(_ value: UInt32) {
+        out.u8(EventTag.gestureFingerprint)
+        out.u8(4)
+        out.u32(value)
     }
 
     private mutating func point(_ p: ViewportPoint) {

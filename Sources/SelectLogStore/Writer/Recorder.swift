@@ -166,7 +166,7 @@ public final class Recorder: @unchecked Sendable {
             batchFirst = engine.events - 1
             batchBaseTime = before
         }
-        encoder.append(event)
+        encoder.append(event, after: engine)
         batchCount += 1
         let interval = options.checkpointInterval
         if interval > 0 && engine.events % interval == 0 {
