@@ -9,28 +9,30 @@
 package struct EngineBehaviour: Sendable {
     /// A name for messages ("standard", or the variant's name).
     package let name: String
-    private let variant: (@Sendable (inout TableState, TimedEvent) throws(InvalidEvent) -> Void)?
+    private let variant: (@Sendable (inout TableState, TimedEvent) throws(InvalidEvent) -> TableChanges)?
 
     /// The engine of this build: `TableState.apply`.
     package static let standard = EngineBehaviour(name: "standard", variant: nil)
 
-    private init(name: String, variant: (@Sendable (inout TableState, TimedEvent) throws(InvalidEvent) -> Void)?) {
+    private init(name: String, variant: (@Sendable (inout TableState, TimedEvent) throws(InvalidEvent) -> TableChanges)?) {
         self.name = name
         self.variant = variant
     }
 
     /// A variant engine: `apply` replaces `TableState.apply` for every event.
-    package init(name: String, apply: @escaping @Sendable (inout TableState, TimedEvent) throws(InvalidEvent) -> Void) {
+    package init(name: String, apply: @escaping @Sendable (inout TableState, TimedEvent) throws(InvalidEvent) -> TableChanges) {
         self.init(name: name, variant: apply)
     }
 
     /// Whether this is the standard engine.
     package var isStandard: Bool { variant == nil }
 
-    /// Applies `event` to `state` with this engine; a rejection leaves `state` unchanged.
-    @inline(__always)
-    package func apply(_ event: TimedEvent, to state: inout TableState) throws(InvalidEvent) {
-        if let variant { try variant(&state, event) } else { try state.apply(event) }
+    /// Applies `event` to `state` with this engine and says what changed; a rejection
+    /// leaves `state` unchanged.
+    @inline(__always) @discardableResult
+    package func apply(_ event: TimedEvent, to state: inout TableState) throws(InvalidEvent) -> TableChanges {
+        if let variant { return try variant(&state, event) }
+        return try state.apply(event)
     }
 
     /// This engine's behaviour fingerprint (computed once per process for the standard engine).

@@ -47,11 +47,11 @@ struct BinaryEventEncoder {
         out.append(body.bytes)
     }
 
-    /// Appends `timed`, applied to give `state`; at a gesture end, also the state's
-    /// gesture fingerprint (6 bytes), so a later build can find where it diverges.
-    mutating func append(_ timed: TimedEvent, after state: TableState) {
+    /// Appends `timed`, which changed `changes` and gave `state`; at a gesture end, also
+    /// the state's gesture fingerprint (6 bytes), so a later build can find where it diverges.
+    mutating func append(_ timed: TimedEvent, after state: TableState, changes: TableChanges) {
         append(timed)
-        if GestureBoundary.endsGesture(timed.event) { appendGestureFingerprint(state.gestureFingerprint) }
+        if GestureBoundary.endsGesture(changes) { appendGestureFingerprint(state.gestureFingerprint) }
     }
 
     /// Appends a gesture fingerprint annotation frame.

@@ -1,25 +1,24 @@
 import SelectLog
 
-/// Where gestures end, for the state fingerprints the log stores.
-///
-/// Pans and swipes end at `panEnded`, `panCancelled` and `swipeEnded`.
-/// (When `TableState.apply` reports `TableChanges.gestures`, this is the one place to
-/// switch to it.)
+/// Where gestures begin and end, for the state fingerprints the log stores: what
+/// `TableState.apply` reports in `TableChanges.gestures`.
 enum GestureBoundary {
-    /// Whether `event` ends a gesture.
-    static func endsGesture(_ event: Event) -> Bool {
-        switch event {
-        case .panEnded, .panCancelled, .swipeEnded: true
-        default: false
+    /// Whether the event whose changes are `changes` ended or cancelled a gesture.
+    static func endsGesture(_ changes: TableChanges) -> Bool {
+        changes.gestures.contains {
+            switch $0 {
+            case .ended, .cancelled: true
+            case .began, .interrupted: false
+            }
         }
     }
 
-    /// The gesture's kind, named by the event that began it, for reports.
-    static func kind(beganBy event: Event) -> String? {
-        switch event {
-        case .panBegan(_, let fingers): fingers >= 2 ? "two-finger pan" : "pan"
-        case .swipeBegan: "swipe"
-        default: nil
+    /// The kind of gesture the event whose changes are `changes` began, for reports
+    /// ("strip pan", "multiSelect pan", "scroll pan", "swipe"), or nil.
+    static func kind(began changes: TableChanges) -> String? {
+        for case .began(let kind) in changes.gestures {
+            return kind == .swipe ? "swipe" : "\(kind.rawValue) pan"
         }
+        return nil
     }
 }

@@ -36,8 +36,9 @@ package final class LogRewriter {
     /// Applies `event` with the engine and adds it to the log.
     package func append(_ event: TimedEvent) throws(LogError) {
         let before = state.t
+        let changes: TableChanges
         do throws(InvalidEvent) {
-            try engine.apply(event, to: &state)
+            changes = try engine.apply(event, to: &state)
         } catch {
             throw LogError(.invalidEvent, "this build rejects event \(state.events): \(error)", path: file.path,
                            eventIndex: state.events, invalidEvent: error)
@@ -47,13 +48,13 @@ package final class LogRewriter {
             batchFirst = state.events - 1
             batchBaseTime = before
         }
-        encoder.append(event, after: state)
+        encoder.append(event, after: state, changes: changes)
         batchCount += 1
         if checkpointInterval > 0 && state.events % checkpointInterval == 0 {
             try seal()
             try file.append(.checkpoint, payload: state.snapshot(), firstEvent: state.events, eventCount: 0,
                             baseTime: state.t, compressor: compressor)
-        } else if batchCount >= batchEvents || GestureBoundary.endsGesture(event.event) {
+        } else if batchCount >= batchEvents || GestureBoundary.endsGesture(changes) {
             try seal()
         }
     }

@@ -80,12 +80,12 @@ extension LogReader {
                     guard let item else { break }
                     switch item {
                     case .event(let e):
-                        if let kind = GestureBoundary.kind(beganBy: e.event) {
-                            gestureStart = index
-                            gestureKind = kind
-                        }
                         do throws(InvalidEvent) {
-                            try engine.apply(e, to: &state)
+                            let changes = try engine.apply(e, to: &state)
+                            if let kind = GestureBoundary.kind(began: changes) {
+                                gestureStart = index
+                                gestureKind = kind
+                            }
                         } catch {
                             if report.divergence == nil {
                                 report.divergence = .init(events: index...index, kind: e.event.typeName,

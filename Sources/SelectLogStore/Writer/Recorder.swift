@@ -156,8 +156,9 @@ public final class Recorder: @unchecked Sendable {
         if let failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
         if closing { throw LogError(.closed, "the recorder is closed", path: path) }
         let before = engine.t
+        let changes: TableChanges
         do {
-            try engine.apply(event)
+            changes = try engine.apply(event)
         } catch {
             throw LogError(.invalidEvent, error.description, path: path, eventIndex: engine.events, invalidEvent: error)
         }
@@ -166,7 +167,7 @@ public final class Recorder: @unchecked Sendable {
             batchFirst = engine.events - 1
             batchBaseTime = before
         }
-        encoder.append(event, after: engine)
+        encoder.append(event, after: engine, changes: changes)
         batchCount += 1
         let interval = options.checkpointInterval
         if interval > 0 && engine.events % interval == 0 {
