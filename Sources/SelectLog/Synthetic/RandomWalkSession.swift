@@ -1,9 +1,10 @@
 /// A second synthetic session, unlike `SyntheticSession` in every respect that a
 /// codec or a heuristic could be tuned to: finger paths are random walks (Gaussian
-/// steps of about 12 pt per 120 Hz sample, in 1/64 pt, on no pixel grid), the scroll
-/// view reports relative deltas (`scroll {dy}`), gestures last 5 to 120 samples with
-/// jittered frame times, taps land at arbitrary points (headers, gaps, the strip),
-/// and the table has irregular sections and heights.
+/// steps of about 12 pt per 120 Hz sample, on a 2x screen's half-point grid rather
+/// than the standard session's 3x grid), the scroll view reports relative deltas
+/// (`scroll {dy}`), gestures last 5 to 120 samples, ticks come at irregular moments,
+/// taps land at arbitrary points (headers, gaps, the strip), and the table has
+/// irregular sections and heights.
 ///
 /// Seeded and deterministic, integer arithmetic only; every event is valid (a shadow
 /// `TableState` plans each gesture). Sizes and benchmarks report both generators.
@@ -83,8 +84,15 @@ public struct RandomWalkSession: Sequence, Sendable {
 
         private mutating func chance(_ percent: Int64) -> Bool { uniform(0...99) < percent }
 
-        /// A 120 Hz sample interval with the jitter of a real touch stream (7.5–9.2 ms).
-        private mutating func sampleInterval() -> Int64 { 8_333 + uniform(-800...850) }
+        /// A 120 Hz sample interval: 8333 or 8334 µs, so that 120 samples make a second.
+        private mutating func sampleInterval() -> Int64 {
+            sample += 1
+            return sample % 3 == 0 ? 8_334 : 8_333
+        }
+        private var sample = 0
+
+        /// A length on a 2x screen's pixel grid (half points, 32/64 pt).
+        private func pixels(_ raw: Int64) -> Int64 { raw / 32 * 32 }
 
         private mutating func emit(_ e: Event, after micros: Int64 = 0) {
             now += micros
@@ -94,9 +102,9 @@ public struct RandomWalkSession: Sequence, Sendable {
         private var width: Int64 { shadow.viewport.width.raw }
         private var height: Int64 { shadow.viewport.height.raw }
 
-        /// A point anywhere in the viewport, in 1/64 pt.
+        /// A point anywhere in the viewport, on the pixel grid.
         private mutating func anyPoint() -> ViewportPoint {
-            ViewportPoint(x: Points(raw: uniform(0...width - 1)), y: Points(raw: uniform(0...height - 1)))
+            ViewportPoint(x: Points(raw: pixels(uniform(0...width - 1))), y: Points(raw: pixels(uniform(0...height - 1))))
         }
 
         private func clamp(_ v: Int64, _ hi: Int64) -> Int64 { Swift.min(Swift.max(v, 0), hi) }
@@ -135,7 +143,7 @@ public struct RandomWalkSession: Sequence, Sendable {
             emit(.viewport(width: Points(raw: uniform(320...430) * 64), height: Points(raw: uniform(560...930) * 64)))
             let sections = (0..<Int(uniform(3...12))).map { _ in
                 let rows = Int(uniform(10...400))
-                return SectionSpec(rows: rows, rowHeights: (0..<rows).map { _ in Points(raw: uniform(1_600...9_000)) },
+                return SectionSpec(rows: rows, rowHeights: (0..<rows).map { _ in Points(raw: pixels(uniform(1_600...9_000))) },
                                    header: chance(70) ? Points(raw: uniform(0...3_000)) : nil,
                                    footer: chance(20) ? Points(raw: uniform(0...2_000)) : nil)
             }
@@ -146,8 +154,8 @@ public struct RandomWalkSession: Sequence, Sendable {
         private mutating func walk(from start: ViewportPoint, samples: Int, drift: Int64) -> ViewportPoint {
             var x = start.x.raw, y = start.y.raw
             for _ in 0..<samples {
-                x = clamp(x + gaussian(sigma: 12 * 64) / 3, width - 1)
-                y = clamp(y + gaussian(sigma: 12 * 64) + drift, height - 1)
+                x = pixels(clamp(x + gaussian(sigma: 12 * 64) / 3, width - 1))
+                y = pixels(clamp(y + gaussian(sigma: 12 * 64) + drift, height - 1))
                 emit(.panMoved(ViewportPoint(x: Points(raw: x), y: Points(raw: y))), after: sampleInterval())
                 if chance(15) { emit(.tick, after: uniform(1_000...16_000)) }
             }
@@ -180,7 +188,8 @@ public struct RandomWalkSession: Sequence, Sendable {
             var velocity = gaussian(sigma: 40 * 64)
             for _ in 0..<Int(uniform(5...90)) {
                 velocity = velocity * uniform(85...99) / 100 + gaussian(sigma: 64)
-                emit(.scroll(.by(Points(raw: velocity)), phase: nil, target: nil), after: 16_667 + uniform(-1_500...1_500))
+                emit(.scroll(.by(Points(raw: pixels(velocity))), phase: nil, target: nil), after: sample % 2 == 0 ? 16_667 : 16_666)
+                sample += 1
             }
             emit(.scroll(nil, phase: .idle, target: nil), after: uniform(8_000...40_000))
             _ = settling
@@ -196,7 +205,7 @@ public struct RandomWalkSession: Sequence, Sendable {
             emit(.swipeBegan(row: row))
             var offset: Int64 = 0
             for _ in 0..<Int(uniform(5...60)) {
-                offset = clamp(offset + gaussian(sigma: 12 * 64), 200 * 64)
+                offset = pixels(clamp(offset + gaussian(sigma: 12 * 64), 200 * 64))
                 emit(.swipeMoved(offset: Points(raw: offset)), after: sampleInterval())
             }
             emit(.swipeEnded(velocity: Points(raw: gaussian(sigma: 300 * 64))), after: sampleInterval())
@@ -209,7 +218,7 @@ public struct RandomWalkSession: Sequence, Sendable {
             let rows = Int64(shadow.layout.rowCount(in: s))
             if rows < 2 { return }
             switch uniform(0...2) {
-            case 0: emit(.insertRows(at: [RowPath(s, Int(uniform(0...rows)))], heights: [Points(raw: uniform(1_600...9_000))]))
+            case 0: emit(.insertRows(at: [RowPath(s, Int(uniform(0...rows)))], heights: [Points(raw: pixels(uniform(1_600...9_000)))]))
             case 1: emit(.deleteRows(at: [RowPath(s, Int(uniform(0...rows - 1)))]))
             default: emit(.moveRow(from: RowPath(s, Int(uniform(0...rows - 1))), to: RowPath(s, Int(uniform(0...rows - 1)))))
             }

@@ -5,10 +5,13 @@ struct BinaryEventDecoder {
     private var reader: BinaryReader
     private var predictor: Predictor
 
-    init(_ bytes: [UInt8], baseTime: Micros) {
+    /// A decoder for one batch of a log of format `version`.
+    init(_ bytes: [UInt8], baseTime: Micros, version: UInt16 = LogFormat.version) {
         reader = BinaryReader(bytes)
-        predictor = Predictor(time: baseTime)
+        predictor = Predictor(time: baseTime, version: version)
+        self.version = version
     }
+    private let version: UInt16
 
     var isAtEnd: Bool { reader.isAtEnd }
     var offset: Int { reader.offset }
@@ -200,7 +203,12 @@ struct BinaryEventDecoder {
             switch try r.u8() {
             case 0: motion = nil
             case 1: motion = .to(try checked(predictor.scroll(fromResidual: try r.signed()), &r))
-            case 2: motion = .by(try r.points())
+            case 2:
+                if version >= 2 {
+                    motion = .by(try checked(predictor.scrollBy(fromResidual: try r.signed()), &r))
+                } else {
+                    motion = .by(try r.points())
+                }
             default: throw r.fail("bad scroll motion")
             }
             let phase: ScrollPhase?

@@ -93,7 +93,7 @@ struct LogScan {
                     break
                 }
                 if scan.problem == nil, deep {
-                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor) { fail(why) }
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version) { fail(why) }
                 }
                 if scan.problem != nil { break }
                 scan.records.append(info)
@@ -136,7 +136,8 @@ struct LogScan {
         }
     }
 
-    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?) -> String? {
+    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
+                                  version: UInt16) -> String? {
         let raw: [UInt8]
         switch payload(info, bytes, salt: salt, d) {
         case .failure(let e): return e.message
@@ -144,7 +145,7 @@ struct LogScan {
         }
         switch info.header.kind {
         case .batch:
-            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime)
+            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime, version: version)
             var n = 0
             do throws(BinaryError) {
                 while try decoder.next() != nil { n += 1 }
