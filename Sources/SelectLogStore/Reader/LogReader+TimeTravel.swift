@@ -77,6 +77,34 @@ extension LogReader {
         }
     }
 
+    /// The event (0-based) that last changed `value` of the state, looking at the first
+    /// `n` events; nil when no event changed it. Walks back one checkpoint window at a
+    /// time, so an answer near the end costs about one window.
+    public func lastChange<Value: Equatable>(at n: Int, of value: (TableState) -> Value,
+                                             progress: ((Int) -> Void)? = nil) throws(LogError) -> Int? {
+        guard n >= 0, n <= eventCount else {
+            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
+        }
+        var end = n
+        while end > 0 {
+            var state = try windowStart(before: end)
+            let start = state.events
+            var current = value(state)
+            var last: Int?
+            try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
+                try apply(e, index: i, to: &state)
+                let next = value(state)
+                if next != current { last = i }
+                current = next
+                return true
+            }
+            progress?(n - start)
+            if let last { return last }
+            end = start
+        }
+        return nil
+    }
+
     /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),
     /// found by running the window forward and following untouched rows back.
     private func path(of row: RowPath, at n: Int, before m: Int) throws(LogError) -> RowPath? {
@@ -92,51 +120,98 @@ extension LogReader {
         return nil
     }
 
-    /// The gesture event `index` belongs to: the pan or swipe around it, or the event itself.
+    /// The gesture event `index` (0-based) belongs to: the pan or swipe open before it or
+    /// begun by it, from the event that began it to the event that ended, interrupted or
+    /// cancelled it; otherwise the event alone. Boundaries come from what each event did
+    /// to the state (`GestureBoundaries`), never from event names, so a pan ended by a
+    /// `configure` ends there, and a `setEditing` that changes nothing is part of the pan.
     public func gesture(containing index: Int) throws(LogError) -> Gesture {
         guard index >= 0, index < eventCount else {
             throw LogError(.outOfRange, "the log has \(eventCount) events, not \(index + 1)", path: path, eventIndex: index)
         }
-        // Find a pan or swipe that is open at `index`, looking back a bounded distance.
-        var openPan: Int?, openSwipe: Int?
+        // Start where no gesture is open: a checkpoint window whose first state is idle.
+        var state = try windowStart(before: index + 1)
+        while GestureBoundaries.open(in: state) != nil, state.events > 0, index - state.events < 200_000 {
+            state = try windowStart(before: state.events)
+        }
+        var open: (kind: GestureKind, first: Int)?
+        if let kind = GestureBoundaries.open(in: state) { open = (kind, state.events) }
         var own = ""
-        try forEachEvent(from: Swift.max(0, index - 200_000), to: index + 1) { i, e in
-            switch e.event {
-            case .panBegan: openPan = i
-            case .panEnded, .panCancelled: if i != index { openPan = nil }
-            case .swipeBegan: openSwipe = i
-            case .swipeEnded: if i != index { openSwipe = nil }
-            case .reload, .setEditing: if i != index { openPan = nil; openSwipe = nil }
-            default: if e.event.isRowEdit && i != index { openPan = nil }
+        var found: (kind: GestureKind, first: Int)?
+        var last = index
+        try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
+            let before = state
+            try apply(e, index: i, to: &state)
+            let transitions = GestureBoundaries.transitions(from: before, to: state)
+            let ends = transitions.contains { if case .began = $0 { false } else { true } }
+            if i < index {
+                // In order: an event may end one gesture and begin another.
+                for t in transitions {
+                    if case .began(let kind) = t { open = (kind, i) } else { open = nil }
+                }
+                return true
             }
-            if i == index { own = e.event.typeName }
-            return true
-        }
-        let panEvents: Set<String> = ["panBegan", "panMoved", "panEnded", "panCancelled", "tick", "scroll", "jumpToSection"]
-        let swipeEvents: Set<String> = ["swipeBegan", "swipeMoved", "swipeEnded"]
-        if let start = openPan, panEvents.contains(own) {
-            let kind: String
-            switch try state(at: start + 1).pan?.kind {
-            case .strip?: kind = "strip pan"
-            case .multiSelect?: kind = "multi-select pan"
-            default: kind = "drag scroll"
+            last = i
+            if i > index { return !ends }
+            own = e.event.typeName
+            if let o = open {
+                // The event belongs to the gesture open before it, and may end it.
+                found = o
+                return !ends
             }
-            return Gesture(kind: kind, events: start...(try end(of: start, closers: ["panEnded", "panCancelled"], from: index)))
+            for t in transitions {
+                if case .began(let kind) = t { found = (kind, i) }
+            }
+            return found != nil && GestureBoundaries.open(in: state) != nil
         }
-        if let start = openSwipe, swipeEvents.contains(own) {
-            return Gesture(kind: "swipe", events: start...(try end(of: start, closers: ["swipeEnded"], from: index)))
-        }
-        return Gesture(kind: own, events: index...index)
+        guard let g = found else { return Gesture(kind: own, events: index...index) }
+        return Gesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
+    }
+}
+
+/// Gesture boundaries read from what an event did to the state: a pan or a swipe that
+/// appeared, disappeared or changed kind (an interrupted selection pan).
+public enum GestureBoundaries {
+    /// The gesture open in `state`, if any: its pan's kind, or `.swipe`.
+    public static func open(in state: TableState) -> GestureKind? {
+        if let pan = state.pan { return kind(of: pan) }
+        if case .active? = state.options.swipe { return .swipe }
+        return nil
     }
 
-    private func end(of start: Int, closers: Set<String>, from index: Int) throws(LogError) -> Int {
-        var last = index
-        try forEachEvent(from: index, to: Swift.min(eventCount, index + 200_000)) { i, e in
-            last = i
-            if closers.contains(e.event.typeName) || (i > index && (e.event.isRowEdit || e.event.typeName == "reload")) { return false }
-            return true
+    /// What happened to gestures between two consecutive states.
+    public static func transitions(from before: TableState, to after: TableState) -> [GestureTransition] {
+        var out: [GestureTransition] = []
+        let a = before.pan.map(kind(of:)), b = after.pan.map(kind(of:))
+        if a != b {
+            if let a { out.append(b == .interrupted ? .interrupted(a) : .ended(a)) }
+            if let b, b != .interrupted { out.append(.began(b)) }
         }
-        return last
+        let sa: Bool, sb: Bool
+        if case .active? = before.options.swipe { sa = true } else { sa = false }
+        if case .active? = after.options.swipe { sb = true } else { sb = false }
+        if sa && !sb { out.append(.ended(.swipe)) }
+        if sb && !sa { out.append(.began(.swipe)) }
+        return out
+    }
+
+    static func kind(of pan: Pan) -> GestureKind {
+        switch pan.kind {
+        case .strip: .strip
+        case .multiSelect: .multiSelect
+        case .scroll: .scroll
+        }
+    }
+
+    /// The words `inspect` uses for a gesture kind.
+    public static func name(_ kind: GestureKind) -> String {
+        switch kind {
+        case .strip: "strip pan"
+        case .multiSelect: "multi-select pan"
+        case .scroll: "drag scroll"
+        case .interrupted: "interrupted touch"
+        case .swipe: "swipe"
+        }
     }
 }
 
