@@ -96,3 +96,39 @@ struct ReplayCommandTests {
         #expect(r.stdout.contains("65 invalid"))
     }
 }
+
+@Suite("selectlog replay --expect")
+struct ReplayExpectTests {
+    @Test("exit 0 when it holds, 1 when it does not (printing what it read), 65 for a bad expression")
+    func exitCodes() throws {
+        let file = "Examples/strip-pan-autoscroll.jsonl"
+        let holds = try CLI.run(["replay", file, "--expect", "selected contains [0, 14] and pan.autoscroll == \"down\""])
+        #expect(holds.status == 0, "\(holds.stderr)")
+        #expect(holds.stdout.hasPrefix("selected contains [0, 14] and pan.autoscroll == \"down\" holds after 10 events\n"))
+        let fails = try CLI.run(["replay", file, "--expect", "count(selected) > 3 and not editing", "--at", "4"])
+        #expect(fails.status == 1)
+        #expect(fails.stdout.contains("does not hold after 4 events\n  selected = [[0, 0]]\n  editing = false\n"), "\(fails.stdout)")
+        let json = try CLI.run(["replay", file, "--expect", "optionOpen == null", "--json"])
+        #expect(json.stdout == "{\"expect\": \"optionOpen == null\", \"at\": 10, \"holds\": true, \"reads\": {\"optionOpen\": null}}\n")
+        let bad = try CLI.run(["replay", file, "--expect", "selected contains"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("column 18: expected a field, a literal"), "\(bad.stderr)")
+    }
+
+    @Test("on a long synthetic log, --expect agrees with the library at every N tried")
+    func longLog() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "20000", "--seed", "3", "-o", path]).status == 0)
+        var iterator = SyntheticSession(seed: 3, count: 20000).makeIterator()
+        var n = 0
+        let expectation = try StateExpectation("count(selected) >= 2 or editing")
+        for target in [0, 1, 5000, 12_345, 20000] {
+            while n < target, iterator.next() != nil { n += 1 }
+            let expected = expectation.holds(in: iterator.state)
+            let r = try CLI.run(["replay", path, "--at", String(target), "--expect", expectation.text])
+            #expect(r.status == (expected ? 0 : 1), "at \(target)")
+        }
+    }
+}

@@ -15,44 +15,44 @@ struct ExpectationTests {
     @Test("the issue's examples parse and evaluate on a real state")
     func examples() throws {
         let state = try play(ExpectationTests.session)
-        #expect(try Expectation("selected contains [0, 2]").holds(in: state))
-        #expect(try !Expectation("selected contains [3, 60]").holds(in: state))
-        #expect(try Expectation("count(selected) > 3 and not editing").holds(in: state))
-        #expect(try !Expectation("count(selected) > 4 and not editing").holds(in: state))
-        #expect(try Expectation("optionOpen == null").holds(in: state))
-        #expect(try Expectation("pan.kind == \"strip\" and pan.autoscroll == null").holds(in: state))
-        #expect(try Expectation("pan.anchor == [0, 5] and pan.mode == \"select\"").holds(in: state))
-        #expect(try Expectation("editor.chosen == null").holds(in: state), "a path through null is null")
-        #expect(try Expectation("count(sections) == 2 and sections == [20, 70]").holds(in: state))
-        #expect(try Expectation("t == 1016.667 and t > 1016.666 and t < 1016.668").holds(in: state))
-        #expect(try Expectation("not (events != 5) or false").holds(in: state))
-        #expect(try Expectation("selected == [[0, 2], [0, 3], [0, 4], [0, 5]]").holds(in: state))
-        #expect(try !Expectation("selected == [[0, 2], [0, 3], [0, 4]]").holds(in: state))
-        #expect(try Expectation("[1, 2] contains 2 and not ([1, 2] contains 3)").holds(in: state))
+        #expect(try StateExpectation("selected contains [0, 2]").holds(in: state))
+        #expect(try !StateExpectation("selected contains [3, 60]").holds(in: state))
+        #expect(try StateExpectation("count(selected) > 3 and not editing").holds(in: state))
+        #expect(try !StateExpectation("count(selected) > 4 and not editing").holds(in: state))
+        #expect(try StateExpectation("optionOpen == null").holds(in: state))
+        #expect(try StateExpectation("pan.kind == \"strip\" and pan.autoscroll == null").holds(in: state))
+        #expect(try StateExpectation("pan.anchor == [0, 5] and pan.mode == \"select\"").holds(in: state))
+        #expect(try StateExpectation("editor.chosen == null").holds(in: state), "a path through null is null")
+        #expect(try StateExpectation("count(sections) == 2 and sections == [20, 70]").holds(in: state))
+        #expect(try StateExpectation("t == 1016.667 and t > 1016.666 and t < 1016.668").holds(in: state))
+        #expect(try StateExpectation("not (events != 5) or false").holds(in: state))
+        #expect(try StateExpectation("selected == [[0, 2], [0, 3], [0, 4], [0, 5]]").holds(in: state))
+        #expect(try !StateExpectation("selected == [[0, 2], [0, 3], [0, 4]]").holds(in: state))
+        #expect(try StateExpectation("[1, 2] contains 2 and not ([1, 2] contains 3)").holds(in: state))
     }
 
     @Test("precedence: not binds tighter than and, and tighter than or")
     func precedence() throws {
         let state = TableState()
-        #expect(try Expectation("true or false and false").holds(in: state))
-        #expect(try !Expectation("(true or false) and false").holds(in: state))
-        #expect(try !Expectation("not true and false").holds(in: state))
-        #expect(try Expectation("not (true and false)").holds(in: state))
-        #expect(try Expectation("not not true").holds(in: state))
+        #expect(try StateExpectation("true or false and false").holds(in: state))
+        #expect(try !StateExpectation("(true or false) and false").holds(in: state))
+        #expect(try !StateExpectation("not true and false").holds(in: state))
+        #expect(try StateExpectation("not (true and false)").holds(in: state))
+        #expect(try StateExpectation("not not true").holds(in: state))
     }
 
     @Test("numbers compare on the grid: a literal is rounded onto the value's grid")
     func grid() throws {
         // Section 1 rows are 44.3 pt, stored as 44.296875 (the 1/64 grid point nearest).
         let state = try play(ExpectationTests.session)
-        #expect(try Expectation("contentHeight == 4100.78125").holds(in: state))
-        #expect(try Expectation("contentHeight == 4100.78").holds(in: state), "4100.78 rounds to 4100.78125 on the 1/64 grid")
-        #expect(try !Expectation("contentHeight == 4100.8").holds(in: state))
-        #expect(try Expectation("contentHeight > 4100.77 and contentHeight < 4100.8").holds(in: state))
+        #expect(try StateExpectation("contentHeight == 4100.78125").holds(in: state))
+        #expect(try StateExpectation("contentHeight == 4100.78").holds(in: state), "4100.78 rounds to 4100.78125 on the 1/64 grid")
+        #expect(try !StateExpectation("contentHeight == 4100.8").holds(in: state))
+        #expect(try StateExpectation("contentHeight > 4100.77 and contentHeight < 4100.8").holds(in: state))
         // Between literals the comparison is exact.
-        #expect(try !Expectation("1.5 == 1.50001").holds(in: state))
-        #expect(try Expectation("1.5 == 1.50").holds(in: state))
-        #expect(try Expectation("-2 < -1.5").holds(in: state))
+        #expect(try !StateExpectation("1.5 == 1.50001").holds(in: state))
+        #expect(try StateExpectation("1.5 == 1.50").holds(in: state))
+        #expect(try StateExpectation("-2 < -1.5").holds(in: state))
     }
 
     @Test("every field of the state JSON reads the value the JSON prints", arguments: [0, 1, 777, 3000])
@@ -68,13 +68,13 @@ struct ExpectationTests {
             if case .object(let inner) = value {
                 for (k, v) in inner {
                     let text = "\(key).\(k) == \(ExpectationTests.literal(v))"
-                    #expect(try Expectation(text).holds(in: state), "\(text)")
+                    #expect(try StateExpectation(text).holds(in: state), "\(text)")
                 }
             }
             let text = "\(key) == \(ExpectationTests.literal(value))"
             if case .object = value {} else {
-                #expect(try Expectation(text).holds(in: state), "\(text)")
-                #expect(try !Expectation(text).negated.holds(in: state))
+                #expect(try StateExpectation(text).holds(in: state), "\(text)")
+                #expect(try !StateExpectation(text).negated.holds(in: state))
             }
         }
     }
@@ -118,7 +118,7 @@ struct ExpectationTests {
     ])
     func errors(text: String, column: Int, message: String) {
         do {
-            _ = try Expectation(text)
+            _ = try StateExpectation(text)
             Issue.record("\(text) parsed")
         } catch {
             #expect(error.column == column, "\(text): \(error)")
@@ -130,7 +130,7 @@ struct ExpectationTests {
     @Test("fields lists what is read; reads gives their values")
     func reads() throws {
         let state = try play(ExpectationTests.session)
-        let e = try Expectation("count(selected) > 3 and pan.kind == \"strip\" and not editing and selected contains [0, 1]")
+        let e = try StateExpectation("count(selected) > 3 and pan.kind == \"strip\" and not editing and selected contains [0, 1]")
         #expect(e.fields == ["selected", "pan.kind", "editing"])
         let reads = e.reads(in: state)
         #expect(reads.map(\.value.description) == ["[[0, 2], [0, 3], [0, 4], [0, 5]]", "\"strip\"", "false"])
@@ -148,13 +148,13 @@ struct ExpectationTests {
             guard n % 97 == 0 else { continue }
             let state = iterator.state
             for row in [RowPath(0, 0), RowPath(0, 3), RowPath(1, 7), RowPath(2, 40)] {
-                let fast = try Expectation("selected contains [\(row.section), \(row.row)]").holds(in: state)
-                let slow = try Expectation("(selected) contains [\(row.section), \(row.row)]").holds(in: state)
+                let fast = try StateExpectation("selected contains [\(row.section), \(row.row)]").holds(in: state)
+                let slow = try StateExpectation("(selected) contains [\(row.section), \(row.row)]").holds(in: state)
                 #expect(fast == slow)
                 #expect(fast == state.selection.paths.contains(row))
             }
-            #expect(try Expectation("count(selected) == count((selected))").holds(in: state))
-            #expect(try Expectation("count(selected) == \(state.selection.count)").holds(in: state))
+            #expect(try StateExpectation("count(selected) == count((selected))").holds(in: state))
+            #expect(try StateExpectation("count(selected) == \(state.selection.count)").holds(in: state))
         }
     }
 }

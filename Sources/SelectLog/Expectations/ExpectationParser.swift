@@ -24,7 +24,7 @@ indirect enum ExpectationNode: Sendable {
     case selectedCount
 }
 
-/// Recursive descent over the grammar of `Expectation`.
+/// Recursive descent over the grammar of `StateExpectation`.
 struct ExpectationParser {
     private var tokens: [ExpectationToken]
     private var position = 0

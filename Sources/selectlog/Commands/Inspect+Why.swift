@@ -30,7 +30,7 @@ extension Inspect {
 
     /// `--why FIELD`: the event that last changed the field, and its gesture.
     func explain(_ reader: LogReader, field: String, at n: Int) throws {
-        let expectation = try Expectation(field)
+        let expectation = try StateExpectation(field)
         let progress = Progress("why", total: n)
         let index = try reader.lastChange(at: n, of: { expectation.value(in: $0).description }) { progress.update($0) }
         progress.finish()

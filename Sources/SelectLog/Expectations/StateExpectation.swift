@@ -19,10 +19,10 @@
 /// expectation holds when its value is neither `false` nor `null`.
 ///
 /// ```swift
-/// let bug = try Expectation("selected contains [3, 60] and not editing")
+/// let bug = try StateExpectation("selected contains [3, 60] and not editing")
 /// if bug.holds(in: state) { print(bug.reads(in: state)) }
 /// ```
-public struct Expectation: Sendable, CustomStringConvertible {
+public struct StateExpectation: Sendable, CustomStringConvertible {
     /// The text it was parsed from.
     public let text: String
     let root: ExpectationNode
@@ -42,13 +42,13 @@ public struct Expectation: Sendable, CustomStringConvertible {
     public var description: String { text }
 
     /// The expectation that holds exactly when this one does not: `not (TEXT)`.
-    public var negated: Expectation { Expectation(text: "not (\(text))", root: .not(root)) }
+    public var negated: StateExpectation { StateExpectation(text: "not (\(text))", root: .not(root)) }
 
     /// Whether the expectation holds in `state`.
-    public func holds(in state: TableState) -> Bool { Expectation.evaluate(root, state).isTruthy }
+    public func holds(in state: TableState) -> Bool { StateExpectation.evaluate(root, state).isTruthy }
 
     /// The expectation's value in `state` (usually a boolean).
-    public func value(in state: TableState) -> ExpectationValue { Expectation.evaluate(root, state) }
+    public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state) }
 
     /// The fields the expectation reads, as paths (`selected`, `pan.kind`), each once,
     /// in the order they are written.
