@@ -1,5 +1,5 @@
 extension TableState {
-    mutating func panBegan(at p: ViewportPoint, fingers: Int, now: Micros) throws(InvalidEvent) {
+    mutating func panBegan(at p: ViewportPoint, fingers: Int, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         if pan != nil { throw InvalidEvent("panBegan", "a pan is already active") }
         decelerating = false
         target = nil
@@ -7,10 +7,10 @@ extension TableState {
         if fingers == 2, c.multiSelectInteraction, c.allowsMultipleSelectionDuringEditing, row(at: p) != nil {
             setEditing(true)
             pan = Pan(selecting: .multiSelect, at: p, reversal: .restore, selection: selection)
-            applyMoveRule(reversal: false)
+            applyMoveRule(reversal: false, &changed)
         } else if fingers == 1, c.strip.enabled, isInStrip(p.x), isMultiple {
             pan = Pan(selecting: .strip, at: p, reversal: c.strip.reversal, selection: selection)
-            applyMoveRule(reversal: false)
+            applyMoveRule(reversal: false, &changed)
         } else {
             pan = Pan(scrollFrom: p, offset: contentOffset)
             dragging = true
@@ -26,26 +26,26 @@ extension TableState {
         }
     }
 
-    mutating func panMoved(to p: ViewportPoint, now: Micros) throws(InvalidEvent) {
+    mutating func panMoved(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         guard let kind = pan?.kind else { throw InvalidEvent("panMoved", "no pan is active") }
         if kind != .scroll {
-            countMove(to: p, now: now)
+            countMove(to: p, now: now, &changed)
         } else if let began = pan?.offsetAtBegan, let yAtBegan = pan?.yAtBegan {
             contentOffset = clampedOffset(began - (p.y - yAtBegan))
         }
     }
 
-    mutating func panEnded(at p: ViewportPoint?, targetOffset: Points?, now: Micros) throws(InvalidEvent) {
+    mutating func panEnded(at p: ViewportPoint?, targetOffset: Points?, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         if pan == nil { throw InvalidEvent("panEnded", "no pan is active") }
-        endPan(at: p, targetOffset: targetOffset, now: now)
+        endPan(at: p, targetOffset: targetOffset, now: now, &changed)
     }
 
     /// Ends the active pan: a last move to `p`, then a drag scroll may start decelerating,
     /// and a selection pan's changes become one undo step.
-    mutating func endPan(at p: ViewportPoint?, targetOffset: Points?, now: Micros) {
+    mutating func endPan(at p: ViewportPoint?, targetOffset: Points?, now: Micros, _ changed: inout SelectionDelta) {
         guard let current = pan else { return }
         if current.isSelectionPan {
-            if let p { countMove(to: p, now: now) }
+            if let p { countMove(to: p, now: now, &changed) }
             let before = pan?.selectionBefore ?? current.selectionBefore
             pan = nil
             let added = selection.subtracting(before)
@@ -72,7 +72,7 @@ extension TableState {
     }
 
     /// A finger move during a selection pan: jitter, direction, the move rule, auto-scroll.
-    mutating func countMove(to p: ViewportPoint, now: Micros) {
+    mutating func countMove(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) {
         guard let finger = pan?.finger else { return }
         let previous = pan?.direction
         let dy = p.y - finger.y
@@ -84,12 +84,12 @@ extension TableState {
             pan?.direction = direction
         }
         pan?.finger = p
-        applyMoveRule(reversal: reversal)
+        applyMoveRule(reversal: reversal, &changed)
         updateAutoscroll(now: now)
     }
 
     /// The move rule of spec 5.3 for the row now under the finger.
-    mutating func applyMoveRule(reversal: Bool) {
+    mutating func applyMoveRule(reversal: Bool, _ changed: inout SelectionDelta) {
         guard let finger = pan?.finger, pan?.isSelectionPan == true else { return }
         let r = row(at: finger)
         guard let start = pan?.start, let mode = pan?.mode, let anchor = pan?.anchor else {
@@ -101,6 +101,7 @@ extension TableState {
             pan?.anchor = r
             pan?.end = r
             selection.set(r, to: mode == .select)
+            changed.record(r, selected: mode == .select)
             return
         }
         switch pan?.reversal ?? .flip {
@@ -111,7 +112,7 @@ extension TableState {
                 pan?.mode = m
             }
             if let r {
-                setSelectedRows(between: anchor, and: r, to: m == .select)
+                setSelectedRows(between: anchor, and: r, to: m == .select, recording: &changed)
                 pan?.anchor = r
                 pan?.end = r
             }
@@ -120,6 +121,7 @@ extension TableState {
                 pan?.end = r
                 var next = before
                 setRows(between: start, and: r, to: mode == .select, in: &next)
+                changed.record(added: next.subtracting(selection), removed: selection.subtracting(next))
                 selection = next
             }
         }
@@ -151,13 +153,13 @@ extension TableState {
     }
 
     /// `tick`: moves an auto-scroll by the exact distance for the time since it last moved.
-    mutating func tick(_ now: Micros) {
+    mutating func tick(_ now: Micros, _ changed: inout SelectionDelta) {
         guard let direction = pan?.autoscroll, let since = pan?.autoscrollSince else { return }
         let distance = autoscrollDistance(elapsed: Micros(raw: now.raw - since.raw))
         pan?.autoscrollSince = now
         let moved = direction == .up ? contentOffset - distance : contentOffset + distance
         contentOffset = clampedOffset(moved)
-        applyMoveRule(reversal: false)
+        applyMoveRule(reversal: false, &changed)
     }
 
     /// `rowsPerSecond × (total data-row height / data-row count) × elapsed / 1000`, rounded

@@ -29,7 +29,7 @@ extension TableState {
         if let h = patch.editorHeight { layout.setEditorHeight(h) }
         trimHistory()
         // A selection pan only exists in a multiple mode; leaving it ends the pan.
-        if let pan, pan.isSelectionPan, !isMultiple { endPan(at: nil, targetOffset: nil, now: now) }
+        if let pan, pan.isSelectionPan, !isMultiple { var ignored = SelectionDelta(); endPan(at: nil, targetOffset: nil, now: now, &ignored) }
         // The clear rule (spec 5.1, 5.10.6).
         if !isSelectable || (!isMultiple && selection.count > 1) { selection.removeAll() }
         reclamp()
