@@ -105,6 +105,15 @@ extension LogReader {
         return nil
     }
 
+    /// Applies a logged event and returns what it changed.
+    func applyReporting(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) -> TableChanges {
+        do throws(InvalidEvent) {
+            return try state.apply(e)
+        } catch {
+            throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
+        }
+    }
+
     /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),
     /// found by running the window forward and following untouched rows back.
     private func path(of row: RowPath, at n: Int, before m: Int) throws(LogError) -> RowPath? {
@@ -123,7 +132,7 @@ extension LogReader {
     /// The gesture event `index` (0-based) belongs to: the pan or swipe open before it or
     /// begun by it, from the event that began it to the event that ended, interrupted or
     /// cancelled it; otherwise the event alone. Boundaries come from what each event did
-    /// to the state (`GestureBoundaries`), never from event names, so a pan ended by a
+    /// (`TableChanges.gestures`), never guessed from event names, so a pan ended by a
     /// `configure` ends there, and a `setEditing` that changes nothing is part of the pan.
     public func gesture(containing index: Int) throws(LogError) -> Gesture {
         guard index >= 0, index < eventCount else {
@@ -140,9 +149,7 @@ extension LogReader {
         var found: (kind: GestureKind, first: Int)?
         var last = index
         try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
-            let before = state
-            try apply(e, index: i, to: &state)
-            let transitions = GestureBoundaries.transitions(from: before, to: state)
+            let transitions = try applyReporting(e, index: i, to: &state).gestures
             let ends = transitions.contains { if case .began = $0 { false } else { true } }
             if i < index {
                 // In order: an event may end one gesture and begin another.
@@ -169,30 +176,14 @@ extension LogReader {
     }
 }
 
-/// Gesture boundaries read from what an event did to the state: a pan or a swipe that
-/// appeared, disappeared or changed kind (an interrupted selection pan).
+/// Gestures as `inspect` names them; their boundaries are the `TableChanges.gestures`
+/// that `TableState.apply` returns.
 public enum GestureBoundaries {
     /// The gesture open in `state`, if any: its pan's kind, or `.swipe`.
     public static func open(in state: TableState) -> GestureKind? {
         if let pan = state.pan { return kind(of: pan) }
-        if case .active? = state.options.swipe { return .swipe }
+        if state.options.swipe != nil { return .swipe }
         return nil
-    }
-
-    /// What happened to gestures between two consecutive states.
-    public static func transitions(from before: TableState, to after: TableState) -> [GestureTransition] {
-        var out: [GestureTransition] = []
-        let a = before.pan.map(kind(of:)), b = after.pan.map(kind(of:))
-        if a != b {
-            if let a { out.append(b == .interrupted ? .interrupted(a) : .ended(a)) }
-            if let b, b != .interrupted { out.append(.began(b)) }
-        }
-        let sa: Bool, sb: Bool
-        if case .active? = before.options.swipe { sa = true } else { sa = false }
-        if case .active? = after.options.swipe { sb = true } else { sb = false }
-        if sa && !sb { out.append(.ended(.swipe)) }
-        if sb && !sa { out.append(.began(.swipe)) }
-        return out
     }
 
     static func kind(of pan: Pan) -> GestureKind {
