@@ -9,6 +9,6 @@ struct SelectLogCommand: ParsableCommand {
             Events (taps, pans, scrolls, row edits) are JSON Lines scripts as described in
             EVENTS.md. Exit codes: 0 ok, 1 damaged log (verify), 64 usage, 65 invalid input, 74 I/O.
             """,
-        subcommands: [Record.self, Replay.self, Export.self, Inspect.self, Verify.self, Synthesize.self, Shrink.self]
+        subcommands: [Record.self, Replay.self, Export.self, Inspect.self, Verify.self, Synthesize.self, Shrink.self, Testgen.self]
     )
 }
