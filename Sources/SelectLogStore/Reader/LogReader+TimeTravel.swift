@@ -105,6 +105,18 @@ extension LogReader {
         return nil
     }
 
+    /// The nearest gesture boundary at or before event `index` (0-based): the first event
+    /// of the gesture `index` belongs to, moved further back while a pan or swipe is still
+    /// open before it. A slice that starts there begins with no gesture in progress.
+    public func gestureBoundary(atOrBefore index: Int) throws(LogError) -> Int {
+        var start = Swift.min(Swift.max(index, 0), eventCount)
+        if start < eventCount { start = try gesture(containing: start).events.lowerBound }
+        while start > 0, GestureBoundaries.open(in: try state(at: start)) != nil {
+            start = try gesture(containing: start - 1).events.lowerBound
+        }
+        return start
+    }
+
     /// Applies a logged event and returns what it changed.
     func applyReporting(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) -> TableChanges {
         do throws(InvalidEvent) {
