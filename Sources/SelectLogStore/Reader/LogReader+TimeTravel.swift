@@ -16,6 +16,16 @@ public struct RowHistory: Sendable, Equatable {
     public var pathThen: RowPath?
 }
 
+/// One change of a row's selection: the event (0-based), where the row was right after
+/// it, and whether it was selected then.
+public struct SelectionChange: Sendable, Equatable {
+    public var event: Int
+    public var path: RowPath
+    public var selected: Bool
+    /// `.changed`, or `.inserted` for the event that created the row.
+    public var kind: RowHistory.Kind
+}
+
 /// The gesture an event belongs to.
 public struct Gesture: Sendable, Equatable {
     /// "strip pan", "multi-select pan", "drag scroll", "swipe", or the event's own type.
@@ -124,6 +134,27 @@ extension LogReader {
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
+    }
+
+    /// Every change of a row's selection in the first `n` events, oldest first, following
+    /// the row back through edits: each entry is the event (0-based), the row's path right
+    /// after it, and whether it was selected after it. The first entry is the event that
+    /// created the row (`RowHistory.Kind.inserted`) when the log has it.
+    public func selectionHistory(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> [SelectionChange] {
+        var out: [SelectionChange] = []
+        var target = row
+        var end = n
+        while true {
+            let h = try lastChange(of: target, at: end)
+            progress?(n - end)
+            guard let i = h.event, let then = h.pathThen else { break }
+            let selected = try state(at: i + 1).selection.contains(then)
+            out.append(SelectionChange(event: i, path: then, selected: selected, kind: h.kind))
+            guard h.kind == .changed, let before = try self.path(of: then, at: i + 1, before: i) else { break }
+            target = before
+            end = i
+        }
+        return out.reversed()
     }
 
     /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),

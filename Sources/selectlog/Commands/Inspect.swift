@@ -29,6 +29,9 @@ struct Inspect: ParsableCommand {
     @Option(help: ArgumentHelp("The event that last changed a row's selection (S,R or S:R), or optionOpen, swipe, editor or contentOffset; and its gesture.", valueName: "row-or-field"))
     var why: String?
 
+    @Option(help: ArgumentHelp("Every change of a row's selection over the log, following the row through edits.", valueName: "row"))
+    var history: String?
+
     @Option(help: ArgumentHelp("The first event after which an expectation holds (0: before any), its gesture, and the table before and after.", valueName: "expr"))
     var first: String?
 
@@ -36,8 +39,8 @@ struct Inspect: ParsableCommand {
     var json = false
 
     func validate() throws {
-        let views = [events != nil, diff != nil, why != nil, first != nil, at != nil && why == nil].filter { $0 }.count
-        if views > 1 { throw ValidationError("choose one of --events, --at, --diff, --why and --first") }
+        let views = [events != nil, diff != nil, why != nil, first != nil, history != nil, at != nil && why == nil && history == nil].filter { $0 }.count
+        if views > 1 { throw ValidationError("choose one of --events, --at, --diff, --why, --history and --first") }
         if let at, at < 0 { throw ValidationError("--at takes a number of events, 0 or more") }
     }
 
@@ -48,6 +51,8 @@ struct Inspect: ParsableCommand {
                 try listEvents(reader, try InspectRange(events, count: reader.eventCount))
             } else if let diff {
                 try showDiff(reader, try InspectRange(diff, count: reader.eventCount))
+            } else if let history {
+                try self.history(reader, history)
             } else if let first {
                 try self.first(reader, first)
             } else if let why {
