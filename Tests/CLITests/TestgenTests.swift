@@ -47,8 +47,13 @@ struct TestgenTests {
     /// Compiles `file` with a Swift Testing `main` against the built SelectLog and runs it.
     func compileAndRun(_ file: URL, in dir: URL) throws -> CLI.Result {
         let debug = CLI.executable.deletingLastPathComponent()
-        let objects = try FileManager.default.contentsOfDirectory(atPath: debug.appendingPathComponent("SelectLog.build").path)
-            .filter { $0.hasSuffix(".o") }.map { debug.appendingPathComponent("SelectLog.build/\($0)").path }
+        // The objects of the current sources, as the build's output file map names them
+        // (the directory may still hold objects of deleted files).
+        let map = try Data(contentsOf: debug.appendingPathComponent("SelectLog.build/output-file-map.json"))
+        let entries = try #require(try JSONSerialization.jsonObject(with: map) as? [String: [String: String]])
+        let objects = entries.compactMap { source, outputs in
+            FileManager.default.fileExists(atPath: source) ? outputs["object"] : nil
+        }.sorted()
         let main = try CLI.write("import Testing\n@main struct Runner { static func main() async { await Testing.__swiftPMEntryPoint() as Never } }\n",
                                  to: "main.swift", in: dir)
         let binary = dir.appendingPathComponent("runner").path

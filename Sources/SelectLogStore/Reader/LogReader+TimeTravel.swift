@@ -234,6 +234,7 @@ public enum GestureBoundaries {
         case .strip: .strip
         case .multiSelect: .multiSelect
         case .scroll: .scroll
+        case .interrupted: .interrupted
         }
     }
 
