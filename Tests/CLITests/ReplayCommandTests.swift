@@ -132,3 +132,52 @@ struct ReplayExpectTests {
         }
     }
 }
+
+@Suite("scripts and logs alike, - for standard input")
+struct SessionInputTests {
+    /// `selectlog ARGS < file`, through the shell.
+    func piped(_ file: String, _ arguments: [String], in dir: URL) throws -> CLI.Result {
+        let quoted = ([CLI.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return try TestgenTests.run("/bin/sh", ["-c", quoted.joined(separator: " ") + " < '\(file)'"], in: dir)
+    }
+
+    @Test("replay, inspect, shrink and testgen give the same answers for a script, its log, and either on stdin")
+    func alike() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = CLI.root.appendingPathComponent("Examples/debugging-session.jsonl").path
+        let log = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        let expect = "selected contains [0, 6]"
+        let views: [[String]] = [
+            ["replay", "FILE", "--expect", expect],
+            ["inspect", "FILE", "--why", "0,6", "--json"],
+            ["inspect", "FILE", "--history", "0,0"],
+            ["inspect", "FILE", "--first", expect, "--json"],
+            ["inspect", "FILE", "--events", "3..6"],
+        ]
+        for view in views {
+            let fromLog = try CLI.run(view.map { $0 == "FILE" ? log : $0 }, in: dir)
+            #expect(fromLog.status == 0, "\(view): \(fromLog.stderr)")
+            #expect(!fromLog.stdout.isEmpty)
+            let fromScript = try CLI.run(view.map { $0 == "FILE" ? script : $0 }, in: dir)
+            #expect(fromScript.stdout == fromLog.stdout, "\(view)")
+            for file in [script, log] {
+                let stdin = try piped(file, view.map { $0 == "FILE" ? "-" : $0 }, in: dir)
+                #expect(stdin.stdout == fromLog.stdout, "\(view) < \(file): \(stdin.stderr)")
+            }
+        }
+        for file in [script, log] {
+            let shrink = try piped(file, ["shrink", "-", "--expect", expect, "-o", "min.jsonl"], in: dir)
+            #expect(shrink.status == 0, "\(shrink.stderr)")
+            let gen = try piped(dir.appendingPathComponent("min.jsonl").path, ["testgen", "-", "--expect", expect, "-o", "T.swift"], in: dir)
+            #expect(gen.status == 0, "\(gen.stderr)")
+            let text = try String(contentsOf: dir.appendingPathComponent("T.swift"), encoding: .utf8)
+            #expect(text.contains("try StateExpectation(\"selected contains [0, 6]\")"))
+        }
+        let bad = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n{\"type\": \"select\", \"rows\": [[0, 9]]}\n", to: "bad.jsonl", in: dir)
+        let r = try CLI.run(["inspect", bad, "--first", "editing"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 2:"), "\(r.stderr)")
+    }
+}

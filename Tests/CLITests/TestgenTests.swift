@@ -43,6 +43,21 @@ struct TestgenTests {
         #expect(text.contains("#expect(table.editing == false)"))
     }
 
+    /// Runs `executable` with `arguments` in `dir`.
+    static func run(_ executable: String, _ arguments: [String], in dir: URL) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = dir
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
     #if os(Linux)
     /// Compiles `file` with a Swift Testing `main` against the built SelectLog and runs it.
     func compileAndRun(_ file: URL, in dir: URL) throws -> CLI.Result {
@@ -61,20 +76,6 @@ struct TestgenTests {
                                                            "-I", debug.appendingPathComponent("Modules").path] + objects + ["-o", binary], in: dir)
         #expect(compile.status == 0, "\(compile.stderr)")
         return try TestgenTests.run(binary, [], in: dir)
-    }
-
-    static func run(_ executable: String, _ arguments: [String], in dir: URL) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = dir
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
     @Test("a test generated from a shrunk planted bug compiles and passes; with EXPR negated it fails")

@@ -14,7 +14,7 @@ struct Inspect: ParsableCommand {
             Every view has a --json form (see the README's "Inspect JSON" section).
             """)
 
-    @Argument(help: "A selectlog log.")
+    @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
     var log: String
 
     @Option(help: "List events A+1 through B (numbered from 1), one line each, with what each changed.")
@@ -45,7 +45,7 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try Input.openLog(log)
+        let reader = try Session.openLog(log)
         do {
             if let events {
                 try listEvents(reader, try InspectRange(events, count: reader.eventCount))

@@ -12,7 +12,7 @@ struct Replay: ParsableCommand {
             it read), 65 for an expression that does not parse.
             """)
 
-    @Argument(help: "A JSON Lines script or a selectlog log.")
+    @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
     @Option(help: "Stop after this many events (default: all).")

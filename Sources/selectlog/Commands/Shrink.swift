@@ -13,7 +13,7 @@ struct Shrink: ParsableCommand {
             Progress goes to stderr.
             """)
 
-    @Argument(help: "A JSON Lines script or a selectlog log.")
+    @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
     @Option(help: ArgumentHelp("What must hold at the end, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
@@ -24,7 +24,7 @@ struct Shrink: ParsableCommand {
 
     func run() throws {
         let expectation = try Replay.parse(expect)
-        let events = try Shrink.events(of: file)
+        let events = try Session.events(of: file)
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult
@@ -42,20 +42,6 @@ struct Shrink: ParsableCommand {
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms; wrote \(output)")
-    }
-
-    /// Every event of a script or a log.
-    static func events(of path: String) throws -> [TimedEvent] {
-        if try Input.isLog(path) {
-            let reader = try Input.openLog(path)
-            do {
-                return try reader.events()
-            } catch {
-                complain("\(error)")
-                throw Exit.invalidInput
-            }
-        }
-        return try Input.loadScript(path).events
     }
 }
 

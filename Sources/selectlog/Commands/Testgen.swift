@@ -12,7 +12,7 @@ struct Testgen: ParsableCommand {
             target that depends on SelectLog. EXPR must hold at the end of FILE.
             """)
 
-    @Argument(help: "A JSON Lines script or a selectlog log (usually shrunk).")
+    @Argument(help: "A JSON Lines script or a selectlog log (usually shrunk); - reads standard input.")
     var file: String
 
     @Option(help: ArgumentHelp("What the test asserts, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
@@ -29,7 +29,7 @@ struct Testgen: ParsableCommand {
 
     func run() throws {
         let expectation = try Replay.parse(expect)
-        let events = try Shrink.events(of: file)
+        let events = try Session.events(of: file)
         var state = TableState()
         for (i, e) in events.enumerated() {
             do {
