@@ -10,10 +10,11 @@ struct ScriptTests {
         #expect(script.entries[0].line == 4)
     }
 
-    @Test("unknown fields are ignored")
-    func unknownFieldsIgnored() throws {
-        let e = try EventDecoder.decode(line: Array(#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#.utf8))
-        #expect(e?.event == .tap(ViewportPoint(x: Points(1), y: Points(2))))
+    @Test("a field the contract does not name is invalid (v2, section 4)")
+    func unknownFieldsRejected() {
+        #expect(throws: InvalidEvent("tap", field: "pressure", "unknown field \"pressure\"")) {
+            try EventDecoder.decode(line: Array(#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#.utf8))
+        }
     }
 
     @Test("an unknown type is an invalid event, named with its line")
