@@ -101,22 +101,46 @@ struct CodecTests {
         #expect(try decoder.next() == nil)
     }
 
-    @Test("truncated or garbled frames are errors, never crashes")
+    @Test("truncated or garbled frames are errors, never crashes; the frames before the damage decode unchanged")
     func garbage() {
         let events = Array(CodecTests.sampleEvents().prefix(200))
         var encoder = BinaryEventEncoder(baseTime: .zero)
-        for e in events { encoder.append(e) }
+        var ends: [Int] = []
+        for e in events {
+            encoder.append(e)
+            ends.append(encoder.byteCount)
+        }
         let bytes = encoder.out.bytes
         var rng = SeededRandom(seed: 5)
-        for _ in 0..<2000 {
-            var damaged = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+        var errors = 0
+        for k in 0..<2000 {
+            let cut = Int.random(in: 0...bytes.count, using: &rng)
+            var damaged = Array(bytes.prefix(cut))
+            var intact = cut
             if !damaged.isEmpty && Bool.random(using: &rng) {
-                damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                let at = Int.random(in: 0..<damaged.count, using: &rng)
+                damaged[at] = UInt8.random(in: 0...255, using: &rng)
+                if damaged[at] != bytes[at] { intact = at }
             }
             var decoder = BinaryEventDecoder(damaged, baseTime: .zero)
+            var back: [TimedEvent] = []
+            var failed = false
             do {
-                while try decoder.next() != nil {}
-            } catch {}
+                while let e = try decoder.next() { back.append(e) }
+            } catch {
+                failed = true
+                errors += 1
+            }
+            // Every frame that ends before the first damaged byte decodes to its event.
+            let whole = ends.prefix { $0 <= intact }.count
+            #expect(back.count >= whole && Array(back.prefix(whole)) == Array(events.prefix(whole)), "sample \(k): cut \(cut), damage from \(intact)")
+            if intact == cut {
+                // Only truncated: a cut between frames is a clean end, a cut inside one an error.
+                let betweenFrames = cut == 0 || ends.contains(cut)
+                #expect(failed != betweenFrames, "sample \(k): cut \(cut)")
+                #expect(back.count == whole, "sample \(k): cut \(cut)")
+            }
         }
+        #expect(errors > 0)
     }
 }

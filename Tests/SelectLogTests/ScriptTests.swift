@@ -105,7 +105,7 @@ struct StateJSONTests {
     @Test("replay --json prints every field of spec 6 in order with exact values")
     func stateJSON() throws {
         let s = try play(multipleTable + "\n" + #"{"type": "tap", "x": 200, "y": 75}"# + "\n" + #"{"type": "tap", "x": 200, "y": 125, "t": 100}"#)
-        let expected = #"{"events": 5, "t": 100, "sections": [100], "editing": false, "selected": [[0, 1], [0, 2]], "contentOffset": 0, "contentHeight": 5000, "visible": [[0, 0], [0, 11]], "dragging": false, "decelerating": false, "rowsToLoad": [[0, 0], [0, 11]], "pan": null, "optionOpen": null, "editor": null, "undo": 2, "redo": 0, "hash": ""#
+        let expected = #"{"events": 5, "t": 100, "sections": [100], "editing": false, "selected": [[0, 1], [0, 2]], "contentOffset": 0, "contentHeight": 5000, "visible": [[0, 0], [0, 11]], "dragging": false, "decelerating": false, "rowsToLoad": [[0, 0], [0, 11]], "pan": null, "optionOpen": null, "swipe": null, "editor": null, "undo": 2, "redo": 0, "hash": ""#
         #expect(s.json.hasPrefix(expected))
         #expect(s.json.hasSuffix("\"\(s.hashHex)\"}"))
     }
@@ -137,7 +137,7 @@ struct StateJSONTests {
             return
         }
         #expect(members.map(\.key) == ["events", "t", "sections", "editing", "selected", "contentOffset", "contentHeight",
-                                       "visible", "dragging", "decelerating", "rowsToLoad", "pan", "optionOpen", "editor",
+                                       "visible", "dragging", "decelerating", "rowsToLoad", "pan", "optionOpen", "swipe", "editor",
                                        "undo", "redo", "hash"])
     }
 }
