@@ -200,6 +200,62 @@ struct ValidationRoundTripTests {
         #expect(try log.state(at: accepted.count).hashHex == expected.hashHex)
     }
 
+    @Test("values at every limit are accepted, logged, read back and exported to the same state")
+    func limitsSurviveTheLog() throws {
+        let big = EventLimits.length, small = -EventLimits.length
+        var strip = StripPatch()
+        strip.enabled = true
+        strip.stripWidth = big
+        strip.topAnchor = small
+        strip.bottomAnchor = big
+        strip.rowsPerSecond = big
+        strip.jitter = Points.zero
+        var config = ConfigurationPatch()
+        config.allowsMultipleSelection = true
+        config.undoLimit = EventLimits.index
+        config.optionWidth = big
+        config.editorHeight = big
+        config.scrollAndSelect = strip
+        let events: [TimedEvent] = [
+            TimedEvent(.configure(config), t: .zero),
+            TimedEvent(.viewport(width: big, height: big)),
+            TimedEvent(.reload(sections: [SectionSpec(rows: 3, rowHeight: big, rowHeights: [big, .zero], header: big, footer: big, title: "Ω"),
+                                          SectionSpec(rows: 1000, rowHeight: Points(raw: 1))])),
+            TimedEvent(.scroll(.to(big), phase: .decelerate, target: small)),
+            TimedEvent(.scroll(.by(small), phase: nil, target: big)),
+            TimedEvent(.tap(ViewportPoint(x: small, y: big))),
+            TimedEvent(.select(rows: [RowPath(1, 999)])),
+            TimedEvent(.panBegan(ViewportPoint(x: big, y: small), fingers: EventLimits.index)),
+            TimedEvent(.panMoved(ViewportPoint(x: small, y: big)), t: Micros(raw: 1)),
+            TimedEvent(.panEnded(ViewportPoint(x: big, y: big), targetOffset: small)),
+            TimedEvent(.panBegan(ViewportPoint(x: Points(1), y: Points(1)), fingers: 1)),
+            TimedEvent(.panMoved(ViewportPoint(x: Points(1), y: small))),
+            TimedEvent(.tick, t: Micros(raw: EventLimits.time.raw - 1)),
+            TimedEvent(.panEnded(nil, targetOffset: nil)),
+            TimedEvent(.swipeBegan(row: RowPath(0, 1))),
+            TimedEvent(.swipeMoved(offset: small)),
+            TimedEvent(.swipeEnded(velocity: big)),
+            TimedEvent(.toggleEditor(row: RowPath(0, 2), options: ["", "Ω"], multiple: true, chosen: [1, 0])),
+            TimedEvent(.choose(option: 1)),
+            TimedEvent(.tick, t: EventLimits.time),
+            TimedEvent(.undo),
+        ]
+        let expected = try replayed(events)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("limits.slog").path
+        let written = try writeLog(events, to: path, options: smallBatches(checkpointInterval: 4))
+        #expect(written.hashHex == expected.hashHex)
+        #expect(try LogReader.verify(path: path).intactEvents == events.count)
+        let log = try LogReader(path: path)
+        #expect(try log.events() == events)
+        for n in [4, 8, 12, events.count] {
+            #expect(try log.state(at: n).hashHex == replayed(Array(events.prefix(n))).hashHex, "n = \(n)")
+        }
+        let exported = try log.events().map(EventEncoder.line).joined(separator: "\n")
+        #expect(try Script(bytes: Array(exported.utf8)).events == events)
+    }
+
     @Test("any event apply accepts round-trips through the JSON and binary codecs to the same state; the decoders reject what validation rejects",
           arguments: [UInt64(1), 2, 3, 4])
     func property(seed: UInt64) throws {
