@@ -2,8 +2,9 @@
 SWIFT ?= swift
 EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
+FUZZ_SECONDS ?= 60
 
-.PHONY: deps build demo test bench crash-test clean
+.PHONY: deps build demo test bench crash-test fuzz fuzz-smoke clean
 
 # libzstd-dev and pkg-config, from apt, when they are missing.
 deps:
@@ -25,6 +26,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
 
 # The benchmark package (release build), with ratios against same-run baselines; fails on malloc gates.
 bench: deps
@@ -42,5 +44,17 @@ SEED ?= 1
 mutation:
 	python3 Tools/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED)
 
+# libFuzzer harnesses (script decoder + engine + both codecs; log reader on forged
+# files), FUZZ_SECONDS each: make fuzz FUZZ_SECONDS=600. Findings: .build-fuzz/findings/.
+fuzz: deps
+	$(SWIFT) build --product selectlog
+	Fuzz/build.sh
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
+# A few seconds of each harness, so that they keep building (part of make test).
+fuzz-smoke: deps
+	Fuzz/build.sh
+	Fuzz/run.sh 3
+
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build Benchmarks/.build .build-fuzz

@@ -11,4 +11,9 @@ struct SelectLogCommand: ParsableCommand {
             """,
         subcommands: [Record.self, Replay.self, Export.self, Inspect.self, Verify.self, Synthesize.self]
     )
+
+    /// Runs with `--option -N` read as `--option=-N` (see `Input.arguments`).
+    static func main() {
+        main(Input.arguments(Array(CommandLine.arguments.dropFirst())))
+    }
 }

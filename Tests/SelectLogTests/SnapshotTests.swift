@@ -12,7 +12,7 @@ struct SnapshotTests {
             try state.apply(.reload(sections: [SectionSpec(rows: 12, rowHeight: Points(50)), SectionSpec(rows: 6, header: Points(20), title: "B")]))
             for _ in 0..<80 {
                 let e = TimedEvent(RandomEvents.event(using: &rng, rows: 14, sections: 3), t: RandomEvents.time(after: state.t, using: &rng))
-                try? state.apply(e)
+                _ = try? state.apply(e)
                 let back = try TableState(snapshot: state.snapshot())
                 #expect(back == state, "seed \(seed) after \(EventEncoder.line(e))")
                 #expect(back.hashHex == state.hashHex)

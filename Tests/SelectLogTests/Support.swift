@@ -8,10 +8,11 @@ func play(_ script: String) throws -> TableState {
     return state
 }
 
-/// Applies one script line to `state`.
-func apply(_ state: inout TableState, _ line: String) throws {
-    guard let event = try EventDecoder.decode(line: Array(line.utf8)) else { return }
-    try state.apply(event)
+/// Applies one script line to `state`; returns what it changed.
+@discardableResult
+func apply(_ state: inout TableState, _ line: String) throws -> TableChanges {
+    guard let event = try EventDecoder.decode(line: Array(line.utf8)) else { return TableChanges() }
+    return try state.apply(event)
 }
 
 /// Applies one line that must be rejected; returns the reason and checks nothing changed.

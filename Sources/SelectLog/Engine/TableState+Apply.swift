@@ -1,37 +1,47 @@
 extension TableState {
-    /// Applies one event, completely or not at all.
+    /// Applies one event, completely or not at all, and says what it changed.
     ///
     /// Every reducer checks the event against the current state before it
     /// changes anything, so a thrown `InvalidEvent` leaves `self` exactly as it was.
-    public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) {
+    /// The returned `TableChanges` is what a host mirrors into its table view.
+    @discardableResult
+    public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) -> TableChanges {
+        try timed.validate()
         let now = timed.t ?? t
         if now < t {
             throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
         }
-        try reduce(timed.event, at: now)
+        let mark = ChangeMark(self)
+        // Hot events record their selection changes as they go; the others are compared
+        // with the selection before them (a shared reference, copied only if it changes).
+        let baseline: RowSet? = timed.event.isHotPath ? nil : selection
+        var delta = SelectionDelta()
+        try reduce(timed.event, at: now, &delta)
         stopAutoscrollAtBound()
         t = now
         events += 1
+        return changes(since: mark, event: timed.event, baseline: baseline, delta: delta)
     }
 
-    /// Applies `event` at the previous event's time.
-    public mutating func apply(_ event: Event) throws(InvalidEvent) {
+    /// Applies `event` at the previous event's time, and says what it changed.
+    @discardableResult
+    public mutating func apply(_ event: Event) throws(InvalidEvent) -> TableChanges {
         try apply(TimedEvent(event))
     }
 
-    private mutating func reduce(_ event: Event, at now: Micros) throws(InvalidEvent) {
+    private mutating func reduce(_ event: Event, at now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         switch event {
         case .configure(let patch): configure(patch, at: now)
         case .viewport(let width, let height): resize(width: width, height: height)
         case .reload(let sections): try reload(sections)
         case .setEditing(let on): setEditing(on)
         case .tap(let p): tap(p)
-        case .panBegan(let p, let fingers): try panBegan(at: p, fingers: fingers, now: now)
-        case .panMoved(let p): try panMoved(to: p, now: now)
-        case .panEnded(let p, let targetOffset): try panEnded(at: p, targetOffset: targetOffset, now: now)
+        case .panBegan(let p, let fingers): try panBegan(at: p, fingers: fingers, now: now, &changed)
+        case .panMoved(let p): try panMoved(to: p, now: now, &changed)
+        case .panEnded(let p, let targetOffset): try panEnded(at: p, targetOffset: targetOffset, now: now, &changed)
         case .panCancelled: try panCancelled()
-        case .scroll(let motion, let phase, let target): scroll(motion, phase: phase, target: target)
-        case .jumpToSection(let reference): try jump(to: reference)
+        case .scroll(let motion, let phase, let target): scroll(motion, phase: phase, target: target, &changed)
+        case .jumpToSection(let reference): try jump(to: reference, &changed)
         case .swipeBegan(let row): try swipeBegan(row)
         case .swipeMoved(let offset): swipeMoved(offset)
         case .swipeEnded(let velocity): swipeEnded(velocity: velocity)
@@ -39,7 +49,7 @@ extension TableState {
         case .toggleEditor(let row, let options, let multiple, let chosen):
             try toggleEditor(below: row, options: options, multiple: multiple, chosen: chosen)
         case .choose(let option): try choose(option)
-        case .tick: tick(now)
+        case .tick: tick(now, &changed)
         case .insertRows(let at, let heights):
             try edit(BatchUpdate(inserts: at, insertHeights: heights), type: "insertRows")
         case .deleteRows(let at): try edit(BatchUpdate(deletes: at), type: "deleteRows")

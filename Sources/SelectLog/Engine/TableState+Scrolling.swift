@@ -1,5 +1,5 @@
 extension TableState {
-    mutating func scroll(_ motion: ScrollMotion?, phase: ScrollPhase?, target newTarget: Points?) {
+    mutating func scroll(_ motion: ScrollMotion?, phase: ScrollPhase?, target newTarget: Points?, _ changed: inout SelectionDelta) {
         switch motion {
         case .to(let y)?: contentOffset = clampedOffset(y)
         case .by(let dy)?: contentOffset = clampedOffset(contentOffset + dy)
@@ -14,10 +14,10 @@ extension TableState {
             target = nil
         case nil: break
         }
-        if motion != nil { applyMoveRule(reversal: false) }
+        if motion != nil { followFingerAfterScroll(&changed) }
     }
 
-    mutating func jump(to reference: SectionReference) throws(InvalidEvent) {
+    mutating func jump(to reference: SectionReference, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         let section: Int
         switch reference {
         case .index(let i):
@@ -32,6 +32,6 @@ extension TableState {
             section = i
         }
         contentOffset = clampedOffset(layout.top(ofSection: section))
-        applyMoveRule(reversal: false)
+        followFingerAfterScroll(&changed)
     }
 }

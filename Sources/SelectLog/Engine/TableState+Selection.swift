@@ -11,10 +11,30 @@ extension TableState {
         TableState.setRows(between: a, and: b, to: member, in: &set, layout: layout)
     }
 
-    /// The same, on the selection. A mutating method, so that reading the layout while
-    /// writing the selection needs no copy of `self`.
-    mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool) {
+    /// The same, on the selection, recording the rows that changed. Rows already set to
+    /// `member` change nothing and allocate nothing. A mutating method, so that reading
+    /// the layout while writing the selection needs no copy of `self`.
+    mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
+        guard !selectionIs(member, between: a, and: b) else { return }
+        let range = rows(between: a, and: b)
+        if member {
+            changed.record(added: range.subtracting(selection), removed: RowSet())
+        } else {
+            changed.record(added: RowSet(), removed: range.intersection(selection))
+        }
         TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
+    }
+
+    /// Whether every row from `a` to `b` (either order) already has selection `member`.
+    func selectionIs(_ member: Bool, between a: RowPath, and b: RowPath) -> Bool {
+        let (lo, hi) = a <= b ? (a, b) : (b, a)
+        for s in lo.section...hi.section {
+            let first = s == lo.section ? lo.row : 0
+            let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
+            let uniform = member ? selection.containsAll(first..<end, in: s) : !selection.intersects(first..<end, in: s)
+            if !uniform { return false }
+        }
+        return true
     }
 
     private static func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet, layout: borrowing TableLayout) {
@@ -43,11 +63,11 @@ extension TableState {
     }
 
     /// Whether a selection pan owns the selection right now; programmatic selection then does nothing.
-    var selectionIsTracking: Bool { pan?.isSelectionPan == true }
+    var selectionIsTracking: Bool { gesture.isSelecting }
 
     mutating func tap(_ p: ViewportPoint) {
         // A finger that is panning cannot tap.
-        guard pan == nil, case .row(let r) = element(at: p) else { return }
+        guard !gesture.isActive, case .row(let r) = element(at: p) else { return }
         if options.open == r {
             options.open = nil
             return

@@ -43,7 +43,9 @@ extension Event {
         case .batch(let u): u.operations
         case .insertSections(let at, _): at.sorted().map { .insertSection($0) }
         case .deleteSections(let at): at.sorted(by: >).map { .removeSection($0) }
-        default: nil
+        case .configure, .viewport, .reload, .setEditing, .tap, .panBegan, .panMoved, .panEnded, .panCancelled,
+             .scroll, .jumpToSection, .swipeBegan, .swipeMoved, .swipeEnded, .setOptionVisible, .toggleEditor,
+             .choose, .tick, .select, .deselect, .selectAll, .deselectAll, .undo, .redo: nil
         }
     }
 

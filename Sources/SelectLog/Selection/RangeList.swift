@@ -42,6 +42,20 @@ public struct RangeList: Hashable, Sendable {
         return i < ranges.count && ranges[i].lowerBound <= row
     }
 
+    /// Whether every row of `range` is a member (true for an empty range). O(log ranges).
+    public func containsAll(_ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return true }
+        let i = firstIndex(endingAfter: range.lowerBound)
+        return i < ranges.count && ranges[i].lowerBound <= range.lowerBound && ranges[i].upperBound >= range.upperBound
+    }
+
+    /// Whether some row of `range` is a member. O(log ranges).
+    public func intersects(_ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return false }
+        let i = firstIndex(endingAfter: range.lowerBound)
+        return i < ranges.count && ranges[i].lowerBound < range.upperBound
+    }
+
     /// Adds every row of `range`.
     public mutating func insert(_ range: Range<Int>) {
         guard !range.isEmpty else { return }

@@ -62,6 +62,18 @@ public struct RowSet: Hashable, Sendable {
         }
     }
 
+    /// Whether every row of `rows` in `section` is a member. No allocation.
+    public func containsAll(_ rows: Range<Int>, in section: Int) -> Bool {
+        let (i, found) = slot(of: section)
+        return found ? lists[i].containsAll(rows) : rows.isEmpty
+    }
+
+    /// Whether some row of `rows` in `section` is a member. No allocation.
+    public func intersects(_ rows: Range<Int>, in section: Int) -> Bool {
+        let (i, found) = slot(of: section)
+        return found && lists[i].intersects(rows)
+    }
+
     public mutating func insert(_ path: RowPath) { modify(path.section) { $0.insert(path.row) } }
     public mutating func remove(_ path: RowPath) { modify(path.section) { $0.remove(path.row) } }
     public mutating func insert(_ rows: Range<Int>, in section: Int) { modify(section) { $0.insert(rows) } }
