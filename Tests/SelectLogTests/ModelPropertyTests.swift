@@ -34,11 +34,7 @@ struct ModelPropertyTests {
             }
             let actual = topLevelJSONValues(engine.json)
             for (key, expected) in model.json.sorted(by: { $0.key < $1.key }) {
-                // `swipe` is new in v2: compared once the engine prints it.
-                guard let value = actual[key] else {
-                    if key == "swipe" { continue }
-                    return "\(context())\nthe engine's JSON has no \"\(key)\""
-                }
+                guard let value = actual[key] else { return "\(context())\nthe engine's JSON has no \"\(key)\"" }
                 if value != expected { return "\(context())\n\(key): engine \(value), model \(expected)" }
             }
         }
@@ -71,13 +67,11 @@ struct ModelPropertyTests {
     @Test("v2 scenarios: interrupted pans, pans that begin over no data row, drag scrolls through edits",
           arguments: 0..<4)
     func agreesOnContractV2(shard: Int) {
-        withKnownIssue("the engine's v2 has not landed on main yet", isIntermittent: true) {
-            for k in 0..<40 {
-                let seed = UInt64(50_000 + shard * 40 + k)
-                if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: true, events: 100) {
-                    Issue.record("\(problem)")
-                    return
-                }
+        for k in 0..<40 {
+            let seed = UInt64(50_000 + shard * 40 + k)
+            if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: true, events: 100) {
+                Issue.record("\(problem)")
+                return
             }
         }
     }
