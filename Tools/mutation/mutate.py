@@ -158,8 +158,8 @@ def sync(source, destination):
 def prepare(repo, work):
     tree = os.path.join(work, "tree")
     os.makedirs(tree, exist_ok=True)
-    # The core tests read the example scripts (the bug zoo) next to the sources.
-    for sub in ["Sources/SelectLog", "Tests/SelectLogTests", "Examples"]:
+    # The core tests read the example scripts (the bug zoo) and the contract next to the sources.
+    for sub in ["Sources/SelectLog", "Tests/SelectLogTests", "Examples", "docs"]:
         sync(os.path.join(repo, sub), os.path.join(tree, sub))
     with open(os.path.join(tree, "Package.swift"), "w") as f:
         f.write(MANIFEST)
