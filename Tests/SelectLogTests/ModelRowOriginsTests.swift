@@ -76,6 +76,7 @@ struct ModelRowOriginsTests {
                     let past = model.count
                     origins.apply([.removeSection(past), .remove(RowPath(past, 0), move: nil), .insert(RowPath(past, 0), source: .new(0))], at: index)
                     origins.markInserted(section: past, rows: 3, at: index)
+                    origins.markChanged(RowSet([RowPath(past, 0), RowPath(past + 1, 2)]), at: index)
                 }
                 for (s, rows) in model.enumerated() {
                     for (r, expected) in rows.enumerated() {
