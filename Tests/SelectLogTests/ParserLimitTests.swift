@@ -62,6 +62,20 @@ struct ParserLimitTests {
         }
     }
 
+    @Test("objects and arrays nested 64 deep read back to the innermost member")
+    func nestedObjects() throws {
+        let text = String(repeating: "{\"a\": ", count: 61) + "{\"a\": [1, {\"b\": \"x\"}], \"c\": true}" + String(repeating: "}", count: 61)
+        var value = try JSONParser.parse(Array(text.utf8))
+        for _ in 0..<61 {
+            guard case .object(let m) = value, m.count == 1, m[0].key == "a" else { Issue.record("not an object"); return }
+            value = m[0].value
+        }
+        guard case .object(let inner) = value, inner.count == 2, case .array(let list) = inner[0].value,
+              case .object(let last) = list[1] else { Issue.record("innermost object"); return }
+        #expect(inner[1].value == .bool(true))
+        #expect(last[0].value == .string("x"))
+    }
+
     @Test("a long array is a view of the line: its elements read back in order")
     func longArrayReadsBack() throws {
         let n = 20_000
