@@ -162,10 +162,12 @@ public struct JSONNumber: Hashable, Sendable {
         return out
     }
 
+    /// Numbers are equal when their values are: `1.50` equals `15e-1`.
     public static func == (a: JSONNumber, b: JSONNumber) -> Bool {
         a.negative == b.negative && a.exponent == b.exponent && a.digits == b.digits
     }
 
+    /// Hashes the normalised value, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(negative)
         hasher.combine(exponent)

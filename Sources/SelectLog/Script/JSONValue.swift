@@ -11,6 +11,7 @@ public enum JSONValue: Hashable, Sendable {
     case array(JSONArray)
     case object([(key: String, value: JSONValue)])
 
+    /// Values are equal when they hold equal data (object members in order).
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): true
@@ -23,6 +24,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// Hashes the data, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -58,6 +60,7 @@ public struct JSONArray: Collection, Hashable, Sendable {
     /// A position of an element in the parsed line.
     public struct Index: Comparable, Hashable, Sendable {
         let offset: Int
+        /// Positions order as the text does.
         public static func < (a: Index, b: Index) -> Bool { a.offset < b.offset }
     }
 
@@ -71,13 +74,16 @@ public struct JSONArray: Collection, Hashable, Sendable {
         self.close = UInt32(clamping: Swift.max(close, open))
     }
 
+    /// The first element's position (`endIndex` when the array is empty).
     public var startIndex: Index {
         let k = text.skipSpace(Int(open) + 1)
         return k < Int(close) ? Index(offset: k) : endIndex
     }
 
+    /// The position of the closing bracket.
     public var endIndex: Index { Index(offset: Int(close)) }
 
+    /// The next element's position: a walk over the element at `i`.
     public func index(after i: Index) -> Index {
         guard i.offset < Int(close) else { return endIndex }
         let k = text.skipSpace(text.skipValue(i.offset))
@@ -98,8 +104,10 @@ public struct JSONArray: Collection, Hashable, Sendable {
         return self[i]
     }
 
+    /// Arrays are equal when their elements are, wherever their text came from.
     public static func == (a: JSONArray, b: JSONArray) -> Bool { a.elementsEqual(b) }
 
+    /// Hashes the elements, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         for element in self { hasher.combine(element) }
     }
