@@ -200,4 +200,18 @@ struct ParserLimitTests {
             #expect(message.count < 200)
         }
     }
+
+    @Test("a 1,000-digit number in an error is clipped too, and clipping twice changes nothing")
+    func longNumbersInErrorsAreClipped() {
+        let digits = String(repeating: "7", count: 1000)
+        do {
+            _ = try Script(bytes: Array("{\"type\": \"select\", \"rows\": [[0, \(digits)]]}\n".utf8))
+            Issue.record("accepted")
+        } catch {
+            let message = error.description
+            #expect(message.contains(String(repeating: "7", count: 80) + "… (920 more characters)"), "\(message)")
+            #expect(message.count < 250)
+            #expect(Quoted.clipValues(in: message) == message)
+        }
+    }
 }

@@ -43,7 +43,9 @@ public enum Quoted {
                 continue
             }
             let end = message[i...].firstIndex { $0 == " " || $0 == "\"" } ?? message.endIndex
-            out += clip(message[i..<end], limit: limit)
+            let word = message[i..<end]
+            // A word clipped before ends in the ellipsis, one past the limit: leave it.
+            out += word.last == "…" && word.count == limit + 1 ? String(word) : clip(word, limit: limit)
             i = end
         }
         return out
