@@ -23,19 +23,21 @@ struct CodecTests {
 
     static func randomEvent(_ rng: inout SeededRandom) -> Event {
         func pts() -> Points { Points(raw: Int64.random(in: -Points.limit.raw...Points.limit.raw, using: &rng) / (Bool.random(using: &rng) ? 1 : 100_000)) }
+        // Sizes and heights are never negative (the decoder rejects what apply rejects).
+        func size() -> Points { Points(raw: abs(pts().raw)) }
         func path() -> RowPath { RowPath(Int.random(in: 0...5, using: &rng), Int.random(in: 0...100_000, using: &rng)) }
         var c = ConfigurationPatch()
         c.allowsSelection = [true, false, nil].randomElement(using: &rng) ?? nil
-        c.editorHeight = Bool.random(using: &rng) ? pts() : nil
+        c.editorHeight = Bool.random(using: &rng) ? size() : nil
         c.undoLimit = Bool.random(using: &rng) ? 7 : nil
         var strip = StripPatch()
         strip.edge = .trailing
         strip.reversal = .restore
-        strip.jitter = pts()
+        strip.jitter = size()
         c.scrollAndSelect = Bool.random(using: &rng) ? strip : nil
         let all: [Event] = [
-            .configure(c), .viewport(width: pts(), height: nil),
-            .reload(sections: [SectionSpec(rows: 3, rowHeight: pts(), rowHeights: [pts(), pts()], header: nil, footer: pts(), title: "Ωmega")]),
+            .configure(c), .viewport(width: size(), height: nil),
+            .reload(sections: [SectionSpec(rows: 3, rowHeight: size(), rowHeights: [size(), size()], header: nil, footer: size(), title: "Ωmega")]),
             .setEditing(true), .tap(ViewportPoint(x: pts(), y: pts())), .panBegan(ViewportPoint(x: pts(), y: pts()), fingers: 2),
             .panMoved(ViewportPoint(x: pts(), y: pts())), .panEnded(nil, targetOffset: pts()), .panEnded(ViewportPoint(x: pts(), y: pts()), targetOffset: nil),
             .panCancelled, .scroll(.to(pts()), phase: .decelerate, target: pts()), .scroll(.by(pts()), phase: nil, target: nil),
@@ -43,9 +45,9 @@ struct CodecTests {
             .swipeBegan(row: path()), .swipeMoved(offset: pts()), .swipeEnded(velocity: nil), .swipeEnded(velocity: pts()),
             .setOptionVisible(row: path(), visible: false),
             .toggleEditor(row: path(), options: ["a", ""], multiple: true, chosen: [1, 0]), .choose(option: 3), .tick,
-            .insertRows(at: [path(), path()], heights: [pts()]), .deleteRows(at: [path()]), .moveRow(from: path(), to: path()),
+            .insertRows(at: [path(), path()], heights: [size()]), .deleteRows(at: [path()]), .moveRow(from: path(), to: path()),
             .reloadRows(at: [path()], heights: nil),
-            .batch(BatchUpdate(deletes: [path()], inserts: [path()], insertHeights: [pts()], moves: [.init(from: path(), to: path())], reloads: [path()], reloadHeights: nil)),
+            .batch(BatchUpdate(deletes: [path()], inserts: [path()], insertHeights: [size()], moves: [.init(from: path(), to: path())], reloads: [path()], reloadHeights: nil)),
             .insertSections(at: [0, 2], sections: [SectionSpec(rows: 1), SectionSpec(rows: 0, title: "x")]), .deleteSections(at: [1]),
             .select(rows: [path()]), .deselect(rows: []), .selectAll, .deselectAll, .undo, .redo,
         ]
@@ -82,39 +84,133 @@ struct CodecTests {
         #expect(encoder.byteCount - before <= 600 * 3 + 8)  // the first tick changes the interval
     }
 
-    @Test("annotation frames (tags 64-127) and fields appended by later versions are skipped")
-    func forwardCompatible() throws {
+    @Test("annotation frames (tags 64-127) are skipped; gesture fingerprints are read back")
+    func annotationsSkipped() throws {
         var w = BinaryWriter()
-        // An annotation frame an old reader does not know.
+        // An annotation frame this reader does not know.
         w.u8(100)
         w.varint(3)
         w.append([1, 2, 3])
+        let tap = TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2))))
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        encoder.append(tap)
+        w.append(encoder.out.bytes)
+        w.u8(EventTag.gestureFingerprint)
+        w.varint(4)
+        w.u32(0xDEAD_BEEF)
+        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
+        guard case .event(let e)? = try decoder.nextItem() else { Issue.record("no event"); return }
+        #expect(e == tap)
+        guard case .gestureFingerprint(let v)? = try decoder.nextItem() else { Issue.record("no fingerprint"); return }
+        #expect(v == 0xDEAD_BEEF)
+        #expect(try decoder.nextItem() == nil)
+    }
+
+    @Test("an unknown event type, or fields a reader does not know, is refused as written by a newer selectlog")
+    func newerRefused() throws {
         // A tap with two extra trailing bytes in its body.
+        var w = BinaryWriter()
         w.u8(EventTag.tap.rawValue)
         w.varint(4)
         w.append([0x02, 0x04, 0xFF, 0x01])
         var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
-        let e = try decoder.next()
-        #expect(e == TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2)))))
-        #expect(try decoder.next() == nil)
+        #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
+        #expect(decoder.isNewer)
+        // An event type after the last one this reader knows.
+        var u = BinaryWriter()
+        u.u8(EventTag.redo.rawValue + 1)
+        u.varint(0)
+        var unknown = BinaryEventDecoder(u.bytes, baseTime: .zero)
+        #expect { try unknown.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
+        #expect(unknown.isNewer)
     }
 
-    @Test("truncated or garbled frames are errors, never crashes")
+    @Test("truncated or garbled frames are errors, never crashes; the frames before the damage decode unchanged")
     func garbage() {
         let events = Array(CodecTests.sampleEvents().prefix(200))
         var encoder = BinaryEventEncoder(baseTime: .zero)
-        for e in events { encoder.append(e) }
+        var ends: [Int] = []
+        for e in events {
+            encoder.append(e)
+            ends.append(encoder.byteCount)
+        }
         let bytes = encoder.out.bytes
         var rng = SeededRandom(seed: 5)
-        for _ in 0..<2000 {
-            var damaged = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+        var errors = 0
+        for k in 0..<2000 {
+            let cut = Int.random(in: 0...bytes.count, using: &rng)
+            var damaged = Array(bytes.prefix(cut))
+            var intact = cut
             if !damaged.isEmpty && Bool.random(using: &rng) {
-                damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                let at = Int.random(in: 0..<damaged.count, using: &rng)
+                damaged[at] = UInt8.random(in: 0...255, using: &rng)
+                if damaged[at] != bytes[at] { intact = at }
             }
             var decoder = BinaryEventDecoder(damaged, baseTime: .zero)
+            var back: [TimedEvent] = []
+            var failed = false
             do {
-                while try decoder.next() != nil {}
-            } catch {}
+                while let e = try decoder.next() { back.append(e) }
+            } catch {
+                failed = true
+                errors += 1
+            }
+            // Every frame that ends before the first damaged byte decodes to its event.
+            let whole = ends.prefix { $0 <= intact }.count
+            #expect(back.count >= whole && Array(back.prefix(whole)) == Array(events.prefix(whole)), "sample \(k): cut \(cut), damage from \(intact)")
+            if intact == cut {
+                // Only truncated: a cut between frames is a clean end, a cut inside one an error.
+                let betweenFrames = cut == 0 || ends.contains(cut)
+                #expect(failed != betweenFrames, "sample \(k): cut \(cut)")
+                #expect(back.count == whole, "sample \(k): cut \(cut)")
+            }
         }
+        #expect(errors > 0)
+    }
+}
+
+@Suite("Finger and scroll prediction (format version 2)")
+struct PredictionTests {
+    @Test("random-walk fingers on a pixel grid, off-grid values and relative scrolls round-trip exactly", arguments: [1, 2, 3] as [UInt64])
+    func roundTrip(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var events: [TimedEvent] = []
+        var x: Int64 = 3_200, y: Int64 = 9_600
+        for k in 0..<2_000 {
+            let offGrid = rng.next() % 17 == 0
+            x += Int64(rng.next() % 1_537) - 768
+            y += Int64(rng.next() % 1_537) - 768
+            let gx = offGrid ? x : x / 32 * 32, gy = offGrid ? y + 1 : y / 32 * 32
+            switch k % 4 {
+            case 3: events.append(TimedEvent(.scroll(.by(Points(raw: gy / 7)), phase: nil, target: nil), t: Micros(raw: Int64(k) * 8_333)))
+            default: events.append(TimedEvent(.panMoved(ViewportPoint(x: Points(raw: gx), y: Points(raw: gy))), t: Micros(raw: Int64(k) * 8_333)))
+            }
+        }
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        for e in events { encoder.append(e) }
+        var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero)
+        var back: [TimedEvent] = []
+        while let e = try decoder.next() { back.append(e) }
+        #expect(back == events, "seed \(seed)")
+    }
+
+    @Test("a random walk on a half-point grid costs less than the steady-motion predictor alone would")
+    func randomWalkIsCheaper() {
+        var rng = SplitMix64(seed: 7)
+        var y: Int64 = 20_000
+        var adaptive = Predictor(time: .zero, version: 2)
+        var steady = Predictor(time: .zero, version: 1)
+        var v2Bytes = BinaryWriter(), v1Bytes = BinaryWriter()
+        for _ in 0..<1_000 {
+            y = (y + Int64(rng.next() % 1_537) - 768) / 32 * 32
+            let p = ViewportPoint(x: Points(100), y: Points(raw: y))
+            let (ax, ay) = adaptive.pointResidual(p)
+            v2Bytes.signed(ax)
+            v2Bytes.signed(ay)
+            let (rx, ry) = steady.pointResidual(p)
+            v1Bytes.signed(rx)
+            v1Bytes.signed(ry)
+        }
+        #expect(v2Bytes.count * 10 < v1Bytes.count * 7, "\(v2Bytes.count) vs \(v1Bytes.count)")
     }
 }

@@ -1,20 +1,49 @@
 import SelectLog
 
 /// Decodes the frames `BinaryEventEncoder` wrote, in order, from one batch.
+///
+/// Counts and indexes are read within `EventLimits`, and every decoded event is
+/// checked by `TimedEvent.validate()`, so the decoder accepts exactly the events
+/// `TableState.apply` can accept, and nothing it returns can trap the engine.
 struct BinaryEventDecoder {
     private var reader: BinaryReader
     private var predictor: Predictor
 
-    init(_ bytes: [UInt8], baseTime: Micros) {
+    /// A decoder for one batch of a log of format `version`.
+    init(_ bytes: [UInt8], baseTime: Micros, version: UInt16 = LogFormat.version) {
         reader = BinaryReader(bytes)
-        predictor = Predictor(time: baseTime)
+        predictor = Predictor(time: baseTime, version: version)
+        self.version = version
     }
+    private let version: UInt16
 
     var isAtEnd: Bool { reader.isAtEnd }
     var offset: Int { reader.offset }
 
+    /// Set when the batch holds an event type, or fields of an event, that this reader
+    /// does not know: the log was written by a newer selectlog.
+    private(set) var isNewer = false
+
+    /// What a batch holds, in order: events, and the state fingerprints recorded at
+    /// gesture ends (annotation frames, which change no state).
+    enum Item: Equatable {
+        case event(TimedEvent)
+        /// `TableState.gestureFingerprint` after the event before it.
+        case gestureFingerprint(UInt32)
+    }
+
     /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
     mutating func next() throws(BinaryError) -> TimedEvent? {
+        while let item = try nextItem() {
+            if case .event(let e) = item { return e }
+        }
+        return nil
+    }
+
+    /// The next event or gesture fingerprint, or nil at the end of the batch. Annotation
+    /// frames this reader does not know are skipped whole; an unknown event type or an
+    /// event with more fields than this reader knows throws, with `isNewer` set.
+    mutating func nextItem() throws(BinaryError) -> Item? {
         while !reader.isAtEnd {
             let start = reader.offset
             let tagByte = try reader.u8()
@@ -22,22 +51,38 @@ struct BinaryEventDecoder {
             let bodyEnd = reader.offset + length
             let rawTag = tagByte & ~EventTag.hasTime
             if rawTag >= EventTag.firstSkippable {
+                if rawTag == EventTag.gestureFingerprint && length == 4 {
+                    var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
+                    let value = try body.u32()
+                    try reader.skip(length)
+                    return .gestureFingerprint(value)
+                }
                 try reader.skip(length)
                 continue
             }
             guard let tag = EventTag(rawValue: rawTag) else {
-                throw BinaryError(offset: start, reason: "unknown event tag \(rawTag)")
+                isNewer = true
+                throw BinaryError(offset: start, reason: "unknown event type \(rawTag): written by a newer selectlog")
             }
             var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
             var t: Micros?
             if tagByte & EventTag.hasTime != 0 {
                 t = predictor.time(fromResidual: try body.signed())
-                if let v = t, v.raw < 0 || v > Micros.limit { throw BinaryError(offset: start, reason: "time out of range") }
             }
             let event = try decodeFields(tag, &body)
-            // Fields a later version appended are skipped.
+            guard body.isAtEnd else {
+                isNewer = true
+                throw BinaryError(offset: start, reason: "\(event.typeName) has \(body.remaining) bytes of fields this reader does not know: written by a newer selectlog")
+            }
+            let timed = TimedEvent(event, t: t)
+            // The checks every way in runs: a log holds only what `apply` accepts.
+            do throws(InvalidEvent) {
+                try timed.validate()
+            } catch {
+                throw BinaryError(offset: start, reason: "invalid event: \(error)")
+            }
             try reader.skip(length)
-            return TimedEvent(event, t: t)
+            return .event(timed)
         }
         return nil
     }
@@ -45,7 +90,7 @@ struct BinaryEventDecoder {
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {
         let rx = try r.signed(), ry = try r.signed()
         let (x, y) = predictor.point(fromResidual: rx, ry)
-        guard x.magnitude <= UInt64(Points.limit.raw), y.magnitude <= UInt64(Points.limit.raw) else {
+        guard x.magnitude <= EventLimits.length.raw.magnitude, y.magnitude <= EventLimits.length.raw.magnitude else {
             throw r.fail("position out of range")
         }
         return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
@@ -53,12 +98,12 @@ struct BinaryEventDecoder {
 
     /// A predicted length, checked against the engine's range.
     private func checked(_ raw: Int64, _ r: inout BinaryReader) throws(BinaryError) -> Points {
-        guard raw.magnitude <= UInt64(Points.limit.raw) else { throw r.fail("length out of range") }
+        guard raw.magnitude <= EventLimits.length.raw.magnitude else { throw r.fail("length out of range") }
         return Points(raw: raw)
     }
 
     private func path(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {
-        RowPath(try r.count(limit: Int(Int32.max)), try r.count(limit: Int(Int32.max)))
+        RowPath(try r.count(limit: EventLimits.index), try r.count(limit: EventLimits.index))
     }
 
     private func paths(_ r: inout BinaryReader) throws(BinaryError) -> [RowPath] {
@@ -95,7 +140,7 @@ struct BinaryEventDecoder {
         let n = try r.count(limit: r.remaining)
         var out: [SectionSpec] = []
         for _ in 0..<n {
-            let rows = try r.count(limit: 50_000_000)
+            let rows = try r.count(limit: EventLimits.sectionRows)
             let rowHeight = try optionalPoints(&r)
             let hs = try heights(&r)
             let header = try optionalPoints(&r)
@@ -117,7 +162,7 @@ struct BinaryEventDecoder {
             p.multiSelectInteraction = try optionalBool(&r)
             p.optionWidth = try optionalPoints(&r)
             p.editorHeight = try optionalPoints(&r)
-            if try r.bool() { p.undoLimit = try r.count(limit: Int(Int32.max)) }
+            if try r.bool() { p.undoLimit = try r.count(limit: EventLimits.index) }
             if try r.bool() {
                 var s = StripPatch()
                 s.enabled = try optionalBool(&r)
@@ -153,7 +198,7 @@ struct BinaryEventDecoder {
             return .panMoved(try point(&r))
         case .panBegan:
             let p = try point(&r)
-            return .panBegan(p, fingers: try r.count(limit: Int(Int32.max)))
+            return .panBegan(p, fingers: try r.count(limit: EventLimits.index))
         case .panEnded:
             let p: ViewportPoint? = try r.bool() ? try point(&r) : nil
             return .panEnded(p, targetOffset: try optionalPoints(&r))
@@ -168,7 +213,12 @@ struct BinaryEventDecoder {
             switch try r.u8() {
             case 0: motion = nil
             case 1: motion = .to(try checked(predictor.scroll(fromResidual: try r.signed()), &r))
-            case 2: motion = .by(try r.points())
+            case 2:
+                if version >= 2 {
+                    motion = .by(try checked(predictor.scrollBy(fromResidual: try r.signed()), &r))
+                } else {
+                    motion = .by(try r.points())
+                }
             default: throw r.fail("bad scroll motion")
             }
             let phase: ScrollPhase?
@@ -181,7 +231,7 @@ struct BinaryEventDecoder {
             return .scroll(motion, phase: phase, target: try optionalPoints(&r))
         case .jumpToSection:
             switch try r.u8() {
-            case 0: return .jumpToSection(.index(try r.count(limit: Int(Int32.max))))
+            case 0: return .jumpToSection(.index(try r.count(limit: EventLimits.index)))
             case 1: return .jumpToSection(.title(try r.string()))
             default: throw r.fail("bad section reference")
             }
@@ -199,10 +249,10 @@ struct BinaryEventDecoder {
             for _ in 0..<(try r.count(limit: r.remaining)) { options.append(try r.string()) }
             let multiple = try r.bool()
             var chosen: [Int] = []
-            for _ in 0..<(try r.count(limit: r.remaining)) { chosen.append(try r.count(limit: Int(Int32.max))) }
+            for _ in 0..<(try r.count(limit: r.remaining)) { chosen.append(try r.count(limit: EventLimits.index)) }
             return .toggleEditor(row: row, options: options, multiple: multiple, chosen: chosen)
         case .choose:
-            return .choose(option: try r.count(limit: Int(Int32.max)))
+            return .choose(option: try r.count(limit: EventLimits.index))
         case .insertRows:
             return .insertRows(at: try paths(&r), heights: try heights(&r))
         case .reloadRows:
@@ -224,11 +274,11 @@ struct BinaryEventDecoder {
                                       moves: moves, reloads: reloads, reloadHeights: try heights(&r)))
         case .insertSections:
             var at: [Int] = []
-            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: Int(Int32.max))) }
+            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: EventLimits.index)) }
             return .insertSections(at: at, sections: try sections(&r))
         case .deleteSections:
             var at: [Int] = []
-            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: Int(Int32.max))) }
+            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: EventLimits.index)) }
             return .deleteSections(at: at)
         case .select:
             return .select(rows: try paths(&r))
