@@ -2,12 +2,18 @@
 SWIFT ?= swift
 EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
+FUZZ_SECONDS ?= 60
 
-.PHONY: deps build demo test bench crash-test clean
+.PHONY: deps build demo test test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean
 
-# libzstd-dev and pkg-config, from apt, when they are missing.
+# libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
+# Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
 deps:
-	@if ! pkg-config --exists libzstd 2>/dev/null || [ ! -f /usr/include/zstd.h ]; then \
+	@if [ "$$(uname -s)" = Darwin ]; then \
+		if ! pkg-config --exists libzstd 2>/dev/null; then \
+			echo "make: libzstd not found by pkg-config; run: brew install zstd pkg-config" >&2; exit 1; \
+		fi; \
+	elif ! pkg-config --exists libzstd 2>/dev/null || ! pkg-config --cflags libzstd >/dev/null 2>&1 || [ ! -f "$$(pkg-config --variable=includedir libzstd 2>/dev/null)/zstd.h" ]; then \
 		echo "make: installing libzstd-dev and pkg-config"; \
 		SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libzstd-dev pkg-config >/dev/null; \
@@ -25,6 +31,51 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) run --skip-build EmbeddingExample
+	$(MAKE) test-nozstd
+	$(MAKE) fuzz-smoke
+
+# The store's tests as an iOS build runs them: CZstd left out, batches stored
+# uncompressed. Its own scratch path, so the main build is not rebuilt.
+# The two exhaustive damage sweeps are left to the main run (uncompressed logs make
+# them ten times longer). Then every bundled example is recorded by this build and
+# replayed and compacted by the normal one: same state, and smaller.
+test-nozstd:
+	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --build-tests --scratch-path .build-nozstd
+	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter SelectLogStoreTests --skip 'bitFlips|truncationEverywhere'
+	$(MAKE) nozstd-roundtrip
+
+nozstd-roundtrip:
+	@$(SWIFT) build --product selectlog >/dev/null
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; stored=0; packed=0; n=0; \
+	nozstd=$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
+	normal=$$($(SWIFT) build --show-bin-path)/selectlog; \
+	for script in Examples/*.jsonl Examples/bugs/*.jsonl; do \
+		log="$$dir/$$(basename $$script .jsonl).slog"; \
+		"$$nozstd" record "$$script" -o "$$log"; \
+		"$$nozstd" replay "$$script" --json > "$$dir/expected.json"; \
+		"$$normal" replay "$$log" --json > "$$dir/stored.json"; \
+		"$$normal" compact "$$log" -o "$$log.zst" >/dev/null; \
+		"$$normal" replay "$$log.zst" --json > "$$dir/packed.json"; \
+		cmp -s "$$dir/expected.json" "$$dir/stored.json" || { echo "nozstd-roundtrip: $$script: the stored log replays differently" >&2; exit 1; }; \
+		cmp -s "$$dir/expected.json" "$$dir/packed.json" || { echo "nozstd-roundtrip: $$script: the compacted log replays differently" >&2; exit 1; }; \
+		stored=$$((stored + $$(wc -c < "$$log"))); packed=$$((packed + $$(wc -c < "$$log.zst"))); n=$$((n + 1)); \
+	done; \
+	[ "$$packed" -lt "$$stored" ] || { echo "nozstd-roundtrip: compact did not shrink the logs ($$stored -> $$packed bytes)" >&2; exit 1; }; \
+	echo "nozstd-roundtrip: $$n examples recorded without zstd replay identically; compact: $$stored -> $$packed bytes"; \
+	"$$nozstd" synthesize --events 20000 -o "$$dir/syn.slog" >/dev/null; \
+	"$$nozstd" replay "$$dir/syn.slog" --json > "$$dir/expected.json"; \
+	"$$normal" verify "$$dir/syn.slog" >/dev/null; \
+	"$$normal" compact "$$dir/syn.slog" -o "$$dir/syn.zst.slog" >/dev/null; \
+	"$$normal" replay "$$dir/syn.zst.slog" --json > "$$dir/packed.json"; \
+	cmp -s "$$dir/expected.json" "$$dir/packed.json" || { echo "nozstd-roundtrip: the compacted synthetic session replays differently" >&2; exit 1; }; \
+	if "$$nozstd" replay "$$dir/syn.zst.slog" > /dev/null 2> "$$dir/err"; then echo "nozstd-roundtrip: a build without zstd read a zstd log" >&2; exit 1; \
+	else code=$$?; [ $$code = 65 ] && grep -q "this build reads no zstd batches" "$$dir/err" || { echo "nozstd-roundtrip: a build without zstd meeting a zstd batch exited $$code: $$(cat $$dir/err)" >&2; exit 1; }; fi; \
+	echo "nozstd-roundtrip: synthetic session of 20000 events: $$(wc -c < "$$dir/syn.slog") -> $$(wc -c < "$$dir/syn.zst.slog") bytes, same state"
+
+# The store's tests (the recorder's concurrent appends and closes) under ThreadSanitizer.
+tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SelectLogStoreTests
 
 # The benchmark package (release build), with ratios against same-run baselines; fails on malloc gates.
 bench: deps
@@ -35,5 +86,24 @@ crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(N) $(SWIFT) test --skip-build --filter CrashTests
 
+# Mutation testing of the core (Tools/mutation): N sampled mutants, each a rebuild and a core test run.
+MUTANTS ?= 20
+SEED ?= 1
+.PHONY: mutation
+mutation:
+	python3 Tools/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED)
+
+# libFuzzer harnesses (script decoder + engine + both codecs; log reader on forged
+# files), FUZZ_SECONDS each: make fuzz FUZZ_SECONDS=600. Findings: .build-fuzz/findings/.
+fuzz: deps
+	$(SWIFT) build --product selectlog
+	Fuzz/build.sh
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
+# A few seconds of each harness, so that they keep building (part of make test).
+fuzz-smoke: deps
+	Fuzz/build.sh
+	Fuzz/run.sh 3
+
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-nozstd .build-tsan .build-fuzz Benchmarks/.build

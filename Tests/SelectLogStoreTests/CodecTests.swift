@@ -23,19 +23,21 @@ struct CodecTests {
 
     static func randomEvent(_ rng: inout SeededRandom) -> Event {
         func pts() -> Points { Points(raw: Int64.random(in: -Points.limit.raw...Points.limit.raw, using: &rng) / (Bool.random(using: &rng) ? 1 : 100_000)) }
+        // Sizes and heights are never negative (the decoder rejects what apply rejects).
+        func size() -> Points { Points(raw: abs(pts().raw)) }
         func path() -> RowPath { RowPath(Int.random(in: 0...5, using: &rng), Int.random(in: 0...100_000, using: &rng)) }
         var c = ConfigurationPatch()
         c.allowsSelection = [true, false, nil].randomElement(using: &rng) ?? nil
-        c.editorHeight = Bool.random(using: &rng) ? pts() : nil
+        c.editorHeight = Bool.random(using: &rng) ? size() : nil
         c.undoLimit = Bool.random(using: &rng) ? 7 : nil
         var strip = StripPatch()
         strip.edge = .trailing
         strip.reversal = .restore
-        strip.jitter = pts()
+        strip.jitter = size()
         c.scrollAndSelect = Bool.random(using: &rng) ? strip : nil
         let all: [Event] = [
-            .configure(c), .viewport(width: pts(), height: nil),
-            .reload(sections: [SectionSpec(rows: 3, rowHeight: pts(), rowHeights: [pts(), pts()], header: nil, footer: pts(), title: "Ωmega")]),
+            .configure(c), .viewport(width: size(), height: nil),
+            .reload(sections: [SectionSpec(rows: 3, rowHeight: size(), rowHeights: [size(), size()], header: nil, footer: size(), title: "Ωmega")]),
             .setEditing(true), .tap(ViewportPoint(x: pts(), y: pts())), .panBegan(ViewportPoint(x: pts(), y: pts()), fingers: 2),
             .panMoved(ViewportPoint(x: pts(), y: pts())), .panEnded(nil, targetOffset: pts()), .panEnded(ViewportPoint(x: pts(), y: pts()), targetOffset: nil),
             .panCancelled, .scroll(.to(pts()), phase: .decelerate, target: pts()), .scroll(.by(pts()), phase: nil, target: nil),
@@ -43,9 +45,9 @@ struct CodecTests {
             .swipeBegan(row: path()), .swipeMoved(offset: pts()), .swipeEnded(velocity: nil), .swipeEnded(velocity: pts()),
             .setOptionVisible(row: path(), visible: false),
             .toggleEditor(row: path(), options: ["a", ""], multiple: true, chosen: [1, 0]), .choose(option: 3), .tick,
-            .insertRows(at: [path(), path()], heights: [pts()]), .deleteRows(at: [path()]), .moveRow(from: path(), to: path()),
+            .insertRows(at: [path(), path()], heights: [size()]), .deleteRows(at: [path()]), .moveRow(from: path(), to: path()),
             .reloadRows(at: [path()], heights: nil),
-            .batch(BatchUpdate(deletes: [path()], inserts: [path()], insertHeights: [pts()], moves: [.init(from: path(), to: path())], reloads: [path()], reloadHeights: nil)),
+            .batch(BatchUpdate(deletes: [path()], inserts: [path()], insertHeights: [size()], moves: [.init(from: path(), to: path())], reloads: [path()], reloadHeights: nil)),
             .insertSections(at: [0, 2], sections: [SectionSpec(rows: 1), SectionSpec(rows: 0, title: "x")]), .deleteSections(at: [1]),
             .select(rows: [path()]), .deselect(rows: []), .selectAll, .deselectAll, .undo, .redo,
         ]
@@ -123,23 +125,47 @@ struct CodecTests {
         #expect(unknown.isNewer)
     }
 
-    @Test("truncated or garbled frames are errors, never crashes")
+    @Test("truncated or garbled frames are errors, never crashes; the frames before the damage decode unchanged")
     func garbage() {
         let events = Array(CodecTests.sampleEvents().prefix(200))
         var encoder = BinaryEventEncoder(baseTime: .zero)
-        for e in events { encoder.append(e) }
+        var ends: [Int] = []
+        for e in events {
+            encoder.append(e)
+            ends.append(encoder.byteCount)
+        }
         let bytes = encoder.out.bytes
         var rng = SeededRandom(seed: 5)
-        for _ in 0..<2000 {
-            var damaged = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+        var errors = 0
+        for k in 0..<2000 {
+            let cut = Int.random(in: 0...bytes.count, using: &rng)
+            var damaged = Array(bytes.prefix(cut))
+            var intact = cut
             if !damaged.isEmpty && Bool.random(using: &rng) {
-                damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                let at = Int.random(in: 0..<damaged.count, using: &rng)
+                damaged[at] = UInt8.random(in: 0...255, using: &rng)
+                if damaged[at] != bytes[at] { intact = at }
             }
             var decoder = BinaryEventDecoder(damaged, baseTime: .zero)
+            var back: [TimedEvent] = []
+            var failed = false
             do {
-                while try decoder.next() != nil {}
-            } catch {}
+                while let e = try decoder.next() { back.append(e) }
+            } catch {
+                failed = true
+                errors += 1
+            }
+            // Every frame that ends before the first damaged byte decodes to its event.
+            let whole = ends.prefix { $0 <= intact }.count
+            #expect(back.count >= whole && Array(back.prefix(whole)) == Array(events.prefix(whole)), "sample \(k): cut \(cut), damage from \(intact)")
+            if intact == cut {
+                // Only truncated: a cut between frames is a clean end, a cut inside one an error.
+                let betweenFrames = cut == 0 || ends.contains(cut)
+                #expect(failed != betweenFrames, "sample \(k): cut \(cut)")
+                #expect(back.count == whole, "sample \(k): cut \(cut)")
+            }
         }
+        #expect(errors > 0)
     }
 }
 

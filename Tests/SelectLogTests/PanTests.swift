@@ -102,7 +102,7 @@ struct SelectionPanTests {
         #expect(s.selected.isEmpty)
     }
 
-    @Test("a pan that starts over a header takes the first row the finger reaches as its start")
+    @Test("a pan that starts over a header starts at the first data row below it; no row is skipped (5.3)")
     func startOverHeader() throws {
         var s = try play("""
             {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
@@ -113,10 +113,12 @@ struct SelectionPanTests {
         #expect(s.pan?.start == nil && s.pan?.mode == nil)
         #expect(s.json.contains(#""pan": {"kind": "strip", "mode": null, "anchor": null, "autoscroll": null}"#))
         try apply(&s, #"{"type": "panMoved", "x": 10, "y": 140}"#)  // row 2: [140, 190)
-        #expect(s.pan?.start == p(0, 2))
-        #expect(s.selected == [p(0, 2)])
+        // S is the first data row whose top is at or below the starting point (y 20): row 0.
+        #expect(s.pan?.start == p(0, 0))
+        #expect(s.pan?.anchor == p(0, 2))
+        #expect(s.selected == rows(0...2))
         try apply(&s, #"{"type": "panMoved", "x": 10, "y": 240}"#)
-        #expect(s.selected == rows(2...4))
+        #expect(s.selected == rows(0...4))
     }
 
     @Test("rows are never skipped, however far the finger jumps between samples")
@@ -303,7 +305,7 @@ struct SelectionPanTests {
         #expect(s.selected.isEmpty)
     }
 
-    @Test("a row edit during a pan ends the pan first, as panEnded")
+    @Test("a row edit during a selection pan ends it first, as panEnded; the touch stays as an interrupted pan")
     func editEndsPan() throws {
         var s = try play(stripTable + """
 
@@ -311,17 +313,26 @@ struct SelectionPanTests {
             {"type": "panMoved", "x": 10, "y": 175}
             {"type": "insertRows", "at": [[0, 0]]}
             """)
-        #expect(s.pan == nil)
+        #expect(s.pan?.kind == .interrupted)
         #expect(s.selected == rows(2...4))
         #expect(s.undoStack.count == 1)
+        reject(&s, #"{"type": "undo"}"#)
+        try apply(&s, #"{"type": "panEnded"}"#)
+        #expect(s.pan == nil)
         try apply(&s, #"{"type": "undo"}"#)
         #expect(s.selected.isEmpty)
     }
 
-    @Test("reload during a pan ends it")
-    func reloadEndsPan() throws {
-        var s = try play(stripTable + "\n" + #"{"type": "panBegan", "x": 200, "y": 75}"#)
-        try apply(&s, #"{"type": "reload", "sections": [{"rows": 3}]}"#)
+    @Test("reload during a drag scroll does not end it: the drag goes on, its offset re-clamped (5.3)")
+    func reloadKeepsDragScroll() throws {
+        var s = try play(stripTable + "\n" + #"{"type": "panBegan", "x": 200, "y": 300}"# + "\n" + #"{"type": "panMoved", "x": 200, "y": 100}"#)
+        #expect(s.offset == 200)
+        try apply(&s, #"{"type": "reload", "sections": [{"rows": 14, "rowHeight": 50}]}"#)
+        #expect(s.pan?.kind == .scroll && s.dragging)
+        #expect(s.offset == 100, "re-clamped to 14 × 50 - 600")
+        try apply(&s, #"{"type": "panMoved", "x": 200, "y": 250}"#)
+        #expect(s.offset == 50)
+        try apply(&s, #"{"type": "panEnded"}"#)
         #expect(s.pan == nil && !s.dragging)
     }
 

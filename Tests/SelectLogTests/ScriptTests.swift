@@ -10,10 +10,11 @@ struct ScriptTests {
         #expect(script.entries[0].line == 4)
     }
 
-    @Test("unknown fields are ignored")
-    func unknownFieldsIgnored() throws {
-        let e = try EventDecoder.decode(line: Array(#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#.utf8))
-        #expect(e?.event == .tap(ViewportPoint(x: Points(1), y: Points(2))))
+    @Test("a field the contract does not name is invalid (v2, section 4)")
+    func unknownFieldsRejected() {
+        #expect(throws: InvalidEvent("tap", field: "pressure", "unknown field \"pressure\"")) {
+            try EventDecoder.decode(line: Array(#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#.utf8))
+        }
     }
 
     @Test("an unknown type is an invalid event, named with its line")
@@ -104,7 +105,7 @@ struct StateJSONTests {
     @Test("replay --json prints every field of spec 6 in order with exact values")
     func stateJSON() throws {
         let s = try play(multipleTable + "\n" + #"{"type": "tap", "x": 200, "y": 75}"# + "\n" + #"{"type": "tap", "x": 200, "y": 125, "t": 100}"#)
-        let expected = #"{"events": 5, "t": 100, "sections": [100], "editing": false, "selected": [[0, 1], [0, 2]], "contentOffset": 0, "contentHeight": 5000, "visible": [[0, 0], [0, 11]], "dragging": false, "decelerating": false, "rowsToLoad": [[0, 0], [0, 11]], "pan": null, "optionOpen": null, "editor": null, "undo": 2, "redo": 0, "hash": ""#
+        let expected = #"{"events": 5, "t": 100, "sections": [100], "editing": false, "selected": [[0, 1], [0, 2]], "contentOffset": 0, "contentHeight": 5000, "visible": [[0, 0], [0, 11]], "dragging": false, "decelerating": false, "rowsToLoad": [[0, 0], [0, 11]], "pan": null, "optionOpen": null, "swipe": null, "editor": null, "undo": 2, "redo": 0, "hash": ""#
         #expect(s.json.hasPrefix(expected))
         #expect(s.json.hasSuffix("\"\(s.hashHex)\"}"))
     }
@@ -136,7 +137,7 @@ struct StateJSONTests {
             return
         }
         #expect(members.map(\.key) == ["events", "t", "sections", "editing", "selected", "contentOffset", "contentHeight",
-                                       "visible", "dragging", "decelerating", "rowsToLoad", "pan", "optionOpen", "editor",
+                                       "visible", "dragging", "decelerating", "rowsToLoad", "pan", "optionOpen", "swipe", "editor",
                                        "undo", "redo", "hash"])
     }
 }

@@ -6,7 +6,7 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
 
 extension TableState {
     /// Snapshot format version; bumped when the layout changes.
-    public static let snapshotVersion: UInt8 = 2
+    public static let snapshotVersion: UInt8 = 3
 
     /// The whole state as bytes, for checkpoints: `TableState(snapshot:)` gives back an equal state.
     public func snapshot() -> [UInt8] {
@@ -61,23 +61,7 @@ extension TableState {
         w.bool(dragging)
         w.bool(decelerating)
         Self.write(target, &w)
-        w.bool(pan != nil)
-        if let pan {
-            w.u8([Pan.Kind.strip, .multiSelect, .scroll].firstIndex(of: pan.kind).map(UInt8.init) ?? 0)
-            w.points(pan.offsetAtBegan)
-            w.points(pan.yAtBegan)
-            w.u8(pan.reversal == .flip ? 0 : 1)
-            w.points(pan.finger.x)
-            w.points(pan.finger.y)
-            w.u8(pan.direction == nil ? 0 : (pan.direction == .up ? 1 : 2))
-            Self.write(pan.start, &w)
-            w.u8(pan.mode == nil ? 0 : (pan.mode == .select ? 1 : 2))
-            Self.write(pan.anchor, &w)
-            Self.write(pan.end, &w)
-            Self.write(pan.selectionBefore, &w)
-            w.u8(pan.autoscroll == nil ? 0 : (pan.autoscroll == .up ? 1 : 2))
-            w.signed(pan.autoscrollSince.raw)
-        }
+        writeGesture(into: &w)
         Self.write(options.open, &w)
         switch options.swipe {
         case nil: w.u8(0)
@@ -115,6 +99,86 @@ extension TableState {
                 }
             }
         }
+    }
+
+    /// The pan in the layout of snapshot version 2, so that states without a pan or
+    /// with a v1-shaped pan keep their hash: kind, offset and y at `panBegan`, reversal,
+    /// finger, direction, start, mode, anchor, end, selection before, auto-scroll.
+    private func writeGesture(into w: inout BinaryWriter) {
+        func pan(kind: UInt8, offsetAtBegan: Points, yAtBegan: Points, reversal: Reversal, finger: ViewportPoint,
+                 direction: Direction?, rows: PanRows?, before: RowSet, auto: AutoScroll?, since: Micros = .zero) {
+            w.bool(true)
+            w.u8(kind)
+            w.points(offsetAtBegan)
+            w.points(yAtBegan)
+            w.u8(reversal == .flip ? 0 : 1)
+            w.points(finger.x)
+            w.points(finger.y)
+            w.u8(direction == nil ? 0 : (direction == .up ? 1 : 2))
+            Self.write(rows?.start, &w)
+            w.u8(rows == nil ? 0 : (rows?.mode == .select ? 1 : 2))
+            Self.write(rows?.anchor, &w)
+            Self.write(rows?.end, &w)
+            Self.write(before, &w)
+            w.u8(auto == nil ? 0 : (auto?.direction == .up ? 1 : 2))
+            w.signed(since.raw)
+        }
+        switch gesture.state {
+        case .idle:
+            w.bool(false)
+        case .dragScroll(let d):
+            pan(kind: 2, offsetAtBegan: d.offsetAtBegan, yAtBegan: d.began.y, reversal: .flip, finger: d.began,
+                direction: nil, rows: nil, before: RowSet(), auto: nil)
+        case .interrupted(let finger):
+            pan(kind: 3, offsetAtBegan: .zero, yAtBegan: .zero, reversal: .flip, finger: finger,
+                direction: nil, rows: nil, before: RowSet(), auto: nil)
+        case .waitingForStartRow(let p), .running(let p), .autoScrolling(let p, _):
+            pan(kind: p.kind == .strip ? 0 : 1, offsetAtBegan: p.offsetAtBegan, yAtBegan: p.yAtBegan, reversal: p.reversal,
+                finger: p.finger, direction: p.direction, rows: p.rows, before: p.selectionBefore, auto: gesture.autoscroll,
+                since: gesture.autoscroll?.since ?? p.lastAutoscrollChange)
+        }
+    }
+
+    private static func readGesture(_ r: inout BinaryReader, dragging: Bool) throws(BinaryError) -> PanState {
+        var g = PanState()
+        guard try r.bool() else {
+            if dragging { throw r.fail("dragging without a drag scroll") }
+            return g
+        }
+        let kind = try r.u8()
+        let offsetAtBegan = try r.points(), yAtBegan = try r.points()
+        let reversal: Reversal = try r.u8() == 0 ? .flip : .restore
+        let finger = ViewportPoint(x: try r.points(), y: try r.points())
+        let d = try r.u8()
+        let direction: Direction? = d == 0 ? nil : (d == 1 ? .up : .down)
+        let start = try readPath(&r)
+        let m = try r.u8()
+        let anchor = try readPath(&r), end = try readPath(&r)
+        let before = try readSet(&r)
+        let a = try r.u8()
+        let since = Micros(raw: try r.signed())
+        if dragging != (kind == 2) { throw r.fail("dragging disagrees with the pan kind") }
+        switch kind {
+        case 2: g.state = .dragScroll(DragScroll(began: finger, offsetAtBegan: offsetAtBegan))
+        case 3: g.state = .interrupted(finger: finger)
+        case 0, 1:
+            var rows: PanRows?
+            if let start, let anchor, let end, m == 1 || m == 2 {
+                rows = PanRows(start: start, mode: m == 1 ? .select : .deselect, anchor: anchor, end: end)
+            } else if start != nil || anchor != nil || end != nil || m != 0 {
+                throw r.fail("a pan's start, mode, anchor and end must be all present or all absent")
+            }
+            let pan = SelectionPan(kind: kind == 0 ? .strip : .multiSelect, reversal: reversal, yAtBegan: yAtBegan,
+                                   offsetAtBegan: offsetAtBegan, finger: finger, direction: direction,
+                                   selectionBefore: before, rows: rows, lastAutoscrollChange: since)
+            if a == 1 || a == 2 {
+                g.state = .autoScrolling(pan, AutoScroll(direction: a == 1 ? .up : .down, since: since))
+            } else {
+                g.state = rows == nil ? .waitingForStartRow(pan) : .running(pan)
+            }
+        default: throw r.fail("bad pan kind")
+        }
+        return g
     }
 
     private static func write(_ r: RowPath?, _ w: inout BinaryWriter) {
@@ -209,32 +273,10 @@ extension TableState {
         s.contentOffset = try r.points()
         s.editing = try r.bool()
         s.selection = try readSet(&r)
-        s.dragging = try r.bool()
+        let dragging = try r.bool()
         s.decelerating = try r.bool()
         s.target = try readPoints(&r)
-        if try r.bool() {
-            let kinds: [Pan.Kind] = [.strip, .multiSelect, .scroll]
-            let k = Int(try r.u8())
-            guard k < kinds.count else { throw r.fail("bad pan kind") }
-            var pan = Pan(scrollFrom: ViewportPoint(x: .zero, y: .zero), offset: .zero)
-            pan.kind = kinds[k]
-            pan.offsetAtBegan = try r.points()
-            pan.yAtBegan = try r.points()
-            pan.reversal = try r.u8() == 0 ? .flip : .restore
-            pan.finger = ViewportPoint(x: try r.points(), y: try r.points())
-            let d = try r.u8()
-            pan.direction = d == 0 ? nil : (d == 1 ? .up : .down)
-            pan.start = try readPath(&r)
-            let m = try r.u8()
-            pan.mode = m == 0 ? nil : (m == 1 ? .select : .deselect)
-            pan.anchor = try readPath(&r)
-            pan.end = try readPath(&r)
-            pan.selectionBefore = try readSet(&r)
-            let a = try r.u8()
-            pan.autoscroll = a == 0 ? nil : (a == 1 ? .up : .down)
-            pan.autoscrollSince = Micros(raw: try r.signed())
-            s.pan = pan
-        }
+        s.gesture = try readGesture(&r, dragging: dragging)
         s.options.open = try readPath(&r)
         switch try r.u8() {
         case 0: s.options.swipe = nil

@@ -6,6 +6,7 @@ extension TableState {
     /// The returned `TableChanges` is what a host mirrors into its table view.
     @discardableResult
     public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) -> TableChanges {
+        try timed.validate()
         let now = timed.t ?? t
         if now < t {
             throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")

@@ -40,7 +40,7 @@ struct ChangeMark {
 
     init(_ s: borrowing TableState) {
         offset = s.contentOffset
-        pan = s.pan?.kind
+        pan = s.gesture.kind
         swipe = s.options.swipe
         open = s.options.open
         editorRow = s.layout.editorRow
@@ -79,6 +79,7 @@ extension GestureKind {
         case .strip: self = .strip
         case .multiSelect: self = .multiSelect
         case .scroll: self = .scroll
+        case .interrupted: self = .interrupted
         }
     }
 }
@@ -125,7 +126,7 @@ extension TableState {
     /// Gesture boundaries: the pan and the swipe before and after the event. A pan
     /// cannot begin while another is active, so a kind before and after is the same pan.
     private func recordGestures(since mark: ChangeMark, event: Event, into c: inout TableChanges) {
-        switch (mark.pan, pan?.kind) {
+        switch (mark.pan, gesture.kind) {
         case (nil, nil): break
         case (nil, let now?): c.gestures.append(.began(GestureKind(now)))
         case (let was?, nil):

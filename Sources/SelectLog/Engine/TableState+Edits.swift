@@ -15,7 +15,7 @@ extension TableState {
     /// undo history, the open option view, the editor row — follows them here.
     mutating func edit(_ u: BatchUpdate, type: String) throws(InvalidEvent) {
         try validate(u, type)
-        if pan != nil { var ignored = SelectionDelta(); endPan(at: nil, targetOffset: nil, now: t, &ignored) }
+        interruptSelectionPan(cancel: false)
 
         for (k, r) in u.reloads.enumerated() {
             selection.remove(r)
@@ -172,7 +172,7 @@ extension TableState {
             if i >= after { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(after) sections after the update)") }
             if !seen.insert(i).inserted { throw InvalidEvent(type, "at[\(k)] \(i) is a duplicate") }
         }
-        if pan != nil { var ignored = SelectionDelta(); endPan(at: nil, targetOffset: nil, now: t, &ignored) }
+        interruptSelectionPan(cancel: false)
         for (i, spec) in zip(indices, specs).sorted(by: { $0.0 < $1.0 }) {
             layout.insertSection(spec.section, at: i)
             mapTrackedSets { set, _ in set.insertSection(at: i) }
@@ -188,7 +188,7 @@ extension TableState {
             if i >= layout.sectionCount { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(layout.sectionCount) sections)") }
             if !seen.insert(i).inserted { throw InvalidEvent(type, "at[\(k)] \(i) is a duplicate") }
         }
-        if pan != nil { var ignored = SelectionDelta(); endPan(at: nil, targetOffset: nil, now: t, &ignored) }
+        interruptSelectionPan(cancel: false)
         for i in indices.sorted(by: >) {
             if layout.editorRow?.section == i { editor = nil }
             layout.removeSection(at: i)

@@ -32,7 +32,6 @@ extension TableState {
             if editor.chosen != editor.chosen.sorted() || Set(editor.chosen).count != editor.chosen.count { problems.append("editor chosen not sorted and unique") }
             if !editor.multiple && editor.chosen.count > 1 { problems.append("single-choice editor with \(editor.chosen.count) chosen") }
         }
-        if dragging && pan?.kind != .scroll { problems.append("dragging without a drag scroll") }
         if let pan {
             for (name, r) in [("start", pan.start), ("anchor", pan.anchor), ("end", pan.end)] {
                 if let r, !layout.contains(r) { problems.append("pan \(name) \(r) does not exist") }

@@ -39,6 +39,12 @@ extension TableState {
             out += "null"
         }
         key("optionOpen"); out += path(options.open)
+        key("swipe")
+        if case .active(let row, let offset)? = options.swipe {
+            out += "{\"row\": \(path(row)), \"offset\": \(offset.description)}"
+        } else {
+            out += "null"
+        }
         key("editor")
         if let editor, let row = layout.editorRow {
             let opts = editor.options.map(JSONText.quote).joined(separator: ", ")

@@ -14,7 +14,7 @@ extension TableState {
             target = nil
         case nil: break
         }
-        if motion != nil { applyMoveRule(reversal: false, &changed) }
+        if motion != nil { followFingerAfterScroll(&changed) }
     }
 
     mutating func jump(to reference: SectionReference, _ changed: inout SelectionDelta) throws(InvalidEvent) {
@@ -32,6 +32,6 @@ extension TableState {
             section = i
         }
         contentOffset = clampedOffset(layout.top(ofSection: section))
-        applyMoveRule(reversal: false, &changed)
+        followFingerAfterScroll(&changed)
     }
 }

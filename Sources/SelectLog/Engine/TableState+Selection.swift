@@ -63,11 +63,11 @@ extension TableState {
     }
 
     /// Whether a selection pan owns the selection right now; programmatic selection then does nothing.
-    var selectionIsTracking: Bool { pan?.isSelectionPan == true }
+    var selectionIsTracking: Bool { gesture.isSelecting }
 
     mutating func tap(_ p: ViewportPoint) {
         // A finger that is panning cannot tap.
-        guard pan == nil, case .row(let r) = element(at: p) else { return }
+        guard !gesture.isActive, case .row(let r) = element(at: p) else { return }
         if options.open == r {
             options.open = nil
             return

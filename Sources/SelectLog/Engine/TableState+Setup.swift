@@ -28,8 +28,8 @@ extension TableState {
         }
         if let h = patch.editorHeight { layout.setEditorHeight(h) }
         trimHistory()
-        // A selection pan only exists in a multiple mode; leaving it ends the pan.
-        if let pan, pan.isSelectionPan, !isMultiple { var ignored = SelectionDelta(); endPan(at: nil, targetOffset: nil, now: now, &ignored) }
+        // A selection pan only exists in a multiple mode; leaving it interrupts the pan (spec 5.3).
+        if !isMultiple { interruptSelectionPan(cancel: false) }
         // The clear rule (spec 5.1, 5.10.6).
         if !isSelectable || (!isMultiple && selection.count > 1) { selection.removeAll() }
         reclamp()
@@ -43,8 +43,7 @@ extension TableState {
 
     mutating func reload(_ specs: [SectionSpec]) throws(InvalidEvent) {
         try checkTableSize(adding: specs, type: "reload", replacing: true)
-        pan = nil
-        dragging = false
+        interruptSelectionPan(cancel: false)
         decelerating = false
         target = nil
         selection.removeAll()
@@ -65,11 +64,14 @@ extension TableState {
     }
 
     mutating func setEditing(_ on: Bool) {
-        guard on != editing else { return }
+        guard on != editing else {
+            // UIKit's setEditing hides a swipe menu even when editing does not change (spec 5.1).
+            options.open = nil
+            return
+        }
+        interruptSelectionPan(cancel: true)
         editing = on
         selection.removeAll()
-        if pan?.kind == .scroll { dragging = false }
-        pan = nil
         options = OptionViews()
         undoStack.removeAll()
         redoStack.removeAll()

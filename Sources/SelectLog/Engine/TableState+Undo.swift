@@ -16,7 +16,7 @@ extension TableState {
     }
 
     mutating func undo() throws(InvalidEvent) {
-        if pan != nil { throw InvalidEvent("undo", "undo is not allowed during a pan") }
+        if gesture.isActive { throw InvalidEvent("undo", "undo is not allowed during a pan (an interrupted one included)") }
         guard let step = undoStack.popLast() else { return }
         restore(step, forward: false)
         redoStack.append(step)
@@ -24,7 +24,7 @@ extension TableState {
     }
 
     mutating func redo() throws(InvalidEvent) {
-        if pan != nil { throw InvalidEvent("redo", "redo is not allowed during a pan") }
+        if gesture.isActive { throw InvalidEvent("redo", "redo is not allowed during a pan (an interrupted one included)") }
         guard let step = redoStack.popLast() else { return }
         restore(step, forward: true)
         undoStack.append(step)

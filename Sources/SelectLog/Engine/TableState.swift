@@ -52,10 +52,10 @@ public struct TableState: Equatable, Sendable {
     public internal(set) var contentOffset = Points.zero
     public internal(set) var editing = false
     public internal(set) var selection = RowSet()
-    public internal(set) var dragging = false
     public internal(set) var decelerating = false
     public internal(set) var target: Points?
-    public internal(set) var pan: Pan?
+    /// The pan gesture's state machine (spec 5.3).
+    public internal(set) var gesture = PanState()
     public internal(set) var options = OptionViews()
     public internal(set) var editor: EditorRow?
     /// Openings of the editor so far; names the next opening.
@@ -70,6 +70,11 @@ public struct TableState: Equatable, Sendable {
     public internal(set) var t = Micros.zero
 
     public init() {}
+
+    /// The active pan, described, or nil between pans.
+    public var pan: Pan? { gesture.description }
+    /// Whether a drag scroll is running (spec 6's `dragging`).
+    public var dragging: Bool { gesture.isDragScroll }
 
     /// Whether the current mode is multiple (spec 3).
     public var isMultiple: Bool { configuration.multiple(editing: editing) }

@@ -56,41 +56,7 @@ public enum Event: Hashable, Sendable {
     case redo
 
     /// The event's `type` name in scripts.
-    public var typeName: String {
-        switch self {
-        case .configure: "configure"
-        case .viewport: "viewport"
-        case .reload: "reload"
-        case .setEditing: "setEditing"
-        case .tap: "tap"
-        case .panBegan: "panBegan"
-        case .panMoved: "panMoved"
-        case .panEnded: "panEnded"
-        case .panCancelled: "panCancelled"
-        case .scroll: "scroll"
-        case .jumpToSection: "jumpToSection"
-        case .swipeBegan: "swipeBegan"
-        case .swipeMoved: "swipeMoved"
-        case .swipeEnded: "swipeEnded"
-        case .setOptionVisible: "setOptionVisible"
-        case .toggleEditor: "toggleEditor"
-        case .choose: "choose"
-        case .tick: "tick"
-        case .insertRows: "insertRows"
-        case .deleteRows: "deleteRows"
-        case .moveRow: "moveRow"
-        case .reloadRows: "reloadRows"
-        case .batch: "batch"
-        case .insertSections: "insertSections"
-        case .deleteSections: "deleteSections"
-        case .select: "select"
-        case .deselect: "deselect"
-        case .selectAll: "selectAll"
-        case .deselectAll: "deselectAll"
-        case .undo: "undo"
-        case .redo: "redo"
-        }
-    }
+    public var typeName: String { type.rawValue }
 }
 
 /// An event with its optional time `t`; a missing `t` means the previous event's (spec 1).

@@ -1,99 +1,103 @@
 /// Writes events as script lines (spec 4), `type` first, numbers exact on the grid,
 /// so that reading the line back gives the same event.
+///
+/// Field names come from the table of `EventType.fields`, in its order; the
+/// decoder reads that same table, so every line written here is read back.
 public enum EventEncoder {
+    /// The script line of `timed`, without a newline.
     public static func line(_ timed: TimedEvent) -> String {
         var w = ObjectWriter(type: timed.event.typeName)
-        if let t = timed.t { w.raw("t", t.description) }
+        if let t = timed.t { w.raw(EventField.time, t.description) }
         let e = timed.event
         switch e {
         case .configure(let p):
-            w.bool("allowsSelection", p.allowsSelection)
-            w.bool("allowsMultipleSelection", p.allowsMultipleSelection)
-            w.bool("allowsSelectionDuringEditing", p.allowsSelectionDuringEditing)
-            w.bool("allowsMultipleSelectionDuringEditing", p.allowsMultipleSelectionDuringEditing)
+            w.bool(.allowsSelection, p.allowsSelection)
+            w.bool(.allowsMultipleSelection, p.allowsMultipleSelection)
+            w.bool(.allowsSelectionDuringEditing, p.allowsSelectionDuringEditing)
+            w.bool(.allowsMultipleSelectionDuringEditing, p.allowsMultipleSelectionDuringEditing)
             if let s = p.scrollAndSelect {
                 var o = ObjectWriter()
-                o.bool("enabled", s.enabled)
-                o.string("edge", s.edge?.rawValue)
-                o.points("stripWidth", s.stripWidth)
-                o.points("topAnchor", s.topAnchor)
-                o.points("bottomAnchor", s.bottomAnchor)
-                o.points("rowsPerSecond", s.rowsPerSecond)
-                o.string("reversal", s.reversal?.rawValue)
-                o.points("jitter", s.jitter)
-                w.raw("scrollAndSelect", o.text)
+                o.bool(.enabled, s.enabled)
+                o.string(.edge, s.edge?.rawValue)
+                o.points(.stripWidth, s.stripWidth)
+                o.points(.topAnchor, s.topAnchor)
+                o.points(.bottomAnchor, s.bottomAnchor)
+                o.points(.rowsPerSecond, s.rowsPerSecond)
+                o.string(.reversal, s.reversal?.rawValue)
+                o.points(.jitter, s.jitter)
+                w.raw(.scrollAndSelect, o.text)
             }
-            w.bool("multiSelectInteraction", p.multiSelectInteraction)
-            w.points("optionWidth", p.optionWidth)
-            w.points("editorHeight", p.editorHeight)
-            if let u = p.undoLimit { w.raw("undoLimit", String(u)) }
+            w.bool(.multiSelectInteraction, p.multiSelectInteraction)
+            w.points(.optionWidth, p.optionWidth)
+            w.points(.editorHeight, p.editorHeight)
+            if let u = p.undoLimit { w.raw(.undoLimit, String(u)) }
         case .viewport(let width, let height):
-            w.points("width", width)
-            w.points("height", height)
+            w.points(.width, width)
+            w.points(.height, height)
         case .reload(let sections):
-            w.raw("sections", sectionsText(sections))
+            w.raw(.sections, sectionsText(sections))
         case .setEditing(let on):
-            w.bool("editing", on)
+            w.bool(.editing, on)
         case .tap(let p), .panMoved(let p):
             w.point(p)
         case .panBegan(let p, let fingers):
             w.point(p)
-            if fingers != 1 { w.raw("fingers", String(fingers)) }
+            if fingers != 1 { w.raw(.fingers, String(fingers)) }
         case .panEnded(let p, let targetOffset):
             if let p { w.point(p) }
-            w.points("targetOffset", targetOffset)
+            w.points(.targetOffset, targetOffset)
         case .panCancelled, .tick, .selectAll, .deselectAll, .undo, .redo:
             break
         case .scroll(let motion, let phase, let target):
             switch motion {
-            case .to(let y)?: w.points("y", y)
-            case .by(let dy)?: w.points("dy", dy)
+            case .to(let y)?: w.points(.y, y)
+            case .by(let dy)?: w.points(.dy, dy)
             case nil: break
             }
-            w.string("phase", phase?.rawValue)
-            w.points("target", target)
+            w.string(.phase, phase?.rawValue)
+            w.points(.target, target)
         case .jumpToSection(.index(let i)):
-            w.raw("section", String(i))
+            w.raw(.section, String(i))
         case .jumpToSection(.title(let title)):
-            w.string("title", title)
+            w.string(.title, title)
         case .swipeBegan(let row):
-            w.raw("row", path(row))
+            w.raw(.row, path(row))
         case .swipeMoved(let offset):
-            w.points("offset", offset)
+            w.points(.offset, offset)
         case .swipeEnded(let velocity):
-            w.points("velocity", velocity)
+            w.points(.velocity, velocity)
         case .setOptionVisible(let row, let visible):
-            w.raw("row", path(row))
-            w.bool("visible", visible)
+            w.raw(.row, path(row))
+            w.bool(.visible, visible)
         case .toggleEditor(let row, let options, let multiple, let chosen):
-            w.raw("row", path(row))
-            w.raw("options", "[" + options.map(JSONText.quote).joined(separator: ", ") + "]")
-            w.bool("multiple", multiple)
-            w.raw("chosen", "[" + chosen.map(String.init).joined(separator: ", ") + "]")
+            w.raw(.row, path(row))
+            w.raw(.options, "[" + options.map(JSONText.quote).joined(separator: ", ") + "]")
+            w.bool(.multiple, multiple)
+            w.raw(.chosen, "[" + chosen.map(String.init).joined(separator: ", ") + "]")
         case .choose(let option):
-            w.raw("option", String(option))
+            w.raw(.option, String(option))
         case .insertRows(let at, let heights), .reloadRows(let at, let heights):
-            w.raw("at", paths(at))
-            if let heights { w.raw("heights", numbers(heights)) }
+            w.raw(.at, paths(at))
+            if let heights { w.raw(.heights, numbers(heights)) }
         case .deleteRows(let at):
-            w.raw("at", paths(at))
+            w.raw(.at, paths(at))
         case .moveRow(let from, let to):
-            w.raw("from", path(from))
-            w.raw("to", path(to))
+            w.raw(.from, path(from))
+            w.raw(.to, path(to))
         case .batch(let u):
-            w.raw("deletes", paths(u.deletes))
-            w.raw("inserts", paths(u.inserts))
-            if let h = u.insertHeights { w.raw("insertHeights", numbers(h)) }
-            w.raw("moves", "[" + u.moves.map { "[\(path($0.from)), \(path($0.to))]" }.joined(separator: ", ") + "]")
-            w.raw("reloads", paths(u.reloads))
-            if let h = u.reloadHeights { w.raw("reloadHeights", numbers(h)) }
+            w.raw(.deletes, paths(u.deletes))
+            w.raw(.inserts, paths(u.inserts))
+            if let h = u.insertHeights { w.raw(.insertHeights, numbers(h)) }
+            w.raw(.moves, "[" + u.moves.map { "[\(path($0.from)), \(path($0.to))]" }.joined(separator: ", ") + "]")
+            w.raw(.reloads, paths(u.reloads))
+            if let h = u.reloadHeights { w.raw(.reloadHeights, numbers(h)) }
         case .insertSections(let at, let sections):
-            w.raw("at", "[" + at.map(String.init).joined(separator: ", ") + "]")
-            w.raw("sections", sectionsText(sections))
+            w.raw(.at, "[" + at.map(String.init).joined(separator: ", ") + "]")
+            w.raw(.sections, sectionsText(sections))
         case .deleteSections(let at):
-            w.raw("at", "[" + at.map(String.init).joined(separator: ", ") + "]")
+            w.raw(.at, "[" + at.map(String.init).joined(separator: ", ") + "]")
         case .select(let rows), .deselect(let rows):
-            w.raw("rows", paths(rows))
+            w.raw(.rows, paths(rows))
         }
         return w.text
     }
@@ -105,12 +109,12 @@ public enum EventEncoder {
     static func sectionsText(_ sections: [SectionSpec]) -> String {
         "[" + sections.map { s in
             var o = ObjectWriter()
-            o.raw("rows", String(s.rows))
-            o.points("rowHeight", s.rowHeight)
-            if let h = s.rowHeights { o.raw("rowHeights", numbers(h)) }
-            o.points("header", s.header)
-            o.points("footer", s.footer)
-            o.string("title", s.title)
+            o.raw(.rows, String(s.rows))
+            o.points(.rowHeight, s.rowHeight)
+            if let h = s.rowHeights { o.raw(.rowHeights, numbers(h)) }
+            o.points(.header, s.header)
+            o.points(.footer, s.footer)
+            o.string(.title, s.title)
             return o.text
         }.joined(separator: ", ") + "]"
     }
@@ -121,7 +125,7 @@ public struct ObjectWriter: Sendable {
     private var body = ""
 
     public init() {}
-    init(type: String) { raw("type", JSONText.quote(type)) }
+    init(type: String) { raw(EventField.type, JSONText.quote(type)) }
 
     /// A field whose value is already JSON text.
     public mutating func raw(_ key: String, _ value: String) {
@@ -132,9 +136,17 @@ public struct ObjectWriter: Sendable {
     public mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
     public mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
     mutating func point(_ p: ViewportPoint) {
-        points("x", p.x)
-        points("y", p.y)
+        points(.x, p.x)
+        points(.y, p.y)
     }
 
     public var text: String { "{" + body + "}" }
+}
+
+extension ObjectWriter {
+    /// The field table's names (`EventType.fields`), so the encoder writes no name the decoder does not know.
+    mutating func raw(_ field: EventField, _ value: String) { raw(field.rawValue, value) }
+    mutating func bool(_ field: EventField, _ v: Bool?) { bool(field.rawValue, v) }
+    mutating func points(_ field: EventField, _ v: Points?) { points(field.rawValue, v) }
+    mutating func string(_ field: EventField, _ v: String?) { string(field.rawValue, v) }
 }

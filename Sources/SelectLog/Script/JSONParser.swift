@@ -5,20 +5,37 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 }
 
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes, for one script line at a time.
+///
+/// Parsing is one linear pass that checks the whole text (syntax, escapes, UTF-8,
+/// duplicate field names through a hash set once an object grows past a few
+/// members, nesting at most `maxDepth`). The value it returns is a view of the
+/// checked text: numbers and arrays are ranges of it, read on demand, so the
+/// memory a parsed line holds is the line itself plus a few words per value a
+/// caller actually looks at.
+///
+/// ```swift
+/// guard case .object(let members) = try JSONParser.parse(Array(line)) else { … }
+/// ```
 public struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted.
+    public static let maxDepth = 64
+    /// The longest text accepted: values address it with 32-bit offsets.
+    public static let maxLength = Int(Int32.max)
+
     private let bytes: [UInt8]
     private var i = 0
     private var depth = 0
-    private static let maxDepth = 64
 
     /// Parses one complete JSON value from `bytes`; trailing white space is allowed.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        if bytes.count > maxLength { throw JSONSyntaxError(column: 1, reason: "longer than \(maxLength) bytes") }
         var parser = JSONParser(bytes: bytes)
         parser.skipSpace()
-        let value = try parser.value()
+        let start = parser.i
+        try parser.value()
         parser.skipSpace()
         if parser.i < bytes.count { throw parser.error("unexpected text after the JSON value") }
-        return value
+        return CheckedJSON(bytes).value(at: start)
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
@@ -26,133 +43,127 @@ public struct JSONParser {
     private func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(column: i + 1, reason: reason) }
 
     private mutating func skipSpace() {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        while i < bytes.count, CheckedJSON.isSpace(bytes[i]) { i += 1 }
     }
 
-    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
-        let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error("invalid literal") }
-        i += w.count
-        return value
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let count = word.utf8CodeUnitCount
+        guard i + count <= bytes.count else { throw error("invalid literal") }
+        let matches = word.withUTF8Buffer { w in (0..<count).allSatisfy { bytes[i + $0] == w[$0] } }
+        guard matches else { throw error("invalid literal") }
+        i += count
     }
 
-    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+    /// Checks the value at `i` and moves past it.
+    private mutating func value() throws(JSONSyntaxError) {
         guard i < bytes.count else { throw error("unexpected end of line") }
         switch bytes[i] {
-        case UInt8(ascii: "{"): return try object()
-        case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): return try literal("true", .bool(true))
-        case UInt8(ascii: "f"): return try literal("false", .bool(false))
-        case UInt8(ascii: "n"): return try literal("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "{"): try object()
+        case UInt8(ascii: "["): try array()
+        case UInt8(ascii: "\""): _ = try string(decoding: false)
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
         default: throw error("unexpected character")
         }
     }
 
-    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > JSONParser.maxDepth { throw error("nesting too deep") }
-        defer { depth -= 1 }
+        if depth > JSONParser.maxDepth { throw error("nesting deeper than \(JSONParser.maxDepth)") }
         i += 1
-        var members: [(key: String, value: JSONValue)] = []
+    }
+
+    private mutating func object() throws(JSONSyntaxError) {
+        try enter()
+        defer { depth -= 1 }
+        var names = FieldNames()
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
             i += 1
-            return .object(members)
+            return
         }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a field name") }
             let keyColumn = i
-            let key = try string()
-            if members.contains(where: { $0.key == key }) {
-                throw JSONSyntaxError(column: keyColumn + 1, reason: "duplicate field \"\(key)\"")
+            let key = try string(decoding: true) ?? ""
+            if !names.insert(key) {
+                throw JSONSyntaxError(column: keyColumn + 1, reason: "duplicate field \"\(Quoted.clip(key))\"")
             }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
             i += 1
             skipSpace()
-            members.append((key, try value()))
+            try value()
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of line in an object") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return }
             throw error("expected ',' or '}'")
         }
     }
 
-    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
-        depth += 1
-        if depth > JSONParser.maxDepth { throw error("nesting too deep") }
+    private mutating func array() throws(JSONSyntaxError) {
+        try enter()
         defer { depth -= 1 }
-        i += 1
-        var items: [JSONValue] = []
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
             i += 1
-            return .array(items)
+            return
         }
         while true {
             skipSpace()
-            items.append(try value())
+            try value()
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of line in an array") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return }
             throw error("expected ',' or ']'")
         }
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         guard i + 4 <= bytes.count else { throw error("truncated \\u escape") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = bytes[i]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw error("bad \\u escape")
-            }
-            v = v * 16 + d
-            i += 1
-        }
+        guard let v = CheckedJSON.hex4(bytes, at: i) else { throw error("bad \\u escape") }
+        i += 4
         return v
     }
 
-    private mutating func string() throws(JSONSyntaxError) -> String {
+    /// Checks the string at `i` (escapes, surrogate pairs, UTF-8) and moves past it;
+    /// returns its text when `decoding`.
+    private mutating func string(decoding: Bool) throws(JSONSyntaxError) -> String? {
+        let start = i
         i += 1
-        var out: [UInt8] = []
+        var escaped = false
         while true {
             guard i < bytes.count else { throw error("unterminated string") }
             let c = bytes[i]
-            if c == UInt8(ascii: "\"") {
-                i += 1
-                break
-            }
+            if c == UInt8(ascii: "\"") { break }
             if c < 0x20 { throw error("control character in a string") }
-            if c != UInt8(ascii: "\\") {
-                out.append(c)
+            if c < 0x80 && c != UInt8(ascii: "\\") {
                 i += 1
                 continue
             }
+            if c >= 0x80 {
+                guard let end = CheckedJSON.utf8Scalar(bytes, at: i) else {
+                    throw error("invalid UTF-8 in a string")
+                }
+                i = end
+                continue
+            }
+            escaped = true
             i += 1
             guard i < bytes.count else { throw error("unterminated escape") }
             let e = bytes[i]
             i += 1
             switch e {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                 UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                break
             case UInt8(ascii: "u"):
-                var scalar = try hex4()
+                let scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
                     guard i + 2 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
                         throw error("unpaired surrogate")
@@ -160,77 +171,68 @@ public struct JSONParser {
                     i += 2
                     let low = try hex4()
                     guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw error("unpaired surrogate")
                 }
-                guard let u = Unicode.Scalar(scalar) else { throw error("bad \\u escape") }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
             default: throw error("bad escape")
             }
         }
-        guard let s = validUTF8(out) else { throw error("invalid UTF-8 in a string") }
-        return s
+        i += 1
+        guard decoding else { return nil }
+        return CheckedJSON(bytes).string(from: start + 1, to: i - 1, escaped: escaped)
     }
 
-    private mutating func number() throws(JSONSyntaxError) -> JSONNumber {
-        var negative = false
-        if bytes[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        var digits: [UInt8] = []
+    /// Checks a number; its value is read later, from the text, by `JSONNumber`.
+    private mutating func number() throws(JSONSyntaxError) {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
         func isDigit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= 0x30 && bytes[k] <= 0x39 }
         guard isDigit(i) else { throw error("expected a digit") }
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
             if isDigit(i) { throw error("leading zero in a number") }
         } else {
-            while isDigit(i) {
-                digits.append(bytes[i] - 0x30)
-                i += 1
-            }
+            while isDigit(i) { i += 1 }
         }
-        var exponent = 0
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             guard isDigit(i) else { throw error("expected a digit after '.'") }
-            while isDigit(i) {
-                digits.append(bytes[i] - 0x30)
-                exponent -= 1
-                i += 1
-            }
+            while isDigit(i) { i += 1 }
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
-            var expNegative = false
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
-                expNegative = bytes[i] == UInt8(ascii: "-")
-                i += 1
-            }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard isDigit(i) else { throw error("expected a digit in the exponent") }
-            var e = 0
-            while isDigit(i) {
-                e = min(e * 10 + Int(bytes[i] - 0x30), 100_000)
-                i += 1
-            }
-            exponent += expNegative ? -e : e
+            while isDigit(i) { i += 1 }
         }
-        // Normalise: no leading zeros, no trailing zeros.
-        var start = 0
-        while start < digits.count, digits[start] == 0 { start += 1 }
-        digits.removeFirst(start)
-        while let last = digits.last, last == 0 {
-            digits.removeLast()
-            exponent += 1
+        let parts = JSONNumber.Parts(bytes, start..<i)
+        if parts.magnitude > JSONNumber.maxMagnitude {
+            i = start
+            throw error("number out of range")
         }
-        if digits.isEmpty { exponent = 0 }
-        if exponent > 1000 || exponent < -1000 - digits.count {
-            if exponent > 1000 { throw error("number out of range") }
-            // Far below the grid: it is zero.
-            digits = []
-            exponent = 0
+    }
+}
+
+/// The field names of one object, for the duplicate check: a short list while the
+/// object is small (events have a few fields), a hash set once it grows, so the
+/// check stays linear in the line however many fields arrive.
+private struct FieldNames {
+    private var few: [String] = []
+    private var many: Set<String>?
+
+    /// Adds `name`; false when it was already there.
+    mutating func insert(_ name: String) -> Bool {
+        if var set = many {
+            many = nil
+            defer { many = set }
+            return set.insert(name).inserted
         }
-        return JSONNumber(negative: negative && !digits.isEmpty, digits: digits, exponent: exponent)
+        if few.contains(name) { return false }
+        few.append(name)
+        if few.count > 16 {
+            many = Set(few)
+            few = []
+        }
+        return true
     }
 }

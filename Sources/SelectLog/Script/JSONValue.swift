@@ -1,11 +1,14 @@
 /// A parsed JSON value. Numbers keep their decimal digits, so that rounding onto
 /// the engine's grid is exact (spec 5.10.1), not at the mercy of binary floating point.
+///
+/// Arrays and numbers are views of the parsed line (`JSONArray`, `JSONNumber`), read
+/// when they are looked at, so a long array costs nothing until it is walked.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(JSONNumber)
     case string(String)
-    case array([JSONValue])
+    case array(JSONArray)
     case object([(key: String, value: JSONValue)])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
@@ -48,73 +51,108 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
-/// A JSON number as written: `digits × 10^exponent`, with a sign.
-public struct JSONNumber: Hashable, Sendable {
-    public var negative: Bool
-    /// Decimal digits, most significant first, values 0...9.
-    public var digits: [UInt8]
-    public var exponent: Int
-
-    /// `self × scale` rounded to the nearest integer, half-way cases to even; nil when
-    /// the magnitude exceeds `limit`.
-    public func scaled(by scale: Int, limit: Int64) -> Int64? {
-        // product = digits × scale, as decimal digits.
-        var product = digits
-        var carry = 0
-        for i in stride(from: product.count - 1, through: 0, by: -1) {
-            let v = Int(product[i]) * scale + carry
-            product[i] = UInt8(v % 10)
-            carry = v / 10
-        }
-        while carry > 0 {
-            product.insert(UInt8(carry % 10), at: 0)
-            carry /= 10
-        }
-        // Split into integer and fraction digits at the decimal point.
-        let pointAt = product.count + exponent
-        var whole: Int64 = 0
-        if pointAt > 0 {
-            for i in 0..<pointAt {
-                let d = i < product.count ? Int64(product[i]) : 0
-                let (m, o1) = whole.multipliedReportingOverflow(by: 10)
-                let (a, o2) = m.addingReportingOverflow(d)
-                if o1 || o2 || a > limit { return nil }
-                whole = a
-            }
-        }
-        // Round the fraction: first digit, and whether anything non-zero follows.
-        let fractionStart = max(pointAt, 0)
-        var first: UInt8 = 0
-        var rest = false
-        if pointAt >= 0 {
-            if fractionStart < product.count {
-                first = product[fractionStart]
-                rest = product[(fractionStart + 1)...].contains { $0 != 0 }
-            }
-        } else {
-            // The fraction begins with -pointAt zeros, so it is below one half unless empty.
-            first = 0
-            rest = product.contains { $0 != 0 }
-        }
-        if first > 5 || (first == 5 && (rest || whole % 2 == 1)) {
-            whole += 1
-            if whole > limit { return nil }
-        }
-        return negative ? -whole : whole
+/// A JSON array as a view of the parsed line: each element is read when it is
+/// reached, so walking an array of a million index paths holds one of them at a time.
+/// Indices are positions in the line; `array[k]` (an `Int`) walks to the k-th element.
+public struct JSONArray: Collection, Hashable, Sendable {
+    /// A position of an element in the parsed line.
+    public struct Index: Comparable, Hashable, Sendable {
+        let offset: Int
+        public static func < (a: Index, b: Index) -> Bool { a.offset < b.offset }
     }
 
-    /// The value as an integer, or nil when it has a fraction or exceeds `limit`.
-    public func integer(limit: Int64) -> Int64? {
-        let pointAt = digits.count + exponent
-        if pointAt < digits.count, digits[max(pointAt, 0)...].contains(where: { $0 != 0 }) { return nil }
-        return scaled(by: 1, limit: limit)
+    private let text: CheckedJSON
+    private let open: UInt32
+    private let close: UInt32
+
+    init(text: CheckedJSON, open: Int, close: Int) {
+        self.text = text
+        self.open = UInt32(clamping: open)
+        self.close = UInt32(clamping: Swift.max(close, open))
     }
 
-    /// The literal as JSON text, normalised.
-    public var text: String {
-        var s = negative ? "-" : ""
-        s += digits.map { String($0) }.joined()
-        if exponent != 0 { s += "e\(exponent)" }
-        return s
+    public var startIndex: Index {
+        let k = text.skipSpace(Int(open) + 1)
+        return k < Int(close) ? Index(offset: k) : endIndex
+    }
+
+    public var endIndex: Index { Index(offset: Int(close)) }
+
+    public func index(after i: Index) -> Index {
+        guard i.offset < Int(close) else { return endIndex }
+        let k = text.skipSpace(text.skipValue(i.offset))
+        guard k < Int(close), text.bytes[k] == UInt8(ascii: ",") else { return endIndex }
+        return Index(offset: Swift.min(text.skipSpace(k + 1), Int(close)))
+    }
+
+    /// The element at `position`; `null` past the end.
+    public subscript(position: Index) -> JSONValue {
+        position.offset < Int(close) ? text.value(at: position.offset) : .null
+    }
+
+    /// The element `offset` places from the start (a walk: use it for short arrays); `null` past the end.
+    public subscript(offset: Int) -> JSONValue {
+        guard offset >= 0 else { return .null }
+        var i = startIndex
+        for _ in 0..<offset where i != endIndex { i = index(after: i) }
+        return self[i]
+    }
+
+    public static func == (a: JSONArray, b: JSONArray) -> Bool { a.elementsEqual(b) }
+
+    public func hash(into hasher: inout Hasher) {
+        for element in self { hasher.combine(element) }
+    }
+}
+
+/// Shortens values quoted in messages: a hostile input can carry a 200 MB title,
+/// and an error should name it, not repeat it.
+public enum Quoted {
+    /// The most characters of a value a message repeats.
+    public static let limit = 80
+
+    /// `text` when it is at most `limit` characters; else its first `limit`
+    /// characters, an ellipsis, and how many were left out.
+    public static func clip(_ text: some StringProtocol, limit: Int = Quoted.limit) -> String {
+        var end = text.startIndex
+        var kept = 0
+        while end != text.endIndex, kept < limit {
+            end = text.index(after: end)
+            kept += 1
+        }
+        if end == text.endIndex { return String(text) }
+        // Already clipped (a message passed through twice): leave it.
+        let tail = text[end...]
+        if tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
+        let rest = tail.count
+        return String(text[..<end]) + "… (\(rest) more characters)"
+    }
+
+    /// `message` with every quoted value and every long word clipped to `limit`
+    /// characters, for errors whose text a hostile input chose.
+    public static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
+        guard message.utf8.count > limit else { return message }
+        var out = ""
+        var i = message.startIndex
+        while i != message.endIndex {
+            let c = message[i]
+            if c == " " {
+                out.append(c)
+                i = message.index(after: i)
+                continue
+            }
+            if c == "\"" {
+                let open = message.index(after: i)
+                let close = message[open...].firstIndex(of: "\"") ?? message.endIndex
+                out += "\"" + clip(message[open..<close], limit: limit)
+                if close != message.endIndex { out += "\"" }
+                i = close == message.endIndex ? close : message.index(after: close)
+                continue
+            }
+            let end = message[i...].firstIndex { $0 == " " || $0 == "\"" } ?? message.endIndex
+            out += clip(message[i..<end], limit: limit)
+            i = end
+        }
+        return out
     }
 }

@@ -6,11 +6,16 @@ public struct ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
         self.line = line
         self.reason = reason
     }
-    public var description: String { "line \(line): \(reason)" }
+    /// `line N: reason`, with any value the reason quotes clipped to 80 characters.
+    public var description: String { Quoted.clipValues(in: "line \(line): \(reason)") }
 }
 
 /// A JSON Lines script (spec 4): one event object a line; blank lines and lines
 /// starting with `#` are skipped.
+///
+/// A convenience for small scripts held in memory: it reads through `ScriptReader`
+/// (so the same limits, byte-order mark and line-end rules apply) and keeps every
+/// event. Commands stream with `ScriptReader` instead.
 public struct Script: Sendable {
     /// Each event with the line it came from.
     public var entries: [(line: Int, event: TimedEvent)]
@@ -18,23 +23,18 @@ public struct Script: Sendable {
     /// Parses every line; throws at the first line that is not a valid event.
     public init(bytes: some Collection<UInt8>) throws(ScriptError) {
         var entries: [(line: Int, event: TimedEvent)] = []
-        var failure: ScriptError?
-        Script.forEachLine(in: bytes) { number, line in
-            do throws(InvalidEvent) {
-                if let e = try EventDecoder.decode(line: line) { entries.append((number, e)) }
-                return true
-            } catch {
-                failure = ScriptError(line: number, reason: error)
-                return false
-            }
-        }
-        if let failure { throw failure }
+        var reader = ScriptReader()
+        reader.append(bytes)
+        reader.finish()
+        while let entry = try reader.nextEvent() { entries.append(entry) }
         self.entries = entries
     }
 
+    /// The events, without their lines.
     public var events: [TimedEvent] { entries.map(\.event) }
 
-    /// Calls `body` with each line's number and bytes (without the newline) until it returns false.
+    /// Calls `body` with each line's number and bytes (without the newline) until it
+    /// returns false. A plain split on LF: `ScriptReader` adds the limits and line-end rules.
     @inlinable
     public static func forEachLine<C: Collection<UInt8>>(in bytes: C, _ body: (Int, C.SubSequence) -> Bool) {
         var number = 1

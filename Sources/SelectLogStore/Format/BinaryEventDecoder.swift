@@ -1,6 +1,10 @@
 import SelectLog
 
 /// Decodes the frames `BinaryEventEncoder` wrote, in order, from one batch.
+///
+/// Counts and indexes are read within `EventLimits`, and every decoded event is
+/// checked by `TimedEvent.validate()`, so the decoder accepts exactly the events
+/// `TableState.apply` can accept, and nothing it returns can trap the engine.
 struct BinaryEventDecoder {
     private var reader: BinaryReader
     private var predictor: Predictor
@@ -64,15 +68,21 @@ struct BinaryEventDecoder {
             var t: Micros?
             if tagByte & EventTag.hasTime != 0 {
                 t = predictor.time(fromResidual: try body.signed())
-                if let v = t, v.raw < 0 || v > Micros.limit { throw BinaryError(offset: start, reason: "time out of range") }
             }
             let event = try decodeFields(tag, &body)
             guard body.isAtEnd else {
                 isNewer = true
                 throw BinaryError(offset: start, reason: "\(event.typeName) has \(body.remaining) bytes of fields this reader does not know: written by a newer selectlog")
             }
+            let timed = TimedEvent(event, t: t)
+            // The checks every way in runs: a log holds only what `apply` accepts.
+            do throws(InvalidEvent) {
+                try timed.validate()
+            } catch {
+                throw BinaryError(offset: start, reason: "invalid event: \(error)")
+            }
             try reader.skip(length)
-            return .event(TimedEvent(event, t: t))
+            return .event(timed)
         }
         return nil
     }
@@ -80,7 +90,7 @@ struct BinaryEventDecoder {
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {
         let rx = try r.signed(), ry = try r.signed()
         let (x, y) = predictor.point(fromResidual: rx, ry)
-        guard x.magnitude <= UInt64(Points.limit.raw), y.magnitude <= UInt64(Points.limit.raw) else {
+        guard x.magnitude <= EventLimits.length.raw.magnitude, y.magnitude <= EventLimits.length.raw.magnitude else {
             throw r.fail("position out of range")
         }
         return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
@@ -88,12 +98,12 @@ struct BinaryEventDecoder {
 
     /// A predicted length, checked against the engine's range.
     private func checked(_ raw: Int64, _ r: inout BinaryReader) throws(BinaryError) -> Points {
-        guard raw.magnitude <= UInt64(Points.limit.raw) else { throw r.fail("length out of range") }
+        guard raw.magnitude <= EventLimits.length.raw.magnitude else { throw r.fail("length out of range") }
         return Points(raw: raw)
     }
 
     private func path(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {
-        RowPath(try r.count(limit: Int(Int32.max)), try r.count(limit: Int(Int32.max)))
+        RowPath(try r.count(limit: EventLimits.index), try r.count(limit: EventLimits.index))
     }
 
     private func paths(_ r: inout BinaryReader) throws(BinaryError) -> [RowPath] {
@@ -130,7 +140,7 @@ struct BinaryEventDecoder {
         let n = try r.count(limit: r.remaining)
         var out: [SectionSpec] = []
         for _ in 0..<n {
-            let rows = try r.count(limit: 50_000_000)
+            let rows = try r.count(limit: EventLimits.sectionRows)
             let rowHeight = try optionalPoints(&r)
             let hs = try heights(&r)
             let header = try optionalPoints(&r)
@@ -152,7 +162,7 @@ struct BinaryEventDecoder {
             p.multiSelectInteraction = try optionalBool(&r)
             p.optionWidth = try optionalPoints(&r)
             p.editorHeight = try optionalPoints(&r)
-            if try r.bool() { p.undoLimit = try r.count(limit: Int(Int32.max)) }
+            if try r.bool() { p.undoLimit = try r.count(limit: EventLimits.index) }
             if try r.bool() {
                 var s = StripPatch()
                 s.enabled = try optionalBool(&r)
@@ -188,7 +198,7 @@ struct BinaryEventDecoder {
             return .panMoved(try point(&r))
         case .panBegan:
             let p = try point(&r)
-            return .panBegan(p, fingers: try r.count(limit: Int(Int32.max)))
+            return .panBegan(p, fingers: try r.count(limit: EventLimits.index))
         case .panEnded:
             let p: ViewportPoint? = try r.bool() ? try point(&r) : nil
             return .panEnded(p, targetOffset: try optionalPoints(&r))
@@ -221,7 +231,7 @@ struct BinaryEventDecoder {
             return .scroll(motion, phase: phase, target: try optionalPoints(&r))
         case .jumpToSection:
             switch try r.u8() {
-            case 0: return .jumpToSection(.index(try r.count(limit: Int(Int32.max))))
+            case 0: return .jumpToSection(.index(try r.count(limit: EventLimits.index)))
             case 1: return .jumpToSection(.title(try r.string()))
             default: throw r.fail("bad section reference")
             }
@@ -239,10 +249,10 @@ struct BinaryEventDecoder {
             for _ in 0..<(try r.count(limit: r.remaining)) { options.append(try r.string()) }
             let multiple = try r.bool()
             var chosen: [Int] = []
-            for _ in 0..<(try r.count(limit: r.remaining)) { chosen.append(try r.count(limit: Int(Int32.max))) }
+            for _ in 0..<(try r.count(limit: r.remaining)) { chosen.append(try r.count(limit: EventLimits.index)) }
             return .toggleEditor(row: row, options: options, multiple: multiple, chosen: chosen)
         case .choose:
-            return .choose(option: try r.count(limit: Int(Int32.max)))
+            return .choose(option: try r.count(limit: EventLimits.index))
         case .insertRows:
             return .insertRows(at: try paths(&r), heights: try heights(&r))
         case .reloadRows:
@@ -264,11 +274,11 @@ struct BinaryEventDecoder {
                                       moves: moves, reloads: reloads, reloadHeights: try heights(&r)))
         case .insertSections:
             var at: [Int] = []
-            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: Int(Int32.max))) }
+            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: EventLimits.index)) }
             return .insertSections(at: at, sections: try sections(&r))
         case .deleteSections:
             var at: [Int] = []
-            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: Int(Int32.max))) }
+            for _ in 0..<(try r.count(limit: r.remaining)) { at.append(try r.count(limit: EventLimits.index)) }
             return .deleteSections(at: at)
         case .select:
             return .select(rows: try paths(&r))

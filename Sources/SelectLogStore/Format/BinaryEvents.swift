@@ -16,6 +16,10 @@ enum EventTag: UInt8 {
 
 /// Encodes events as compact binary frames: `tag | hasTime`, body length, body.
 ///
+/// It encodes events that passed `TimedEvent.validate()` (the recorder appends
+/// only what `apply` accepted): within `EventLimits` every field is representable
+/// and decodes to the same value.
+///
 /// Time and finger positions are predicted from the previous events (second-order
 /// deltas on the fixed-point grid), so a 120 Hz pan or a 60 Hz tick stream encodes
 /// its residuals, mostly one byte each. The predictor starts fresh at every batch,

@@ -127,7 +127,7 @@ struct LogScan {
         }
         if let why = info.header.limitViolation { return .failure(LogError(.damaged, why, offset: info.offset)) }
         guard Zstd.isAvailable else {
-            return .failure(LogError(.unsupported, "this build reads no zstd batches (it was built without libzstd); read the log with a build that has zstd", offset: info.offset))
+            return .failure(LogError(.unsupported, Zstd.unavailableMessage, offset: info.offset))
         }
         guard let decompressor else { return .failure(LogError(.io, "cannot create a zstd decompression context", offset: info.offset)) }
         switch decompressor.decompress(stored, rawLength: info.header.rawLength) {

@@ -39,31 +39,45 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate a script and write it as a compressed log.",
         discussion: """
-            On an invalid event, stops, keeps the valid log of the events before it, names the
-            line, and exits 65.
+            The script is read as it arrives (a file, a pipe, or - for standard input). On an
+            invalid event, stops, keeps the valid log of the events before it, names the line,
+            and exits 65. Refuses to write over the script, and over an existing file unless
+            --force.
             """)
 
-    @Argument(help: "A JSON Lines script.")
+    @Argument(help: "A JSON Lines script (- for standard input).")
     var script: String
 
-    @Option(name: .shortAndLong, help: "The log to write (replaced if it exists).")
+    @Option(name: .shortAndLong, help: "The log to write.")
     var output: String
+
+    @Flag(help: "Replace the output if it exists.")
+    var force = false
 
     @OptionGroup var writing: LogWriting
 
     func run() throws {
-        let bytes = try readFile(script)
+        let input = try InputFile(script)
+        if let existing = FileIdentity(path: output) {
+            if existing == input.identity {
+                complain("\(output): is the script being recorded; choose another output")
+                throw Exit.usage
+            }
+            if !force {
+                complain("\(output): already exists; pass --force to replace it")
+                throw Exit.usage
+            }
+        }
         let recorder: Recorder
         do {
-            recorder = try Recorder(creating: output, options: writing.options)
+            recorder = try Recorder(creating: output, options: writing.options, replacingExisting: true)
         } catch {
             complain("\(error)")
             throw Exit.io
         }
         var failure: String?
-        Script.forEachLine(in: bytes) { number, line in
-            do throws(InvalidEvent) {
-                guard let event = try EventDecoder.decode(line: line) else { return true }
+        do {
+            try Input.forEachScriptEvent(input) { number, event in
                 do throws(LogError) {
                     try recorder.append(event)
                 } catch {
@@ -71,21 +85,27 @@ struct Record: ParsableCommand {
                     return false
                 }
                 return true
-            } catch {
-                failure = "\(script): line \(number): \(error)"
-                return false
             }
+        } catch {
+            // The script went bad: keep the log of the events before it.
+            try close(recorder)
+            complain("\(output): kept the \(recorder.state.events) valid events before it")
+            throw error
         }
+        try close(recorder)
+        if let failure {
+            complain(failure)
+            complain("\(output): kept the \(recorder.state.events) valid events before it")
+            throw Exit.invalidInput
+        }
+    }
+
+    private func close(_ recorder: Recorder) throws {
         do {
             try recorder.close()
         } catch {
             complain("\(error)")
             throw Exit.io
-        }
-        if let failure {
-            complain(failure)
-            complain("\(output): kept the \(recorder.state.events) valid events before it")
-            throw Exit.invalidInput
         }
     }
 }

@@ -61,7 +61,7 @@ struct Synthesize: ParsableCommand {
             return
         }
         do throws(LogError) {
-            let recorder = try Recorder(creating: output, options: writing.options)
+            let recorder = try Recorder(creating: output, options: writing.options, replacingExisting: true)
             var n = 0
             var out = OutputBuffer()
             for e in session {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SelectLog
 
 /// The exit codes of spec 7.
 enum Exit {
@@ -8,10 +9,11 @@ enum Exit {
     static let io = ExitCode(74)
 }
 
-/// Prints `message` on stderr, prefixed with the program name.
+/// Prints `message` on stderr, prefixed with the program name; any value it quotes
+/// (and any long word) is clipped to 80 characters, since inputs choose them.
 func complain(_ message: String) {
     var stderr = StandardError()
-    print("selectlog: \(message)", to: &stderr)
+    print("selectlog: \(Quoted.clipValues(in: message))", to: &stderr)
 }
 
 struct StandardError: TextOutputStream {

@@ -12,44 +12,225 @@ enum FileHandleWriter {
     }
 }
 
-/// Reads a whole file, or exits 74 with the path and the system's reason.
-func readFile(_ path: String) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-        complain("\(path): cannot open: \(String(cString: strerror(errno)))")
-        throw Exit.io
+/// `read(2)`, named apart from `InputFile.read(upTo:)`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+/// The system's sentence for the current `errno`.
+func systemReason() -> String { String(cString: strerror(errno)) }
+
+/// A file opened once for reading, whatever it is: a regular file, a pipe, a FIFO,
+/// a character device, `/dev/stdin`, or `-` (standard input). Its first bytes can be
+/// looked at (`peek`) and are then read again by `read`, so content is sniffed from
+/// the same descriptor. A directory, or a FIFO that no writer opens in time, is a
+/// clear error instead of a strange one or a hang.
+final class InputFile {
+    /// What the descriptor is.
+    enum Kind { case regular, pipe, device, other }
+
+    /// The path as the user gave it (`-` for standard input).
+    let path: String
+    let kind: Kind
+    /// Device and inode, to tell whether two paths are the same file.
+    let identity: FileIdentity
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var peeked: [UInt8] = []
+
+    /// How long a FIFO without a writer is waited for, in seconds
+    /// (`SELECTLOG_FIFO_WAIT`, default 10).
+    static var fifoWait: Int {
+        getenv("SELECTLOG_FIFO_WAIT").flatMap { Int(String(cString: $0)) }.map { max(0, min($0, 3600)) } ?? 10
     }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            complain("\(path): cannot read: \(String(cString: strerror(errno)))")
+
+    /// Opens `path` (or standard input for `-`); complains and exits 74 when it cannot be read.
+    init(_ path: String) throws {
+        self.path = path
+        if path == "-" {
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            // Non-blocking, so that opening a FIFO with no writer returns at once.
+            fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else {
+                complain("\(path): cannot open: \(systemReason())")
+                throw Exit.io
+            }
+            ownsDescriptor = true
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = systemReason()
+            if ownsDescriptor { close(fd) }
+            complain("\(path): cannot read: \(reason)")
             throw Exit.io
         }
-        if n == 0 { break }
-        out.append(contentsOf: chunk[0..<n])
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFIFO, S_IFSOCK: kind = .pipe
+        case S_IFCHR, S_IFBLK: kind = .device
+        case S_IFDIR:
+            if ownsDescriptor { close(fd) }
+            complain("\(path): is a directory, not a script or a log")
+            throw Exit.io
+        default: kind = .other
+        }
+        if ownsDescriptor {
+            if kind == .pipe { try waitForWriter() }
+            let flags = fcntl(fd, F_GETFL)
+            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        }
     }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// A named FIFO with no writer reads as an empty file: wait a while for one to
+    /// open it and write, then give up with a clear error. Anonymous pipes
+    /// (`/dev/stdin`, `<(…)`) have their writer already.
+    private func waitForWriter() throws {
+        if path == "/dev/stdin" || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/") { return }
+        var byte: UInt8 = 0
+        let n = systemRead(fd, &byte, 1)
+        if n == 1 {
+            peeked.append(byte)
+            return
+        }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return } // a writer, no data yet
+        // No writer: wait for one to write (or to open and close).
+        let seconds = InputFile.fifoWait
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            let left = deadline - ContinuousClock.now
+            let ms = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&entry, 1, ms)
+            if ready > 0 { return }
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 {
+                complain("\(path): cannot read: \(systemReason())")
+                throw Exit.io
+            }
+            if ContinuousClock.now >= deadline { break }
+        }
+        complain("\(path): a FIFO with no writer: nothing arrived in \(seconds) s")
+        throw Exit.io
+    }
+
+    /// Up to `count` bytes, fewer only at the end of the input; nil at the end.
+    func read(upTo count: Int) throws -> [UInt8]? {
+        if !peeked.isEmpty {
+            let out = Array(peeked.prefix(count))
+            peeked.removeFirst(out.count)
+            return out
+        }
+        var out = [UInt8](repeating: 0, count: count)
+        while true {
+            let n = out.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, count) }
+            if n > 0 {
+                out.removeSubrange(n...)
+                return out
+            }
+            if n == 0 { return nil }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, -1)
+                continue
+            }
+            complain("\(path): cannot read: \(systemReason())")
+            throw Exit.io
+        }
+    }
+
+    /// The first `count` bytes (fewer if the input is shorter), kept to be read again.
+    func peek(_ count: Int) throws -> [UInt8] {
+        while peeked.count < count {
+            var more = [UInt8](repeating: 0, count: count - peeked.count)
+            let n = more.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                peeked.append(contentsOf: more[..<n])
+                continue
+            }
+            if n == 0 { break }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, -1)
+                continue
+            }
+            complain("\(path): cannot read: \(systemReason())")
+            throw Exit.io
+        }
+        return Array(peeked.prefix(count))
+    }
+
+    /// Copies the rest of the input into a new temporary file (for a log that arrived
+    /// through a pipe: the log reader maps a file). Stops with an error past `limit` bytes.
+    func spool(limit: Int) throws -> String {
+        var template = Array("\(temporaryDirectory())/selectlog-input-XXXXXX".utf8CString)
+        let out = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard out >= 0 else {
+            complain("\(path): cannot create a temporary copy: \(systemReason())")
+            throw Exit.io
+        }
+        defer { close(out) }
+        let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var total = 0
+        do {
+            while let chunk = try read(upTo: 1 << 20) {
+                total += chunk.count
+                if total > limit {
+                    complain("\(path): longer than \(limit >> 30) GiB: a log read from a pipe is copied to a temporary file, at most that much")
+                    throw Exit.invalidInput
+                }
+                try writeAll(out, chunk, path: copy)
+            }
+        } catch {
+            unlink(copy)
+            throw error
+        }
+        return copy
+    }
+
+    private func temporaryDirectory() -> String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+}
+
+/// A file's device and inode: two paths with the same identity are the same file.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of the file at `path`, or nil when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+}
+
+/// Reads a whole input, or exits 74 with the path and the system's reason.
+func readFile(_ path: String) throws -> [UInt8] {
+    let file = try InputFile(path)
+    var out: [UInt8] = []
+    while let chunk = try file.read(upTo: 1 << 20) { out.append(contentsOf: chunk) }
     return out
 }
 
-/// The first `count` bytes of a file (fewer if it is shorter).
+/// The first `count` bytes of an input (fewer if it is shorter).
 func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-        complain("\(path): cannot open: \(String(cString: strerror(errno)))")
-        throw Exit.io
-    }
-    defer { close(fd) }
-    var out = [UInt8](repeating: 0, count: count)
-    let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress, count) }
-    if n < 0 {
-        complain("\(path): cannot read: \(String(cString: strerror(errno)))")
-        throw Exit.io
-    }
-    return Array(out.prefix(n))
+    try InputFile(path).peek(count)
 }
 
 /// Buffered standard output for long listings.
@@ -65,7 +246,7 @@ struct OutputBuffer {
     mutating func flush() {
         var done = 0
         while done < buffer.count {
-            let n = buffer.withUnsafeBytes { write(1, $0.baseAddress! + done, $0.count - done) }
+            let n = buffer.withUnsafeBytes { write(1, $0.baseAddress.map { $0 + done }, $0.count - done) }
             if n <= 0 { break }
             done += n
         }
@@ -73,21 +254,27 @@ struct OutputBuffer {
     }
 }
 
-/// Writes `bytes` to `path`, replacing it.
-func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else {
-        complain("\(path): cannot create: \(String(cString: strerror(errno)))")
-        throw Exit.io
-    }
-    defer { close(fd) }
+/// Writes all of `bytes` to `fd`, or complains naming `path` and exits 74.
+func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
     var done = 0
     while done < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
+        if n < 0 && errno == EINTR { continue }
         if n <= 0 {
-            complain("\(path): cannot write: \(String(cString: strerror(errno)))")
+            complain("\(path): cannot write: \(systemReason())")
             throw Exit.io
         }
         done += n
     }
+}
+
+/// Writes `bytes` to `path`, replacing it.
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+        complain("\(path): cannot create: \(systemReason())")
+        throw Exit.io
+    }
+    defer { close(fd) }
+    try writeAll(fd, bytes, path: path)
 }

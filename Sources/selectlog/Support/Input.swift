@@ -1,8 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SelectLog
 import SelectLogStore
 
 /// A script or a log, told apart by content: a log begins with the magic "SELECTLG".
+///
+/// Every input is opened once (`InputFile`) and sniffed from that descriptor, so
+/// pipes, FIFOs, `/dev/stdin` and `-` work like files. Scripts are streamed: no
+/// command holds a whole script (`forEachScriptEvent`). A log that arrives through
+/// a pipe is copied to a temporary file first (the log reader maps files), at most
+/// `maxPipedLog` bytes.
 enum Input {
+    /// The most bytes of a log copied from a pipe: 4 GiB.
+    static let maxPipedLog = 4 << 30
+
+    /// An opened input, sniffed.
+    enum Opened {
+        case script(InputFile)
+        case log(LogReader)
+    }
+
+    /// Opens `path` once and tells a script from a log by its first bytes.
+    static func open(_ path: String) throws -> Opened {
+        let file = try InputFile(path)
+        let head = try file.peek(LogFormat.magic.count)
+        if !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count)) {
+            return .log(try openLog(file))
+        }
+        return .script(file)
+    }
+
+    /// Whether `path` holds a log. Reads from the path: for a pipe, use `open(_:)`.
     static func isLog(_ path: String) throws -> Bool {
         let head = try readPrefix(path, count: 8)
         return !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count))
@@ -10,8 +41,8 @@ enum Input {
 
     /// The state after `at` events (default all) of a script or a log; exits 65 on bad input.
     static func state(of path: String, at: Int?, fromStart: Bool = false) throws -> TableState {
-        if try isLog(path) {
-            let log = try openLog(path)
+        switch try open(path) {
+        case .log(let log):
             if let at, at > log.eventCount {
                 complain("--at \(at): \(path) has only \(log.eventCount) events")
                 throw Exit.usage
@@ -27,45 +58,140 @@ enum Input {
                 complain("\(error)")
                 throw Exit.invalidInput
             }
+        case .script(let file):
+            return try state(ofScript: file, at: at)
         }
-        let script = try loadScript(path)
-        if let at, at > script.entries.count {
-            complain("--at \(at): \(path) has only \(script.entries.count) events")
+    }
+
+    /// Replays a script as it streams in. Every line is decoded (so a bad line past
+    /// `at` still fails, and `at` is checked against the real count), but events are
+    /// applied only up to `at` and up to the first one the engine rejects.
+    static func state(ofScript file: InputFile, at: Int?) throws -> TableState {
+        var state = TableState()
+        var count = 0
+        var rejected: ScriptError?
+        try forEachScriptEvent(file) { line, event in
+            count += 1
+            guard rejected == nil, count <= at ?? Int.max else { return true }
+            do throws(InvalidEvent) {
+                try state.apply(event)
+            } catch {
+                rejected = ScriptError(line: line, reason: error)
+            }
+            return true
+        }
+        if let at, at > count {
+            complain("--at \(at): \(file.path) has only \(count) events")
             throw Exit.usage
         }
-        var state = TableState()
-        do {
-            try script.replay(upTo: at, into: &state)
-        } catch {
-            complain("\(path): \(error)")
+        if let rejected {
+            complain("\(file.path): \(rejected)")
             throw Exit.invalidInput
         }
         return state
     }
 
-    static func loadScript(_ path: String) throws -> Script {
-        let bytes = try readFile(path)
-        do {
-            return try Script(bytes: bytes)
-        } catch {
-            complain("\(path): \(error)")
-            throw Exit.invalidInput
+    /// The streaming entry point: calls `body` with each event of the script at
+    /// `path` and its line number, reading a chunk at a time, until the script ends
+    /// or `body` returns false. A line that is not a valid event exits 65 naming it.
+    static func forEachScriptEvent(_ path: String, _ body: (Int, TimedEvent) throws -> Bool) throws {
+        try forEachScriptEvent(InputFile(path), body)
+    }
+
+    /// `forEachScriptEvent(_:_:)` on an input already open (and perhaps sniffed).
+    static func forEachScriptEvent(_ file: InputFile, _ body: (Int, TimedEvent) throws -> Bool) throws {
+        var reader = ScriptReader()
+        while true {
+            let chunk = try file.read(upTo: 1 << 20)
+            if let chunk { reader.append(chunk) } else { reader.finish() }
+            do {
+                while let (line, event) = try reader.nextEvent() {
+                    if try !body(line, event) { return }
+                }
+            } catch let error as ScriptError {
+                complain("\(file.path): \(error)")
+                throw Exit.invalidInput
+            }
+            if chunk == nil { return }
         }
+    }
+
+    /// A whole script in memory, for small inputs; commands stream with `forEachScriptEvent`.
+    static func loadScript(_ path: String) throws -> Script {
+        var entries: [(line: Int, event: TimedEvent)] = []
+        try forEachScriptEvent(path) { line, event in
+            entries.append((line, event))
+            return true
+        }
+        var script = try Script(bytes: [UInt8]())
+        script.entries = entries
+        return script
     }
 
     /// Opens a log for reading; a torn tail is reported on stderr, damage exits 65.
     static func openLog(_ path: String) throws -> LogReader {
+        try openLog(InputFile(path))
+    }
+
+    /// Opens the log `file` holds: a regular file is mapped where it is (after
+    /// checking that the path still names the file that was opened); anything else
+    /// is copied to a temporary file first.
+    static func openLog(_ file: InputFile) throws -> LogReader {
+        var mapped = file.path
+        var temporary: String?
+        if file.kind == .regular && file.path != "-" {
+            guard FileIdentity(path: file.path) == file.identity else {
+                complain("\(file.path): the file changed while it was being opened")
+                throw Exit.io
+            }
+        } else {
+            mapped = try file.spool(limit: maxPipedLog)
+            temporary = mapped
+        }
+        defer { if let temporary { unlink(temporary) } }
         do {
-            let log = try LogReader(path: path)
+            let log = try LogReader(path: mapped)
             if let tail = log.tail {
-                complain("\(path): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(log.eventCount) complete events")
+                complain("\(file.path): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(log.eventCount) complete events")
             }
             return log
         } catch {
+            var error = error
+            if error.path == mapped { error.path = file.path }
             complain("\(error)")
             if error.code == .io { throw Exit.io }
-            if error.code == .damaged { complain("run `selectlog verify --repair \(path)` to cut the log back to its intact prefix") }
+            if error.code == .damaged { complain("run `selectlog verify --repair \(file.path)` to cut the log back to its intact prefix") }
             throw Exit.invalidInput
         }
+    }
+
+    /// The command line with `--option -N` joined into `--option=-N`: a negative
+    /// number after an option is then judged by the option, with its own message,
+    /// instead of being taken for an unknown option ("Missing value").
+    static func arguments(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a == "--" {
+                out += arguments[i...]
+                break
+            }
+            if a.hasPrefix("--"), a.count > 2, !a.contains("="), i + 1 < arguments.count, isNegativeNumber(arguments[i + 1]) {
+                out.append(a + "=" + arguments[i + 1])
+                i += 2
+                continue
+            }
+            out.append(a)
+            i += 1
+        }
+        return out
+    }
+
+    private static func isNegativeNumber(_ s: String) -> Bool {
+        let rest = s.utf8.dropFirst()
+        return s.utf8.first == UInt8(ascii: "-") && !rest.isEmpty
+            && rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
+            && rest.first.map { $0 >= 0x30 && $0 <= 0x39 } == true
     }
 }

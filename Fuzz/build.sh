@@ -1,0 +1,37 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses with the Swift toolchain: the package's modules
+# compiled with the same sanitizer flags into static libraries, then each harness
+# linked against them. Output in $FUZZ_BUILD (default .build-fuzz).
+set -eu
+cd "$(dirname "$0")/.."
+B=${FUZZ_BUILD:-.build-fuzz}
+SWIFTC=${SWIFTC:-swiftc}
+mkdir -p "$B"
+FLAGS="-sanitize=fuzzer,address -O -g -swift-version 6 -package-name selectlog -enable-testing"
+newer() { [ ! -f "$1" ] || [ -n "$(find "$2" -name '*.swift' -newer "$1" | head -1)" ]; }
+
+if newer "$B/libSelectLog.a" Sources/SelectLog; then
+    echo "fuzz: building SelectLog"
+    $SWIFTC $FLAGS -parse-as-library -module-name SelectLog -emit-module -emit-module-path "$B/SelectLog.swiftmodule" \
+        -emit-library -static -o "$B/libSelectLog.a" $(find Sources/SelectLog -name '*.swift' | sort)
+    rm -f "$B/libSelectLogStore.a"
+fi
+if newer "$B/libSelectLogStore.a" Sources/SelectLogStore; then
+    echo "fuzz: building SelectLogStore"
+    $SWIFTC $FLAGS -parse-as-library -module-name SelectLogStore -I "$B" -I Sources/CZstd -emit-module \
+        -emit-module-path "$B/SelectLogStore.swiftmodule" -emit-library -static -o "$B/libSelectLogStore.a" \
+        $(find Sources/SelectLogStore -name '*.swift' | sort)
+fi
+for h in script log; do
+    case $h in
+        script) SRC="Fuzz/ScriptHarness.swift" ;;
+        log) SRC="Fuzz/LogHarness.swift Fuzz/LogForge.swift" ;;
+    esac
+    OUT="$B/fuzz-$h"
+    if [ ! -f "$OUT" ] || [ "$B/libSelectLogStore.a" -nt "$OUT" ] || [ -n "$(find $SRC -newer "$OUT")" ]; then
+        echo "fuzz: linking $OUT"
+        $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -L "$B" \
+            $SRC -lSelectLogStore -lSelectLog -lzstd -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
+        [ -x "$OUT" ]
+    fi
+done

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs each libFuzzer harness for FUZZ_SECONDS (default 60), seeded from Examples/
+# (scripts, and logs recorded from them) and from Fuzz/Seeds/ (past findings).
+# Usage: Fuzz/run.sh [SECONDS]; exits non-zero on the first finding, whose input
+# libFuzzer saves as $FUZZ_BUILD/findings/<harness>-crash-*.
+set -eu
+cd "$(dirname "$0")/.."
+B=${FUZZ_BUILD:-.build-fuzz}
+SECONDS_EACH=${1:-${FUZZ_SECONDS:-60}}
+SELECTLOG=${SELECTLOG:-.build/debug/selectlog}
+mkdir -p "$B/corpus-script" "$B/corpus-log" "$B/findings"
+cp Examples/*.jsonl Examples/bugs/*.jsonl Fuzz/Seeds/script/* "$B/corpus-script/" 2>/dev/null || true
+cp Fuzz/Seeds/log/* "$B/corpus-log/" 2>/dev/null || true
+if [ -x "$SELECTLOG" ]; then
+    for s in Examples/*.jsonl; do
+        n=$(basename "$s" .jsonl)
+        [ -f "$B/corpus-log/$n.slog" ] || "$SELECTLOG" record "$s" -o "$B/corpus-log/$n.slog" \
+            --batch-events 3 --checkpoint-interval 4 --durability none >/dev/null 2>&1 || true
+    done
+fi
+for h in script log; do
+    echo "fuzz: $h for $SECONDS_EACH s"
+    # -rss_limit_mb and -malloc_limit_mb keep a runaway allocation a finding, not a stall.
+    "$B/fuzz-$h" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="$B/findings/$h-" -print_final_stats=1 "$B/corpus-$h" 2>"$B/fuzz-$h.log" \
+        || { tail -40 "$B/fuzz-$h.log"; echo "fuzz: $h found a problem; input in $B/findings/"; exit 1; }
+    grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$B/fuzz-$h.log" | sed "s/^/fuzz: $h /"
+done

@@ -1,0 +1,46 @@
+/// The numeric limits of an event, stated once: the JSON decoder, the binary log's
+/// codec and `TableState.apply` (through `TimedEvent.validate()`) all use these, so a
+/// value one way in accepts is a value every other way in accepts, and every value
+/// the engine accepts can be written to the log and read back.
+///
+/// A length (any `Points` field: coordinates, sizes, heights, offsets, velocities,
+/// `rowsPerSecond`) has a magnitude of at most 1e9 pt, so that sums over a table of
+/// `tableRows` rows cannot overflow the 64-bit grid. A time `t` lies in
+/// `0...1e12` ms. An index (a section or row of an index path, a section index, an
+/// option) and a count the binary log stores as a varint (`fingers`, `undoLimit`) is
+/// at most `Int32.max`, which also keeps it an `Int` on 32-bit platforms.
+public enum EventLimits {
+    /// The largest magnitude of a length: 1e9 pt.
+    public static let length = Points.limit
+    /// The latest time an event may carry: 1e12 ms.
+    public static let time = Micros.limit
+    /// The largest index or count field: 2,147,483,647.
+    public static let index = Int(Int32.max)
+    /// The largest `rows` of one section.
+    public static let sectionRows = 50_000_000
+    /// The most data rows a table may hold (checked by the engine, which knows the table).
+    public static let tableRows = 100_000_000
+    /// The most sections a table may hold (checked by the engine, which knows the table).
+    public static let tableSections = 1_000_000
+    /// The longest string (a section `title`, an editor option) in UTF-8 bytes.
+    public static let stringBytes = Int(Int32.max)
+
+    /// The sentence for a length past `length`, shared by every decoder.
+    static func lengthOutOfRange(_ field: String) -> String {
+        "field \"\(field)\" is out of range (at most 1e9 points either way)"
+    }
+
+    /// The sentence for a time outside `0...time`.
+    static func timeOutOfRange(_ value: String) -> String {
+        "field \"t\" is out of range (0 to 1e12 ms), not \(value)"
+    }
+
+    /// The sentence for a whole number outside `lower...upper`.
+    static func integerOutOfRange(_ field: String, _ value: some BinaryInteger, _ lower: Int, _ upper: Int) -> String {
+        if value < lower {
+            return lower == 0 ? "field \"\(field)\" must not be negative, not \(value)"
+                : "field \"\(field)\" must be at least \(lower), not \(value)"
+        }
+        return "field \"\(field)\" must be at most \(upper), not \(value)"
+    }
+}

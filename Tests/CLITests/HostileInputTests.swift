@@ -1,0 +1,185 @@
+import Foundation
+import SelectLog
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 13, items 1-3, through the command line: every input the audit found
+/// mishandled, each with the error or result it must now give.
+@Suite("Hostile inputs (CLI)")
+struct HostileInputTests {
+    /// Runs `selectlog` with `input` on standard input (through a pipe) and extra environment.
+    func run(_ arguments: [String], stdin input: [UInt8]? = nil, environment: [String: String] = [:]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = CLI.root
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+        try process.run()
+        if let input {
+            // Write from another thread: the child may not read it all (it can stop at an error).
+            let writer = inPipe.fileHandleForWriting
+            let data = Data(input)
+            Thread.detachNewThread {
+                signal(SIGPIPE, SIG_IGN)
+                try? writer.write(contentsOf: data)
+                try? writer.close()
+            }
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus,
+                          stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    var example: [UInt8] { Array((try? Data(contentsOf: CLI.root.appendingPathComponent("Examples/editor-row.jsonl"))) ?? Data()) }
+
+    @Test("a script through a pipe is read once, whole: /dev/stdin and - give the file's state")
+    func scriptThroughPipe() throws {
+        let expected = try CLI.run(["replay", "Examples/editor-row.jsonl", "--json"])
+        #expect(expected.status == 0)
+        for path in ["/dev/stdin", "-"] {
+            let r = try run(["replay", path, "--json"], stdin: example)
+            #expect(r.status == 0, "\(path): \(r.stderr)")
+            #expect(r.stdout == expected.stdout, "\(path)")
+        }
+    }
+
+    @Test("a log through a pipe is sniffed from the same bytes and replays like the file")
+    func logThroughPipe() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("a.slog").path
+        #expect(try CLI.run(["record", "Examples/editor-row.jsonl", "-o", log]).status == 0)
+        let expected = try CLI.run(["replay", log, "--json"])
+        let piped = try run(["replay", "-", "--json"], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: log))))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == expected.stdout)
+        let inspected = try run(["inspect", "/dev/stdin"], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: log))))
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stdout.contains("events      7"))
+    }
+
+    @Test("an endless input stops at the line limit with an error naming the line")
+    func endlessInput() throws {
+        let r = try CLI.run(["replay", "/dev/zero"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("/dev/zero: line 1: longer than 64 MiB"))
+    }
+
+    @Test("a FIFO with no writer is an error after a bounded wait; with a writer it is read")
+    func fifo() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("f").path
+        #expect(mkfifo(path, 0o600) == 0)
+        let lonely = try run(["replay", path], environment: ["SELECTLOG_FIFO_WAIT": "1"])
+        #expect(lonely.status == 74)
+        #expect(lonely.stderr.contains("\(path): a FIFO with no writer: nothing arrived in 1 s"))
+        let bytes = example
+        Thread.detachNewThread {
+            usleep(200_000)
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        let fed = try run(["replay", path, "--json"], environment: ["SELECTLOG_FIFO_WAIT": "20"])
+        #expect(fed.status == 0, "\(fed.stderr)")
+        #expect(fed.stdout == (try CLI.run(["replay", "Examples/editor-row.jsonl", "--json"])).stdout)
+    }
+
+    @Test("a directory is a clear error for replay, inspect and record", arguments: [
+        ["replay", "Examples"], ["inspect", "Examples"], ["record", "Examples", "-o", "/nonexistent/x.slog"],
+    ])
+    func directory(arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 74)
+        #expect(r.stderr.contains("Examples: is a directory, not a script or a log"), "\(r.stderr)")
+    }
+
+    @Test("record refuses to write over its own script, even with --force, and over a log without --force")
+    func recordRefusesToOverwrite() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(String(decoding: example, as: UTF8.self), to: "s.jsonl", in: dir)
+        let alias = dir.appendingPathComponent("alias.jsonl").path
+        try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: script)
+        for args in [["record", script, "-o", script], ["record", script, "-o", alias, "--force"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 64)
+            #expect(r.stderr.contains("is the script being recorded"))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: script))) == example)
+        }
+        let log = dir.appendingPathComponent("a.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: log))
+        let again = try CLI.run(["record", "Examples/single-selection-taps.jsonl", "-o", log])
+        #expect(again.status == 64)
+        #expect(again.stderr.contains("\(log): already exists; pass --force to replace it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+        let forced = try CLI.run(["record", "Examples/single-selection-taps.jsonl", "-o", log, "--force"])
+        #expect(forced.status == 0)
+        #expect(try CLI.run(["replay", log, "--json"]).stdout == CLI.run(["replay", "Examples/single-selection-taps.jsonl", "--json"]).stdout)
+    }
+
+    @Test("record reads its script from a pipe")
+    func recordFromPipe() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("p.slog").path
+        let r = try run(["record", "-", "-o", log], stdin: example)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try CLI.run(["replay", log, "--json"]).stdout == CLI.run(["replay", "Examples/editor-row.jsonl", "--json"]).stdout)
+    }
+
+    @Test("a byte-order mark is skipped; a bare CR is named with its line; CRLF is fine")
+    func lineEnds() throws {
+        let bom = try run(["replay", "-", "--json"], stdin: [0xEF, 0xBB, 0xBF] + example)
+        #expect(bom.status == 0, "\(bom.stderr)")
+        let crlf = String(decoding: example, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try run(["replay", "-", "--json"], stdin: Array(crlf.utf8)).stdout == bom.stdout)
+        let crOnly = String(decoding: example, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r")
+        let r = try run(["replay", "-"], stdin: Array(crOnly.utf8))
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("-: line 1: a bare carriage return (CR) at column"))
+    }
+
+    @Test("a negative number after an option gets the option's own message", arguments: [
+        (["replay", "Examples/editor-row.jsonl", "--at", "-1"], "--at takes a number of events, 0 or more"),
+        (["record", "Examples/editor-row.jsonl", "-o", "/nonexistent/x", "--batch-events", "-3"], "--batch-events must be at least 1"),
+    ])
+    func negativeNumbers(arguments: [String], message: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(!r.stderr.contains("Missing value"))
+    }
+
+    @Test("a 1 MB title is quoted in at most 80 characters")
+    func longTitle() throws {
+        let title = String(repeating: "x", count: 1_000_000)
+        let script = "{\"type\": \"reload\", \"sections\": [{\"rows\": 1, \"title\": \"a\"}]}\n{\"type\": \"jumpToSection\", \"title\": \"\(title)\"}\n"
+        let r = try run(["replay", "-"], stdin: Array(script.utf8))
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 2: jumpToSection: no section has the title \"" + String(repeating: "x", count: 80) + "… (999920 more characters)\""))
+        #expect(r.stderr.utf8.count < 300)
+    }
+
+    @Test("replay of a script streams: a bad line far down still names its line, after the events before it")
+    func streamingNamesLines() throws {
+        var text = "{\"type\": \"reload\", \"sections\": [{\"rows\": 10}]}\n"
+        text += String(repeating: "{\"type\": \"tick\"}\n", count: 20_000)
+        text += "{\"type\": \"tick\", \"t\": -1}\n"
+        let r = try run(["replay", "-"], stdin: Array(text.utf8))
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("-: line 20002: tick: field \"t\" must not be negative"), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import SelectLog
+
+/// One of issue 8's reproducers: an event the engine must reject, naming `field`.
+struct Reproducer: Sendable, CustomTestStringConvertible {
+    let event: TimedEvent
+    let field: String
+    var testDescription: String { "\(event.event.typeName) \(field)" }
+
+    init(_ event: Event, _ field: String, t: Micros? = nil) {
+        self.event = TimedEvent(event, t: t)
+        self.field = field
+    }
+
+    /// Issue 8, first bullet, and its neighbours: every state-independent rule of the contract and the log's limits.
+    static let all: [Reproducer] = {
+        var strip = StripPatch()
+        strip.rowsPerSecond = Points(-20)
+        var stripWidth = StripPatch()
+        stripWidth.stripWidth = Points(raw: -1)
+        var jitter = StripPatch()
+        jitter.jitter = Points(-5)
+        var undo = ConfigurationPatch()
+        undo.undoLimit = -1
+        var rps = ConfigurationPatch()
+        rps.scrollAndSelect = strip
+        var width = ConfigurationPatch()
+        width.scrollAndSelect = stripWidth
+        var jitterPatch = ConfigurationPatch()
+        jitterPatch.scrollAndSelect = jitter
+        var optionWidth = ConfigurationPatch()
+        optionWidth.optionWidth = Points(-80)
+        var editorHeight = ConfigurationPatch()
+        editorHeight.editorHeight = Points(raw: -1)
+        let finger = ViewportPoint(x: Points(10), y: Points(10))
+        return [
+            Reproducer(.reload(sections: [SectionSpec(rows: -5)]), "sections[0].rows"),
+            Reproducer(.insertSections(at: [0], sections: [SectionSpec(rows: -1)]), "sections[0].rows"),
+            Reproducer(.configure(undo), "undoLimit"),
+            Reproducer(.insertRows(at: [RowPath(0, -1)], heights: nil), "at[0][1]"),
+            Reproducer(.insertSections(at: [-1], sections: [SectionSpec(rows: 1)]), "at[0]"),
+            Reproducer(.deleteSections(at: [-1]), "at[0]"),
+            Reproducer(.configure(rps), "scrollAndSelect.rowsPerSecond"),
+            Reproducer(.viewport(width: Points(raw: .max), height: nil), "width"),
+            Reproducer(.tick, "t", t: Micros(raw: .max)),
+            Reproducer(.reload(sections: [SectionSpec(rows: 3, rowHeight: Points(raw: (1 << 54) * 64))]), "sections[0].rowHeight"),
+            Reproducer(.panBegan(finger, fingers: 0), "fingers"),
+            Reproducer(.panBegan(finger, fingers: -5), "fingers"),
+            Reproducer(.viewport(width: nil, height: Points(-1)), "height"),
+            Reproducer(.reload(sections: [SectionSpec(rows: 3, rowHeights: [Points(1), Points(-1)])]), "sections[0].rowHeights[1]"),
+            Reproducer(.reload(sections: [SectionSpec(rows: 3, header: Points(-1))]), "sections[0].header"),
+            Reproducer(.reload(sections: [SectionSpec(rows: 3), SectionSpec(rows: 3, footer: Points(raw: -1))]), "sections[1].footer"),
+            Reproducer(.configure(width), "scrollAndSelect.stripWidth"),
+            Reproducer(.configure(jitterPatch), "scrollAndSelect.jitter"),
+            Reproducer(.configure(optionWidth), "optionWidth"),
+            Reproducer(.configure(editorHeight), "editorHeight"),
+            Reproducer(.insertRows(at: [RowPath(0, 0)], heights: [Points(-44)]), "heights[0]"),
+            Reproducer(.reloadRows(at: [RowPath(0, 0)], heights: [Points(-44)]), "heights[0]"),
+            Reproducer(.batch(BatchUpdate(inserts: [RowPath(0, 0)], insertHeights: [Points(-1)])), "insertHeights[0]"),
+            Reproducer(.batch(BatchUpdate(moves: [.init(from: RowPath(0, 1), to: RowPath(-1, 0))])), "moves[0][1][0]"),
+            Reproducer(.choose(option: -1), "option"),
+            Reproducer(.jumpToSection(.index(-1)), "section"),
+            Reproducer(.select(rows: [RowPath(0, 1), RowPath(-1, 0)]), "rows[1][0]"),
+            Reproducer(.deselect(rows: [RowPath(0, Int(Int32.max) + 1)]), "rows[0][1]"),
+            Reproducer(.moveRow(from: RowPath(0, -1), to: RowPath(0, 0)), "from[1]"),
+            Reproducer(.swipeBegan(row: RowPath(-1, 0)), "row[0]"),
+            Reproducer(.setOptionVisible(row: RowPath(0, -3), visible: true), "row[1]"),
+            Reproducer(.toggleEditor(row: RowPath(0, 1), options: ["a"], multiple: true, chosen: [-1]), "chosen[0]"),
+            Reproducer(.tap(ViewportPoint(x: Points(raw: .min), y: Points(0))), "x"),
+            Reproducer(.scroll(.to(EventLimits.length + Points(raw: 1)), phase: nil, target: nil), "y"),
+            Reproducer(.swipeMoved(offset: Points(raw: .max)), "offset"),
+            Reproducer(.tick, "t", t: Micros(raw: -1)),
+            Reproducer(.tick, "t", t: Micros(raw: EventLimits.time.raw + 1)),
+            Reproducer(.reload(sections: [SectionSpec(rows: EventLimits.sectionRows + 1)]), "sections[0].rows"),
+        ]
+    }()
+}
+
+/// A table of 100 rows, one selected, an editor open: every event type has something to act on.
+func validationTable() throws -> TableState {
+    var s = try play(multipleTable + "\n" + #"{"type": "tap", "x": 10, "y": 75, "t": 10}"#)
+    try s.apply(.toggleEditor(row: RowPath(0, 5), options: ["a", "b"], multiple: false, chosen: []))
+    return s
+}
+
+@Suite("5. Events validated once")
+struct ValidationTests {
+    @Test("issue 8's reproducers are rejected by apply, naming the field, and change nothing", arguments: Reproducer.all)
+    func throughApply(_ r: Reproducer) throws {
+        var s = try validationTable()
+        let before = s, hash = s.hashHex
+        #expect {
+            try s.apply(r.event)
+        } throws: { error in
+            guard let e = error as? InvalidEvent else { return false }
+            return e.type == r.event.event.typeName && e.field == r.field && e.reason.contains("\"\(r.field)\"")
+        }
+        #expect(s == before)
+        #expect(s.hashHex == hash)
+        // The table still works: a tick after a rejected rowsPerSecond does not trap.
+        try s.apply(TimedEvent(.tick, t: Micros(raw: s.t.raw + 1000)))
+    }
+
+    @Test("the JSON decoder rejects what apply rejects, with the same field", arguments: Reproducer.all)
+    func throughJSON(_ r: Reproducer) {
+        let line = EventEncoder.line(r.event)
+        #expect {
+            try EventDecoder.decode(line: Array(line.utf8))
+        } throws: { error in
+            guard let e = error as? InvalidEvent else { return false }
+            return e.type == r.event.event.typeName && e.field == r.field
+        }
+    }
+
+    @Test("a field's limit is accepted, one grid step past it is not", arguments: [
+        ("viewport", #"{"type": "viewport", "width": 1000000000, "height": 0}"#, #"{"type": "viewport", "width": 1000000000.015625}"#),
+        ("x", #"{"type": "tap", "x": -1000000000, "y": 1000000000}"#, #"{"type": "tap", "x": -1000000000.015625, "y": 0}"#),
+        ("t", #"{"type": "tick", "t": 1000000000000}"#, #"{"type": "tick", "t": 1000000000000.001}"#),
+        ("rows", #"{"type": "reload", "sections": [{"rows": 50000000, "rowHeight": 0}]}"#, #"{"type": "reload", "sections": [{"rows": 50000001}]}"#),
+        ("undoLimit", #"{"type": "configure", "undoLimit": 0}"#, #"{"type": "configure", "undoLimit": -1}"#),
+        ("undoLimit max", #"{"type": "configure", "undoLimit": 2147483647}"#, #"{"type": "configure", "undoLimit": 2147483648}"#),
+        ("fingers", #"{"type": "panBegan", "x": 0, "y": 0, "fingers": 1}"#, #"{"type": "panBegan", "x": 0, "y": 0, "fingers": 0}"#),
+        ("rowsPerSecond", #"{"type": "configure", "scrollAndSelect": {"rowsPerSecond": 0}}"#, #"{"type": "configure", "scrollAndSelect": {"rowsPerSecond": -0.015625}}"#),
+        ("heights", #"{"type": "insertRows", "at": [[0, 0]], "heights": [0]}"#, #"{"type": "insertRows", "at": [[0, 0]], "heights": [-0.015625]}"#),
+    ])
+    func limits(name: String, accepted: String, rejected: String) throws {
+        var s = TableState()
+        try apply(&s, #"{"type": "reload", "sections": [{"rows": 3}]}"#)
+        try apply(&s, accepted)
+        let message = reject(&s, rejected)
+        #expect(!message.isEmpty, "\(name)")
+        // The same event built in Swift is rejected by apply alone.
+        let decodedLimit = try EventDecoder.decode(line: Array(accepted.utf8))
+        #expect(throws: Never.self) { try decodedLimit?.validate() }
+    }
+
+    @Test("a rejected event in a script stops it at its line; the state is the state before it")
+    func scriptStops() throws {
+        let text = multipleTable + "\n" + #"{"type": "tap", "x": 1, "y": 1}"# + "\n" + #"{"type": "configure", "undoLimit": -1}"#
+        var s = TableState()
+        #expect(throws: ScriptError(line: 5, reason: InvalidEvent("configure", field: "undoLimit", "field \"undoLimit\" must not be negative, not -1"))) {
+            try Script(bytes: Array(text.utf8)).replay(into: &s)
+        }
+    }
+
+    @Test("every length within ±1e9 pt and a t of 1e12 ms are valid")
+    func validSamples() throws {
+        for raw in [Int64(0), 1, -1, EventLimits.length.raw, -EventLimits.length.raw] {
+            let e = TimedEvent(.panMoved(ViewportPoint(x: Points(raw: raw), y: Points(raw: -raw))), t: EventLimits.time)
+            try e.validate()
+        }
+    }
+}
