@@ -129,6 +129,27 @@ struct HostileFileTests {
         #expect(report.problem?.offset == at)
     }
 
+    @Test("a checkpoint with a negative auto-scroll rate is refused before any tick can trap on it")
+    func checkpointNegativeRate() throws {
+        var f = Forge()
+        f.batch(Array(events[0..<4]), first: 0, baseTime: 0)
+        let s = try states()
+        var forged = s[4]
+        forged.configuration.strip.rowsPerSecond = Points(-20)
+        let at = f.record("C", forged.snapshot(), first: 4, baseTime: s[4].t.raw)
+        f.batch([TimedEvent(.tick, t: Micros(raw: s[4].t.raw + 16_667))], first: 4, baseTime: s[4].t.raw)
+        f.index()
+        let (dir, p) = try path("negative-rate.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        let log = try LogReader(path: p)
+        #expect { try log.state(at: 5) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.code == .damaged && e.offset == at
+        }
+        #expect(try LogReader.verify(path: p).problem?.offset == at)
+    }
+
     @Test("a checkpoint that disagrees with the events passes the shallow verify, fails verify --deep at its offset")
     func checkpointDisagreesWithEvents() throws {
         var f = Forge()

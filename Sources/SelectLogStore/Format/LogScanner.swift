@@ -173,7 +173,39 @@ extension LogScan {
             return "checkpoint holds the state after \(state.events) events, its header says \(header.firstEvent)"
         }
         if state.t != header.baseTime { return "checkpoint's state has t \(state.t.raw), its header says \(header.baseTime.raw)" }
-        return nil
+        return configurationProblem(state)
+    }
+
+    /// Why a checkpoint's settings are ones no `configure` event could have made (a
+    /// negative auto-scroll rate, say, which would trap at the next `tick`), or nil:
+    /// the settings go through the same validation as every event.
+    static func configurationProblem(_ state: TableState) -> String? {
+        let c = state.configuration
+        var p = ConfigurationPatch()
+        p.allowsSelection = c.allowsSelection
+        p.allowsMultipleSelection = c.allowsMultipleSelection
+        p.allowsSelectionDuringEditing = c.allowsSelectionDuringEditing
+        p.allowsMultipleSelectionDuringEditing = c.allowsMultipleSelectionDuringEditing
+        p.multiSelectInteraction = c.multiSelectInteraction
+        p.optionWidth = c.optionWidth
+        p.editorHeight = state.layout.editorHeight
+        p.undoLimit = c.undoLimit
+        var strip = StripPatch()
+        strip.enabled = c.strip.enabled
+        strip.edge = c.strip.edge
+        strip.stripWidth = c.strip.stripWidth
+        strip.topAnchor = c.strip.topAnchor
+        strip.bottomAnchor = c.strip.bottomAnchor
+        strip.rowsPerSecond = c.strip.rowsPerSecond
+        strip.reversal = c.strip.reversal
+        strip.jitter = c.strip.jitter
+        p.scrollAndSelect = strip
+        do throws(InvalidEvent) {
+            try TimedEvent(.configure(p)).validate()
+            return nil
+        } catch {
+            return "checkpoint holds settings no event could make: \(error)"
+        }
     }
 }
 
@@ -210,9 +242,11 @@ enum LogIndex {
     static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
         var r = BinaryReader(raw)
         do throws(BinaryError) {
-            let n = try r.count(limit: raw.count)
+            // An entry takes at least 13 bytes; memory grows with the entries actually
+            // read, never with the count's claim.
+            let n = try r.count(limit: raw.count / 13)
             var out: [RecordInfo] = []
-            out.reserveCapacity(n)
+            out.reserveCapacity(Swift.min(n, 1 << 16))
             var lastOffset = 0, lastEvent = 0
             var lastTime: Int64 = 0
             for _ in 0..<n {
