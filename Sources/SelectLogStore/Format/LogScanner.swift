@@ -29,7 +29,9 @@ struct LogScan {
 
     /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
     /// decodes every batch and checkpoint, as `verify` does.
-    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool) -> LogScan {
+    /// `release(offset)` is called now and then with the offset the walk has passed, so
+    /// that a caller holding a mapping can let the kernel drop the pages behind it.
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, release: ((Int) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
@@ -97,6 +99,7 @@ struct LogScan {
                 }
                 if scan.problem != nil { break }
                 scan.records.append(info)
+                if let release, scan.records.count % 64 == 0 { release(info.end) }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
