@@ -57,6 +57,8 @@ let package = Package(
         .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
         .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
         .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"], exclude: ["Golden"]),
+        // Written by `selectlog testgen`; CLITests regenerates it and checks it is unchanged.
+        .testTarget(name: "GeneratedTests", dependencies: ["SelectLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -62,7 +62,7 @@ struct InspectSyntheticTests {
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 50)
         for (k, line) in lines.enumerated() {
-            #expect(line.hasPrefix("{\"index\": \(10000 + k), "))
+            #expect(line.hasPrefix("{\"index\": \(10001 + k), "), "events are numbered from 1")
             #expect(line.contains("\"type\": \"\(events[10000 + k].event.typeName)\""))
         }
         let log = try LogReader(path: path)
@@ -70,6 +70,11 @@ struct InspectSyntheticTests {
         let row = try #require(state.selection.first)
         let why = try CLI.run(["inspect", path, "--why", "\(row.section),\(row.row)", "--json"])
         let history = try log.lastChange(of: row, at: 20000)
-        #expect(why.stdout.contains("\"kind\": \"changed\", \"event\": \(history.event ?? -1),"))
+        let named = (history.event ?? -2) + 1
+        #expect(why.stdout.contains("\"kind\": \"changed\", \"event\": \(named),"))
+        // The event --why names is the one --at N shows the state after.
+        let then = try #require(history.pathThen)
+        #expect(try log.state(at: named).selection.contains(then))
+        #expect(try !log.state(at: named - 1).selection.contains(then))
     }
 }
