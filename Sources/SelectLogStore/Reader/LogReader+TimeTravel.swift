@@ -252,6 +252,9 @@ public enum GestureBoundaries {
 
 /// A position in a log that steps by event or by undo step, for debuggers.
 ///
+/// A cursor is a reference to a mapped log and is not `Sendable`: keep it in one task
+/// (or actor). To hand where it is to another task, send its `snapshot`, a value.
+///
 /// ```swift
 /// let cursor = try LogCursor(log, at: 1_000)
 /// try cursor.stepForward()          // event 1,000 applied
@@ -336,4 +339,27 @@ public final class LogCursor {
         }
         return false
     }
+}
+
+/// A cursor is bound to one task; its `Snapshot` is what crosses task boundaries.
+@available(*, unavailable, message: "a LogCursor belongs to one task; send cursor.snapshot instead")
+extension LogCursor: Sendable {}
+
+extension LogCursor {
+    /// Where a cursor is, as a value that can be sent between tasks: the position (events
+    /// applied) and the state after them.
+    ///
+    /// ```swift
+    /// let snapshot = cursor.snapshot
+    /// Task { @MainActor in show(snapshot.state) }
+    /// ```
+    public struct Snapshot: Sendable, Equatable {
+        /// Events applied.
+        public let position: Int
+        /// The state after the first `position` events.
+        public let state: TableState
+    }
+
+    /// The cursor's position and state, as a `Sendable` value.
+    public var snapshot: Snapshot { Snapshot(position: position, state: state) }
 }
