@@ -39,6 +39,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         self.root = root
     }
 
+    /// The text it was parsed from.
     public var description: String { text }
 
     /// The expectation that holds exactly when this one does not: `not (TEXT)`.
