@@ -4,7 +4,7 @@ EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build demo test test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean
+.PHONY: deps build demo test test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
 
 # libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
 # Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
@@ -22,13 +22,16 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Replays a bundled example and prints its state, as a picture and as JSON.
+# Replays a bundled example and prints its state, as a picture and as JSON; writes its viewer page.
 demo: build
 	$(SWIFT) run --skip-build selectlog replay $(EXAMPLE)
 	@echo
 	$(SWIFT) run --skip-build selectlog replay $(EXAMPLE) --json
+	@echo
+	$(SWIFT) run --skip-build selectlog view $(EXAMPLE) -o .build/demo-view.html
+	@echo "viewer: open file://$(CURDIR)/.build/demo-view.html in a browser"
 
-test: deps
+test: deps viewer-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) run --skip-build EmbeddingExample
@@ -107,3 +110,25 @@ fuzz-smoke: deps
 
 clean:
 	rm -rf .build .build-nozstd .build-tsan .build-fuzz Benchmarks/.build
+
+# Viewer: Debian's chromium for the browser tests, from apt on Linux when no browser is found (never on macOS).
+BROWSER ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+viewer-deps:
+	@if [ "$$(uname -s)" = Linux ] && [ -z "$(BROWSER)" ] && command -v apt-get >/dev/null; then \
+		echo "make: installing chromium for the viewer's browser tests"; \
+		SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+# Viewer: the browser test on a 50,000-event synthetic window (size budget, move timing); a few minutes.
+viewer-check: deps viewer-deps
+	$(SWIFT) build --build-tests
+	SELECTLOG_VIEWER_EVENTS=50000 SELECTLOG_VIEWER_MOVES=300 $(SWIFT) test --skip-build --filter ViewerBrowserTests
+
+# Viewer: docs/viewer.png, the README's screenshot of the strip example's page.
+viewer-screenshot: build viewer-deps
+	$(SWIFT) run --skip-build selectlog view Examples/strip-pan-autoscroll.jsonl -o .build/viewer-screenshot.html
+	"$$(command -v chromium || command -v chromium-browser || command -v google-chrome)" --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --window-size=1440,900 --screenshot=$(CURDIR)/docs/viewer.png \
+		"file://$(CURDIR)/.build/viewer-screenshot.html#event=10&a=4&b=10" 2>/dev/null
+	@echo "wrote docs/viewer.png"

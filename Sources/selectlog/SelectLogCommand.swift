@@ -13,7 +13,8 @@ struct SelectLogCommand: ParsableCommand {
             EVENTS.md. Exit codes: 0 ok, 1 damaged log (verify), 64 usage, 65 invalid input, 74 I/O.
             """,
         version: selectlogVersion,
-        subcommands: [Record.self, Replay.self, Export.self, Inspect.self, Verify.self, Synthesize.self, Compact.self, Shrink.self, Testgen.self]
+        subcommands: [Record.self, Replay.self, Export.self, Inspect.self, View.self, Verify.self, Check.self,
+                      Shrink.self, Testgen.self, Compact.self, Upgrade.self, Synthesize.self]
     )
 
     /// Runs with `--option -N` read as `--option=-N` (see `Input.arguments`).

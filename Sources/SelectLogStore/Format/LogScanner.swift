@@ -31,7 +31,8 @@ struct LogScan {
     /// decodes every batch and checkpoint, as `verify` does.
     static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool) -> LogScan {
         var scan = LogScan()
-        guard bytes.count >= LogFormat.fileHeaderSize else {
+        let version2 = bytes.count >= 10 && bytes[8] >= 2
+        guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
             scan.problem = LogProblem(offset: 0, reason: bytes.isEmpty ? "empty file" : "file header is incomplete", isTornTail: true)
             return scan
         }
@@ -43,9 +44,9 @@ struct LogScan {
             scan.header = h
         }
         let salt = scan.header?.salt ?? 0
-        var offset = LogFormat.fileHeaderSize
+        var offset = scan.header?.size ?? LogFormat.fileHeaderSize
         scan.goodEnd = offset
-        let decompressor = deep ? ZstdDecompressor() : nil
+        let decompressor = deep && Zstd.isAvailable ? ZstdDecompressor() : nil
         func allZero(from start: Int) -> Bool {
             var i = start
             while i < bytes.count { if bytes[i] != 0 { return false }; i += 1 }
@@ -75,7 +76,7 @@ struct LogScan {
                 header = h
                 payloadChecksum = c
                 let info = RecordInfo(offset: offset, header: header, payloadChecksum: payloadChecksum)
-                if info.end > bytes.count {
+                if info.end > bytes.count || info.end < offset {
                     fail("record extends past the end of the file", torn: true)
                     break
                 }
@@ -92,7 +93,7 @@ struct LogScan {
                     break
                 }
                 if scan.problem == nil, deep {
-                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor) { fail(why) }
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version) { fail(why) }
                 }
                 if scan.problem != nil { break }
                 scan.records.append(info)
@@ -114,6 +115,9 @@ struct LogScan {
     static func payload(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64,
                         _ decompressor: ZstdDecompressor?) -> Result<[UInt8], LogError> {
         let start = info.offset + LogFormat.recordHeaderSize
+        guard info.offset >= 0, start <= info.end, info.end <= bytes.count else {
+            return .failure(LogError(.damaged, "record runs past the end of the file", offset: info.offset))
+        }
         let stored = UnsafeRawBufferPointer(rebasing: bytes[start..<info.end])
         guard CRC32C.checksum(stored, salt: salt) == info.payloadChecksum else {
             return .failure(LogError(.damaged, "record payload checksum mismatch", offset: info.offset))
@@ -121,8 +125,9 @@ struct LogScan {
         if info.header.codec == LogFormat.codecRaw {
             return .success(Array(stored))
         }
-        guard info.header.rawLength <= 1 << 30 else {
-            return .failure(LogError(.damaged, "record claims \(info.header.rawLength) bytes uncompressed", offset: info.offset))
+        if let why = info.header.limitViolation { return .failure(LogError(.damaged, why, offset: info.offset)) }
+        guard Zstd.isAvailable else {
+            return .failure(LogError(.unsupported, "this build reads no zstd batches (it was built without libzstd); read the log with a build that has zstd", offset: info.offset))
         }
         guard let decompressor else { return .failure(LogError(.io, "cannot create a zstd decompression context", offset: info.offset)) }
         switch decompressor.decompress(stored, rawLength: info.header.rawLength) {
@@ -131,7 +136,8 @@ struct LogScan {
         }
     }
 
-    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?) -> String? {
+    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
+                                  version: UInt16) -> String? {
         let raw: [UInt8]
         switch payload(info, bytes, salt: salt, d) {
         case .failure(let e): return e.message
@@ -139,24 +145,35 @@ struct LogScan {
         }
         switch info.header.kind {
         case .batch:
-            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime)
+            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime, version: version)
             var n = 0
             do throws(BinaryError) {
                 while try decoder.next() != nil { n += 1 }
             } catch {
-                return "batch does not decode: \(error)"
+                return decoder.isNewer ? "\(error)" : "batch does not decode: \(error)"
             }
             return n == info.header.eventCount ? nil : "batch holds \(n) events, its header says \(info.header.eventCount)"
         case .checkpoint:
             do throws(SnapshotError) {
                 let state = try TableState(snapshot: raw)
-                return state.events == info.header.firstEvent ? nil : "checkpoint holds the state after \(state.events) events, its header says \(info.header.firstEvent)"
+                return LogScan.checkpointMismatch(state, info.header)
             } catch {
                 return "\(error)"
             }
         case .index:
             return LogIndex.decode(raw, at: info.offset) == nil ? "index record does not decode" : nil
         }
+    }
+}
+
+extension LogScan {
+    /// Why a decoded checkpoint disagrees with its record header, or nil.
+    static func checkpointMismatch(_ state: TableState, _ header: RecordHeader) -> String? {
+        if state.events != header.firstEvent {
+            return "checkpoint holds the state after \(state.events) events, its header says \(header.firstEvent)"
+        }
+        if state.t != header.baseTime { return "checkpoint's state has t \(state.t.raw), its header says \(header.baseTime.raw)" }
+        return nil
     }
 }
 

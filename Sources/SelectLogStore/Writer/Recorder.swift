@@ -176,7 +176,7 @@ public final class Recorder: Sendable {
                 s.batchFirst = s.engine.events - 1
                 s.batchBaseTime = before
             }
-            s.encoder.append(timed)
+            s.encoder.append(timed, after: s.engine, changes: changes)
             s.batchCount += 1
             let interval = options.checkpointInterval
             if interval > 0 && s.engine.events % interval == 0 {
@@ -184,7 +184,7 @@ public final class Recorder: Sendable {
                 s.queue.append(.checkpoint(s.engine))
                 return (changes, true)
             }
-            if s.batchCount >= options.batchEvents || s.encoder.byteCount >= options.batchBytes || Recorder.endsGesture(event) {
+            if s.batchCount >= options.batchEvents || s.encoder.byteCount >= options.batchBytes || GestureBoundary.endsGesture(changes) {
                 return (changes, s.sealBatch())
             }
             return (changes, false)
@@ -193,13 +193,6 @@ public final class Recorder: Sendable {
         return changes
     }
 
-    /// Pans and swipes end their gesture; their batch is written then.
-    static func endsGesture(_ e: Event) -> Bool {
-        switch e {
-        case .panEnded, .panCancelled, .swipeEnded: true
-        default: false
-        }
-    }
 
     /// Writes everything appended so far; with `.always`, syncs it too.
     public func flush() throws(LogError) {
