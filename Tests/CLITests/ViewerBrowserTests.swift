@@ -160,8 +160,7 @@ enum ViewerBrowser {
 
     static func arguments(_ extra: [String]) -> [String] {
         ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-         "--disable-extensions", "--hide-scrollbars", "--user-data-dir=" + FileManager.default.temporaryDirectory
-            .appendingPathComponent("selectlog-chromium-\(UUID().uuidString)").path] + extra
+         "--disable-extensions", "--hide-scrollbars"] + extra
     }
 
     /// The DOM of `page` opened at `fragment` (without `#`), after its scripts ran.
@@ -180,9 +179,12 @@ enum ViewerBrowser {
 
     private static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw Failure(description: missing) }
+        // A fresh profile per run, removed afterwards.
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("selectlog-chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.arguments = ["--user-data-dir=" + profile.path] + arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
