@@ -4,11 +4,16 @@ EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build demo test bench crash-test fuzz fuzz-smoke clean
+.PHONY: deps build demo test test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
 
-# libzstd-dev and pkg-config, from apt, when they are missing.
+# libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
+# Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
 deps:
-	@if ! pkg-config --exists libzstd 2>/dev/null || [ ! -f /usr/include/zstd.h ]; then \
+	@if [ "$$(uname -s)" = Darwin ]; then \
+		if ! pkg-config --exists libzstd 2>/dev/null; then \
+			echo "make: libzstd not found by pkg-config; run: brew install zstd pkg-config" >&2; exit 1; \
+		fi; \
+	elif ! pkg-config --exists libzstd 2>/dev/null || ! pkg-config --cflags libzstd >/dev/null 2>&1 || [ ! -f "$$(pkg-config --variable=includedir libzstd 2>/dev/null)/zstd.h" ]; then \
 		echo "make: installing libzstd-dev and pkg-config"; \
 		SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libzstd-dev pkg-config >/dev/null; \
@@ -17,16 +22,63 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Replays a bundled example and prints its state, as a picture and as JSON.
+# Replays a bundled example and prints its state, as a picture and as JSON; writes its viewer page.
 demo: build
 	$(SWIFT) run --skip-build selectlog replay $(EXAMPLE)
 	@echo
 	$(SWIFT) run --skip-build selectlog replay $(EXAMPLE) --json
+	@echo
+	$(SWIFT) run --skip-build selectlog view $(EXAMPLE) -o .build/demo-view.html
+	@echo "viewer: open file://$(CURDIR)/.build/demo-view.html in a browser"
 
-test: deps
+test: deps viewer-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) run --skip-build EmbeddingExample
+	$(MAKE) test-nozstd
 	$(MAKE) fuzz-smoke
+
+# The store's tests as an iOS build runs them: CZstd left out, batches stored
+# uncompressed. Its own scratch path, so the main build is not rebuilt.
+# The two exhaustive damage sweeps are left to the main run (uncompressed logs make
+# them ten times longer). Then every bundled example is recorded by this build and
+# replayed and compacted by the normal one: same state, and smaller.
+test-nozstd:
+	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --build-tests --scratch-path .build-nozstd
+	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter SelectLogStoreTests --skip 'bitFlips|truncationEverywhere'
+	$(MAKE) nozstd-roundtrip
+
+nozstd-roundtrip:
+	@$(SWIFT) build --product selectlog >/dev/null
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; stored=0; packed=0; n=0; \
+	nozstd=$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
+	normal=$$($(SWIFT) build --show-bin-path)/selectlog; \
+	for script in Examples/*.jsonl Examples/bugs/*.jsonl; do \
+		log="$$dir/$$(basename $$script .jsonl).slog"; \
+		"$$nozstd" record "$$script" -o "$$log"; \
+		"$$nozstd" replay "$$script" --json > "$$dir/expected.json"; \
+		"$$normal" replay "$$log" --json > "$$dir/stored.json"; \
+		"$$normal" compact "$$log" -o "$$log.zst" >/dev/null; \
+		"$$normal" replay "$$log.zst" --json > "$$dir/packed.json"; \
+		cmp -s "$$dir/expected.json" "$$dir/stored.json" || { echo "nozstd-roundtrip: $$script: the stored log replays differently" >&2; exit 1; }; \
+		cmp -s "$$dir/expected.json" "$$dir/packed.json" || { echo "nozstd-roundtrip: $$script: the compacted log replays differently" >&2; exit 1; }; \
+		stored=$$((stored + $$(wc -c < "$$log"))); packed=$$((packed + $$(wc -c < "$$log.zst"))); n=$$((n + 1)); \
+	done; \
+	[ "$$packed" -lt "$$stored" ] || { echo "nozstd-roundtrip: compact did not shrink the logs ($$stored -> $$packed bytes)" >&2; exit 1; }; \
+	echo "nozstd-roundtrip: $$n examples recorded without zstd replay identically; compact: $$stored -> $$packed bytes"; \
+	"$$nozstd" synthesize --events 20000 -o "$$dir/syn.slog" >/dev/null; \
+	"$$nozstd" replay "$$dir/syn.slog" --json > "$$dir/expected.json"; \
+	"$$normal" verify "$$dir/syn.slog" >/dev/null; \
+	"$$normal" compact "$$dir/syn.slog" -o "$$dir/syn.zst.slog" >/dev/null; \
+	"$$normal" replay "$$dir/syn.zst.slog" --json > "$$dir/packed.json"; \
+	cmp -s "$$dir/expected.json" "$$dir/packed.json" || { echo "nozstd-roundtrip: the compacted synthetic session replays differently" >&2; exit 1; }; \
+	if "$$nozstd" replay "$$dir/syn.zst.slog" > /dev/null 2> "$$dir/err"; then echo "nozstd-roundtrip: a build without zstd read a zstd log" >&2; exit 1; \
+	else code=$$?; [ $$code = 65 ] && grep -q "this build reads no zstd batches" "$$dir/err" || { echo "nozstd-roundtrip: a build without zstd meeting a zstd batch exited $$code: $$(cat $$dir/err)" >&2; exit 1; }; fi; \
+	echo "nozstd-roundtrip: synthetic session of 20000 events: $$(wc -c < "$$dir/syn.slog") -> $$(wc -c < "$$dir/syn.zst.slog") bytes, same state"
+
+# The store's tests (the recorder's concurrent appends and closes) under ThreadSanitizer.
+tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SelectLogStoreTests
 
 # The benchmark package (release build), with ratios against same-run baselines; fails on malloc gates.
 bench: deps
@@ -57,4 +109,26 @@ fuzz-smoke: deps
 	Fuzz/run.sh 3
 
 clean:
-	rm -rf .build Benchmarks/.build .build-fuzz
+	rm -rf .build .build-nozstd .build-tsan .build-fuzz Benchmarks/.build
+
+# Viewer: Debian's chromium for the browser tests, from apt on Linux when no browser is found (never on macOS).
+BROWSER ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+viewer-deps:
+	@if [ "$$(uname -s)" = Linux ] && [ -z "$(BROWSER)" ] && command -v apt-get >/dev/null; then \
+		echo "make: installing chromium for the viewer's browser tests"; \
+		SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+# Viewer: the browser test on a 50,000-event synthetic window (size budget, move timing); a few minutes.
+viewer-check: deps viewer-deps
+	$(SWIFT) build --build-tests
+	SELECTLOG_VIEWER_EVENTS=50000 SELECTLOG_VIEWER_MOVES=300 $(SWIFT) test --skip-build --filter ViewerBrowserTests
+
+# Viewer: docs/viewer.png, the README's screenshot of the strip example's page.
+viewer-screenshot: build viewer-deps
+	$(SWIFT) run --skip-build selectlog view Examples/strip-pan-autoscroll.jsonl -o .build/viewer-screenshot.html
+	"$$(command -v chromium || command -v chromium-browser || command -v google-chrome)" --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --window-size=1440,900 --screenshot=$(CURDIR)/docs/viewer.png \
+		"file://$(CURDIR)/.build/viewer-screenshot.html#event=10&a=4&b=10" 2>/dev/null
+	@echo "wrote docs/viewer.png"

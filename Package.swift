@@ -1,6 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// libzstd is a system library: Linux has it (libzstd-dev), macOS with Homebrew's zstd,
+// and the iOS, tvOS, watchOS and visionOS SDKs have none. Where CZstd is left out the
+// store writes the same format with its batches stored uncompressed.
+// `SELECTLOG_WITHOUT_ZSTD=1 swift build` leaves it out on Linux too, exactly as an iOS
+// build does, so that configuration is built and tested here (`make test`).
+let withoutZstd = Context.environment["SELECTLOG_WITHOUT_ZSTD"].map { !$0.isEmpty && $0 != "0" } ?? false
+let zstdDependencies: [Target.Dependency] =
+    withoutZstd ? [] : [.target(name: "CZstd", condition: .when(platforms: [.linux, .macOS]))]
+
 let package = Package(
     name: "selectlog",
     // The core needs nothing newer; the store's recorder uses ContinuousClock.
@@ -8,10 +17,14 @@ let package = Package(
     products: [
         .library(name: "SelectLog", targets: ["SelectLog"]),
         .library(name: "SelectLogStore", targets: ["SelectLogStore"]),
+        // UIKit forwarding code; empty where UIKit does not exist (Linux, macOS).
+        .library(name: "SelectLogUIKit", targets: ["SelectLogUIKit"]),
         .executable(name: "selectlog", targets: ["selectlog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // `swift package generate-documentation` for the DocC catalogs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The pure core: events, geometry, reducers, engine. Foundation at most.
@@ -21,10 +34,12 @@ let package = Package(
         .systemLibrary(
             name: "CZstd",
             pkgConfig: "libzstd",
-            providers: [.apt(["libzstd-dev"])]
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
         // The on-disk log. Depends on the core, never the other way round.
-        .target(name: "SelectLogStore", dependencies: ["SelectLog", "CZstd"]),
+        .target(name: "SelectLogStore", dependencies: ["SelectLog"] + zstdDependencies),
+        // The integration guide's thin UIKit forwarding code (`#if canImport(UIKit)`).
+        .target(name: "SelectLogUIKit", dependencies: ["SelectLog", "SelectLogStore"]),
         // The command line.
         .executableTarget(
             name: "selectlog",
@@ -34,9 +49,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The integration guide's code path, as a program: engine, recorder, bridges, diffs.
+        .executableTarget(
+            name: "EmbeddingExample",
+            dependencies: ["SelectLog", "SelectLogStore"],
+            path: "Examples/EmbeddingExample"
+        ),
         .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
         .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
         .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"], exclude: ["Golden"]),
+        // Written by `selectlog testgen`; CLITests regenerates it and checks it is unchanged.
+        .testTarget(name: "GeneratedTests", dependencies: ["SelectLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,8 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         case closed
         /// An event index past the end of the log.
         case outOfRange
+        /// A file is already where a new log was to be created (and replacing it was not asked for).
+        case alreadyExists
     }
 
     public var code: Code

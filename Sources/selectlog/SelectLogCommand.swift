@@ -1,5 +1,8 @@
 import ArgumentParser
 
+/// The version `selectlog --version` prints; the one place it is written.
+let selectlogVersion = "0.2.0"
+
 @main
 struct SelectLogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,7 +12,9 @@ struct SelectLogCommand: ParsableCommand {
             Events (taps, pans, scrolls, row edits) are JSON Lines scripts as described in
             EVENTS.md. Exit codes: 0 ok, 1 damaged log (verify), 64 usage, 65 invalid input, 74 I/O.
             """,
-        subcommands: [Record.self, Replay.self, Export.self, Inspect.self, Verify.self, Synthesize.self]
+        version: selectlogVersion,
+        subcommands: [Record.self, Replay.self, Export.self, Inspect.self, View.self, Verify.self, Check.self,
+                      Shrink.self, Testgen.self, Compact.self, Upgrade.self, Synthesize.self]
     )
 
     /// Runs with `--option -N` read as `--option=-N` (see `Input.arguments`).

@@ -78,3 +78,78 @@ struct InspectGoldenTests {
         #expect(missing.stderr.contains("row [0, 99] does not exist after 12 events"))
     }
 }
+
+/// `--why` gesture boundaries come from what events did to the state (issue 8), and
+/// events are numbered from 1 (spec 7).
+@Suite("selectlog inspect --why: gestures")
+struct InspectWhyGestureTests {
+    func log(_ script: String) throws -> (URL, String) {
+        let dir = try CLI.temporaryDirectory()
+        let path = try CLI.write(script, to: "s.jsonl", in: dir)
+        let r = try CLI.run(["record", path, "-o", "s.slog", "--checkpoint-interval", "2"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        return (dir, "s.slog")
+    }
+
+    @Test("a strip pan ended by a mode-changing configure ends there: events 3 to 4")
+    func panEndedByConfigure() throws {
+        let (dir, slog) = try log("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "reload", "sections": [{"rows": 30, "rowHeight": 50}]}
+            {"type": "panBegan", "x": 20, "y": 125, "t": 1000}
+            {"type": "configure", "allowsMultipleSelection": false, "t": 1010}
+            {"type": "tick", "t": 1020}
+            {"type": "tick", "t": 1030}
+            {"type": "tick", "t": 1040}
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["inspect", slog, "--why", "0,2"], in: dir)
+        #expect(r.stdout.contains("last changed by event 3 at t 1000 ms"), "\(r.stdout)")
+        #expect(r.stdout.contains("part of a strip pan, events 3 to 4\n"), "\(r.stdout)")
+        let j = try CLI.run(["inspect", slog, "--why", "0,2", "--json"], in: dir)
+        #expect(j.stdout.contains("\"gesture\": {\"kind\": \"strip pan\", \"first\": 3, \"last\": 4}"), "\(j.stdout)")
+    }
+
+    @Test("a setEditing that changes nothing stays part of the strip pan")
+    func unchangedSetEditing() throws {
+        let (dir, slog) = try log("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "reload", "sections": [{"rows": 30, "rowHeight": 50}]}
+            {"type": "panBegan", "x": 20, "y": 125, "t": 1000}
+            {"type": "setEditing", "editing": false, "t": 1008}
+            {"type": "panMoved", "x": 20, "y": 275, "t": 1016}
+            {"type": "panEnded", "t": 1024}
+            {"type": "tap", "x": 200, "y": 625, "t": 2000}
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["inspect", slog, "--why", "0,5"], in: dir)
+        #expect(r.stdout.contains("last changed by event 5 at t 1016 ms"), "\(r.stdout)")
+        #expect(r.stdout.contains("part of a strip pan, events 3 to 6\n"), "\(r.stdout)")
+        // The event --why names is the one --at shows the state after.
+        let before = try CLI.run(["replay", "\(dir.path)/s.jsonl", "--at", "4", "--json"])
+        let after = try CLI.run(["replay", "\(dir.path)/s.jsonl", "--at", "5", "--json"])
+        #expect(!before.stdout.contains("[0, 5]") && after.stdout.contains("[0, 5]"))
+    }
+
+    @Test("--why answers for optionOpen, editor and contentOffset; a reload is summarised")
+    func fields() throws {
+        let rows = (0..<2000).map { _ in "44" }.joined(separator: ", ")
+        let (dir, slog) = try log("""
+            {"type": "configure", "optionWidth": 80}
+            {"type": "reload", "sections": [{"rows": 2000, "rowHeights": [\(rows)]}]}
+            {"type": "setOptionVisible", "row": [0, 3], "visible": true, "t": 10}
+            {"type": "scroll", "y": 300, "t": 20}
+            {"type": "tap", "x": 200, "y": 10, "t": 30}
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let option = try CLI.run(["inspect", slog, "--why", "optionOpen", "--at", "4"], in: dir)
+        #expect(option.stdout.hasPrefix("optionOpen after 4 events is [0, 3]\n  last changed by event 3 at t 10 ms"), "\(option.stdout)")
+        let offset = try CLI.run(["inspect", slog, "--why", "contentOffset", "--json"], in: dir)
+        #expect(offset.stdout.contains("\"field\": \"contentOffset\", \"at\": 5, \"kind\": \"changed\", \"event\": 4, \"type\": \"scroll\""), "\(offset.stdout)")
+        let editor = try CLI.run(["inspect", slog, "--why", "editor"], in: dir)
+        #expect(editor.stdout.contains("no event changed it"), "\(editor.stdout)")
+        let row = try CLI.run(["inspect", slog, "--why", "0,1500"], in: dir)
+        #expect(row.stdout.contains("created by event 2 at t 0 ms: {\"type\": \"reload\", \"sections\": 1, \"rows\": 2000} (summarised)"), "\(row.stdout)")
+        #expect(row.stdout.count < 400)
+    }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import SelectLog
+@testable import SelectLog
 import SelectLogStore
 import Testing
 
@@ -106,5 +106,97 @@ struct LogCommandTests {
         #expect(try CLI.run(["replay", junk]).status == 65)
         #expect(try CLI.run(["verify", junk]).status == 1)
         #expect(try CLI.run(["export", "/nonexistent.slog"]).status == 74)
+    }
+
+    @Test("verify --repair can be run again after a failed attempt left an empty or partial .cut file")
+    func repairRetry() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "2000", "-o", log, "--batch-events", "100", "--durability", "none"]).status == 0)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: log)))
+        let victim = try #require(try LogReader(path: log).records.filter { $0.header.kind == .batch }.dropFirst(3).first)
+        bytes[victim.offset + 60] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: log))
+        let cutPath = "\(log).cut-\(victim.offset)"
+        // What a repair that failed on a full disk used to leave behind.
+        try Data().write(to: URL(fileURLWithPath: cutPath))
+        let repaired = try CLI.run(["verify", log, "--repair"])
+        #expect(repaired.status == 0, "\(repaired.stderr)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: cutPath))) == Array(bytes[victim.offset...]))
+        #expect(!FileManager.default.fileExists(atPath: cutPath + ".partial"))
+        #expect(try CLI.run(["verify", log, "--deep"]).status == 0)
+    }
+
+    @Test("verify --deep replays the log and confirms every checkpoint")
+    func verifyDeep() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "500", "--durability", "none"]).status == 0)
+        let r = try CLI.run(["verify", log, "--deep"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("intact: 3000 events") && r.stdout.contains("6 checkpoints confirmed by replay"), "\(r.stdout)")
+    }
+
+    /// A second engine: a tap on a selected row leaves it selected.
+    static let tapsNeverDeselect = EngineBehaviour(name: "taps never deselect") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+        var kept: RowPath?
+        if case .tap(let p) = e.event, let row = state.row(at: p), state.selection.contains(row) { kept = row }
+        let changes = try state.apply(e)
+        if let kept { state.selection.insert(kept) }
+        return changes
+    }
+
+    @Test("check: exit 0 for the same engine; exit 1 with the first diverging gesture and a checkpoint diff for another; --json")
+    func check() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let same = dir.appendingPathComponent("same.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", same, "--checkpoint-interval", "256", "--durability", "none"]).status == 0)
+        let ok = try CLI.run(["check", same])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("same behaviour: 3000 events replayed"), "\(ok.stdout)")
+        #expect(try CLI.run(["check", same, "--json"]).stdout.contains(#""same": true"#))
+
+        // The log a build with another engine would have written.
+        let other = dir.appendingPathComponent("other.slog").path
+        let w = try LogRewriter(path: other, engine: LogCommandTests.tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in SyntheticSession(seed: 1, count: 3000) { try w.append(e) }
+        try w.close()
+        let expected = try #require(try LogReader(path: other).check().divergence)
+        let text = try CLI.run(["check", other])
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("diverged at the \(expected.kind) of events \(expected.events.lowerBound)-\(expected.events.upperBound)"), "\(text.stdout)")
+        #expect(text.stdout.contains("at the checkpoint after \(expected.checkpoint ?? -1) events (recorded -> this build):"))
+        #expect(text.stdout.contains("  selected "))
+        let json = try CLI.run(["check", other, "--json"])
+        #expect(json.status == 1)
+        #expect(json.stdout.contains(#""same": false"#) && json.stdout.contains(#""first": \#(expected.events.lowerBound), "last": \#(expected.events.upperBound)"#), "\(json.stdout)")
+    }
+
+    @Test("a log another engine wrote replays from the start with one notice on stderr; upgrade re-records it")
+    func otherEngineAndUpgrade() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = dir.appendingPathComponent("other.slog").path
+        let w = try LogRewriter(path: other, engine: LogCommandTests.tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in SyntheticSession(seed: 1, count: 3000) { try w.append(e) }
+        try w.close()
+        let exported = try CLI.run(["export", other])
+        let script = try CLI.write(exported.stdout, to: "session.jsonl", in: dir)
+        for n in ["1000", "2900"] {
+            let fromLog = try CLI.run(["replay", other, "--at", n, "--json"])
+            #expect(fromLog.status == 0)
+            #expect(fromLog.stdout == (try CLI.run(["replay", script, "--at", n, "--json"])).stdout, "--at \(n)")
+            #expect(fromLog.stderr.components(separatedBy: "replaying from the start instead of using its checkpoints").count == 2, "\(fromLog.stderr)")
+        }
+        let up = try CLI.run(["upgrade", other])
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(try CLI.run(["check", other]).status == 0)
+        let after = try CLI.run(["replay", other, "--at", "2900", "--json"])
+        #expect(after.stderr.isEmpty)
+        #expect(after.stdout == (try CLI.run(["replay", script, "--at", "2900", "--json"])).stdout)
+        #expect(try CLI.run(["export", other]).stdout == exported.stdout)
     }
 }

@@ -96,3 +96,88 @@ struct ReplayCommandTests {
         #expect(r.stdout.contains("65 invalid"))
     }
 }
+
+@Suite("selectlog replay --expect")
+struct ReplayExpectTests {
+    @Test("exit 0 when it holds, 1 when it does not (printing what it read), 65 for a bad expression")
+    func exitCodes() throws {
+        let file = "Examples/strip-pan-autoscroll.jsonl"
+        let holds = try CLI.run(["replay", file, "--expect", "selected contains [0, 14] and pan.autoscroll == \"down\""])
+        #expect(holds.status == 0, "\(holds.stderr)")
+        #expect(holds.stdout.hasPrefix("selected contains [0, 14] and pan.autoscroll == \"down\" holds after 10 events\n"))
+        let fails = try CLI.run(["replay", file, "--expect", "count(selected) > 3 and not editing", "--at", "4"])
+        #expect(fails.status == 1)
+        #expect(fails.stdout.contains("does not hold after 4 events\n  selected = [[0, 0]]\n  editing = false\n"), "\(fails.stdout)")
+        let json = try CLI.run(["replay", file, "--expect", "optionOpen == null", "--json"])
+        #expect(json.stdout == "{\"expect\": \"optionOpen == null\", \"at\": 10, \"holds\": true, \"reads\": {\"optionOpen\": null}}\n")
+        let bad = try CLI.run(["replay", file, "--expect", "selected contains"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("column 18: expected a field, a literal"), "\(bad.stderr)")
+    }
+
+    @Test("on a long synthetic log, --expect agrees with the library at every N tried")
+    func longLog() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "20000", "--seed", "3", "-o", path]).status == 0)
+        var iterator = SyntheticSession(seed: 3, count: 20000).makeIterator()
+        var n = 0
+        let expectation = try StateExpectation("count(selected) >= 2 or editing")
+        for target in [0, 1, 5000, 12_345, 20000] {
+            while n < target, iterator.next() != nil { n += 1 }
+            let expected = expectation.holds(in: iterator.state)
+            let r = try CLI.run(["replay", path, "--at", String(target), "--expect", expectation.text])
+            #expect(r.status == (expected ? 0 : 1), "at \(target)")
+        }
+    }
+}
+
+@Suite("scripts and logs alike, - for standard input")
+struct SessionInputTests {
+    /// `selectlog ARGS < file`, through the shell.
+    func piped(_ file: String, _ arguments: [String], in dir: URL) throws -> CLI.Result {
+        let quoted = ([CLI.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return try TestgenTests.run("/bin/sh", ["-c", quoted.joined(separator: " ") + " < '\(file)'"], in: dir)
+    }
+
+    @Test("replay, inspect, shrink and testgen give the same answers for a script, its log, and either on stdin")
+    func alike() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = CLI.root.appendingPathComponent("Examples/debugging-session.jsonl").path
+        let log = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        let expect = "selected contains [0, 6]"
+        let views: [[String]] = [
+            ["replay", "FILE", "--expect", expect],
+            ["inspect", "FILE", "--why", "0,6", "--json"],
+            ["inspect", "FILE", "--history", "0,0"],
+            ["inspect", "FILE", "--first", expect, "--json"],
+            ["inspect", "FILE", "--events", "3..6"],
+        ]
+        for view in views {
+            let fromLog = try CLI.run(view.map { $0 == "FILE" ? log : $0 }, in: dir)
+            #expect(fromLog.status == 0, "\(view): \(fromLog.stderr)")
+            #expect(!fromLog.stdout.isEmpty)
+            let fromScript = try CLI.run(view.map { $0 == "FILE" ? script : $0 }, in: dir)
+            #expect(fromScript.stdout == fromLog.stdout, "\(view)")
+            for file in [script, log] {
+                let stdin = try piped(file, view.map { $0 == "FILE" ? "-" : $0 }, in: dir)
+                #expect(stdin.stdout == fromLog.stdout, "\(view) < \(file): \(stdin.stderr)")
+            }
+        }
+        for file in [script, log] {
+            let shrink = try piped(file, ["shrink", "-", "--expect", expect, "-o", "min.jsonl"], in: dir)
+            #expect(shrink.status == 0, "\(shrink.stderr)")
+            let gen = try piped(dir.appendingPathComponent("min.jsonl").path, ["testgen", "-", "--expect", expect, "-o", "T.swift"], in: dir)
+            #expect(gen.status == 0, "\(gen.stderr)")
+            let text = try String(contentsOf: dir.appendingPathComponent("T.swift"), encoding: .utf8)
+            #expect(text.contains("try StateExpectation(\"selected contains [0, 6]\")"))
+        }
+        let bad = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n{\"type\": \"select\", \"rows\": [[0, 9]]}\n", to: "bad.jsonl", in: dir)
+        let r = try CLI.run(["inspect", bad, "--first", "editing"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 2:"), "\(r.stderr)")
+    }
+}

@@ -84,21 +84,45 @@ struct CodecTests {
         #expect(encoder.byteCount - before <= 600 * 3 + 8)  // the first tick changes the interval
     }
 
-    @Test("annotation frames (tags 64-127) and fields appended by later versions are skipped")
-    func forwardCompatible() throws {
+    @Test("annotation frames (tags 64-127) are skipped; gesture fingerprints are read back")
+    func annotationsSkipped() throws {
         var w = BinaryWriter()
-        // An annotation frame an old reader does not know.
+        // An annotation frame this reader does not know.
         w.u8(100)
         w.varint(3)
         w.append([1, 2, 3])
+        let tap = TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2))))
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        encoder.append(tap)
+        w.append(encoder.out.bytes)
+        w.u8(EventTag.gestureFingerprint)
+        w.varint(4)
+        w.u32(0xDEAD_BEEF)
+        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
+        guard case .event(let e)? = try decoder.nextItem() else { Issue.record("no event"); return }
+        #expect(e == tap)
+        guard case .gestureFingerprint(let v)? = try decoder.nextItem() else { Issue.record("no fingerprint"); return }
+        #expect(v == 0xDEAD_BEEF)
+        #expect(try decoder.nextItem() == nil)
+    }
+
+    @Test("an unknown event type, or fields a reader does not know, is refused as written by a newer selectlog")
+    func newerRefused() throws {
         // A tap with two extra trailing bytes in its body.
+        var w = BinaryWriter()
         w.u8(EventTag.tap.rawValue)
         w.varint(4)
         w.append([0x02, 0x04, 0xFF, 0x01])
         var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
-        let e = try decoder.next()
-        #expect(e == TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2)))))
-        #expect(try decoder.next() == nil)
+        #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
+        #expect(decoder.isNewer)
+        // An event type after the last one this reader knows.
+        var u = BinaryWriter()
+        u.u8(EventTag.redo.rawValue + 1)
+        u.varint(0)
+        var unknown = BinaryEventDecoder(u.bytes, baseTime: .zero)
+        #expect { try unknown.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
+        #expect(unknown.isNewer)
     }
 
     @Test("truncated or garbled frames are errors, never crashes; the frames before the damage decode unchanged")
@@ -142,5 +166,51 @@ struct CodecTests {
             }
         }
         #expect(errors > 0)
+    }
+}
+
+@Suite("Finger and scroll prediction (format version 2)")
+struct PredictionTests {
+    @Test("random-walk fingers on a pixel grid, off-grid values and relative scrolls round-trip exactly", arguments: [1, 2, 3] as [UInt64])
+    func roundTrip(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var events: [TimedEvent] = []
+        var x: Int64 = 3_200, y: Int64 = 9_600
+        for k in 0..<2_000 {
+            let offGrid = rng.next() % 17 == 0
+            x += Int64(rng.next() % 1_537) - 768
+            y += Int64(rng.next() % 1_537) - 768
+            let gx = offGrid ? x : x / 32 * 32, gy = offGrid ? y + 1 : y / 32 * 32
+            switch k % 4 {
+            case 3: events.append(TimedEvent(.scroll(.by(Points(raw: gy / 7)), phase: nil, target: nil), t: Micros(raw: Int64(k) * 8_333)))
+            default: events.append(TimedEvent(.panMoved(ViewportPoint(x: Points(raw: gx), y: Points(raw: gy))), t: Micros(raw: Int64(k) * 8_333)))
+            }
+        }
+        var encoder = BinaryEventEncoder(baseTime: .zero)
+        for e in events { encoder.append(e) }
+        var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero)
+        var back: [TimedEvent] = []
+        while let e = try decoder.next() { back.append(e) }
+        #expect(back == events, "seed \(seed)")
+    }
+
+    @Test("a random walk on a half-point grid costs less than the steady-motion predictor alone would")
+    func randomWalkIsCheaper() {
+        var rng = SplitMix64(seed: 7)
+        var y: Int64 = 20_000
+        var adaptive = Predictor(time: .zero, version: 2)
+        var steady = Predictor(time: .zero, version: 1)
+        var v2Bytes = BinaryWriter(), v1Bytes = BinaryWriter()
+        for _ in 0..<1_000 {
+            y = (y + Int64(rng.next() % 1_537) - 768) / 32 * 32
+            let p = ViewportPoint(x: Points(100), y: Points(raw: y))
+            let (ax, ay) = adaptive.pointResidual(p)
+            v2Bytes.signed(ax)
+            v2Bytes.signed(ay)
+            let (rx, ry) = steady.pointResidual(p)
+            v1Bytes.signed(rx)
+            v1Bytes.signed(ry)
+        }
+        #expect(v2Bytes.count * 10 < v1Bytes.count * 7, "\(v2Bytes.count) vs \(v1Bytes.count)")
     }
 }

@@ -144,7 +144,7 @@ struct LogRoundTripTests {
             for k in 0..<8 {
                 group.addTask {
                     for i in 0..<500 {
-                        try? recorder.append(TimedEvent(.scroll(.to(Points(k * 10 + i % 7)), phase: nil, target: nil)))
+                        _ = try? recorder.append(TimedEvent(.scroll(.to(Points(k * 10 + i % 7)), phase: nil, target: nil)))
                         if i % 100 == 0 { try? recorder.flush() }
                     }
                 }

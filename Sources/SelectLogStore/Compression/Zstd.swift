@@ -1,4 +1,30 @@
+#if canImport(CZstd)
 import CZstd
+#endif
+
+/// Whether this build of the store compresses with libzstd.
+///
+/// The package links `CZstd` only where a system libzstd exists (Linux, and macOS
+/// with Homebrew's zstd); an iOS, tvOS, watchOS or visionOS build, or a Linux build
+/// with `SELECTLOG_WITHOUT_ZSTD=1` in the environment, has none. Such a build writes
+/// the same log format with its batches stored uncompressed (still checksummed and
+/// delta-encoded), reads every log it wrote, and refuses a zstd batch with
+/// `Zstd.unavailableMessage`; `selectlog compact` rewrites such a log with zstd.
+public enum Zstd {
+    /// True when libzstd is linked into this build.
+    public static var isAvailable: Bool {
+        #if canImport(CZstd)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// What a build without libzstd says when it meets a zstd-compressed record.
+    public static let unavailableMessage = "this build reads no zstd batches (it was built without libzstd)"
+}
+
+#if canImport(CZstd)
 
 /// libzstd, wrapped once: the only file in the package that touches a C pointer
 /// of the compressor. Contexts are reused, so each instance belongs to one thread.
@@ -55,6 +81,52 @@ final class ZstdDecompressor {
     }
 }
 
+#else
+
+/// The compressor of a build without libzstd: there is none, so records are stored.
+final class ZstdCompressor {
+    let level: Int32
+
+    /// Always nil: the writer then stores every record uncompressed.
+    init?(level: Int32) { return nil }
+
+    /// Never called (no instance exists); kept so the writer compiles unchanged.
+    func compress(_ input: [UInt8]) -> [UInt8]? { nil }
+}
+
+/// The decompressor of a build without libzstd: it exists, so that a reader meets
+/// a zstd record with a clear reason instead of a missing context, and refuses it.
+final class ZstdDecompressor {
+    init?() {}
+
+    /// Always fails with `Zstd.unavailableMessage` (`ZstdError.isUnavailable`).
+    func decompress(_ input: UnsafeRawBufferPointer, rawLength: Int) -> Result<[UInt8], ZstdError> {
+        .failure(ZstdError(message: Zstd.unavailableMessage, isUnavailable: true))
+    }
+}
+
+#endif
+
+extension ZstdDecompressor {
+    /// Decompresses `input` into exactly `rawLength` bytes; throws a `LogError` at
+    /// `offset`: `.unsupported` in a build without libzstd, `.damaged` when the
+    /// bytes do not decompress.
+    func decompressed(_ input: UnsafeRawBufferPointer, rawLength: Int, offset: Int) throws(LogError) -> [UInt8] {
+        switch decompress(input, rawLength: rawLength) {
+        case .success(let raw): return raw
+        case .failure(let e): throw e.logError(offset: offset)
+        }
+    }
+}
+
+/// Why libzstd could not give the bytes back.
 struct ZstdError: Error {
     var message: String
+    /// True in a build without libzstd: nothing is wrong with the bytes.
+    var isUnavailable = false
+
+    /// The error as the log reports it at `offset`.
+    func logError(offset: Int) -> LogError {
+        isUnavailable ? LogError(.unsupported, message, offset: offset) : LogError(.damaged, "zstd: \(message)", offset: offset)
+    }
 }

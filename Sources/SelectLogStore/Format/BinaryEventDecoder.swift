@@ -9,16 +9,41 @@ struct BinaryEventDecoder {
     private var reader: BinaryReader
     private var predictor: Predictor
 
-    init(_ bytes: [UInt8], baseTime: Micros) {
+    /// A decoder for one batch of a log of format `version`.
+    init(_ bytes: [UInt8], baseTime: Micros, version: UInt16 = LogFormat.version) {
         reader = BinaryReader(bytes)
-        predictor = Predictor(time: baseTime)
+        predictor = Predictor(time: baseTime, version: version)
+        self.version = version
     }
+    private let version: UInt16
 
     var isAtEnd: Bool { reader.isAtEnd }
     var offset: Int { reader.offset }
 
+    /// Set when the batch holds an event type, or fields of an event, that this reader
+    /// does not know: the log was written by a newer selectlog.
+    private(set) var isNewer = false
+
+    /// What a batch holds, in order: events, and the state fingerprints recorded at
+    /// gesture ends (annotation frames, which change no state).
+    enum Item: Equatable {
+        case event(TimedEvent)
+        /// `TableState.gestureFingerprint` after the event before it.
+        case gestureFingerprint(UInt32)
+    }
+
     /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
     mutating func next() throws(BinaryError) -> TimedEvent? {
+        while let item = try nextItem() {
+            if case .event(let e) = item { return e }
+        }
+        return nil
+    }
+
+    /// The next event or gesture fingerprint, or nil at the end of the batch. Annotation
+    /// frames this reader does not know are skipped whole; an unknown event type or an
+    /// event with more fields than this reader knows throws, with `isNewer` set.
+    mutating func nextItem() throws(BinaryError) -> Item? {
         while !reader.isAtEnd {
             let start = reader.offset
             let tagByte = try reader.u8()
@@ -26,27 +51,38 @@ struct BinaryEventDecoder {
             let bodyEnd = reader.offset + length
             let rawTag = tagByte & ~EventTag.hasTime
             if rawTag >= EventTag.firstSkippable {
+                if rawTag == EventTag.gestureFingerprint && length == 4 {
+                    var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
+                    let value = try body.u32()
+                    try reader.skip(length)
+                    return .gestureFingerprint(value)
+                }
                 try reader.skip(length)
                 continue
             }
             guard let tag = EventTag(rawValue: rawTag) else {
-                throw BinaryError(offset: start, reason: "unknown event tag \(rawTag)")
+                isNewer = true
+                throw BinaryError(offset: start, reason: "unknown event type \(rawTag): written by a newer selectlog")
             }
             var body = BinaryReader(reader.bytes, from: reader.offset, to: bodyEnd)
             var t: Micros?
             if tagByte & EventTag.hasTime != 0 {
                 t = predictor.time(fromResidual: try body.signed())
             }
-            let timed = TimedEvent(try decodeFields(tag, &body), t: t)
+            let event = try decodeFields(tag, &body)
+            guard body.isAtEnd else {
+                isNewer = true
+                throw BinaryError(offset: start, reason: "\(event.typeName) has \(body.remaining) bytes of fields this reader does not know: written by a newer selectlog")
+            }
+            let timed = TimedEvent(event, t: t)
             // The checks every way in runs: a log holds only what `apply` accepts.
             do throws(InvalidEvent) {
                 try timed.validate()
             } catch {
                 throw BinaryError(offset: start, reason: "invalid event: \(error)")
             }
-            // Fields a later version appended are skipped.
             try reader.skip(length)
-            return timed
+            return .event(timed)
         }
         return nil
     }
@@ -177,7 +213,12 @@ struct BinaryEventDecoder {
             switch try r.u8() {
             case 0: motion = nil
             case 1: motion = .to(try checked(predictor.scroll(fromResidual: try r.signed()), &r))
-            case 2: motion = .by(try r.points())
+            case 2:
+                if version >= 2 {
+                    motion = .by(try checked(predictor.scrollBy(fromResidual: try r.signed()), &r))
+                } else {
+                    motion = .by(try r.points())
+                }
             default: throw r.fail("bad scroll motion")
             }
             let phase: ScrollPhase?

@@ -10,6 +10,8 @@ enum EventTag: UInt8 {
 
     static let hasTime: UInt8 = 0x80
     static let firstSkippable: UInt8 = 64
+    /// Annotation: the state's `gestureFingerprint` (u32) after the event before it.
+    static let gestureFingerprint: UInt8 = 64
 }
 
 /// Encodes events as compact binary frames: `tag | hasTime`, body length, body.
@@ -27,13 +29,19 @@ struct BinaryEventEncoder {
     private var body = BinaryWriter(capacity: 256)
     private var predictor: Predictor
 
-    init(baseTime: Micros) { predictor = Predictor(time: baseTime) }
+    /// The format version written (this build writes the current one; tests forge version 1).
+    private let version: UInt16
+
+    init(baseTime: Micros, version: UInt16 = LogFormat.version) {
+        predictor = Predictor(time: baseTime, version: version)
+        self.version = version
+    }
 
     var byteCount: Int { out.count }
 
     mutating func reset(baseTime: Micros) {
         out.removeAll()
-        predictor = Predictor(time: baseTime)
+        predictor = Predictor(time: baseTime, version: version)
     }
 
     mutating func append(_ timed: TimedEvent) {
@@ -47,6 +55,20 @@ struct BinaryEventEncoder {
         out.u8(tag)
         out.varint(body.count)
         out.append(body.bytes)
+    }
+
+    /// Appends `timed`, which changed `changes` and gave `state`; at a gesture end, also
+    /// the state's gesture fingerprint (6 bytes), so a later build can find where it diverges.
+    mutating func append(_ timed: TimedEvent, after state: TableState, changes: TableChanges) {
+        append(timed)
+        if GestureBoundary.endsGesture(changes) { appendGestureFingerprint(state.gestureFingerprint) }
+    }
+
+    /// Appends a gesture fingerprint annotation frame.
+    mutating func appendGestureFingerprint(_ value: UInt32) {
+        out.u8(EventTag.gestureFingerprint)
+        out.u8(4)
+        out.u32(value)
     }
 
     private mutating func point(_ p: ViewportPoint) {
@@ -137,7 +159,9 @@ struct BinaryEventEncoder {
             switch motion {
             case nil: body.u8(0)
             case .to(let y)?: body.u8(1); body.signed(predictor.scrollResidual(y.raw))
-            case .by(let dy)?: body.u8(2); body.points(dy)
+            case .by(let dy)?:
+                body.u8(2)
+                if version >= 2 { body.signed(predictor.scrollByResidual(dy.raw)) } else { body.points(dy) }
             }
             body.u8(phase == nil ? 0 : (phase == .decelerate ? 1 : 2))
             optional(target)
@@ -242,6 +266,10 @@ struct Predictor {
     private var vx: Int64 = 0, vy: Int64 = 0
     private var scroll = Channel()
     private var swipe = Channel()
+    /// Version 2: adaptive finger prediction and predicted relative scrolls.
+    private let adaptive: Bool
+    private var fingerX = AdaptiveChannel(), fingerY = AdaptiveChannel()
+    private var scrollBy = AdaptiveChannel()
 
     /// One value predicted from its last value and last step.
     struct Channel {
@@ -268,7 +296,11 @@ struct Predictor {
     mutating func swipeResidual(_ v: Int64) -> Int64 { swipe.residual(v) }
     mutating func swipe(fromResidual r: Int64) -> Int64 { swipe.value(fromResidual: r) }
 
-    init(time: Micros) { self.time = time.raw }
+    /// A predictor at the start of a batch; `version` is the log's format version.
+    init(time: Micros, version: UInt16 = LogFormat.version) {
+        self.time = time.raw
+        adaptive = version >= 2
+    }
 
     /// Encoder side: the residual of `t` against the predicted next time.
     mutating func timeResidual(_ t: Micros) -> Int64 {
@@ -284,7 +316,9 @@ struct Predictor {
         return Micros(raw: time)
     }
 
+    /// Encoder side: the residuals of a finger position against its prediction.
     mutating func pointResidual(_ p: ViewportPoint) -> (Int64, Int64) {
+        if adaptive { return (fingerX.residual(p.x.raw), fingerY.residual(p.y.raw)) }
         let rx = p.x.raw &- (x &+ vx), ry = p.y.raw &- (y &+ vy)
         vx = p.x.raw &- x
         vy = p.y.raw &- y
@@ -293,12 +327,78 @@ struct Predictor {
         return (rx, ry)
     }
 
+    /// Decoder side.
     mutating func point(fromResidual rx: Int64, _ ry: Int64) -> (Int64, Int64) {
+        if adaptive { return (fingerX.value(fromResidual: rx), fingerY.value(fromResidual: ry)) }
         let nx = x &+ vx &+ rx, ny = y &+ vy &+ ry
         vx = nx &- x
         vy = ny &- y
         x = nx
         y = ny
         return (nx, ny)
+    }
+
+    /// Encoder side (version 2): a relative scroll `by`, predicted from the previous ones.
+    mutating func scrollByResidual(_ dy: Int64) -> Int64 { scrollBy.residual(dy) }
+
+    /// Decoder side (version 2).
+    mutating func scrollBy(fromResidual r: Int64) -> Int64 { scrollBy.value(fromResidual: r) }
+
+    /// One coordinate of a finger, predicted by whichever of two predictors has erred
+    /// less lately: "where it was" (right for random walks, whose steps are
+    /// independent) or "where it was plus its last step" (right for steady motion).
+    /// Both sides update the error sums from the decoded value, so they agree.
+    ///
+    /// Values on a coarser grid than 1/64 pt (a 2x screen's half points) are stored
+    /// divided by the grid: `grid` is the largest power of two (at most 64) that every
+    /// value of the batch so far is a multiple of, so the prediction is on it too. The
+    /// stored number is `2 * (residual / 2^grid)` for a value on the grid and
+    /// `2 * residual + 1` for one off it; with `grid` 0, the residual itself.
+    struct AdaptiveChannel {
+        var value: Int64 = 0
+        var step: Int64 = 0
+        var grid = 6
+        /// Decaying sums of the two predictors' absolute errors.
+        var stillError: Int64 = 0
+        var movingError: Int64 = 0
+
+        var prediction: Int64 { movingError <= stillError ? value &+ step : value }
+
+        mutating func update(_ v: Int64) {
+            if v != 0 { grid = Swift.min(grid, v.trailingZeroBitCount) }
+            let still = (v &- value).magnitude, moving = (v &- value &- step).magnitude
+            stillError = stillError - stillError >> 2 + Int64(clamping: Swift.min(still, 1 << 40))
+            movingError = movingError - movingError >> 2 + Int64(clamping: Swift.min(moving, 1 << 40))
+            step = v &- value
+            value = v
+        }
+
+        mutating func residual(_ v: Int64) -> Int64 {
+            let r = v &- prediction
+            let stored: Int64
+            if grid == 0 {
+                stored = r
+            } else if r & ((1 << grid) - 1) == 0 {
+                stored = (r >> grid) &<< 1
+            } else {
+                stored = r &<< 1 | 1
+            }
+            update(v)
+            return stored
+        }
+
+        mutating func value(fromResidual stored: Int64) -> Int64 {
+            let r: Int64
+            if grid == 0 {
+                r = stored
+            } else if stored & 1 == 0 {
+                r = (stored >> 1) &<< grid
+            } else {
+                r = stored >> 1
+            }
+            let v = prediction &+ r
+            update(v)
+            return v
+        }
     }
 }

@@ -3,8 +3,12 @@ import SelectLog
 /// The on-disk layout; docs/LOG-FORMAT.md draws it byte by byte.
 public enum LogFormat {
     public static let magic: [UInt8] = Array("SELECTLG".utf8)
-    public static let version: UInt16 = 1
-    public static let fileHeaderSize = 32
+    /// The version this build writes; it also reads version 1.
+    public static let version: UInt16 = 2
+    /// The file header of the current version (40 bytes; version 1's was 32).
+    public static let fileHeaderSize = 40
+    /// The file header of version 1.
+    public static let fileHeaderSizeV1 = 32
     public static let recordHeaderSize = 48
     static let recordMagic: [UInt8] = Array("SLR".utf8)
     static let indexTrailerMagic: [UInt8] = Array("SLINDEX1".utf8)
@@ -15,9 +19,23 @@ public enum LogFormat {
     public static let featureCheckpoints: UInt32 = 1 << 1
     static let knownRequiredFeatures: UInt32 = 0
 
-    /// Record payload codecs.
+    /// Record payload codecs. "stored" payloads are the raw bytes, still checksummed
+    /// (and, for batches, still delta-encoded): what a build without zstd writes.
     static let codecRaw: UInt8 = 0
     static let codecZstd: UInt8 = 1
+
+    /// The format's limits. Every allocation a reader makes is bounded by these, never
+    /// by what a header claims.
+    public enum Limits {
+        /// A record payload, stored or decompressed (the recorder's batches are 64 KiB).
+        public static let payloadBytes = 16 << 20
+        /// Events in one batch.
+        public static let batchEvents = 1 << 20
+        /// Records an index may list: at least one byte of file per record header.
+        public static func indexEntries(fileSize: Int) -> Int { max(0, fileSize / 48) }
+        /// Decompressed bytes per stored byte that a zstd payload may claim.
+        public static let compressionRatio = 4096
+    }
 }
 
 /// The 32-byte file header.
@@ -28,47 +46,75 @@ public struct FileHeader: Sendable, Equatable {
     public var salt: UInt64
     /// A checkpoint every this many events (0: none).
     public var checkpointInterval: UInt32
+    /// The behaviour fingerprint of the engine that wrote the log (version 2; nil in
+    /// version 1 logs, which did not record it).
+    public var behaviour: UInt64?
+
+    /// A header of the current version.
+    public init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64) {
+        self.version = LogFormat.version
+        self.features = features
+        self.salt = salt
+        self.checkpointInterval = checkpointInterval
+        self.behaviour = behaviour
+    }
+
+    init(version: UInt16, features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64?) {
+        self.version = version
+        self.features = features
+        self.salt = salt
+        self.checkpointInterval = checkpointInterval
+        self.behaviour = behaviour
+    }
+
+    /// The header's length in the file: where the first record starts.
+    public var size: Int { version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize }
 
     func encoded() -> [UInt8] {
-        var w = BinaryWriter(capacity: LogFormat.fileHeaderSize)
+        var w = BinaryWriter(capacity: size)
         w.append(LogFormat.magic)
         w.u8(UInt8(version & 0xFF))
         w.u8(UInt8(version >> 8))
-        w.u8(UInt8(LogFormat.fileHeaderSize))
+        w.u8(UInt8(size))
         w.u8(0)
         w.u32(features)
         w.u64(salt)
         w.u32(checkpointInterval)
+        if version >= 2 { w.u64(behaviour ?? 0) }
         w.u32(CRC32C.checksum(w.bytes, salt: 0))
         return w.bytes
     }
 
-    /// Reads a header from the first 32 bytes.
+    /// Reads a header of version 1 (32 bytes) or 2 (40 bytes) from the start of `bytes`.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<FileHeader, LogError> {
-        guard bytes.count >= LogFormat.fileHeaderSize else {
+        guard bytes.count >= LogFormat.fileHeaderSizeV1 else {
             return .failure(LogError(.damaged, "file header is incomplete", offset: 0))
         }
         guard Array(bytes[0..<8]) == LogFormat.magic else { return .failure(LogError(.notALog, "not a selectlog log (bad magic)", offset: 0)) }
-        let crc = UInt32(bytes[28]) | UInt32(bytes[29]) << 8 | UInt32(bytes[30]) << 16 | UInt32(bytes[31]) << 24
-        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<28]), salt: 0) == crc else {
+        let version = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
+        guard version == 1 || version == LogFormat.version else {
+            return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 and \(LogFormat.version))", offset: 8))
+        }
+        let size = version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize
+        guard bytes.count >= size else { return .failure(LogError(.damaged, "file header is incomplete", offset: 0)) }
+        guard Int(bytes[10]) == size else {
+            return .failure(LogError(.damaged, "file header length \(bytes[10]) does not match version \(version) (\(size))", offset: 10))
+        }
+        let crc = UInt32(bytes[size - 4]) | UInt32(bytes[size - 3]) << 8 | UInt32(bytes[size - 2]) << 16 | UInt32(bytes[size - 1]) << 24
+        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(size - 4)]), salt: 0) == crc else {
             return .failure(LogError(.damaged, "file header checksum mismatch", offset: 0))
         }
-        var r = BinaryReader(Array(bytes[8..<28]))
+        var r = BinaryReader(Array(bytes[12..<(size - 4)]))
         do throws(BinaryError) {
-            let version = UInt16(try r.u8()) | UInt16(try r.u8()) << 8
-            _ = try r.u8()
-            _ = try r.u8()
             let features = try r.u32()
             let salt = try r.u64()
             let interval = try r.u32()
-            guard version == LogFormat.version else {
-                return .failure(LogError(.unsupported, "format version \(version) is not supported (this reader knows version \(LogFormat.version))", offset: 8))
-            }
+            let behaviour: UInt64? = version >= 2 ? try r.u64() : nil
             let required = features >> 16
             guard required & ~LogFormat.knownRequiredFeatures == 0 else {
                 return .failure(LogError(.unsupported, "the log needs features this reader does not know (0x\(String(required, radix: 16)))", offset: 12))
             }
-            return .success(FileHeader(version: version, features: features, salt: salt, checkpointInterval: interval))
+            return .success(FileHeader(version: version, features: features, salt: salt, checkpointInterval: interval, behaviour: behaviour))
         } catch {
             return .failure(LogError(.damaged, "file header: \(error)", offset: 0))
         }
@@ -148,7 +194,33 @@ public struct RecordHeader: Sendable, Equatable {
         guard first <= UInt64(Int32.max) * 64 else { return .failure(ProblemBox(problem: .badField("event index out of range"))) }
         let header = RecordHeader(kind: kind, storedLength: Int(u32(12)), rawLength: Int(u32(16)), eventCount: Int(u32(20)),
                                   firstEvent: Int(first), baseTime: Micros(raw: Int64(bitPattern: u64(32))), codec: codec)
+        if let why = header.limitViolation { return .failure(ProblemBox(problem: .badField(why))) }
         return .success((header, u32(8)))
+    }
+
+    /// Why this header breaks the format's limits, or nil: lengths within
+    /// `LogFormat.Limits`, a stored payload exactly as long as its raw one, a zstd payload
+    /// that claims no more than `compressionRatio` times its stored length, events only
+    /// in batches, and base times in the engine's range.
+    var limitViolation: String? {
+        let limit = LogFormat.Limits.payloadBytes
+        if storedLength > limit { return "record payload of \(storedLength) bytes exceeds the format's limit of \(limit)" }
+        if rawLength > limit { return "record claims \(rawLength) bytes uncompressed, over the format's limit of \(limit)" }
+        if codec == LogFormat.codecRaw && rawLength != storedLength {
+            return "stored record claims \(rawLength) raw bytes but stores \(storedLength)"
+        }
+        if codec == LogFormat.codecZstd && rawLength > storedLength * LogFormat.Limits.compressionRatio {
+            return "zstd record claims \(rawLength) raw bytes from \(storedLength)"
+        }
+        switch kind {
+        case .batch:
+            if eventCount > LogFormat.Limits.batchEvents { return "batch claims \(eventCount) events, over the format's limit" }
+            if eventCount > rawLength { return "batch claims \(eventCount) events in \(rawLength) bytes" }
+        case .checkpoint, .index:
+            if eventCount != 0 { return "\(kind) record claims \(eventCount) events" }
+        }
+        if baseTime.raw < 0 || baseTime > Micros.limit { return "base time \(baseTime.raw) out of range" }
+        return nil
     }
 
     struct ProblemBox: Error {

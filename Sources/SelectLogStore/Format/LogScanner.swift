@@ -29,9 +29,12 @@ struct LogScan {
 
     /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
     /// decodes every batch and checkpoint, as `verify` does.
-    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool) -> LogScan {
+    /// `release(offset)` is called now and then with the offset the walk has passed, so
+    /// that a caller holding a mapping can let the kernel drop the pages behind it.
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, release: ((Int) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
-        guard bytes.count >= LogFormat.fileHeaderSize else {
+        let version2 = bytes.count >= 10 && bytes[8] >= 2
+        guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
             scan.problem = LogProblem(offset: 0, reason: bytes.isEmpty ? "empty file" : "file header is incomplete", isTornTail: true)
             return scan
         }
@@ -43,9 +46,9 @@ struct LogScan {
             scan.header = h
         }
         let salt = scan.header?.salt ?? 0
-        var offset = LogFormat.fileHeaderSize
+        var offset = scan.header?.size ?? LogFormat.fileHeaderSize
         scan.goodEnd = offset
-        let decompressor = deep ? ZstdDecompressor() : nil
+        let decompressor = deep && Zstd.isAvailable ? ZstdDecompressor() : nil
         func allZero(from start: Int) -> Bool {
             var i = start
             while i < bytes.count { if bytes[i] != 0 { return false }; i += 1 }
@@ -75,7 +78,7 @@ struct LogScan {
                 header = h
                 payloadChecksum = c
                 let info = RecordInfo(offset: offset, header: header, payloadChecksum: payloadChecksum)
-                if info.end > bytes.count {
+                if info.end > bytes.count || info.end < offset {
                     fail("record extends past the end of the file", torn: true)
                     break
                 }
@@ -92,10 +95,11 @@ struct LogScan {
                     break
                 }
                 if scan.problem == nil, deep {
-                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor) { fail(why) }
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version) { fail(why) }
                 }
                 if scan.problem != nil { break }
                 scan.records.append(info)
+                if let release, scan.records.count % 64 == 0 { release(info.end) }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
@@ -114,6 +118,9 @@ struct LogScan {
     static func payload(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64,
                         _ decompressor: ZstdDecompressor?) -> Result<[UInt8], LogError> {
         let start = info.offset + LogFormat.recordHeaderSize
+        guard info.offset >= 0, start <= info.end, info.end <= bytes.count else {
+            return .failure(LogError(.damaged, "record runs past the end of the file", offset: info.offset))
+        }
         let stored = UnsafeRawBufferPointer(rebasing: bytes[start..<info.end])
         guard CRC32C.checksum(stored, salt: salt) == info.payloadChecksum else {
             return .failure(LogError(.damaged, "record payload checksum mismatch", offset: info.offset))
@@ -121,8 +128,9 @@ struct LogScan {
         if info.header.codec == LogFormat.codecRaw {
             return .success(Array(stored))
         }
-        guard info.header.rawLength <= 1 << 30 else {
-            return .failure(LogError(.damaged, "record claims \(info.header.rawLength) bytes uncompressed", offset: info.offset))
+        if let why = info.header.limitViolation { return .failure(LogError(.damaged, why, offset: info.offset)) }
+        guard Zstd.isAvailable else {
+            return .failure(LogError(.unsupported, Zstd.unavailableMessage, offset: info.offset))
         }
         guard let decompressor else { return .failure(LogError(.io, "cannot create a zstd decompression context", offset: info.offset)) }
         switch decompressor.decompress(stored, rawLength: info.header.rawLength) {
@@ -131,7 +139,8 @@ struct LogScan {
         }
     }
 
-    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?) -> String? {
+    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
+                                  version: UInt16) -> String? {
         let raw: [UInt8]
         switch payload(info, bytes, salt: salt, d) {
         case .failure(let e): return e.message
@@ -139,23 +148,66 @@ struct LogScan {
         }
         switch info.header.kind {
         case .batch:
-            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime)
+            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime, version: version)
             var n = 0
             do throws(BinaryError) {
                 while try decoder.next() != nil { n += 1 }
             } catch {
-                return "batch does not decode: \(error)"
+                return decoder.isNewer ? "\(error)" : "batch does not decode: \(error)"
             }
             return n == info.header.eventCount ? nil : "batch holds \(n) events, its header says \(info.header.eventCount)"
         case .checkpoint:
             do throws(SnapshotError) {
                 let state = try TableState(snapshot: raw)
-                return state.events == info.header.firstEvent ? nil : "checkpoint holds the state after \(state.events) events, its header says \(info.header.firstEvent)"
+                return LogScan.checkpointMismatch(state, info.header)
             } catch {
                 return "\(error)"
             }
         case .index:
             return LogIndex.decode(raw, at: info.offset) == nil ? "index record does not decode" : nil
+        }
+    }
+}
+
+extension LogScan {
+    /// Why a decoded checkpoint disagrees with its record header, or nil.
+    static func checkpointMismatch(_ state: TableState, _ header: RecordHeader) -> String? {
+        if state.events != header.firstEvent {
+            return "checkpoint holds the state after \(state.events) events, its header says \(header.firstEvent)"
+        }
+        if state.t != header.baseTime { return "checkpoint's state has t \(state.t.raw), its header says \(header.baseTime.raw)" }
+        return configurationProblem(state)
+    }
+
+    /// Why a checkpoint's settings are ones no `configure` event could have made (a
+    /// negative auto-scroll rate, say, which would trap at the next `tick`), or nil:
+    /// the settings go through the same validation as every event.
+    static func configurationProblem(_ state: TableState) -> String? {
+        let c = state.configuration
+        var p = ConfigurationPatch()
+        p.allowsSelection = c.allowsSelection
+        p.allowsMultipleSelection = c.allowsMultipleSelection
+        p.allowsSelectionDuringEditing = c.allowsSelectionDuringEditing
+        p.allowsMultipleSelectionDuringEditing = c.allowsMultipleSelectionDuringEditing
+        p.multiSelectInteraction = c.multiSelectInteraction
+        p.optionWidth = c.optionWidth
+        p.editorHeight = state.layout.editorHeight
+        p.undoLimit = c.undoLimit
+        var strip = StripPatch()
+        strip.enabled = c.strip.enabled
+        strip.edge = c.strip.edge
+        strip.stripWidth = c.strip.stripWidth
+        strip.topAnchor = c.strip.topAnchor
+        strip.bottomAnchor = c.strip.bottomAnchor
+        strip.rowsPerSecond = c.strip.rowsPerSecond
+        strip.reversal = c.strip.reversal
+        strip.jitter = c.strip.jitter
+        p.scrollAndSelect = strip
+        do throws(InvalidEvent) {
+            try TimedEvent(.configure(p)).validate()
+            return nil
+        } catch {
+            return "checkpoint holds settings no event could make: \(error)"
         }
     }
 }
@@ -193,9 +245,11 @@ enum LogIndex {
     static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
         var r = BinaryReader(raw)
         do throws(BinaryError) {
-            let n = try r.count(limit: raw.count)
+            // An entry takes at least 13 bytes; memory grows with the entries actually
+            // read, never with the count's claim.
+            let n = try r.count(limit: raw.count / 13)
             var out: [RecordInfo] = []
-            out.reserveCapacity(n)
+            out.reserveCapacity(Swift.min(n, 1 << 16))
             var lastOffset = 0, lastEvent = 0
             var lastTime: Int64 = 0
             for _ in 0..<n {

@@ -10,16 +10,32 @@ public struct RowHistory: Sendable, Equatable {
         /// Nothing in the log changed the row's selection; it was there from the first event.
         case untouched
     }
+    /// What the answer is.
     public var kind: Kind
+    /// The event (0-based), or nil when untouched.
     public var event: Int?
     /// Where the row was right after `event`.
     public var pathThen: RowPath?
+}
+
+/// One change of a row's selection: the event (0-based), where the row was right after
+/// it, and whether it was selected then.
+public struct SelectionChange: Sendable, Equatable {
+    /// The event, 0-based (the command line shows `event + 1`).
+    public var event: Int
+    /// The row's path right after the event.
+    public var path: RowPath
+    /// Whether the row was selected right after the event.
+    public var selected: Bool
+    /// `.changed`, or `.inserted` for the event that created the row.
+    public var kind: RowHistory.Kind
 }
 
 /// The gesture an event belongs to.
 public struct Gesture: Sendable, Equatable {
     /// "strip pan", "multi-select pan", "drag scroll", "swipe", or the event's own type.
     public var kind: String
+    /// Its first and last event, 0-based.
     public var events: ClosedRange<Int>
 }
 
@@ -77,6 +93,76 @@ extension LogReader {
         }
     }
 
+    /// The event (0-based) that last changed `value` of the state, looking at the first
+    /// `n` events; nil when no event changed it. Walks back one checkpoint window at a
+    /// time, so an answer near the end costs about one window.
+    public func lastChange<Value: Equatable>(at n: Int, of value: (TableState) -> Value,
+                                             progress: ((Int) -> Void)? = nil) throws(LogError) -> Int? {
+        guard n >= 0, n <= eventCount else {
+            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
+        }
+        var end = n
+        while end > 0 {
+            var state = try windowStart(before: end)
+            let start = state.events
+            var current = value(state)
+            var last: Int?
+            try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
+                try apply(e, index: i, to: &state)
+                let next = value(state)
+                if next != current { last = i }
+                current = next
+                return true
+            }
+            progress?(n - start)
+            if let last { return last }
+            end = start
+        }
+        return nil
+    }
+
+    /// The nearest gesture boundary at or before event `index` (0-based): the first event
+    /// of the gesture `index` belongs to, moved further back while a pan or swipe is still
+    /// open before it. A slice that starts there begins with no gesture in progress.
+    public func gestureBoundary(atOrBefore index: Int) throws(LogError) -> Int {
+        var start = Swift.min(Swift.max(index, 0), eventCount)
+        if start < eventCount { start = try gesture(containing: start).events.lowerBound }
+        while start > 0, GestureBoundaries.open(in: try state(at: start)) != nil {
+            start = try gesture(containing: start - 1).events.lowerBound
+        }
+        return start
+    }
+
+    /// Applies a logged event and returns what it changed.
+    func applyReporting(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) -> TableChanges {
+        do throws(InvalidEvent) {
+            return try state.apply(e)
+        } catch {
+            throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
+        }
+    }
+
+    /// Every change of a row's selection in the first `n` events, oldest first, following
+    /// the row back through edits: each entry is the event (0-based), the row's path right
+    /// after it, and whether it was selected after it. The first entry is the event that
+    /// created the row (`RowHistory.Kind.inserted`) when the log has it.
+    public func selectionHistory(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> [SelectionChange] {
+        var out: [SelectionChange] = []
+        var target = row
+        var end = n
+        while true {
+            let h = try lastChange(of: target, at: end)
+            progress?(n - end)
+            guard let i = h.event, let then = h.pathThen else { break }
+            let selected = try state(at: i + 1).selection.contains(then)
+            out.append(SelectionChange(event: i, path: then, selected: selected, kind: h.kind))
+            guard h.kind == .changed, let before = try self.path(of: then, at: i + 1, before: i) else { break }
+            target = before
+            end = i
+        }
+        return out.reversed()
+    }
+
     /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),
     /// found by running the window forward and following untouched rows back.
     private func path(of row: RowPath, at n: Int, before m: Int) throws(LogError) -> RowPath? {
@@ -92,55 +178,88 @@ extension LogReader {
         return nil
     }
 
-    /// The gesture event `index` belongs to: the pan or swipe around it, or the event itself.
+    /// The gesture event `index` (0-based) belongs to: the pan or swipe open before it or
+    /// begun by it, from the event that began it to the event that ended, interrupted or
+    /// cancelled it; otherwise the event alone. Boundaries come from what each event did
+    /// (`TableChanges.gestures`), never guessed from event names, so a pan ended by a
+    /// `configure` ends there, and a `setEditing` that changes nothing is part of the pan.
     public func gesture(containing index: Int) throws(LogError) -> Gesture {
         guard index >= 0, index < eventCount else {
             throw LogError(.outOfRange, "the log has \(eventCount) events, not \(index + 1)", path: path, eventIndex: index)
         }
-        // Find a pan or swipe that is open at `index`, looking back a bounded distance.
-        var openPan: Int?, openSwipe: Int?
+        // Start where no gesture is open: a checkpoint window whose first state is idle.
+        var state = try windowStart(before: index + 1)
+        while GestureBoundaries.open(in: state) != nil, state.events > 0, index - state.events < 200_000 {
+            state = try windowStart(before: state.events)
+        }
+        var open: (kind: GestureKind, first: Int)?
+        if let kind = GestureBoundaries.open(in: state) { open = (kind, state.events) }
         var own = ""
-        try forEachEvent(from: Swift.max(0, index - 200_000), to: index + 1) { i, e in
-            switch e.event {
-            case .panBegan: openPan = i
-            case .panEnded, .panCancelled: if i != index { openPan = nil }
-            case .swipeBegan: openSwipe = i
-            case .swipeEnded: if i != index { openSwipe = nil }
-            case .reload, .setEditing: if i != index { openPan = nil; openSwipe = nil }
-            default: if e.event.isRowEdit && i != index { openPan = nil }
+        var found: (kind: GestureKind, first: Int)?
+        var last = index
+        try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
+            let transitions = try applyReporting(e, index: i, to: &state).gestures
+            let ends = transitions.contains { if case .began = $0 { false } else { true } }
+            if i < index {
+                // In order: an event may end one gesture and begin another.
+                for t in transitions {
+                    if case .began(let kind) = t { open = (kind, i) } else { open = nil }
+                }
+                return true
             }
-            if i == index { own = e.event.typeName }
-            return true
-        }
-        let panEvents: Set<String> = ["panBegan", "panMoved", "panEnded", "panCancelled", "tick", "scroll", "jumpToSection"]
-        let swipeEvents: Set<String> = ["swipeBegan", "swipeMoved", "swipeEnded"]
-        if let start = openPan, panEvents.contains(own) {
-            let kind: String
-            switch try state(at: start + 1).pan?.kind {
-            case .strip?: kind = "strip pan"
-            case .multiSelect?: kind = "multi-select pan"
-            default: kind = "drag scroll"
+            last = i
+            if i > index { return !ends }
+            own = e.event.typeName
+            if let o = open {
+                // The event belongs to the gesture open before it, and may end it.
+                found = o
+                return !ends
             }
-            return Gesture(kind: kind, events: start...(try end(of: start, closers: ["panEnded", "panCancelled"], from: index)))
+            for t in transitions {
+                if case .began(let kind) = t { found = (kind, i) }
+            }
+            return found != nil && GestureBoundaries.open(in: state) != nil
         }
-        if let start = openSwipe, swipeEvents.contains(own) {
-            return Gesture(kind: "swipe", events: start...(try end(of: start, closers: ["swipeEnded"], from: index)))
-        }
-        return Gesture(kind: own, events: index...index)
+        guard let g = found else { return Gesture(kind: own, events: index...index) }
+        return Gesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
+    }
+}
+
+/// Gestures as `inspect` names them; their boundaries are the `TableChanges.gestures`
+/// that `TableState.apply` returns.
+public enum GestureBoundaries {
+    /// The gesture open in `state`, if any: its pan's kind, or `.swipe`.
+    public static func open(in state: TableState) -> GestureKind? {
+        if let pan = state.pan { return kind(of: pan) }
+        if state.options.swipe != nil { return .swipe }
+        return nil
     }
 
-    private func end(of start: Int, closers: Set<String>, from index: Int) throws(LogError) -> Int {
-        var last = index
-        try forEachEvent(from: index, to: Swift.min(eventCount, index + 200_000)) { i, e in
-            last = i
-            if closers.contains(e.event.typeName) || (i > index && (e.event.isRowEdit || e.event.typeName == "reload")) { return false }
-            return true
+    static func kind(of pan: Pan) -> GestureKind {
+        switch pan.kind {
+        case .strip: .strip
+        case .multiSelect: .multiSelect
+        case .scroll: .scroll
+        case .interrupted: .interrupted
         }
-        return last
+    }
+
+    /// The words `inspect` uses for a gesture kind.
+    public static func name(_ kind: GestureKind) -> String {
+        switch kind {
+        case .strip: "strip pan"
+        case .multiSelect: "multi-select pan"
+        case .scroll: "drag scroll"
+        case .interrupted: "interrupted touch"
+        case .swipe: "swipe"
+        }
     }
 }
 
 /// A position in a log that steps by event or by undo step, for debuggers.
+///
+/// A cursor is a reference to a mapped log and is not `Sendable`: keep it in one task
+/// (or actor). To hand where it is to another task, send its `snapshot`, a value.
 ///
 /// ```swift
 /// let cursor = try LogCursor(log, at: 1_000)
@@ -149,17 +268,20 @@ extension LogReader {
 /// print(cursor.position, cursor.state.selection)
 /// ```
 public final class LogCursor {
+    /// The log the cursor moves in.
     public let log: LogReader
     /// Events applied: `state` is the state after the first `position` events.
     public private(set) var position: Int
     public private(set) var state: TableState
 
+    /// A cursor at `position` (events applied).
     public init(_ log: LogReader, at position: Int = 0) throws(LogError) {
         self.log = log
         self.position = position
         self.state = try log.state(at: position)
     }
 
+    /// Moves to just after event `n` (through the nearest checkpoint).
     public func move(to n: Int) throws(LogError) {
         state = try log.state(at: n)
         position = n
@@ -226,4 +348,27 @@ public final class LogCursor {
         }
         return false
     }
+}
+
+/// A cursor is bound to one task; its `Snapshot` is what crosses task boundaries.
+@available(*, unavailable, message: "a LogCursor belongs to one task; send cursor.snapshot instead")
+extension LogCursor: Sendable {}
+
+extension LogCursor {
+    /// Where a cursor is, as a value that can be sent between tasks: the position (events
+    /// applied) and the state after them.
+    ///
+    /// ```swift
+    /// let snapshot = cursor.snapshot
+    /// Task { @MainActor in show(snapshot.state) }
+    /// ```
+    public struct Snapshot: Sendable, Equatable {
+        /// Events applied.
+        public let position: Int
+        /// The state after the first `position` events.
+        public let state: TableState
+    }
+
+    /// The cursor's position and state, as a `Sendable` value.
+    public var snapshot: Snapshot { Snapshot(position: position, state: state) }
 }

@@ -25,6 +25,15 @@ public final class LogReader {
     public var fileSize: Int { file.bytes.count }
     /// Whether the seek index came from the file's index record (a clean close) rather than a scan.
     public let usedStoredIndex: Bool
+    /// Whether this build's engine behaves as the one that wrote the log (same behaviour
+    /// fingerprint). When false, the log's checkpoints hold another engine's states:
+    /// `state(at:)` never uses them and replays from the start instead.
+    public let checkpointsTrusted: Bool
+    /// The engine that replays the log (the standard one outside tests).
+    package let engine: EngineBehaviour
+    /// States this build computed at checkpoint positions, when the log's own
+    /// checkpoints are not trusted.
+    let rebuilt = RebuiltCheckpoints()
 
     let file: MappedFile
     /// Positions in `records` of the batches and of the checkpoints (indices, not copies:
@@ -44,16 +53,25 @@ public final class LogReader {
     }
     private let decompressor: ZstdDecompressor?
 
-    public init(path: String) throws(LogError) {
+    /// Opens the log at `path` for reading with this build's engine.
+    public convenience init(path: String) throws(LogError) {
+        try self.init(path: path, engine: .standard)
+    }
+
+    /// Opens the log at `path`, replaying with `engine`. When the engine's behaviour
+    /// fingerprint differs from the log's, the log's checkpoints are not used, and a
+    /// notice says so once per process on stderr.
+    package init(path: String, engine: EngineBehaviour) throws(LogError) {
         self.path = path
+        self.engine = engine
         file = try MappedFile(path: path)
         let bytes = file.bytes
-        decompressor = ZstdDecompressor()
+        decompressor = Zstd.isAvailable ? ZstdDecompressor() : nil
         if bytes.count > 0, bytes.count < 8, Array(bytes) == Array(LogFormat.magic.prefix(bytes.count)) {
             // A log torn inside its magic: no events.
             throw LogError(.damaged, "the file header is incomplete (no events)", path: path, offset: 0, eventIndex: 0)
         }
-        if let indexed = LogReader.storedIndex(bytes) {
+        if let indexed = LogIndexCheck.storedIndex(bytes) {
             header = indexed.header
             records = indexed.records
             tail = nil
@@ -77,31 +95,21 @@ public final class LogReader {
         checkpointSlots = all.indices.filter { all[$0].header.kind == .checkpoint }.map { Int32($0) }
         let lastBatch = batchSlots.last.map { all[Int($0)] }
         eventCount = lastBatch.map { $0.header.firstEvent + $0.header.eventCount } ?? 0
-    }
-
-    /// The index record at the end of a cleanly closed log, if it is there and sound.
-    private static func storedIndex(_ bytes: UnsafeRawBufferPointer) -> (header: FileHeader, records: [RecordInfo])? {
-        let n = bytes.count
-        guard n >= LogFormat.fileHeaderSize + LogFormat.recordHeaderSize + 16,
-              Array(bytes[(n - 8)..<n]) == LogFormat.indexTrailerMagic,
-              case .success(let header) = FileHeader.decode(bytes) else { return nil }
-        var offset = 0
-        for k in 0..<8 { offset |= Int(bytes[n - 16 + k]) << (8 * k) }
-        guard offset >= LogFormat.fileHeaderSize, offset + LogFormat.recordHeaderSize <= n,
-              case .success(let (h, checksum)) = RecordHeader.decode(
-                UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: header.salt),
-              h.kind == .index else { return nil }
-        let info = RecordInfo(offset: offset, header: h, payloadChecksum: checksum)
-        guard info.end == n, case .success(let raw) = LogScan.payload(info, bytes, salt: header.salt, nil),
-              var records = LogIndex.decode(raw, at: offset) else { return nil }
-        records.append(info)
-        return (header, records)
+        checkpointsTrusted = header.behaviour != nil && header.behaviour == engine.fingerprint
+        if !checkpointsTrusted && !checkpointSlots.isEmpty && engine.isStandard {
+            BehaviourNotice.sayOnce(BehaviourNotice.untrusted(path: path, recorded: header.behaviour))
+        }
     }
 
     // MARK: Records
 
-    /// The raw payload of `info`, checksum verified first.
+    /// The raw payload of `info`, checksum verified first. When the record came from the
+    /// stored index, its header in the file is checked against the index entry first.
     func payload(_ info: RecordInfo) throws(LogError) -> [UInt8] {
+        if usedStoredIndex, let why = LogIndexCheck.disagreement(info, file.bytes, salt: header.salt) {
+            throw LogError(.damaged, "the seek index disagrees with the file: \(why); run `selectlog verify`",
+                           path: path, offset: info.offset, eventIndex: info.header.firstEvent)
+        }
         switch LogScan.payload(info, file.bytes, salt: header.salt, decompressor) {
         case .success(let raw):
             file.release(info.offset..<info.end)
@@ -131,14 +139,14 @@ public final class LogReader {
         guard start < end, var b = batchIndex(containing: start) else { return }
         while b < batches.count {
             let batch = batches[b]
-            var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime)
+            var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime, version: header.version)
             var index = batch.header.firstEvent
             while true {
                 let next: TimedEvent?
                 do throws(BinaryError) {
                     next = try decoder.next()
                 } catch {
-                    throw LogError(.damaged, "batch does not decode: \(error)", path: path, offset: batch.offset, eventIndex: index)
+                    throw batchError(error, decoder, batch, index)
                 }
                 guard let e = next else { break }
                 if index >= end { return }
@@ -175,21 +183,33 @@ public final class LogReader {
     }
 
     /// The state after the first `n` events: the nearest checkpoint at or before `n`,
-    /// then at most one checkpoint interval of events replayed.
+    /// then at most one checkpoint interval of events replayed. A checkpoint is checked
+    /// against its header and the state's invariants before use; when the log was written
+    /// by an engine that behaves differently, this build's own states are used instead
+    /// (replayed from the start once, then kept in memory at checkpoint positions).
     public func state(at n: Int) throws(LogError) -> TableState {
         guard n >= 0, n <= eventCount else {
             throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
         }
+        if !checkpointsTrusted { return try rebuiltState(at: n) }
         var state = TableState()
-        if let c = checkpoint(atOrBefore: n) {
-            let raw = try payload(c)
-            do throws(SnapshotError) {
-                state = try TableState(snapshot: raw)
-            } catch {
-                throw LogError(.damaged, error.description, path: path, offset: c.offset, eventIndex: c.header.firstEvent)
-            }
-        }
+        if let c = checkpoint(atOrBefore: n) { state = try checkpointState(c) }
         try replay(into: &state, to: n)
+        return state
+    }
+
+    /// The state a checkpoint holds, checked against its header and the state's invariants.
+    func checkpointState(_ c: RecordInfo) throws(LogError) -> TableState {
+        let raw = try payload(c)
+        let state: TableState
+        do throws(SnapshotError) {
+            state = try TableState(snapshot: raw)
+        } catch {
+            throw LogError(.damaged, "checkpoint: \(error.description)", path: path, offset: c.offset, eventIndex: c.header.firstEvent)
+        }
+        if let why = LogScan.checkpointMismatch(state, c.header) {
+            throw LogError(.damaged, why, path: path, offset: c.offset, eventIndex: c.header.firstEvent)
+        }
         return state
     }
 
@@ -205,29 +225,16 @@ public final class LogReader {
     /// recorded, so a rejection means the log (or the engine) is wrong: `.damaged`.
     public func apply(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) {
         do throws(InvalidEvent) {
-            try state.apply(e)
+            try engine.apply(e, to: &state)
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
     }
 
-    /// Checks the whole file: headers, checksums, decompression, decoding, event order.
-    public static func verify(path: String) throws(LogError) -> VerifyReport {
-        let file = try MappedFile(path: path)
-        let scan = LogScan.scan(file.bytes, deep: true)
-        return VerifyReport(fileSize: file.bytes.count, intactEvents: scan.eventCount, intactBytes: scan.problem == nil ? file.bytes.count : scan.goodEnd,
-                            records: scan.records.count, problem: scan.problem)
+    /// The error for a batch that does not decode: `.unsupported` ("written by a newer
+    /// selectlog") when it holds an event type or fields this reader does not know.
+    func batchError(_ error: BinaryError, _ decoder: BinaryEventDecoder, _ batch: RecordInfo, _ index: Int) -> LogError {
+        if decoder.isNewer { return LogError(.unsupported, error.reason, path: path, offset: batch.offset, eventIndex: index) }
+        return LogError(.damaged, "batch does not decode: \(error)", path: path, offset: batch.offset, eventIndex: index)
     }
-}
-
-/// What `verify` found.
-public struct VerifyReport: Sendable, Equatable {
-    public var fileSize: Int
-    /// Events in the intact prefix.
-    public var intactEvents: Int
-    /// Bytes in the intact prefix (the offset of the first bad byte when damaged).
-    public var intactBytes: Int
-    public var records: Int
-    public var problem: LogProblem?
-    public var isIntact: Bool { problem == nil }
 }

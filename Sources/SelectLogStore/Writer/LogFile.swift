@@ -28,14 +28,17 @@ final class LogFile {
         if fd >= 0 { _ = closeDescriptor(fd) }
     }
 
-    /// Creates (or replaces) a log with a fresh header; the file and its directory entry are synced.
-    static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool) throws(LogError) -> LogFile {
+    /// Creates (or replaces) a log with a fresh header carrying this build's behaviour
+    /// fingerprint; the file and its directory entry are synced. Without libzstd
+    /// (`Zstd.isAvailable` false), batches are stored uncompressed.
+    static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
+                       behaviour: UInt64 = BehaviourFingerprint.current) throws(LogError) -> LogFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         var features = LogFormat.featureCheckpoints
-        if zstd { features |= LogFormat.featureZstd }
-        let header = FileHeader(version: LogFormat.version, features: features, salt: salt,
-                                checkpointInterval: UInt32(clamping: checkpointInterval))
+        if zstd && Zstd.isAvailable { features |= LogFormat.featureZstd }
+        let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
+                                behaviour: behaviour)
         let file = LogFile(path: path, fd: fd, header: header, size: 0, records: [], eventCount: 0)
         try file.write(header.encoded())
         try FileIO.syncData(fd, path: path)
@@ -58,6 +61,12 @@ final class LogFile {
         if let problem = scan.problem, !problem.isTornTail {
             throw LogError(.damaged, "\(problem.reason); repair the log before appending", path: path,
                            offset: problem.offset, eventIndex: scan.eventCount)
+        }
+        guard let behaviour = header.behaviour else {
+            throw LogError(.unsupported, "a version 1 log cannot be appended to; run `selectlog upgrade` first", path: path, offset: 8)
+        }
+        guard behaviour == BehaviourFingerprint.current else {
+            throw LogError(.unsupported, BehaviourNotice.appendRefusal(recorded: behaviour), path: path, offset: 28)
         }
         var records = scan.records
         var end = scan.goodEnd
@@ -86,7 +95,7 @@ final class LogFile {
                 compressor: ZstdCompressor?) throws(LogError) {
         var stored = raw
         var codec = LogFormat.codecRaw
-        if let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
+        if Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
             stored = packed
             codec = LogFormat.codecZstd
         }

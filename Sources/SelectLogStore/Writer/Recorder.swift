@@ -3,30 +3,29 @@ import SelectLog
 
 /// Records events to a log, for apps.
 ///
-/// `append(_:)` validates the event against the engine and encodes it into the
-/// current batch; that is all the caller's thread does. A background thread
-/// compresses and writes batches when one fills, when a gesture ends, on an
-/// interval, on `flush()` and on `close()`, and syncs them as `Durability` says.
-/// Every checkpoint interval it also writes a snapshot of the state.
+/// `append(_:)` validates the event against the engine, encodes it into the current
+/// batch and returns what it changed (the value `TableState.apply` returns, taken
+/// under the same lock as the state); that is all the caller's thread does. A
+/// background thread compresses and writes batches when one fills, when a gesture
+/// ends, on an interval, on `flush()` and on `close()`, and syncs them as
+/// `Durability` says. Every checkpoint interval it also writes a snapshot of the state.
 ///
 /// ```swift
 /// let recorder = try Recorder(creating: "session.slog")
-/// try recorder.append(TimedEvent(.tap(ViewportPoint(x: Points(20), y: Points(75))), t: .milliseconds(16)))
+/// let changes = try recorder.append(.tap(ViewportPoint(x: Points(20), y: Points(75))))  // stamped now
 /// try recorder.flush()
 /// try recorder.close()
 /// ```
 ///
-/// Call `close()` when done: the writer thread runs (and keeps the recorder alive) until then.
+/// Call `close()` when done: the writer thread runs (and keeps the recorder alive)
+/// until then. `close()` may be called from any number of threads at once; the
+/// first closes the log, the others wait for it and report the same outcome.
 ///
 /// It is safe to use from any thread. An invalid event throws `.invalidEvent` and never
 /// reaches the log. A failed write or fsync stops the recorder for good (fsync failures
 /// are not retried: the kernel may have dropped the dirty pages); events acknowledged
 /// by an earlier `flush()` stay readable.
-public final class Recorder: @unchecked Sendable {
-    // @unchecked: every mutable stored property is guarded by `condition`, except
-    // `file` and `compressor`, which only the worker thread touches until `close()`
-    // has joined it.
-
+public final class Recorder: Sendable {
     /// When written batches reach the disk.
     public enum Durability: Sendable, Equatable {
         /// Never synced by the recorder (the OS writes back in its own time).
@@ -37,7 +36,9 @@ public final class Recorder: @unchecked Sendable {
         case always
     }
 
+    /// How a recorder batches, compresses and syncs; the defaults suit an app.
     public struct Options: Sendable {
+        /// When written batches are synced to disk.
         public var durability = Durability.interval(milliseconds: 1000)
         /// A batch is written when it holds this many events…
         public var batchEvents = 4096
@@ -47,251 +48,200 @@ public final class Recorder: @unchecked Sendable {
         public var flushIntervalMilliseconds = 250
         /// A checkpoint every this many events; `LogReader.state(at:)` replays at most this many.
         public var checkpointInterval = 8192
+        /// The zstd level (ignored in a build without zstd, which stores batches).
         public var compressionLevel: Int32 = 6
+        /// Store batches uncompressed even where zstd exists, exactly as a build without
+        /// zstd (an iOS app) writes them; `selectlog compact` compresses them later.
+        public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
+        /// The defaults.
         public init() {}
     }
 
+    /// The log's path.
     public let path: String
+    /// The options the recorder was created with.
     public let options: Options
 
-    private let condition = NSCondition()
-    private var engine: TableState
-    private var encoder: BinaryEventEncoder
-    private var batchFirst: Int
-    private var batchBaseTime: Micros
-    private var batchCount = 0
-    private var batchSealedAt = ContinuousClock.now
-    private var queue: [Job] = []
-    private var sealedUpTo: Int
-    /// Events handed to the OS, and events synced to disk.
-    private var writtenUpTo: Int
-    private var syncedUpTo: Int
-    private var failure: LogError?
-    private var closing = false
-    private var workerDone = false
-    private var closed = false
+    let guarded: LockedBox<State>
+    let output: RecorderFile
+    /// The recorder's clock: `append(_ event: Event)` stamps `timeOrigin` plus the time since `clockOrigin`.
+    private let clockOrigin: ContinuousClock.Instant
+    private let timeOrigin: Micros
 
-    private let file: LogFile
-    private let compressor: ZstdCompressor?
-
-    private enum Job {
-        case batch(raw: [UInt8], first: Int, count: Int, baseTime: Micros)
-        case checkpoint(TableState)
-    }
-
-    /// Creates a new log at `path`, replacing any file there.
-    public convenience init(creating path: String, options: Options = Options()) throws(LogError) {
+    /// Creates a new log at `path`.
+    ///
+    /// A file already at `path` is an error (`.alreadyExists`) unless
+    /// `replacingExisting` is true: on relaunch an app must not overwrite the session
+    /// the user just reported. In a build without zstd the batches are stored uncompressed.
+    public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
+        if !replacingExisting {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            if fd < 0 {
+                if errno == EEXIST {
+                    throw LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
+                }
+                throw LogError(.io, "cannot create: \(String(cString: strerror(errno)))", path: path)
+            }
+            _ = closeNewFile(fd)
+        }
         var salt = options.salt ?? 0
         if options.salt == nil {
             var g = SystemRandomNumberGenerator()
             salt = g.next()
         }
-        let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: true)
+        let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed)
         self.init(file: file, state: TableState(), options: options)
     }
 
     /// Opens an existing log to append to it, after cutting a torn tail; the engine
-    /// resumes from the state after the last logged event.
+    /// resumes from the state after the last logged event, and the recorder's clock
+    /// from its time.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
         let file = try LogFile.openForAppend(path: path)
-        let state = try LogReader(path: path).state(at: file.eventCount)
+        let engine = try LogReader(path: path).state(at: file.eventCount)
         var o = options
         o.checkpointInterval = Int(file.header.checkpointInterval)
-        self.init(file: file, state: state, options: o)
+        self.init(file: file, state: engine, options: o)
     }
 
-    private init(file: LogFile, state: TableState, options: Options) {
-        self.file = file
+    private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
-        self.engine = state
-        self.encoder = BinaryEventEncoder(baseTime: state.t)
-        self.batchFirst = state.events
-        self.batchBaseTime = state.t
-        self.sealedUpTo = state.events
-        self.writtenUpTo = state.events
-        self.syncedUpTo = state.events
-        self.compressor = ZstdCompressor(level: options.compressionLevel)
+        self.guarded = LockedBox(State(engine: engine))
+        let compresses = Zstd.isAvailable && !options.storesUncompressed
+        self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
+        self.clockOrigin = ContinuousClock.now
+        self.timeOrigin = engine.t
         let thread = Thread { [self] in self.work() }
         thread.name = "selectlog.recorder"
         thread.start()
     }
 
     /// Events appended so far (valid ones).
-    public var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return engine.events
-    }
+    public var count: Int { guarded.withLockedValue { $0.engine.events } }
 
     /// The engine's state after every appended event.
-    public var state: TableState {
-        condition.lock()
-        defer { condition.unlock() }
-        return engine
-    }
+    public var state: TableState { guarded.withLockedValue { $0.engine } }
 
     /// Events a `flush()` would no longer wait for: written, and with `.always` synced.
     public var acknowledged: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return acknowledgedLocked
+        let durability = options.durability
+        return guarded.withLockedValue { $0.acknowledged(durability) }
     }
-
-    private var acknowledgedLocked: Int { options.durability == .always ? syncedUpTo : writtenUpTo }
 
     /// Events known to be on disk: an fdatasync returned after they were written.
-    public var synced: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return syncedUpTo
+    public var synced: Int { guarded.withLockedValue { $0.syncedUpTo } }
+
+    /// The recorder's monotonic time now: the log's time when the recorder was made
+    /// plus the time since, in whole microseconds.
+    public var now: Micros {
+        Micros(raw: timeOrigin.raw &+ (ContinuousClock.now - clockOrigin).wholeMicroseconds)
     }
 
-    /// Validates `event` against the engine and adds it to the current batch.
-    public func append(_ event: TimedEvent) throws(LogError) {
-        condition.lock()
-        defer { condition.unlock() }
-        if let failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
-        if closing { throw LogError(.closed, "the recorder is closed", path: path) }
-        let before = engine.t
-        do {
-            try engine.apply(event)
-        } catch {
-            throw LogError(.invalidEvent, error.description, path: path, eventIndex: engine.events, invalidEvent: error)
-        }
-        if batchCount == 0 {
-            encoder.reset(baseTime: before)
-            batchFirst = engine.events - 1
-            batchBaseTime = before
-        }
-        encoder.append(event)
-        batchCount += 1
-        let interval = options.checkpointInterval
-        if interval > 0 && engine.events % interval == 0 {
-            sealBatch()
-            queue.append(.checkpoint(engine))
-        } else if batchCount >= options.batchEvents || encoder.byteCount >= options.batchBytes || Recorder.endsGesture(event.event) {
-            sealBatch()
-        }
+    /// Validates `event`, stamped with the recorder's monotonic clock, and adds it to the
+    /// current batch; returns what it changed.
+    ///
+    /// The time is read under the recorder's lock, so events from any number of threads
+    /// are stamped in the order they are appended and never rejected as out of order.
+    @discardableResult
+    public func append(_ event: Event) throws(LogError) -> TableChanges {
+        try append(event, stamp: true, t: nil)
     }
 
-    /// Pans and swipes end their gesture; their batch is written then.
-    static func endsGesture(_ e: Event) -> Bool {
-        switch e {
-        case .panEnded, .panCancelled, .swipeEnded: true
-        default: false
-        }
+    /// Validates `event` (with the caller's time, or none) and adds it to the current
+    /// batch; returns what it changed. A time before the last event's is invalid.
+    @discardableResult
+    public func append(_ event: TimedEvent) throws(LogError) -> TableChanges {
+        try append(event.event, stamp: false, t: event.t)
     }
 
-    /// Moves the current batch to the writer's queue. Call with the lock held.
-    private func sealBatch() {
-        guard batchCount > 0 else { return }
-        queue.append(.batch(raw: encoder.out.bytes, first: batchFirst, count: batchCount, baseTime: batchBaseTime))
-        batchCount = 0
-        batchFirst = engine.events
-        sealedUpTo = engine.events
-        batchSealedAt = ContinuousClock.now
-        condition.signal()
+    private func append(_ event: Event, stamp: Bool, t: Micros?) throws(LogError) -> TableChanges {
+        let options = self.options
+        let path = self.path
+        let (changes, wake) = try guarded.withLockedValue { (s: inout State) throws(LogError) -> (TableChanges, Bool) in
+            if let failure = s.failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
+            if s.closing != .open { throw LogError(.closed, "the recorder is closed", path: path) }
+            let timed = TimedEvent(event, t: stamp ? max(self.now, s.engine.t) : t)
+            let before = s.engine.t
+            let changes: TableChanges
+            do throws(InvalidEvent) {
+                changes = try s.engine.apply(timed)
+            } catch {
+                throw LogError(.invalidEvent, error.description, path: path, eventIndex: s.engine.events, invalidEvent: error)
+            }
+            if s.batchCount == 0 {
+                s.encoder.reset(baseTime: before)
+                s.batchFirst = s.engine.events - 1
+                s.batchBaseTime = before
+            }
+            s.encoder.append(timed, after: s.engine, changes: changes)
+            s.batchCount += 1
+            let interval = options.checkpointInterval
+            if interval > 0 && s.engine.events % interval == 0 {
+                s.sealBatch()
+                s.queue.append(.checkpoint(s.engine))
+                return (changes, true)
+            }
+            if s.batchCount >= options.batchEvents || s.encoder.byteCount >= options.batchBytes || GestureBoundary.endsGesture(changes) {
+                return (changes, s.sealBatch())
+            }
+            return (changes, false)
+        }
+        if wake { guarded.wake() }
+        return changes
     }
+
 
     /// Writes everything appended so far; with `.always`, syncs it too.
     public func flush() throws(LogError) {
-        condition.lock()
-        defer { condition.unlock() }
-        sealBatch()
-        let target = sealedUpTo
-        while acknowledgedLocked < target && failure == nil && !workerDone { condition.wait() }
+        let durability = options.durability
+        let target = guarded.withLockedValue { s in
+            s.sealBatch()
+            return s.sealedUpTo
+        }
+        guarded.wake()
+        let failure = guarded.withLockedValue(waitingFor: { s in
+            s.acknowledged(durability) >= target || s.failure != nil || s.workerDone
+        }) { s, _ in s.failure }
         if let failure { throw failure }
     }
 
     /// Writes what is left, syncs (unless `.none`), writes the seek index and closes the file.
+    ///
+    /// Safe from any number of threads at once: the first caller closes the log, the
+    /// others wait until it has and then return (or throw) what it did; calls after
+    /// that return at once with the same outcome.
     public func close() throws(LogError) {
-        condition.lock()
-        if closed {
-            condition.unlock()
+        let first = guarded.withLockedValue { s in
+            guard s.closing == .open else { return false }
+            s.sealBatch()
+            s.closing = .inProgress
+            return true
+        }
+        guarded.wake()
+        guard first else {
+            let outcome = guarded.withLockedValue(waitingFor: { $0.closing != .inProgress }) { s, _ -> LogError? in
+                if case .done(let e) = s.closing { return e }
+                return nil
+            }
+            if let outcome { throw outcome }
             return
         }
-        sealBatch()
-        closing = true
-        condition.broadcast()
-        while !workerDone { condition.wait() }
-        closed = true
-        let failure = self.failure
-        condition.unlock()
-        if let failure { throw failure }
-        try file.close(writingIndex: true, sync: options.durability != .none)
-    }
-
-    // MARK: The writer thread
-
-    private func work() {
-        var lastSync = ContinuousClock.now
-        let flushInterval = Duration.milliseconds(options.flushIntervalMilliseconds)
-        while true {
-            condition.lock()
-            // With `.interval`, written but unsynced events are synced once the interval
-            // has passed, even when nothing new arrives.
-            var syncDue = false
-            while queue.isEmpty && !closing && failure == nil {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(options.flushIntervalMilliseconds) / 1000))
-                if queue.isEmpty, batchCount > 0, ContinuousClock.now - batchSealedAt >= flushInterval { sealBatch() }
-                if queue.isEmpty, case .interval(let ms) = options.durability, writtenUpTo > syncedUpTo,
-                   ContinuousClock.now - lastSync >= .milliseconds(ms) {
-                    syncDue = true
-                    break
-                }
+        var outcome = guarded.withLockedValue(waitingFor: { $0.workerDone }) { s, _ in s.failure }
+        if outcome == nil {
+            do {
+                try output.file.close(writingIndex: true, sync: options.durability != .none)
+            } catch {
+                outcome = error
             }
-            if !syncDue && (queue.isEmpty || failure != nil) {
-                workerDone = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let jobs = queue
-            queue.removeAll()
-            let upTo = sealedUpTo
-            condition.unlock()
-
-            var error: LogError?
-            var synced = false
-            do throws(LogError) {
-                for job in jobs {
-                    switch job {
-                    case let .batch(raw, first, count, baseTime):
-                        try file.append(.batch, payload: raw, firstEvent: first, eventCount: count, baseTime: baseTime, compressor: compressor)
-                    case let .checkpoint(state):
-                        try file.append(.checkpoint, payload: state.snapshot(), firstEvent: state.events, eventCount: 0,
-                                        baseTime: state.t, compressor: compressor)
-                    }
-                }
-                switch options.durability {
-                case .always:
-                    try file.sync()
-                    synced = true
-                    lastSync = ContinuousClock.now
-                case .interval(let ms):
-                    if ContinuousClock.now - lastSync >= .milliseconds(ms) {
-                        try file.sync()
-                        synced = true
-                        lastSync = ContinuousClock.now
-                    }
-                case .none:
-                    break
-                }
-            } catch let e {
-                error = e
-            }
-            condition.lock()
-            if let error {
-                failure = error
-            } else {
-                writtenUpTo = upTo
-                if synced { syncedUpTo = upTo }
-            }
-            condition.broadcast()
-            condition.unlock()
         }
+        guarded.withLockedValue { $0.closing = .done(outcome) }
+        guarded.wake()
+        if let outcome { throw outcome }
     }
 }
+
+/// The descriptor of the file `init(creating:)` claimed with `O_EXCL`.
+private func closeNewFile(_ fd: Int32) -> Int32 { close(fd) }

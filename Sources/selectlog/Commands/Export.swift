@@ -4,25 +4,72 @@ import SelectLogStore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a log as a JSON Lines script.",
-        discussion: "`record` of the output replays to the same hash.")
+        abstract: "Print a log as a JSON Lines script, or a slice of it as a standalone script.",
+        discussion: """
+            `record` of the output replays to the same hash. With --from A and/or --to B (events numbered
+            from 1), writes events A through B after a set-up prefix that rebuilds the state before A
+            (configuration, viewport, table, editing, selection, offset, option view, editor). The slice
+            starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix
+            cannot carry (undo and redo history). Replaying the slice gives the state after B, undo aside.
+            """)
 
     @Argument(help: "A selectlog log.")
     var log: String
+
+    @Option(help: "The first event of a slice (numbered from 1).")
+    var from: Int?
+
+    @Option(help: "The last event of a slice (numbered from 1; default: the last).")
+    var to: Int?
+
+    func validate() throws {
+        if let from, from < 1 { throw ValidationError("--from takes an event number, 1 or more") }
+        if let to, to < 0 { throw ValidationError("--to takes an event number, 0 or more") }
+    }
 
     func run() throws {
         let reader = try Input.openLog(log)
         var out = OutputBuffer()
         do {
-            try reader.forEachEvent { _, event in
-                out.line(EventEncoder.line(event))
-                return true
+            if from == nil && to == nil {
+                try reader.forEachEvent { _, event in
+                    out.line(EventEncoder.line(event))
+                    return true
+                }
+            } else {
+                try slice(reader, into: &out)
             }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             out.flush()
             complain("\(error)")
             throw Exit.invalidInput
         }
         out.flush()
+    }
+
+    func slice(_ reader: LogReader, into out: inout OutputBuffer) throws {
+        let last = to ?? reader.eventCount
+        let first = from ?? 1
+        guard last <= reader.eventCount, first <= last + 1 else {
+            complain("--from \(first) --to \(last): \(log) has \(reader.eventCount) events (and A must not be after B)")
+            throw Exit.usage
+        }
+        let start = try reader.gestureBoundary(atOrBefore: first - 1)
+        if start != first - 1 {
+            complain("note: the slice starts at event \(start + 1), the start of the gesture event \(first) belongs to")
+        }
+        let setUp = SetUpScript(reproducing: try reader.state(at: start))
+        if !setUp.notCarried.isEmpty {
+            complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
+        }
+        out.line("# events \(start + 1) to \(last) of \(log), after \(setUp.events.count) set-up events for the state before event \(start + 1)")
+        for e in setUp.events { out.line(EventEncoder.line(e)) }
+        out.line("# event \(start + 1) of \(log)")
+        try reader.forEachEvent(from: start, to: last) { _, event in
+            out.line(EventEncoder.line(event))
+            return true
+        }
     }
 }

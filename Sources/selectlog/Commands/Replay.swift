@@ -3,13 +3,16 @@ import SelectLog
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replay a script or a log and print the state after it.",
+        abstract: "Replay a script or a log and print the state after it, or check an expectation.",
         discussion: """
             FILE is a JSON Lines script or a log written by `record`; they are told apart by content.
             Without --json, prints a summary and a text picture of the visible rows.
+            With --expect, checks an expectation on the state (see `StateExpectation` and the README's
+            debugging walkthrough): exit 0 when it holds, 1 when it does not (printing the values
+            it read), 65 for an expression that does not parse.
             """)
 
-    @Argument(help: "A JSON Lines script or a selectlog log.")
+    @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
     @Option(help: "Stop after this many events (default: all).")
@@ -21,12 +24,52 @@ struct Replay: ParsableCommand {
     @Flag(name: .customLong("from-start"), help: "For a log: replay every event from the start instead of the nearest checkpoint.")
     var fromStart = false
 
+    @Option(help: ArgumentHelp("Check an expectation on the state, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
+    var expect: String?
+
     func validate() throws {
         if let at, at < 0 { throw ValidationError("--at takes a number of events, 0 or more") }
     }
 
     func run() throws {
+        let expectation = try expect.map(Replay.parse)
         let state = try Input.state(of: file, at: at, fromStart: fromStart)
-        print(json ? state.json : TablePicture(state).text)
+        guard let expectation else {
+            print(json ? state.json : TablePicture(state).text)
+            return
+        }
+        let holds = expectation.holds(in: state)
+        if json {
+            var o = ObjectWriter()
+            o.string("expect", expectation.text)
+            o.raw("at", String(state.events))
+            o.raw("holds", String(holds))
+            o.raw("reads", "{" + expectation.reads(in: state).map { "\(JSONText.quote($0.path)): \($0.value)" }.joined(separator: ", ") + "}")
+            print(o.text)
+        } else {
+            print("\(expectation.text) \(holds ? "holds" : "does not hold") after \(state.events) events")
+            for (path, value) in expectation.reads(in: state) {
+                print("  \(path) = \(Replay.shortened(value.description))")
+            }
+        }
+        if !holds { throw Exit.damaged }
+    }
+
+    /// Parses an expectation; a mistake exits 65 with the column and what was expected.
+    static func parse(_ text: String) throws -> StateExpectation {
+        do {
+            return try StateExpectation(text)
+        } catch {
+            complain("--expect: \(error)")
+            complain("  \(text)")
+            complain("  \(String(repeating: " ", count: max(0, error.column - 1)))^")
+            throw Exit.invalidInput
+        }
+    }
+
+    /// At most 300 characters of a long value, saying how much was left out.
+    static func shortened(_ text: String) -> String {
+        guard text.count > 300 else { return text }
+        return String(text.prefix(300)) + "… (\(text.count - 300) more characters)"
     }
 }

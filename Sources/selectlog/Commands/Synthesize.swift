@@ -4,11 +4,23 @@ import SelectLogStore
 
 struct Synthesize: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the standard synthetic session (seeded, deterministic) as a log or a script.",
+        abstract: "Write a synthetic session (seeded, deterministic) as a log or a script.",
         discussion: """
-            A realistic mix: strip pans sampled at 120 Hz with 60 Hz auto-scroll ticks, drag scrolls,
-            taps, option swipes, row edits, the editor row. Ten minutes is about 60,000 events.
+            The standard generator is a realistic mix: strip pans sampled at 120 Hz with 60 Hz
+            auto-scroll ticks, drag scrolls, taps, option swipes, row edits, the editor row. Ten
+            minutes is about 60,000 events. The random-walk generator differs in every respect a
+            codec could be tuned to: random-walk fingers with Gaussian steps, relative scrolls,
+            jittered sample times, taps anywhere, irregular tables.
             """)
+
+    /// The two synthetic generators.
+    enum Generator: String, ExpressibleByArgument, CaseIterable {
+        case standard
+        case randomWalk = "random-walk"
+    }
+
+    @Option(help: "Which generator: standard or random-walk.")
+    var generator = Generator.standard
 
     @Option(help: "How many events.")
     var events = 60_000
@@ -30,10 +42,18 @@ struct Synthesize: ParsableCommand {
 
     @OptionGroup var writing: LogWriting
 
+    /// The chosen generator's events.
+    var session: AnySequence<TimedEvent> {
+        switch generator {
+        case .standard: AnySequence(SyntheticSession(seed: seed, count: events))
+        case .randomWalk: AnySequence(RandomWalkSession(seed: seed, count: events))
+        }
+    }
+
     func run() throws {
         if script {
             var text: [UInt8] = []
-            for e in SyntheticSession(seed: seed, count: events) {
+            for e in session {
                 text.append(contentsOf: EventEncoder.line(e).utf8)
                 text.append(0x0A)
             }
@@ -41,10 +61,10 @@ struct Synthesize: ParsableCommand {
             return
         }
         do throws(LogError) {
-            let recorder = try Recorder(creating: output, options: writing.options)
+            let recorder = try Recorder(creating: output, options: writing.options, replacingExisting: true)
             var n = 0
             var out = OutputBuffer()
-            for e in SyntheticSession(seed: seed, count: events) {
+            for e in session {
                 try recorder.append(e)
                 n += 1
                 if flushEvery > 0 && n % flushEvery == 0 {

@@ -1,22 +1,22 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import SelectLogStore
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a log: every header, checksum, batch and checkpoint.",
+        abstract: "Check a log: every header, checksum, batch and checkpoint, and the seek index.",
         discussion: """
             Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count
-            of intact events, and exits 1. With --repair, cuts the log back to its intact prefix,
-            saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0.
+            of intact events, and exits 1. With --deep, also replays every event and compares each
+            checkpoint with the replayed state. With --repair, cuts the log back to its intact prefix,
+            saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0; a
+            failed repair can be run again.
             """)
 
     @Argument(help: "A selectlog log.")
     var log: String
+
+    @Flag(help: "Also replay every event and compare each checkpoint's state with the replay.")
+    var deep = false
 
     @Flag(help: "Cut the log back to its intact prefix; the cut bytes are kept beside it.")
     var repair = false
@@ -24,41 +24,30 @@ struct Verify: ParsableCommand {
     func run() throws {
         let report: VerifyReport
         do {
-            report = try LogReader.verify(path: log)
+            report = try LogReader.verify(path: log, replaying: deep)
         } catch {
             complain("\(error)")
-            throw Exit.io
+            throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }
+        for note in report.notes { complain("\(log): \(note)") }
         guard let problem = report.problem else {
-            print("\(log): intact: \(report.intactEvents) events in \(report.records) records, \(report.fileSize) bytes")
+            let replayed = deep ? ", \(report.checkpointsReplayed) checkpoints confirmed by replay" : ""
+            print("\(log): intact: \(report.intactEvents) events in \(report.records) records, \(report.fileSize) bytes\(replayed)")
             return
         }
         let kind = problem.isTornTail ? "torn tail" : "damaged"
         print("\(log): \(kind) at byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events")
         guard repair else { throw Exit.damaged }
-        guard report.intactBytes >= LogFormat.fileHeaderSize else {
+        guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else {
             complain("\(log): cannot repair: the file header itself is damaged")
             throw Exit.damaged
         }
-        let cut = try readFile(log)
-        let cutPath = "\(log).cut-\(report.intactBytes)"
-        let saved = Array(cut[report.intactBytes...])
-        let out = open(cutPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard out >= 0 else {
-            complain("\(cutPath): cannot create: \(String(cString: strerror(errno)))")
+        do {
+            let done = try LogRepair.cut(log, at: report.intactBytes)
+            print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
+        } catch {
+            complain("\(error); the repair can be run again")
             throw Exit.io
         }
-        let written = saved.withUnsafeBytes { write(out, $0.baseAddress, $0.count) }
-        let synced = fsync(out) == 0
-        close(out)
-        guard written == saved.count, synced else {
-            complain("\(cutPath): could not save the cut bytes; the log was not changed")
-            throw Exit.io
-        }
-        guard truncate(log, off_t(report.intactBytes)) == 0 else {
-            complain("\(log): cannot truncate: \(String(cString: strerror(errno)))")
-            throw Exit.io
-        }
-        print("\(log): repaired: kept \(report.intactBytes) bytes (\(report.intactEvents) events); saved \(saved.count) cut bytes in \(cutPath)")
     }
 }

@@ -19,12 +19,17 @@ final class Progress {
         self.total = max(total, 1)
     }
 
-    func update(_ done: Int) {
+    /// Shows `done` of the total; with a `note`, `done` is what is left and the note says where the work is.
+    func update(_ done: Int, note: String? = nil) {
         guard enabled else { return }
         let now = ContinuousClock.now
         guard now - started > .seconds(1), now - lastShown > .milliseconds(200) else { return }
         lastShown = now
         shown = true
+        if let note {
+            FileHandleWriter.writeStderr("\r\u{1B}[K\(label): \(done) of \(total) events left (\(note))")
+            return
+        }
         let percent = min(100, done * 100 / total)
         FileHandleWriter.writeStderr("\r\(label): \(percent)% (\(done) of \(total) events)")
     }

@@ -1,0 +1,129 @@
+/// A mistake in an expectation's text: the column (1-based, in characters) and what
+/// was expected there.
+public struct ExpectationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// 1-based column of the offending character or token.
+    public var column: Int
+    /// What went wrong, e.g. `expected a field, a literal, "count(" or "(", found "=="`.
+    public var message: String
+
+    /// An error at `column` saying `message`.
+    public init(column: Int, message: String) {
+        self.column = column
+        self.message = message
+    }
+
+    /// `column N: message`.
+    public var description: String { "column \(column): \(message)" }
+}
+
+/// One token of an expectation, with its 1-based column.
+struct ExpectationToken: Sendable {
+    enum Kind: Equatable, Sendable {
+        case name(String)
+        case number(ExpectationNumber)
+        case string(String)
+        case symbol(String)
+        case end
+    }
+    var kind: Kind
+    var column: Int
+
+    /// The token as a message quotes it.
+    var quoted: String {
+        switch kind {
+        case .name(let n): "\"\(n)\""
+        case .number(let n): n.description
+        case .string(let s): JSONText.quote(s)
+        case .symbol(let s): "\"\(s)\""
+        case .end: "the end of the expression"
+        }
+    }
+}
+
+extension ExpectationNumber: Equatable {
+    /// The same representation (raw, scale and literal-ness); see `compare` for value order.
+    public static func == (a: ExpectationNumber, b: ExpectationNumber) -> Bool {
+        a.raw == b.raw && a.scale == b.scale && a.isLiteral == b.isLiteral
+    }
+}
+
+/// Splits an expectation into tokens.
+enum ExpectationLexer {
+    static func tokens(_ text: String) throws(ExpectationError) -> [ExpectationToken] {
+        let chars = Array(text)
+        var out: [ExpectationToken] = []
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            let column = i + 1
+            if c == " " || c == "\t" || c == "\n" || c == "\r" {
+                i += 1
+            } else if c.isLetter || c == "_" {
+                var j = i
+                while j < chars.count, chars[j].isLetter || chars[j].isNumber || chars[j] == "_" { j += 1 }
+                out.append(ExpectationToken(kind: .name(String(chars[i..<j])), column: column))
+                i = j
+            } else if c.isASCII && (c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isASCII && chars[i + 1].isNumber)) {
+                var j = i + 1
+                while j < chars.count, chars[j].isASCII, chars[j].isNumber || chars[j] == "." { j += 1 }
+                out.append(ExpectationToken(kind: .number(try number(String(chars[i..<j]), column: column)), column: column))
+                i = j
+            } else if c == "\"" {
+                var j = i + 1
+                var s = ""
+                while true {
+                    guard j < chars.count else {
+                        throw ExpectationError(column: column, message: "a string that is never closed: expected a closing \"")
+                    }
+                    if chars[j] == "\"" { break }
+                    if chars[j] == "\\", j + 1 < chars.count {
+                        switch chars[j + 1] {
+                        case "n": s.append("\n")
+                        case "t": s.append("\t")
+                        case "\"", "\\": s.append(chars[j + 1])
+                        default: throw ExpectationError(column: j + 1, message: "unknown escape \\\(chars[j + 1]): expected \\\", \\\\, \\n or \\t")
+                        }
+                        j += 2
+                    } else {
+                        s.append(chars[j])
+                        j += 1
+                    }
+                }
+                out.append(ExpectationToken(kind: .string(s), column: column))
+                i = j + 1
+            } else {
+                let two = i + 1 < chars.count ? String(chars[i...i + 1]) : ""
+                if ["==", "!=", "<=", ">="].contains(two) {
+                    out.append(ExpectationToken(kind: .symbol(two), column: column))
+                    i += 2
+                } else if "<>()[],.".contains(c) {
+                    out.append(ExpectationToken(kind: .symbol(String(c)), column: column))
+                    i += 1
+                } else if c == "=" || c == "!" {
+                    throw ExpectationError(column: column, message: "unexpected \"\(c)\": expected ==, != or an operator")
+                } else {
+                    throw ExpectationError(column: column, message: "unexpected character \"\(c)\": expected a field, a literal, an operator or a parenthesis")
+                }
+            }
+        }
+        out.append(ExpectationToken(kind: .end, column: chars.count + 1))
+        return out
+    }
+
+    /// A decimal literal, exact: at most 18 digits and 9 after the point.
+    static func number(_ text: String, column: Int) throws(ExpectationError) -> ExpectationNumber {
+        let negative = text.hasPrefix("-")
+        let body = negative ? text.dropFirst() : Substring(text)
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !parts[0].isEmpty, parts.count == 1 || !parts[1].isEmpty else {
+            throw ExpectationError(column: column, message: "\"\(text)\" is not a number: expected digits with at most one decimal point")
+        }
+        let fraction = parts.count == 2 ? parts[1] : ""
+        guard parts[0].count + fraction.count <= 18, fraction.count <= 9, let value = Int64(parts[0] + fraction) else {
+            throw ExpectationError(column: column, message: "\"\(text)\" is too long: expected at most 18 digits, 9 of them after the point")
+        }
+        var scale: Int64 = 1
+        for _ in 0..<fraction.count { scale *= 10 }
+        return ExpectationNumber(literal: negative ? -value : value, scale: scale)
+    }
+}

@@ -1,0 +1,215 @@
+/// The comparison operators of the expectation language.
+public enum ExpectationOperator: String, Sendable, CaseIterable {
+    /// `==`: structural equality.
+    case equal = "=="
+    /// `!=`: not structurally equal.
+    case notEqual = "!="
+    /// `<` on numbers or strings.
+    case less = "<"
+    /// `<=` on numbers or strings.
+    case lessOrEqual = "<="
+    /// `>` on numbers or strings.
+    case greater = ">"
+    /// `>=` on numbers or strings.
+    case greaterOrEqual = ">="
+    /// `contains`: list membership.
+    case contains
+}
+
+/// A parsed expectation.
+indirect enum ExpectationNode: Sendable {
+    case or(ExpectationNode, ExpectationNode)
+    case and(ExpectationNode, ExpectationNode)
+    case not(ExpectationNode)
+    case compare(ExpectationNode, ExpectationOperator, ExpectationNode)
+    case field(StateField, key: String?)
+    case literal(ExpectationValue)
+    case count(ExpectationNode)
+    /// `selected contains [s, r]`, answered by the selection itself.
+    case selectedContains(RowPath)
+    /// `count(selected)`, answered by the selection itself.
+    case selectedCount
+}
+
+/// Recursive descent over the grammar of `StateExpectation`.
+struct ExpectationParser {
+    private var tokens: [ExpectationToken]
+    private var position = 0
+    static let keywords: Set<String> = ["and", "or", "not", "contains", "true", "false", "null", "count"]
+
+    static func parse(_ text: String) throws(ExpectationError) -> ExpectationNode {
+        var parser = ExpectationParser(tokens: try ExpectationLexer.tokens(text))
+        let node = try parser.or()
+        let next = parser.peek
+        guard next.kind == .end else {
+            throw ExpectationError(column: next.column, message: "expected \"and\", \"or\", an operator or the end, found \(next.quoted)")
+        }
+        return node
+    }
+
+    private init(tokens: [ExpectationToken]) { self.tokens = tokens }
+
+    private var peek: ExpectationToken { tokens[position] }
+    private mutating func advance() -> ExpectationToken {
+        let t = tokens[position]
+        if position < tokens.count - 1 { position += 1 }
+        return t
+    }
+    private func isName(_ word: String) -> Bool { peek.kind == .name(word) }
+    private func isSymbol(_ s: String) -> Bool { peek.kind == .symbol(s) }
+    private mutating func expect(_ symbol: String, _ what: String) throws(ExpectationError) {
+        guard isSymbol(symbol) else {
+            throw ExpectationError(column: peek.column, message: "expected \(what), found \(peek.quoted)")
+        }
+        _ = advance()
+    }
+
+    private mutating func or() throws(ExpectationError) -> ExpectationNode {
+        var node = try and()
+        while isName("or") {
+            _ = advance()
+            node = .or(node, try and())
+        }
+        return node
+    }
+
+    private mutating func and() throws(ExpectationError) -> ExpectationNode {
+        var node = try unary()
+        while isName("and") {
+            _ = advance()
+            node = .and(node, try unary())
+        }
+        return node
+    }
+
+    private mutating func unary() throws(ExpectationError) -> ExpectationNode {
+        if isName("not") {
+            _ = advance()
+            return .not(try unary())
+        }
+        return try comparison()
+    }
+
+    private mutating func comparison() throws(ExpectationError) -> ExpectationNode {
+        let left = try term()
+        let op: ExpectationOperator?
+        switch peek.kind {
+        case .symbol(let s): op = ExpectationOperator(rawValue: s)
+        case .name("contains"): op = .contains
+        default: op = nil
+        }
+        guard let op else { return left }
+        _ = advance()
+        let right = try term()
+        // Fast paths that read the selection without listing it.
+        if op == .contains, case .field(.selected, nil) = left, case .literal(let v) = right, let row = ExpectationParser.rowPath(v) {
+            return .selectedContains(row)
+        }
+        return .compare(left, op, right)
+    }
+
+    private mutating func term() throws(ExpectationError) -> ExpectationNode {
+        let token = peek
+        switch token.kind {
+        case .symbol("("):
+            _ = advance()
+            let inner = try or()
+            try expect(")", "\")\" to close the \"(\" at column \(token.column)")
+            return inner
+        case .name("count"):
+            _ = advance()
+            try expect("(", "\"(\" after count")
+            let inner = try or()
+            try expect(")", "\")\" to close count( at column \(token.column)")
+            if case .field(.selected, nil) = inner { return .selectedCount }
+            return .count(inner)
+        case .name(let name) where !ExpectationParser.keywords.contains(name) || ["true", "false", "null"].contains(name):
+            if ["true", "false", "null"].contains(name) { return .literal(try literal()) }
+            return try path()
+        case .number, .string, .symbol("["):
+            return .literal(try literal())
+        default:
+            throw ExpectationError(column: token.column, message: "expected a field, a literal, \"count(\" or \"(\", found \(token.quoted)")
+        }
+    }
+
+    private mutating func path() throws(ExpectationError) -> ExpectationNode {
+        let first = advance()
+        guard case .name(let name) = first.kind else {
+            throw ExpectationError(column: first.column, message: "expected a field, found \(first.quoted)")
+        }
+        guard let field = StateField(rawValue: name) else {
+            let names = StateField.allCases.map(\.rawValue)
+            let hint = ExpectationParser.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw ExpectationError(column: first.column, message: "unknown field \"\(name)\"\(hint): expected one of \(names.joined(separator: ", "))")
+        }
+        guard isSymbol(".") else { return .field(field, key: nil) }
+        let dot = advance()
+        guard let keys = field.keys else {
+            throw ExpectationError(column: dot.column, message: "\(name) has no fields: expected an operator, \"and\", \"or\" or the end")
+        }
+        let keyToken = advance()
+        guard case .name(let key) = keyToken.kind, keys.contains(key) else {
+            let hint: String
+            if case .name(let k) = keyToken.kind, let c = ExpectationParser.closest(to: k, in: keys) { hint = " (did you mean \"\(c)\"?)" } else { hint = "" }
+            throw ExpectationError(column: keyToken.column, message: "expected a field of \(name) (\(keys.joined(separator: ", "))), found \(keyToken.quoted)\(hint)")
+        }
+        if isSymbol(".") {
+            throw ExpectationError(column: peek.column, message: "\(name).\(key) has no fields: expected an operator, \"and\", \"or\" or the end")
+        }
+        return .field(field, key: key)
+    }
+
+    private mutating func literal() throws(ExpectationError) -> ExpectationValue {
+        let token = advance()
+        switch token.kind {
+        case .number(let n): return .number(n)
+        case .string(let s): return .string(s)
+        case .name("true"): return .bool(true)
+        case .name("false"): return .bool(false)
+        case .name("null"): return .null
+        case .symbol("["):
+            var items: [ExpectationValue] = []
+            if isSymbol("]") {
+                _ = advance()
+                return .list(items)
+            }
+            while true {
+                items.append(try literal())
+                if isSymbol("]") {
+                    _ = advance()
+                    return .list(items)
+                }
+                try expect(",", "\",\" or \"]\" in the list that opens at column \(token.column)")
+            }
+        default:
+            throw ExpectationError(column: token.column, message: "expected a literal (number, \"string\", true, false, null or [list]), found \(token.quoted)")
+        }
+    }
+
+    /// `[s, r]` with whole numbers.
+    static func rowPath(_ v: ExpectationValue) -> RowPath? {
+        guard case .list(let items) = v, items.count == 2,
+              case .number(let s) = items[0], case .number(let r) = items[1],
+              s.scale == 1, r.scale == 1, let section = Int(exactly: s.raw), let row = Int(exactly: r.raw) else { return nil }
+        return RowPath(section, row)
+    }
+
+    /// The name within edit distance 2 of `word`, if one is.
+    static func closest(to word: String, in names: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for i in 1...max(a.count, 1) where !a.isEmpty {
+                var current = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                previous = current
+            }
+            return a.isEmpty ? b.count : previous[b.count]
+        }
+        let scored = names.map { ($0, distance(Array(word.lowercased()), Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+}

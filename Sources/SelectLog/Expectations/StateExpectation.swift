@@ -1,0 +1,140 @@
+/// A statement about a table's state, such as `selected contains [3, 60]` or
+/// `count(selected) > 3 and not editing`, written in a small language over the state
+/// JSON of spec 6 and evaluated on a `TableState` directly.
+///
+/// The grammar:
+/// ```
+/// expr  := or ;  or := and ("or" and)* ;  and := unary ("and" unary)*
+/// unary := "not" unary | cmp ;  cmp := term (op term)?
+/// op    := "==" | "!=" | "<" | "<=" | ">" | ">=" | "contains"
+/// term  := path | literal | "count(" expr ")" | "(" expr ")"
+/// path  := name ("." name)*
+/// literal := number | "string" | true | false | null | "[" [literal ("," literal)*] "]"
+/// ```
+/// Paths name the fields of spec 6 (`selected`, `pan.kind`, `editor.chosen`, …); a path
+/// through null is null. `a contains b` is list membership; `count(x)` is a list's
+/// length (null for anything else); `==` is structural; `<`, `<=`, `>`, `>=` order
+/// numbers (and strings) and are false for anything else. Number literals are rounded
+/// onto the grid of the value they meet (1/64 pt for lengths, 1 µs for `t`). An
+/// expectation holds when its value is neither `false` nor `null`.
+///
+/// ```swift
+/// let bug = try StateExpectation("selected contains [3, 60] and not editing")
+/// if bug.holds(in: state) { print(bug.reads(in: state)) }
+/// ```
+public struct StateExpectation: Sendable, CustomStringConvertible {
+    /// The text it was parsed from.
+    public let text: String
+    let root: ExpectationNode
+
+    /// Parses `text`; a mistake throws an `ExpectationError` naming the column and
+    /// what was expected there.
+    public init(_ text: String) throws(ExpectationError) {
+        self.text = text
+        root = try ExpectationParser.parse(text)
+    }
+
+    private init(text: String, root: ExpectationNode) {
+        self.text = text
+        self.root = root
+    }
+
+    /// The text it was parsed from.
+    public var description: String { text }
+
+    /// The expectation that holds exactly when this one does not: `not (TEXT)`.
+    public var negated: StateExpectation { StateExpectation(text: "not (\(text))", root: .not(root)) }
+
+    /// Whether the expectation holds in `state`.
+    public func holds(in state: TableState) -> Bool { StateExpectation.truth(root, state) }
+
+    /// The expectation's value in `state` (usually a boolean).
+    public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state) }
+
+    /// The fields the expectation reads, as paths (`selected`, `pan.kind`), each once,
+    /// in the order they are written.
+    public var fields: [String] {
+        var out: [String] = []
+        func walk(_ n: ExpectationNode) {
+            switch n {
+            case .or(let a, let b), .and(let a, let b), .compare(let a, _, let b):
+                walk(a)
+                walk(b)
+            case .not(let a), .count(let a): walk(a)
+            case .field(let f, let key):
+                let path = f.rawValue + (key.map { "." + $0 } ?? "")
+                if !out.contains(path) { out.append(path) }
+            case .selectedContains, .selectedCount:
+                if !out.contains("selected") { out.append("selected") }
+            case .literal: break
+            }
+        }
+        walk(root)
+        return out
+    }
+
+    /// Each field the expectation reads, with its value in `state`: what a failed check
+    /// prints.
+    public func reads(in state: TableState) -> [(path: String, value: ExpectationValue)] {
+        fields.map { path in
+            let parts = path.split(separator: ".").map(String.init)
+            let field = StateField(rawValue: parts[0]) ?? .events
+            return (path, field.value(in: state, key: parts.count > 1 ? parts[1] : nil))
+        }
+    }
+
+    /// Whether `node` holds, without building values for the logical operators and the
+    /// selection's fast paths (what `inspect --first` runs after every event).
+    static func truth(_ node: ExpectationNode, _ state: TableState) -> Bool {
+        switch node {
+        case .or(let a, let b): return truth(a, state) || truth(b, state)
+        case .and(let a, let b): return truth(a, state) && truth(b, state)
+        case .not(let a): return !truth(a, state)
+        case .selectedContains(let row): return state.selection.contains(row)
+        case .field(.editing, nil): return state.editing
+        case .field(.dragging, nil): return state.dragging
+        case .field(.decelerating, nil): return state.decelerating
+        default: return evaluate(node, state).isTruthy
+        }
+    }
+
+    static func evaluate(_ node: ExpectationNode, _ state: TableState) -> ExpectationValue {
+        switch node {
+        case .or(let a, let b): return .bool(evaluate(a, state).isTruthy || evaluate(b, state).isTruthy)
+        case .and(let a, let b): return .bool(evaluate(a, state).isTruthy && evaluate(b, state).isTruthy)
+        case .not(let a): return .bool(!evaluate(a, state).isTruthy)
+        case .field(let f, let key): return f.value(in: state, key: key)
+        case .literal(let v): return v
+        case .selectedContains(let row): return .bool(state.selection.contains(row))
+        case .selectedCount: return .number(.count(state.selection.count))
+        case .count(let a):
+            if case .list(let items) = evaluate(a, state) { return .number(.count(items.count)) }
+            return .null
+        case .compare(let a, let op, let b):
+            return .bool(compare(evaluate(a, state), op, evaluate(b, state)))
+        }
+    }
+
+    static func compare(_ a: ExpectationValue, _ op: ExpectationOperator, _ b: ExpectationValue) -> Bool {
+        switch op {
+        case .equal: return a.isEqual(to: b)
+        case .notEqual: return !a.isEqual(to: b)
+        case .contains:
+            guard case .list(let items) = a else { return false }
+            return items.contains { $0.isEqual(to: b) }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let order: Int
+            switch (a, b) {
+            case let (.number(x), .number(y)): order = x.compare(y)
+            case let (.string(x), .string(y)): order = x < y ? -1 : (x == y ? 0 : 1)
+            default: return false
+            }
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// The engine's *behaviour fingerprint*: a digest of the states a fixed, built-in
+/// corpus of sessions replays to.
+///
+/// Two builds whose reducers fold the corpus into the same states share a
+/// fingerprint; a build whose reducers changed (a fixed bug, a new rule) almost
+/// surely does not. The log records the fingerprint of the build that wrote it, and a
+/// reader whose fingerprint differs does not trust the log's checkpoints: they hold
+/// states the old engine computed. The corpus is a few thousand events (hand-written
+/// edge cases, then both synthetic generators), so the fingerprint costs
+/// milliseconds, once per process.
+///
+/// Changing the corpus changes every fingerprint: readers then replay older logs from
+/// the start, which is always correct, only slower.
+public enum BehaviourFingerprint {
+    /// The fingerprint of this build's engine, computed on first use.
+    public static let current: UInt64 = compute(with: .standard)
+
+    /// Bumped when the corpus changes.
+    static let corpusVersion: UInt64 = 1
+
+    /// The fingerprint of `engine`: every event's outcome (accepted or rejected) and
+    /// the content offset after it, the gesture fingerprint every 8 events, plus the
+    /// full state hash every 250 events and at the end of each session.
+    package static func compute(with engine: EngineBehaviour) -> UInt64 {
+        var h = WordHasher()
+        h.mix(corpusVersion)
+        for session in corpus {
+            var state = TableState()
+            var k = 0
+            for event in session {
+                do {
+                    try engine.apply(event, to: &state)
+                    h.mix(UInt64(bitPattern: state.contentOffset.raw))
+                    if k % 8 == 0 { h.mix(UInt64(state.gestureFingerprint)) }
+                } catch {
+                    h.mix(0xDEAD)
+                }
+                k += 1
+                if k % 250 == 0 { h.mix(state.hashValue64) }
+            }
+            h.mix(state.hashValue64)
+        }
+        return h.digest
+    }
+
+    /// The corpus: hand-written edge cases of selection, then the standard synthetic
+    /// session and the random-walk session.
+    static var corpus: [AnySequence<TimedEvent>] {
+        [AnySequence(handWritten),
+         AnySequence(SyntheticSession(seed: 0xF1, count: 1_000)),
+         AnySequence(RandomWalkSession(seed: 0xF2, count: 1_000))]
+    }
+
+    /// Taps that select and deselect in single and multiple mode, in and out of
+    /// editing, explicit selection, edits that move the selection, undo and redo.
+    static var handWritten: [TimedEvent] {
+        func tap(_ y: Int) -> Event { .tap(ViewportPoint(x: Points(40), y: Points(y))) }
+        var single = ConfigurationPatch()
+        single.allowsMultipleSelection = false
+        single.allowsSelection = true
+        var multiple = ConfigurationPatch()
+        multiple.allowsMultipleSelection = true
+        multiple.allowsMultipleSelectionDuringEditing = true
+        let events: [Event] = [
+            .configure(single),
+            .viewport(width: Points(390), height: Points(400)),
+            .reload(sections: [SectionSpec(rows: 30, rowHeight: Points(44), header: Points(28), title: "A"),
+                               SectionSpec(rows: 12, rowHeights: (0..<12).map { Points(30 + 7 * $0) }, title: "B")]),
+            tap(50), tap(50), tap(100), tap(150), tap(150),
+            .configure(multiple),
+            tap(50), tap(100), tap(150), tap(100), tap(50), .undo, .undo, .redo,
+            .setEditing(true), tap(60), tap(200), tap(60), .setEditing(false),
+            .select(rows: [RowPath(0, 3), RowPath(1, 2)]), .deselect(rows: [RowPath(0, 3)]),
+            .insertRows(at: [RowPath(1, 0)], heights: [Points(50)]), .deleteRows(at: [RowPath(0, 0)]),
+            .moveRow(from: RowPath(1, 3), to: RowPath(0, 1)),
+            .batch(BatchUpdate(deletes: [RowPath(0, 4)], inserts: [RowPath(0, 0)], insertHeights: [Points(44)])),
+            .selectAll, .jumpToSection(.title("B")), tap(20), tap(300), .deselectAll, .undo, .undo, .redo,
+            .insertSections(at: [0], sections: [SectionSpec(rows: 3, rowHeight: Points(60))]), .deleteSections(at: [2]),
+            .scroll(.by(Points(120)), phase: nil, target: nil), tap(10), tap(390), .scroll(.to(Points(0)), phase: .idle, target: nil),
+        ]
+        return events.enumerated().map { TimedEvent($0.element, t: Micros(raw: Int64($0.offset) * 100_000)) }
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Cuts a damaged log back to its intact prefix, saving the cut bytes beside it.
+///
+/// The cut bytes go to `LOG.cut-OFFSET` through a temporary file that is synced and
+/// renamed, so a failed attempt (a full disk) leaves nothing that blocks a retry; a
+/// retry that finds the cut bytes already saved (the truncation failed last time)
+/// reuses them. The saved bytes are never deleted.
+public enum LogRepair {
+    /// What a repair did.
+    public struct Result: Sendable, Equatable {
+        /// Bytes kept in the log.
+        public var keptBytes: Int
+        /// Bytes cut off and saved.
+        public var savedBytes: Int
+        /// Where the cut bytes are.
+        public var savedPath: String
+    }
+
+    /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to `offset`.
+    public static func cut(_ path: String, at offset: Int) throws(LogError) -> Result {
+        let fd = open(path, O_RDWR)
+        guard fd >= 0 else { throw FileIO.error("open", path) }
+        defer { close(fd) }
+        let size = try FileIO.fileSize(fd, path: path)
+        guard offset >= 0, offset <= size else {
+            throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes", path: path)
+        }
+        let length = size - offset
+        var target = "\(path).cut-\(offset)"
+        var attempt = 1
+        while true {
+            switch try existing(target, matches: fd, from: offset, length: length) {
+            case .absent, .partial: break
+            case .same:
+                try FileIO.truncate(fd, to: offset, path: path)
+                try FileIO.syncData(fd, path: path)
+                return Result(keptBytes: offset, savedBytes: length, savedPath: target)
+            case .other:
+                attempt += 1
+                target = "\(path).cut-\(offset)-\(attempt)"
+                continue
+            }
+            break
+        }
+        try save(from: fd, path: path, offset: offset, length: length, to: target)
+        try FileIO.truncate(fd, to: offset, path: path)
+        try FileIO.syncData(fd, path: path)
+        return Result(keptBytes: offset, savedBytes: length, savedPath: target)
+    }
+
+    private enum Existing { case absent, partial, same, other }
+
+    /// Whether `target` already holds the bytes to save (`same`), a prefix of them left
+    /// by an interrupted attempt (`partial`, overwritten), or something else.
+    private static func existing(_ target: String, matches log: Int32, from offset: Int, length: Int) throws(LogError) -> Existing {
+        let fd = open(target, O_RDONLY)
+        if fd < 0 { return errno == ENOENT ? .absent : .other }
+        defer { close(fd) }
+        let size = try FileIO.fileSize(fd, path: target)
+        guard size <= length else { return .other }
+        var done = 0
+        while done < size {
+            let n = Swift.min(1 << 20, size - done)
+            let a = try FileIO.read(fd, at: done, count: n, path: target)
+            let b = try FileIO.read(log, at: offset + done, count: n, path: target)
+            if a != b { return .other }
+            done += n
+        }
+        return size == length ? .same : .partial
+    }
+
+    private static func save(from log: Int32, path: String, offset: Int, length: Int, to target: String) throws(LogError) {
+        let partial = target + ".partial"
+        let out = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard out >= 0 else { throw FileIO.error("open", partial) }
+        do throws(LogError) {
+            var done = 0
+            while done < length {
+                let chunk = try FileIO.read(log, at: offset + done, count: Swift.min(1 << 20, length - done), path: path)
+                if chunk.isEmpty { throw LogError(.io, "the log shrank while it was being repaired", path: path) }
+                try FileIO.writeAll(out, chunk, path: partial)
+                done += chunk.count
+            }
+            try FileIO.syncData(out, path: partial)
+            close(out)
+            if rename(partial, target) != 0 { throw FileIO.error("rename", partial) }
+            try FileIO.syncDirectory(of: target)
+        } catch {
+            close(out)
+            unlink(partial)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import SelectLog
+
+extension Recorder {
+    /// Rewrites the log at `source` as a new zstd-compressed log at `destination`: the
+    /// same events, so the same final state and hash (checked before returning).
+    ///
+    /// A log an app recorded without zstd (an iPhone's, with its batches stored) becomes
+    /// small for a bug report or an archive. The complete events are copied through the
+    /// public writer, so the new log is validated event by event; a torn tail of the
+    /// source is left behind. Keeps the source's checkpoint interval.
+    ///
+    /// Throws `.unsupported` in a build without zstd, `.alreadyExists` when `destination`
+    /// exists and `replacingExisting` is false, and the reader's or writer's errors.
+    ///
+    /// - Returns: The state after every event, equal for both logs.
+    @discardableResult
+    public static func compact(_ source: String, into destination: String, replacingExisting: Bool = false) throws(LogError) -> TableState {
+        guard Zstd.isAvailable else {
+            throw LogError(.unsupported, "this build has no zstd, so it cannot compact a log; use a build with libzstd", path: source)
+        }
+        let log = try LogReader(path: source)
+        var options = Options()
+        options.checkpointInterval = Int(log.header.checkpointInterval)
+        options.durability = .none
+        options.flushIntervalMilliseconds = 60_000
+        let recorder = try Recorder(creating: destination, options: options, replacingExisting: replacingExisting)
+        do throws(LogError) {
+            try log.forEachEvent { _, event throws(LogError) in
+                try recorder.append(event)
+                return true
+            }
+            try recorder.close()
+        } catch {
+            try? recorder.close()
+            throw error
+        }
+        let expected = try log.state(at: log.eventCount)
+        let written = try LogReader(path: destination).state(at: log.eventCount)
+        guard written == expected, written.hashHex == expected.hashHex else {
+            throw LogError(.damaged, "the compacted log does not replay to the source's state (hash \(written.hashHex), expected \(expected.hashHex))", path: destination)
+        }
+        return written
+    }
+}

@@ -1,0 +1,162 @@
+// The integration guide's UIKit forwarding code (docs/INTEGRATION.md). It is compiled
+// only where UIKit exists; on Linux and macOS this module is empty. Everything that
+// can be tested elsewhere lives in SelectLog (the bridges, BatchUpdate from identifiers).
+#if canImport(UIKit)
+import SelectLog
+import SelectLogStore
+import UIKit
+
+extension IndexPath {
+    /// The UIKit index path of an engine row.
+    public init(_ path: RowPath) {
+        self.init(row: path.row, section: path.section)
+    }
+}
+
+extension RowPath {
+    /// The engine row of a UIKit index path.
+    public init(_ indexPath: IndexPath) {
+        self.init(indexPath.section, indexPath.row)
+    }
+}
+
+/// The engine's geometry of a scroll view: UIKit's offsets include the
+/// `adjustedContentInset` (resting at -91 under a large navigation bar); the engine's
+/// content offset starts at 0 at the top of the content, and its viewport is the area
+/// between the insets.
+@MainActor
+public struct ScrollViewGeometry {
+    /// The scroll view measured.
+    public let scrollView: UIScrollView
+
+    /// Measures `scrollView`.
+    public init(_ scrollView: UIScrollView) { self.scrollView = scrollView }
+
+    /// The engine's content offset: UIKit's `contentOffset.y` plus the top inset.
+    public var contentOffset: Points {
+        Points(rounding: Double(scrollView.contentOffset.y + scrollView.adjustedContentInset.top))
+    }
+
+    /// The engine's viewport: the bounds less the insets.
+    public var viewport: ViewportSize {
+        let inset = scrollView.adjustedContentInset
+        return ViewportSize(width: Double(scrollView.bounds.width - inset.left - inset.right),
+                            height: Double(scrollView.bounds.height - inset.top - inset.bottom))
+    }
+
+    /// A gesture's location in the engine's viewport coordinates.
+    public func point(of gesture: UIGestureRecognizer) -> ViewportPoint {
+        let p = gesture.location(in: scrollView)
+        let inset = scrollView.adjustedContentInset
+        return ViewportPoint(x: Double(p.x - scrollView.contentOffset.x - inset.left),
+                             y: Double(p.y - scrollView.contentOffset.y - inset.top))
+    }
+}
+
+/// Forwards a table view's gestures and display-link ticks to a `Recorder`, and mirrors
+/// what each event changed back into the table view. The engine owns the selection:
+/// the table view's own selection is never read, only set from `TableChanges`.
+///
+/// Turn off the table view's own selection handling (`allowsSelection = false` is not
+/// needed; do not call `selectRow` elsewhere) and add the recognizers this forwarder
+/// makes. Row edits go through `apply(_:)` with `BatchUpdate`s, then the same
+/// `performBatchUpdates` on the table view.
+@MainActor
+public final class TableViewForwarder: NSObject {
+    /// The recorder that validates, applies and logs every event.
+    public let recorder: Recorder
+    /// The table view that mirrors the engine.
+    public weak var tableView: UITableView?
+    private var displayLink: CADisplayLink?
+
+    /// Forwards `tableView`'s taps and pans to `recorder`.
+    public init(tableView: UITableView, recorder: Recorder) {
+        self.recorder = recorder
+        self.tableView = tableView
+        super.init()
+        let tap = UITapGestureRecognizer(target: self, action: #selector(tapped(_:)))
+        tableView.addGestureRecognizer(tap)
+        let pan = UIPanGestureRecognizer(target: self, action: #selector(panned(_:)))
+        pan.maximumNumberOfTouches = 2
+        tableView.addGestureRecognizer(pan)
+    }
+
+    /// Records `event` (stamped by the recorder's clock) and mirrors its changes.
+    @discardableResult
+    public func apply(_ event: Event) throws -> TableChanges {
+        let changes = try recorder.append(event)
+        mirror(changes)
+        return changes
+    }
+
+    /// Sets the table view's selection and offset from what an event changed.
+    public func mirror(_ changes: TableChanges) {
+        guard let tableView else { return }
+        for row in changes.deselected { tableView.deselectRow(at: IndexPath(row), animated: false) }
+        for row in changes.selected { tableView.selectRow(at: IndexPath(row), animated: false, scrollPosition: .none) }
+        if let offset = changes.contentOffset?.to {
+            let y = CGFloat(offset.doubleValue) - tableView.adjustedContentInset.top
+            tableView.setContentOffset(CGPoint(x: tableView.contentOffset.x, y: y), animated: false)
+        }
+    }
+
+    @objc private func tapped(_ gesture: UITapGestureRecognizer) {
+        guard let tableView, gesture.state == .ended else { return }
+        try? apply(.tap(ScrollViewGeometry(tableView).point(of: gesture)))
+    }
+
+    @objc private func panned(_ gesture: UIPanGestureRecognizer) {
+        guard let tableView else { return }
+        let point = ScrollViewGeometry(tableView).point(of: gesture)
+        switch gesture.state {
+        case .began:
+            try? apply(.panBegan(point, fingers: gesture.numberOfTouches))
+            startTicks()
+        case .changed:
+            try? apply(.panMoved(point))
+        case .ended:
+            try? apply(.panEnded(at: point))
+            stopTicks()
+        case .cancelled, .failed:
+            try? apply(.panCancelled)
+            stopTicks()
+        default:
+            break
+        }
+    }
+
+    /// Ticks from a display link while a pan is active (auto-scroll needs them).
+    private func startTicks() {
+        guard displayLink == nil else { return }
+        let link = CADisplayLink(target: self, selector: #selector(tick(_:)))
+        link.add(to: .main, forMode: .common)
+        displayLink = link
+    }
+
+    private func stopTicks() {
+        displayLink?.invalidate()
+        displayLink = nil
+    }
+
+    @objc private func tick(_ link: CADisplayLink) {
+        try? apply(.tick)
+    }
+}
+
+/// The collection-view counterpart of `TableViewForwarder`'s mirroring: selection and
+/// offset set from what an event changed.
+@MainActor
+public enum CollectionViewMirror {
+    /// Sets `collectionView`'s selection and offset from `changes`.
+    public static func mirror(_ changes: TableChanges, into collectionView: UICollectionView) {
+        for row in changes.deselected { collectionView.deselectItem(at: IndexPath(item: row.row, section: row.section), animated: false) }
+        for row in changes.selected {
+            collectionView.selectItem(at: IndexPath(item: row.row, section: row.section), animated: false, scrollPosition: [])
+        }
+        if let offset = changes.contentOffset?.to {
+            let y = CGFloat(offset.doubleValue) - collectionView.adjustedContentInset.top
+            collectionView.setContentOffset(CGPoint(x: collectionView.contentOffset.x, y: y), animated: false)
+        }
+    }
+}
+#endif

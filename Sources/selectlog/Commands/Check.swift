@@ -1,0 +1,94 @@
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay a log with this build and report whether its engine behaves as the recording's did.",
+        discussion: """
+            Compares the state after every gesture with the fingerprint the log recorded there, and
+            every checkpoint with the replayed state. Exits 0 when this build behaves the same, 1 when
+            it diverges: prints the first gesture that differs (its events and kind) and, field by
+            field, the recorded state at the nearest checkpoint after it against this build's.
+            """)
+
+    @Argument(help: "A selectlog log.")
+    var log: String
+
+    @Flag(help: "Print the report as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let report: CheckReport
+        do {
+            report = try LogReader(path: log).check()
+        } catch {
+            complain("\(error)")
+            throw error.code == .damaged ? Exit.damaged : (error.code == .io ? Exit.io : Exit.invalidInput)
+        }
+        print(json ? CheckOutput.json(report, log: log) : CheckOutput.text(report, log: log))
+        if !report.isSame { throw Exit.damaged }
+    }
+}
+
+/// The text and JSON forms of a `CheckReport`.
+enum CheckOutput {
+    static func hex(_ v: UInt64?) -> String {
+        guard let v else { return "none" }
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    static func text(_ r: CheckReport, log: String) -> String {
+        var lines: [String] = []
+        let fingerprints = "behaviour fingerprint: recorded \(hex(r.recordedBehaviour)), this build \(hex(r.behaviour))"
+        guard let d = r.divergence else {
+            lines.append("\(log): same behaviour: \(r.events) events replayed; \(r.gesturesCompared) gestures and \(r.checkpointsCompared) checkpoints as recorded")
+            lines.append(fingerprints)
+            return lines.joined(separator: "\n")
+        }
+        lines.append("\(log): diverged at the \(d.kind) of events \(d.events.lowerBound)-\(d.events.upperBound): \(d.reason)")
+        lines.append(fingerprints)
+        if let c = d.checkpoint {
+            lines.append("at the checkpoint after \(c) events (recorded -> this build):")
+            if d.changes.isEmpty { lines.append("  no difference in the state's fields") }
+            for change in d.changes { lines.append("  \(change)") }
+        } else {
+            lines.append("no recorded checkpoint after the divergence")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ r: CheckReport, log: String) -> String {
+        var o = ObjectWriter()
+        o.string("log", log)
+        o.bool("same", r.isSame)
+        o.string("recordedBehaviour", r.recordedBehaviour.map { hex($0) })
+        o.string("behaviour", hex(r.behaviour))
+        o.raw("events", String(r.events))
+        o.raw("gesturesCompared", String(r.gesturesCompared))
+        o.raw("checkpointsCompared", String(r.checkpointsCompared))
+        if let d = r.divergence {
+            var dv = ObjectWriter()
+            dv.raw("first", String(d.events.lowerBound))
+            dv.raw("last", String(d.events.upperBound))
+            dv.string("kind", d.kind)
+            dv.string("reason", d.reason)
+            dv.raw("checkpoint", d.checkpoint.map { String($0) } ?? "null")
+            let changes = d.changes.map { c in
+                var co = ObjectWriter()
+                co.string("field", c.field)
+                co.string("recorded", c.before)
+                co.string("thisBuild", c.after)
+                if let added = c.added { co.raw("added", StateChange.jsonRanges(added)) }
+                if let removed = c.removed { co.raw("removed", StateChange.jsonRanges(removed)) }
+                return co.text
+            }
+            dv.raw("changes", "[" + changes.joined(separator: ", ") + "]")
+            o.raw("divergence", dv.text)
+        } else {
+            o.raw("divergence", "null")
+        }
+        return o.text
+    }
+}

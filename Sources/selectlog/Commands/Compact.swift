@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+struct Compact: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rewrite a log with zstd: the same events, the same hash, fewer bytes.",
+        discussion: """
+            For logs recorded by a build without zstd (an iOS app's, with its batches stored
+            uncompressed). Without -o the log is replaced once the compacted copy is complete
+            and replays to the same state. A build without zstd cannot compact (exit 65).
+            """)
+
+    @Argument(help: "A selectlog log.")
+    var log: String
+
+    @Option(name: .shortAndLong, help: "Where to write the compacted log (replaced if it exists); default: LOG itself.")
+    var output: String?
+
+    func run() throws {
+        let before = try readPrefixSize(log)
+        let destination = output ?? "\(log).compact-\(getpid())"
+        let state: TableState
+        do {
+            state = try Recorder.compact(log, into: destination, replacingExisting: true)
+        } catch {
+            if output == nil { unlink(destination) }
+            complain("\(error)")
+            throw error.code == .io ? Exit.io : Exit.invalidInput
+        }
+        if output == nil, rename(destination, log) != 0 {
+            complain("\(log): cannot replace it with \(destination): \(String(cString: strerror(errno)))")
+            throw Exit.io
+        }
+        let target = output ?? log
+        let after = try readPrefixSize(target)
+        print("\(target): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
+    }
+
+    /// The size of a file in bytes, or exits 74.
+    private func readPrefixSize(_ path: String) throws -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            complain("\(path): cannot stat: \(String(cString: strerror(errno)))")
+            throw Exit.io
+        }
+        return Int(info.st_size)
+    }
+}

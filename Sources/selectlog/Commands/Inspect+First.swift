@@ -1,0 +1,67 @@
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+extension Inspect {
+    /// `--first EXPR`: the first event after which the expectation holds, found in one
+    /// forward replay that evaluates the expectation on the state after every event.
+    func first(_ reader: LogReader, _ text: String) throws {
+        let expectation = try Replay.parse(text)
+        var state = TableState()
+        var found: Int? = expectation.holds(in: state) ? 0 : nil
+        if found == nil {
+            let progress = Progress("first", total: reader.eventCount)
+            try reader.forEachEvent { (i, e) throws(LogError) -> Bool in
+                try reader.apply(e, index: i, to: &state)
+                if i & 0xFFFF == 0 { progress.update(i) }
+                if expectation.holds(in: state) {
+                    found = i + 1
+                    return false
+                }
+                return true
+            }
+            progress.finish()
+        }
+        guard let n = found else {
+            if json {
+                print("{\"expect\": \(JSONText.quote(text)), \"event\": null, \"events\": \(reader.eventCount)}")
+            } else {
+                print("\(text) never holds in the \(reader.eventCount) events of \(log)")
+            }
+            throw Exit.damaged
+        }
+        let before = n == 0 ? state : try reader.state(at: n - 1)
+        let event = n == 0 ? nil : try reader.events(from: n - 1, to: n).first
+        let gesture = n == 0 ? nil : try reader.gesture(containing: n - 1)
+        if json {
+            var o = ObjectWriter()
+            o.string("expect", text)
+            o.raw("event", String(n))
+            o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
+            o.raw("t", n == 0 ? "null" : state.t.description)
+            o.raw("line", event.map { EventEncoder.line($0) } ?? "null")
+            o.raw("gesture", gesture.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
+            o.raw("before", n == 0 ? "null" : before.json)
+            o.raw("after", state.json)
+            print(o.text)
+            return
+        }
+        guard let event else {
+            print("\(text) holds before the first event")
+            print(TablePicture(state).text)
+            return
+        }
+        print("\(text) first holds after event \(n) of \(reader.eventCount), at t \(state.t) ms")
+        print("  event \(n): \(Inspect.describe(event))")
+        if let g = gesture, g.events.count > 1 {
+            print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)")
+        }
+        for (path, value) in expectation.reads(in: state) {
+            print("  \(path) = \(Replay.shortened(value.description))")
+        }
+        print("\nbefore (after event \(n - 1)):")
+        print(TablePicture(before).text)
+        print("\nafter (after event \(n)):")
+        print(TablePicture(state).text)
+    }
+}

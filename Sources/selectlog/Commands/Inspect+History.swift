@@ -1,0 +1,54 @@
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+extension Inspect {
+    /// `--history S,R`: every change of the row's selection, oldest first, following the
+    /// row through edits, each with its gesture.
+    func history(_ reader: LogReader, _ text: String) throws {
+        let row = try parseRow(text)
+        let n = at ?? reader.eventCount
+        guard n <= reader.eventCount else {
+            complain("--at \(n): \(log) has only \(reader.eventCount) events")
+            throw Exit.usage
+        }
+        let progress = Progress("history", total: n)
+        let changes = try reader.selectionHistory(of: row, at: n) { progress.update($0) }
+        progress.finish()
+        var lines: [String] = []
+        for c in changes {
+            let event = try reader.events(from: c.event, to: c.event + 1).first
+            let gesture = try reader.gesture(containing: c.event)
+            let t = try reader.state(at: c.event + 1).t
+            let type = event?.event.typeName ?? ""
+            let g = gesture.events.count > 1 ? gesture : nil
+            if json {
+                var o = ObjectWriter()
+                o.raw("event", String(c.event + 1))
+                o.string("type", type)
+                o.raw("t", t.description)
+                o.raw("path", "[\(c.path.section), \(c.path.row)]")
+                o.string("kind", c.kind == .inserted ? "inserted" : "changed")
+                o.raw("before", c.kind == .inserted ? "null" : String(!c.selected))
+                o.raw("after", String(c.selected))
+                o.raw("gesture", g.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
+                lines.append(o.text)
+            } else {
+                let change = c.kind == .inserted
+                    ? "created \(c.selected ? "selected" : "not selected")"
+                    : (c.selected ? "not selected -> selected" : "selected -> not selected")
+                let within = g.map { "  (\($0.kind), events \($0.events.lowerBound + 1) to \($0.events.upperBound + 1))" } ?? ""
+                let path = c.path == row ? "" : "  as \(c.path)"
+                lines.append("  event \(pad(String(c.event + 1), 7)) t \(t) ms  \(type): \(change)\(path)\(within)")
+            }
+        }
+        if json {
+            print("{\"row\": [\(row.section), \(row.row)], \"at\": \(n), \"changes\": [" + lines.joined(separator: ", ") + "]}")
+            return
+        }
+        let count = changes.filter { $0.kind == .changed }.count
+        print("row \(row) after \(n) events: \(count) change\(count == 1 ? "" : "s") of its selection")
+        for line in lines { print(line) }
+        if changes.first?.kind != .inserted { print("  (before these, the row was as the table was loaded)") }
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SelectLog
+import SelectLogStore
+
+/// Sessions for the debugging commands: a log or a script alike, `-` for standard input.
+enum Session {
+    /// A log reader over the input: a log as it is; a script recorded into a temporary
+    /// log first (removed once mapped), so that every `inspect` view works on scripts.
+    static func openLog(_ path: String) throws -> LogReader {
+        switch try Input.open(path) {
+        case .log(let reader):
+            return reader
+        case .script(let file):
+            let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            let temporary = "\(directory)/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
+            var options = Recorder.Options()
+            options.durability = .none
+            let recorder: Recorder
+            do {
+                recorder = try Recorder(creating: temporary, options: options)
+            } catch {
+                complain("\(error)")
+                throw Exit.io
+            }
+            defer { unlink(temporary) }
+            var failure: String?
+            try Input.forEachScriptEvent(file) { line, event in
+                do throws(LogError) {
+                    try recorder.append(event)
+                    return true
+                } catch {
+                    failure = "\(file.path): line \(line): \(error.invalidEvent.map { "\($0)" } ?? error.description)"
+                    return false
+                }
+            }
+            do {
+                try recorder.close()
+            } catch {
+                complain("\(error)")
+                throw Exit.io
+            }
+            if let failure {
+                complain(failure)
+                throw Exit.invalidInput
+            }
+            do {
+                return try LogReader(path: temporary)
+            } catch {
+                complain("\(error)")
+                throw Exit.io
+            }
+        }
+    }
+
+    /// Every event of a script or a log.
+    static func events(of path: String) throws -> [TimedEvent] {
+        switch try Input.open(path) {
+        case .log(let reader):
+            do {
+                return try reader.events()
+            } catch {
+                complain("\(error)")
+                throw Exit.invalidInput
+            }
+        case .script(let file):
+            var events: [TimedEvent] = []
+            try Input.forEachScriptEvent(file) { _, event in
+                events.append(event)
+                return true
+            }
+            return events
+        }
+    }
+}

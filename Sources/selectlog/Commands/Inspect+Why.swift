@@ -1,0 +1,96 @@
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+extension Inspect {
+    /// The parts of the state other than a row's selection that `--why` explains.
+    static let whyFields = ["optionOpen", "swipe", "editor", "contentOffset"]
+
+    /// An event as one line; a `reload` summarised instead of listing every height.
+    static func describe(_ e: TimedEvent) -> String {
+        if case .reload(let sections) = e.event {
+            let rows = sections.reduce(0) { $0 + $1.rows }
+            return "{\"type\": \"reload\"\(e.t.map { ", \"t\": \($0)" } ?? ""), \"sections\": \(sections.count), \"rows\": \(rows)} (summarised)"
+        }
+        return EventEncoder.line(e)
+    }
+
+    func explain(_ reader: LogReader, what: String) throws {
+        let n = at ?? reader.eventCount
+        guard n <= reader.eventCount else {
+            complain("--at \(n): \(log) has only \(reader.eventCount) events")
+            throw Exit.usage
+        }
+        if Inspect.whyFields.contains(what) {
+            try explain(reader, field: what, at: n)
+        } else {
+            try explain(reader, row: try parseRow(what), at: n)
+        }
+    }
+
+    /// `--why FIELD`: the event that last changed the field, and its gesture.
+    func explain(_ reader: LogReader, field: String, at n: Int) throws {
+        let expectation = try StateExpectation(field)
+        let progress = Progress("why", total: n)
+        let index = try reader.lastChange(at: n, of: { expectation.value(in: $0).description }) { progress.update($0) }
+        progress.finish()
+        let value = expectation.value(in: try reader.state(at: n))
+        try report(reader, subject: field, at: n, kind: index == nil ? "untouched" : "changed", index: index, pathThen: nil,
+                   headline: "\(field) after \(n) events is \(value)")
+    }
+
+    /// `--why S,R`: the event that last changed the row's selection (or created it).
+    func explain(_ reader: LogReader, row: RowPath, at n: Int) throws {
+        let progress = Progress("why", total: n)
+        let history = try reader.lastChange(of: row, at: n) { progress.update($0) }
+        progress.finish()
+        let kind: String
+        switch history.kind {
+        case .changed: kind = "changed"
+        case .inserted: kind = "inserted"
+        case .untouched: kind = "untouched"
+        }
+        let selected = try reader.state(at: n).selection.contains(row)
+        try report(reader, subject: "[\(row.section), \(row.row)]", at: n, kind: kind, index: history.event,
+                   pathThen: history.pathThen.map { then in then == row ? nil : then } ?? nil,
+                   headline: "row \(row) after \(n) events is \(selected ? "selected" : "not selected")", rowThen: history.pathThen)
+    }
+
+    /// Prints the answer. `index` is 0-based; the user sees event `index + 1`, the event
+    /// after which `--at index + 1` shows the change.
+    private func report(_ reader: LogReader, subject: String, at n: Int, kind: String, index: Int?, pathThen: RowPath?,
+                        headline: String, rowThen: RowPath? = nil) throws {
+        var gesture: Gesture?
+        var event: TimedEvent?
+        var t = Micros.zero
+        if let i = index {
+            gesture = try reader.gesture(containing: i)
+            event = try reader.events(from: i, to: i + 1).first
+            t = try reader.state(at: i + 1).t
+        }
+        if json {
+            var o = ObjectWriter()
+            if subject.hasPrefix("[") { o.raw("row", subject) } else { o.string("field", subject) }
+            o.raw("at", String(n))
+            o.string("kind", kind)
+            o.raw("event", index.map { String($0 + 1) } ?? "null")
+            o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
+            o.raw("t", index == nil ? "null" : t.description)
+            if subject.hasPrefix("[") { o.raw("pathThen", rowThen.map { "[\($0.section), \($0.row)]" } ?? "null") }
+            o.raw("gesture", gesture.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
+            print(o.text)
+            return
+        }
+        print(headline)
+        guard let i = index else {
+            print(subject.hasPrefix("[")
+                  ? "  no event changed its selection: it has been as it is since the table was loaded"
+                  : "  no event changed it: it has been as it is since the first event")
+            return
+        }
+        let verb = kind == "inserted" ? "created by" : "last changed by"
+        print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map(Inspect.describe) ?? "")")
+        if let then = pathThen { print("  the row was \(then) then; edits since moved it") }
+        if let g = gesture, g.events.count > 1 { print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)") }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+struct Shrink: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cut a session down to a minimal script that still ends with an expectation holding.",
+        discussion: """
+            EXPR must hold after some event of FILE. The output replays from an empty table, ends with
+            EXPR holding, and is 1-minimal: deleting any one event makes EXPR false or an event invalid.
+            The shrink removes whole gestures and runs of ticks and scrolls first, then collapses pan
+            samples to their turning points, merges set-up events, and removes single events.
+            Progress goes to stderr.
+            """)
+
+    @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
+    var file: String
+
+    @Option(help: ArgumentHelp("What must hold at the end, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
+    var expect: String
+
+    @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines).")
+    var output: String
+
+    func run() throws {
+        let expectation = try Replay.parse(expect)
+        let events = try Session.events(of: file)
+        let started = ContinuousClock.now
+        let progress = StageProgress(total: events.count)
+        let result: ShrinkResult
+        do {
+            result = try Shrinker(expectation: expectation).shrink(events) { progress.update($0) }
+        } catch {
+            progress.finish()
+            complain("\(file): \(error)")
+            throw error == .expectationNeverHolds(events: events.count) ? Exit.damaged : Exit.invalidInput
+        }
+        progress.finish()
+        var text = "# shrunk by selectlog from \(events.count) events of \(file)\n# expect: \(expectation.text)\n"
+        for e in result.events { text += EventEncoder.line(e) + "\n" }
+        try writeFile(output, Array(text.utf8))
+        let elapsed = ContinuousClock.now - started
+        let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms; wrote \(output)")
+    }
+}
+
+/// Shrink progress on stderr, on a terminal: the stage and the events left.
+final class StageProgress {
+    private let progress: Progress
+    init(total: Int) { progress = Progress("shrink", total: total) }
+    func update(_ p: ShrinkProgress) { progress.update(p.events, note: "\(p.stage), \(p.tests) replays") }
+    func finish() { progress.finish() }
+}

@@ -1,0 +1,123 @@
+import SelectLog
+
+/// The events of a window and the frames the page draws, computed by the engine and
+/// written as one JSON object for the page to embed.
+///
+/// Events are numbered from 1 (spec 7); the window shows the states after `from`
+/// through after `to` events. Every `keyInterval` states the whole frame is stored;
+/// besides, each event stores the frame fields it changed, so the page
+/// reaches any state by taking the key frame at or before it and overwriting fields
+/// with at most `keyInterval - 1` deltas — it never applies an event itself.
+struct ViewerData {
+    /// A whole frame is stored every this many states.
+    static let keyInterval = 128
+
+    let file: String
+    let total: Int
+    let from: Int
+    let to: Int
+    /// The state the page opens at.
+    let start: Int
+
+    private var types: [String] = []
+    private var typeIndex: [String: Int] = [:]
+    private var keys: [String] = []
+    private var events: [String] = []
+    private var gestures: [String] = []
+    private var openGestures: [String: (kind: String, began: Int)] = [:]
+    private var previous: ViewerFrame?
+    private var shape: ViewerFrame.Shape?
+    private var firstHash = ""
+    private var firstT = ""
+
+    init(file: String, total: Int, from: Int, to: Int, start: Int) {
+        self.file = file
+        self.total = total
+        self.from = from
+        self.to = to
+        self.start = start
+        events.reserveCapacity(to - from)
+    }
+
+    /// Records the state the window starts from.
+    mutating func begin(_ state: TableState) {
+        let shape = ViewerFrame.Shape(state)
+        self.shape = shape
+        let frame = ViewerFrame(state, shape: shape)
+        keys.append(frame.json(shape))
+        previous = frame
+        firstHash = state.hashHex
+        firstT = state.t.description
+        for (slot, kind) in ViewerData.gestures(of: state) { openGestures[slot] = (kind, from) }
+    }
+
+    /// Records event `number`, which took `before` to `after`.
+    mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
+        guard let shape else { return }
+        let frame = ViewerFrame(after, shape: shape)
+        if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json(shape)) }
+        let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
+        previous = frame
+        let name = e.event.typeName
+        let type: Int
+        if let known = typeIndex[name] {
+            type = known
+        } else {
+            type = types.count
+            typeIndex[name] = type
+            types.append(name)
+        }
+        // The event's fields without its type, as a JSON object: `{"x": 30, "y": 175}`.
+        let line = EventEncoder.line(TimedEvent(e.event))
+        let fields = line.dropFirst(("{\"type\": \"" + name + "\"").count)
+        let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : "0"
+        let step = after.stepsRecorded > before.stepsRecorded ? 1 : 0
+        var record = "[\(type), \(after.t), \(body), \"\(after.hashHex)\", \(step), \(delta)"
+        // A row edit's selection changes follow rows through the edit: only the engine can
+        // say which rows changed, so its words go with the event. Other events' changes are
+        // exactly the frame fields in their delta.
+        if e.event.isRowEdit {
+            record += ", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; "))
+        }
+        events.append(record + "]")
+        let now = ViewerData.gestures(of: after)
+        for slot in ["pan", "swipe"] {
+            // A new swipe on another row, or a pan that became interrupted, starts a new span.
+            var restarted = now[slot] != nil && now[slot] != openGestures[slot]?.kind
+            if case .swipeBegan = e.event, slot == "swipe" { restarted = true }
+            if let open = openGestures[slot], now[slot] == nil || restarted {
+                gestures.append("[\(JSONText.quote(open.kind)), \(open.began), \(number)]")
+                openGestures[slot] = nil
+            }
+            if openGestures[slot] == nil, let kind = now[slot] { openGestures[slot] = (kind, number) }
+        }
+    }
+
+    /// The gestures in progress in `state`: a pan (by its kind) and a swipe.
+    private static func gestures(of state: TableState) -> [String: String] {
+        var out: [String: String] = [:]
+        if let pan = state.pan { out["pan"] = pan.kind.rawValue }
+        if case .active = state.options.swipe { out["swipe"] = "swipe" }
+        return out
+    }
+
+    /// The whole data object, with gestures still in progress ending at the window's end.
+    func json() -> String {
+        var spans = gestures
+        for open in openGestures.values.sorted(by: { $0.began < $1.began }) {
+            spans.append("[\(JSONText.quote(open.kind)), \(open.began), \(to)]")
+        }
+        var out = "{\"file\": \(JSONText.quote(file)), \"total\": \(total), \"from\": \(from), \"to\": \(to), \"start\": \(start)"
+        out += ", \"keyInterval\": \(ViewerData.keyInterval)"
+        let names = shape?.names ?? [], order = shape?.jsonOrder ?? []
+        out += ", \"names\": [" + names.map(JSONText.quote).joined(separator: ", ") + "]"
+        out += ", \"specCount\": \(shape?.specKeys.count ?? 0)"
+        out += ", \"jsonOrder\": [" + order.map(JSONText.quote).joined(separator: ", ") + "]"
+        out += ", \"firstHash\": \"\(firstHash)\", \"firstT\": \(firstT)"
+        out += ", \"types\": [" + types.map(JSONText.quote).joined(separator: ", ") + "]"
+        out += ",\n\"gestures\": [" + spans.joined(separator: ", ") + "]"
+        out += ",\n\"keys\": [\n" + keys.joined(separator: ",\n") + "]"
+        out += ",\n\"events\": [\n" + events.joined(separator: ",\n") + "]}"
+        return out
+    }
+}

@@ -1,0 +1,181 @@
+import SelectLog
+
+/// What the viewer page draws for one state, as named JSON values the engine computed.
+///
+/// The fields named like the state JSON of spec 6 hold that field's exact text (so the
+/// page can print the state JSON as `replay --json` does); the others (`sel`, `band`,
+/// `finger`, …) are what the drawing needs. A frame is stored whole every few events
+/// (a key frame) and otherwise as the fields that differ from the previous frame.
+struct ViewerFrame: Equatable {
+    /// Which fields a frame holds, read once from the engine's own state JSON so that the
+    /// page prints exactly what `replay --json` prints, whatever fields it gains.
+    struct Shape: Equatable {
+        /// The state JSON's keys in order.
+        var jsonOrder: [String]
+        /// The keys a frame stores as text (all but `events`, `t`, `selected` and `hash`).
+        var specKeys: [String]
+        /// Spec keys this file does not compute itself: taken from `state.json` at every
+        /// frame (slower, but never wrong).
+        var copied: Set<String>
+
+        /// The frame's field names: the spec keys, then the drawing's own.
+        var names: [String] { specKeys + ViewerFrame.drawNames }
+
+        /// The shape for the engine's JSON of `state`.
+        init(_ state: TableState) {
+            let engine = ViewerFrame.split(state.json)
+            let own = ViewerFrame.specFields(state)
+            jsonOrder = engine.map(\.key)
+            let specKeys = jsonOrder.filter { !["events", "t", "selected", "hash"].contains($0) }
+            self.specKeys = specKeys
+            copied = Set(engine.filter { specKeys.contains($0.key) && own[$0.key] != $0.value }.map(\.key))
+        }
+    }
+
+    /// The drawing's own fields, after the spec ones.
+    static let drawNames = ["sel", "vp", "band", "finger", "strip", "sw", "ow", "multi", "eh", "tg"]
+
+    /// Each field's value as JSON text, in `shape.names` order; spec fields as JSON strings.
+    var values: [String]
+
+    /// The spec 6 fields this file computes, as `TableState.json` writes them — without
+    /// expanding the selection row by row at every event, which `json` must do.
+    static func specFields(_ state: TableState) -> [String: String] {
+        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+        func range(_ r: ClosedRange<RowPath>?) -> String {
+            guard let r else { return "null" }
+            return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
+        }
+        var pan = "null"
+        if let p = state.pan {
+            let mode = p.mode.map { "\"\($0.rawValue)\"" } ?? "null"
+            let auto = p.autoscroll.map { "\"\($0.rawValue)\"" } ?? "null"
+            pan = "{\"kind\": \"\(p.kind.rawValue)\", \"mode\": \(mode), \"anchor\": \(path(p.anchor)), \"autoscroll\": \(auto)}"
+        }
+        var editor = "null"
+        if let e = state.editor, let row = state.layout.editorRow {
+            let options = e.options.map(JSONText.quote).joined(separator: ", ")
+            let chosen = e.chosen.map(String.init).joined(separator: ", ")
+            editor = "{\"row\": \(path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
+        }
+        var swipe = "null"
+        if case .active(let row, let offset)? = state.options.swipe {
+            swipe = "{\"row\": \(path(row)), \"offset\": \(offset.description)}"
+        }
+        return [
+            "sections": "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
+            "editing": String(state.editing),
+            "contentOffset": state.contentOffset.description,
+            "contentHeight": state.layout.contentHeight.description,
+            "visible": range(state.visibleRows),
+            "dragging": String(state.dragging),
+            "decelerating": String(state.decelerating),
+            "rowsToLoad": range(state.rowsToLoad),
+            "pan": pan,
+            "optionOpen": path(state.options.open),
+            "swipe": swipe,
+            "editor": editor,
+            "undo": String(state.undoStack.count),
+            "redo": String(state.redoStack.count),
+        ]
+    }
+
+    /// A top-level JSON object's keys and value texts, in order (the engine's own output,
+    /// so well formed; nested objects, arrays and strings are kept whole).
+    static func split(_ json: String) -> [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        let chars = Array(json.unicodeScalars)
+        var i = 1, depth = 0, inString = false, escaped = false
+        var key = "", valueStart = 0, keyStart = -1
+        while i < chars.count {
+            let c = chars[i]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" {
+                    inString = false
+                    if depth == 0 && keyStart >= 0 && key.isEmpty {
+                        key = String(String.UnicodeScalarView(chars[(keyStart + 1)..<i]))
+                    }
+                }
+            } else if c == "\"" {
+                inString = true
+                if depth == 0 && key.isEmpty { keyStart = i }
+            } else if c == "{" || c == "[" {
+                depth += 1
+            } else if (c == "}" || c == "]") && depth > 0 {
+                depth -= 1
+            } else if c == ":" && depth == 0 && !key.isEmpty && valueStart == 0 {
+                valueStart = i + 1
+            } else if (c == "," || c == "}") && depth == 0 && valueStart > 0 {
+                let value = String(String.UnicodeScalarView(chars[valueStart..<i])).trimmingSpaces
+                out.append((key, value))
+                key = ""
+                keyStart = -1
+                valueStart = 0
+            }
+            i += 1
+        }
+        return out
+    }
+
+    init(_ state: TableState, shape: Shape) {
+        let own = ViewerFrame.specFields(state)
+        let engine = shape.copied.isEmpty ? [:] : Dictionary(ViewerFrame.split(state.json), uniquingKeysWith: { a, _ in a })
+        let spec = shape.specKeys.map { key in (shape.copied.contains(key) ? engine[key] : own[key]) ?? "null" }
+        var finger = "null"
+        if let p = state.pan, p.kind != .scroll {
+            let direction = p.direction.map { "\"\($0.rawValue)\"" } ?? "null"
+            finger = "[\(p.finger.x),\(p.finger.y),\(direction)]"
+        }
+        let s = state.configuration.strip
+        let strip = s.enabled
+            ? "[\"\(s.edge.rawValue)\",\(s.stripWidth),\(s.topAnchor),\(s.bottomAnchor)]"
+            : "null"
+        var swipe = "null"
+        if case .active(let row, let offset) = state.options.swipe { swipe = "[\(row.section),\(row.row),\(offset)]" }
+        values = spec.map(JSONText.quote) + [
+            ViewerFrame.ranges(state.selection),
+            "[\(state.viewport.width),\(state.viewport.height)]",
+            ViewerBand(state).json,
+            finger,
+            strip,
+            swipe,
+            state.configuration.optionWidth.description,
+            String(state.isMultiple),
+            state.layout.editorHeight.description,
+            state.target?.description ?? "null",
+        ]
+    }
+
+    /// Rows as compact JSON ranges: `[[section,first,last],…]`, sorted.
+    static func ranges(_ set: RowSet) -> String {
+        var parts: [String] = []
+        for (s, list) in set.sections {
+            for r in list.ranges { parts.append("[\(s),\(r.lowerBound),\(r.upperBound - 1)]") }
+        }
+        return "[" + parts.joined(separator: ",") + "]"
+    }
+
+    /// The whole frame as a JSON object.
+    func json(_ shape: Shape) -> String {
+        "{" + zip(shape.names, values).map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}"
+    }
+
+    /// The fields that differ from `earlier`, as a JSON object, or nil when none do.
+    func delta(from earlier: ViewerFrame, _ shape: Shape) -> String? {
+        var parts: [String] = []
+        for i in values.indices where values[i] != earlier.values[i] {
+            parts.append("\"\(shape.names[i])\":\(values[i])")
+        }
+        return parts.isEmpty ? nil : "{" + parts.joined(separator: ",") + "}"
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces.
+    fileprivate var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,55 @@
+/// Which states a viewer page holds: the states after `from` through after `to` events.
+///
+/// Default: the last `limit` events; with `at` alone, `limit` events centred on it;
+/// `from` and `to` as given otherwise. A window never holds more than `limit` events,
+/// which keeps a page within 10 MB and fast to move in.
+struct ViewerWindow: Equatable {
+    /// The most events one page holds.
+    static let limit = 50_000
+
+    /// A window that cannot be made, with a sentence saying why.
+    struct Problem: Error {
+        var message: String
+    }
+
+    let from: Int
+    let to: Int
+    /// The state the page opens at.
+    let start: Int
+
+    init(total: Int, from: Int?, to: Int?, at: Int?, limit: Int = ViewerWindow.limit) throws(Problem) {
+        for (name, value) in [("--from", from), ("--to", to), ("--at", at)] {
+            if let value, value > total { throw Problem(message: "\(name) \(value): there are only \(total) events") }
+        }
+        var low: Int, high: Int
+        switch (from, to) {
+        case let (from?, to?):
+            low = from
+            high = to
+        case let (from?, nil):
+            low = from
+            high = min(total, from + limit)
+        case let (nil, to?):
+            high = to
+            low = max(0, to - limit)
+        case (nil, nil):
+            if let at {
+                low = max(0, at - limit / 2)
+                high = min(total, low + limit)
+                low = max(0, high - limit)
+            } else {
+                high = total
+                low = max(0, total - limit)
+            }
+        }
+        if high - low > limit {
+            throw Problem(message: "--from \(low) --to \(high) is \(high - low) events; a page holds at most \(limit)")
+        }
+        if let at, at < low || at > high {
+            throw Problem(message: "--at \(at) is outside the window \(low)...\(high)")
+        }
+        self.from = low
+        self.to = high
+        self.start = at ?? high
+    }
+}

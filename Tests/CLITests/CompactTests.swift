@@ -1,0 +1,118 @@
+import Foundation
+import SelectLog
+import SelectLogStore
+import Testing
+
+/// Every bundled example script (the behaviours and the bug zoo).
+private func bundledExamples() throws -> [URL] {
+    var out: [URL] = []
+    for dir in ["Examples", "Examples/bugs"] {
+        let url = CLI.root.appendingPathComponent(dir)
+        out += try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "jsonl" }
+    }
+    return out.sorted { $0.path < $1.path }
+}
+
+/// Records `script` with its batches stored uncompressed, exactly as a build without zstd does.
+private func recordStored(_ script: URL, to path: String) throws -> TableState {
+    let parsed = try Script(bytes: Data(contentsOf: script))
+    var options = Recorder.Options()
+    options.storesUncompressed = true
+    options.batchEvents = 8
+    options.durability = .none
+    let recorder = try Recorder(creating: path, options: options)
+    for event in parsed.events { try recorder.append(event) }
+    try recorder.close()
+    return recorder.state
+}
+
+private func size(_ path: String) throws -> Int {
+    (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+}
+
+@Suite("selectlog compact, --version")
+struct CompactTests {
+    @Test("a stored (no-zstd) log of every bundled example replays to the script's state; compact keeps the hash and shrinks it")
+    func storedLogsOfEveryExample() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let examples = try bundledExamples()
+        #expect(examples.count >= 10)
+        var storedTotal = 0, compactTotal = 0
+        for script in examples {
+            let name = script.deletingPathExtension().lastPathComponent
+            let stored = dir.appendingPathComponent("\(name).stored.slog").path
+            let compacted = dir.appendingPathComponent("\(name).slog").path
+            let state = try recordStored(script, to: stored)
+            let fromScript = try CLI.run(["replay", script.path, "--json"])
+            #expect(fromScript.status == 0, "\(name): \(fromScript.stderr)")
+            #expect(try CLI.run(["verify", stored]).status == 0, "\(name)")
+            #expect(try CLI.run(["replay", stored, "--json"]).stdout == fromScript.stdout, "\(name)")
+
+            let r = try CLI.run(["compact", stored, "-o", compacted])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            #expect(r.stdout.contains("hash \(state.hashHex)"), "\(name): \(r.stdout)")
+            #expect(try CLI.run(["verify", compacted]).status == 0, "\(name)")
+            #expect(try CLI.run(["replay", compacted, "--json"]).stdout == fromScript.stdout, "\(name)")
+            #expect(try LogReader(path: compacted).state(at: state.events).hashHex == state.hashHex)
+            #expect(try size(compacted) <= size(stored), "\(name)")
+            storedTotal += try size(stored)
+            compactTotal += try size(compacted)
+        }
+        #expect(compactTotal < storedTotal)
+    }
+
+    @Test("compact of a longer stored session is much smaller, with the same hash; without -o it replaces the log")
+    func compactInPlace() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.slog").path
+        var options = Recorder.Options()
+        options.storesUncompressed = true
+        options.durability = .none
+        let recorder = try Recorder(creating: path, options: options)
+        for event in SyntheticSession(seed: 3, count: 20_000) { try recorder.append(event) }
+        try recorder.close()
+        let before = try size(path)
+        let hash = recorder.state.hashHex
+        let r = try CLI.run(["compact", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let after = try size(path)
+        #expect(after * 2 < before, "\(before) -> \(after) bytes")
+        #expect(r.stdout.contains("\(before) -> \(after) bytes, hash \(hash)"))
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 20_000)
+        #expect(try log.state(at: 20_000).hashHex == hash)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["long.slog"])
+    }
+
+    @Test("compact of something that is not a log exits 65 and leaves no file behind")
+    func compactNotALog() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(#"{"type": "tick"}"#, to: "s.jsonl", in: dir)
+        let r = try CLI.run(["compact", script])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("s.jsonl"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["s.jsonl"])
+        #expect(try CLI.run(["compact", dir.appendingPathComponent("missing.slog").path]).status == 74)
+    }
+
+    @Test("--version prints the version")
+    func version() throws {
+        let r = try CLI.run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: ".").count == 3, "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("0."))
+    }
+
+    @Test("completion scripts are generated for bash, zsh and fish")
+    func completions() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let r = try CLI.run(["--generate-completion-script", shell])
+            #expect(r.status == 0, "\(shell)")
+            #expect(r.stdout.contains("compact"), "\(shell)")
+        }
+    }
+}

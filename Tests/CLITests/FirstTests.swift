@@ -1,0 +1,52 @@
+import Foundation
+import SelectLog
+import SelectLogStore
+import Testing
+
+/// `selectlog inspect --first EXPR` on long sessions, against a naive replay that
+/// evaluates the expectation after every event.
+@Suite("selectlog inspect --first")
+struct FirstTests {
+    /// The first N after which `expectation` holds, by brute force; nil if never.
+    func naiveFirst(_ events: [TimedEvent], _ expectation: StateExpectation) throws -> Int? {
+        var state = TableState()
+        if expectation.holds(in: state) { return 0 }
+        for (i, e) in events.enumerated() {
+            try state.apply(e)
+            if expectation.holds(in: state) { return i + 1 }
+        }
+        return nil
+    }
+
+    @Test("the first event after which the expectation holds, its gesture, and the states around it")
+    func synthetic() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "30000", "--seed", "9", "-o", path, "--checkpoint-interval", "1000"]).status == 0)
+        let events = Array(SyntheticSession(seed: 9, count: 30000))
+        let log = try LogReader(path: path)
+        for text in ["count(selected) >= 5", "editing", "optionOpen != null and count(selected) > 1", "events == 0"] {
+            let expectation = try StateExpectation(text)
+            let expected = try naiveFirst(events, expectation)
+            let r = try CLI.run(["inspect", path, "--first", text, "--json"])
+            guard let n = expected else {
+                #expect(r.status == 1, "\(text)")
+                continue
+            }
+            #expect(r.status == 0, "\(text): \(r.stderr)")
+            #expect(r.stdout.hasPrefix("{\"expect\": \(JSONText.quote(text)), \"event\": \(n), "), "\(text): \(r.stdout.prefix(120))")
+            #expect(r.stdout.contains("\"after\": \(try log.state(at: n).json)}"))
+            if n > 0 {
+                #expect(r.stdout.contains("\"before\": \(try log.state(at: n - 1).json), "))
+                #expect(r.stdout.contains("\"type\": \"\(events[n - 1].event.typeName)\""))
+            }
+        }
+        let never = try CLI.run(["inspect", path, "--first", "count(sections) > 1000"])
+        #expect(never.status == 1)
+        #expect(never.stdout.contains("never holds in the 30000 events"))
+        let bad = try CLI.run(["inspect", path, "--first", "pan.kinds == 1"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("column 5: expected a field of pan"))
+    }
+}

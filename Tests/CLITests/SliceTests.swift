@@ -1,0 +1,72 @@
+import Foundation
+import SelectLog
+import SelectLogStore
+import Testing
+
+/// `selectlog export LOG --from A --to B` on random slices of long sessions: replaying
+/// the slice gives the original state after B, undo and redo aside.
+@Suite("selectlog export --from --to")
+struct SliceTests {
+    /// The state JSON without the fields a slice cannot reproduce: the event count, the
+    /// undo and redo counts, and the hash (which covers the undo history).
+    static func comparable(_ state: TableState) -> String {
+        var text = state.json
+        for key in ["\"events\": ", "\"undo\": ", "\"redo\": ", "\"hash\": "] {
+            if let r = text.range(of: key), let end = text[r.upperBound...].firstIndex(where: { $0 == "," || $0 == "}" }) {
+                text.removeSubrange(r.lowerBound..<end)
+            }
+        }
+        return text
+    }
+
+    @Test("random slices replay to the original state after B", arguments: [UInt64(7), 13])
+    func randomSlices(seed: UInt64) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "20000", "--seed", String(seed), "-o", path, "--checkpoint-interval", "1000"]).status == 0)
+        let log = try LogReader(path: path)
+        let events = try log.events()
+        var rng = SplitMix64(seed: seed)
+        var checked = 0
+        for _ in 0..<8 {
+            let a = Int.random(in: 1...19_000, using: &rng)
+            var b = min(a + Int.random(in: 0...800, using: &rng), 20_000)
+            // Undo and redo aside: end the slice before its first undo or redo.
+            if let u = events[(a - 1)..<b].firstIndex(where: { if case .undo = $0.event { true } else if case .redo = $0.event { true } else { false } }) {
+                b = u
+            }
+            guard b >= a else { continue }
+            let r = try CLI.run(["export", path, "--from", String(a), "--to", String(b)])
+            #expect(r.status == 0, "\(r.stderr)")
+            let script = try Script(bytes: Array(r.stdout.utf8))
+            var state = TableState()
+            try script.replay(into: &state)
+            let start = try log.gestureBoundary(atOrBefore: a - 1)
+            #expect(start <= a - 1)
+            #expect(try log.state(at: start).pan == nil, "the slice starts at a gesture boundary")
+            if start != a - 1 { #expect(r.stderr.contains("the slice starts at event \(start + 1)")) }
+            // The slice holds the set-up and events start+1 ... b.
+            #expect(script.entries.count - (b - start) <= 9)
+            #expect(SliceTests.comparable(state) == SliceTests.comparable(try log.state(at: b)), "seed \(seed): \(a)..\(b)")
+            checked += 1
+        }
+        #expect(checked >= 4)
+    }
+
+    @Test("a slice names what it cannot carry, and bad ranges are usage errors")
+    func messages() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", dir.appendingPathComponent("d.slog").path]).status == 0)
+        let path = dir.appendingPathComponent("d.slog").path
+        // Event 5 is inside the strip pan of events 4 to 7; the undo history of the pan is not carried.
+        let r = try CLI.run(["export", path, "--from", "5", "--to", "7"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("the slice starts at event 4"), "\(r.stderr)")
+        let late = try CLI.run(["export", path, "--from", "9", "--to", "12"])
+        #expect(late.stderr.contains("cannot carry 2 undo steps from before event 9"), "\(late.stderr)")
+        #expect(try CLI.run(["export", path, "--from", "9", "--to", "40"]).status == 64)
+        #expect(try CLI.run(["export", path, "--from", "0"]).status == 64)
+    }
+}

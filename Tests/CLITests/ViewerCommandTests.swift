@@ -1,0 +1,165 @@
+import Foundation
+import SelectLog
+@testable import selectlog
+import Testing
+
+@Suite("selectlog view")
+struct ViewerCommandTests {
+    static let examples = ["strip-pan-autoscroll", "single-selection-taps", "two-finger-multi-select", "row-edits-follow-selection",
+                           "option-views", "editor-row", "section-index-and-images", "debugging-session"]
+
+    @Test("the viewer's own state fields are the engine's JSON text at every event of every example")
+    func ownFieldsMatchEngineJSON() throws {
+        for name in ViewerCommandTests.examples {
+            let script = try Script(bytes: Array(try Data(contentsOf: CLI.root.appendingPathComponent("Examples/\(name).jsonl"))))
+            var state = TableState()
+            for (line, event) in [(0, nil)] + script.entries.map({ ($0.line, Optional($0.event)) }) {
+                if let event { _ = try state.apply(event) }
+                let engine = ViewerFrame.split(state.json)
+                #expect(engine.map(\.key).joined() == ViewerFrame.Shape(state).jsonOrder.joined())
+                let own = ViewerFrame.specFields(state)
+                for (key, value) in engine where !["events", "t", "selected", "hash"].contains(key) {
+                    #expect(own[key] == value, "\(name) line \(line): \(key) is \(own[key] ?? "missing"), the engine says \(value)")
+                }
+                // Reassembling the split pairs gives the engine's text back.
+                #expect("{" + engine.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}" == state.json, "\(name) line \(line)")
+            }
+        }
+    }
+
+    @Test("split keeps nested objects, arrays and strings with commas, colons and quotes whole")
+    func splitNested() {
+        let pairs = ViewerFrame.split(#"{"a": 1, "b": {"c": [1, 2], "d": "x, \"y\": }"}, "e": ["}", "]"], "f": null}"#)
+        #expect(pairs.map(\.key) == ["a", "b", "e", "f"])
+        #expect(pairs.map(\.value) == ["1", #"{"c": [1, 2], "d": "x, \"y\": }"}"#, #"["}", "]"]"#, "null"])
+    }
+
+    @Test("a field the viewer does not compute itself is copied from the engine's JSON")
+    func unknownFieldsAreCopied() throws {
+        var state = TableState()
+        _ = try state.apply(TimedEvent(.viewport(width: Points(390), height: Points(600))))
+        var shape = ViewerFrame.Shape(state)
+        #expect(shape.copied.isEmpty)
+        // As if the engine's JSON had a field this file does not know: the frame copies it.
+        shape.copied.insert("undo")
+        let frame = ViewerFrame(state, shape: shape)
+        let index = try #require(shape.names.firstIndex(of: "undo"))
+        #expect(frame.values[index] == JSONText.quote("0"))
+    }
+
+    func bounds(_ w: ViewerWindow) -> [Int] { [w.from, w.to, w.start] }
+
+    @Test("the window: the last 50,000 events by default, centred on --at, or as given")
+    func window() throws {
+        #expect(try bounds(ViewerWindow(total: 10, from: nil, to: nil, at: nil)) == [0, 10, 10])
+        #expect(try bounds(ViewerWindow(total: 120_000, from: nil, to: nil, at: nil)) == [70_000, 120_000, 120_000])
+        #expect(try bounds(ViewerWindow(total: 120_000, from: nil, to: nil, at: 60_000)) == [35_000, 85_000, 60_000])
+        #expect(try bounds(ViewerWindow(total: 120_000, from: nil, to: nil, at: 10)) == [0, 50_000, 10])
+        #expect(try bounds(ViewerWindow(total: 120_000, from: nil, to: nil, at: 119_000)) == [70_000, 120_000, 119_000])
+        #expect(try bounds(ViewerWindow(total: 120_000, from: 5, to: 9, at: 7)) == [5, 9, 7])
+        #expect(try bounds(ViewerWindow(total: 120_000, from: 100, to: nil, at: nil)) == [100, 50_100, 50_100])
+        #expect(throws: ViewerWindow.Problem.self) { try ViewerWindow(total: 120_000, from: 0, to: 50_001, at: nil) }
+        #expect(throws: ViewerWindow.Problem.self) { try ViewerWindow(total: 10, from: nil, to: nil, at: 11) }
+        #expect(throws: ViewerWindow.Problem.self) { try ViewerWindow(total: 100, from: 5, to: 9, at: 10) }
+    }
+
+    @Test("a streamed script keeps what any window needs: its walk equals replaying the whole script")
+    func streamedScriptWindows() throws {
+        let events = Array(SyntheticSession(seed: 7, count: 300))
+        var hashes = [TableState().hashHex]
+        var state = TableState()
+        for e in events {
+            _ = try state.apply(e)
+            hashes.append(state.hashHex)
+        }
+        let limit = 64
+        let cases: [(from: Int?, to: Int?, at: Int?)] = [(nil, nil, nil), (nil, nil, 5), (nil, nil, 150), (nil, nil, 299),
+                                                         (10, nil, nil), (100, 130, 120), (nil, 200, nil), (300, 300, nil), (0, 0, nil)]
+        for c in cases {
+            var buffer = ScriptWindowBuffer(from: c.from, to: c.to, at: c.at, limit: limit)
+            for (i, e) in events.enumerated() { try buffer.append(e, line: i + 1) }
+            let window = try ViewerWindow(total: buffer.count, from: c.from, to: c.to, at: c.at, limit: limit)
+            #expect(buffer.covers(from: window.from, to: window.to), "\(c)")
+            var seen: [String] = []
+            var numbers: [Int] = []
+            try buffer.walk(from: window.from, to: window.to, start: { seen.append($0.hashHex) }, body: { n, _, _, after in
+                numbers.append(n)
+                seen.append(after.hashHex)
+            })
+            #expect(numbers == Array(stride(from: window.from + 1, through: window.to, by: 1)), "\(c)")
+            #expect(seen == Array(hashes[window.from...window.to]), "\(c): window \(window.from)...\(window.to)")
+        }
+    }
+
+    @Test("gesture spans: a strip pan until a row edit interrupts it, then the interrupted pan until it ends")
+    func gestureSpans() throws {
+        let dir = try CLI.temporaryDirectory()
+        let script = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+            {"type": "panBegan", "x": 20, "y": 25}
+            {"type": "panMoved", "x": 20, "y": 125}
+            {"type": "insertRows", "at": [[0, 0]]}
+            {"type": "panMoved", "x": 20, "y": 225}
+            {"type": "panEnded"}
+            {"type": "swipeBegan", "row": [0, 9]}
+            """, to: "spans.jsonl", in: dir)
+        let page = dir.appendingPathComponent("spans.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let line = html.split(separator: "\n").first { $0.hasPrefix("\"gestures\": ") }
+        // Event 4 begins the strip pan, event 6 interrupts it, event 8 ends it; a swipe
+        // that begins at the last event (9) has no option width here, so it is ignored.
+        #expect(line == #""gestures": [["strip", 4, 6], ["interrupted", 6, 8]],"#)
+    }
+
+    @Test("view writes one self-contained page: no network, no external scripts, styles or fonts")
+    func selfContained() throws {
+        let dir = try CLI.temporaryDirectory()
+        let page = dir.appendingPathComponent("page.html")
+        let r = try CLI.run(["view", "Examples/debugging-session.jsonl", "-o", page.path, "--from", "2", "--to", "9", "--at", "4"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("events 3...9 of 12"))
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for forbidden in ["http:", "https:", "<link", " src=", "@import", "url(", "<iframe", "fetch(", "XMLHttpRequest"] {
+            #expect(!html.contains(forbidden), "the page contains \(forbidden)")
+        }
+        #expect(html.contains(#""from": 2, "to": 9, "start": 4"#))
+    }
+
+    @Test("text from the file cannot close the page's script element")
+    func embeddedTextIsEscaped() throws {
+        let dir = try CLI.temporaryDirectory()
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 3, "title": "</script><script>alert(1)</script>"}]}
+            {"type": "toggleEditor", "row": [0, 1], "options": ["<!--", "</SCRIPT>"]}
+            """, to: "evil.jsonl", in: dir)
+        let page = dir.appendingPathComponent("evil.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "</script>").count == 3, "only the page's two script elements end")
+        #expect(!html.contains("<!--") && !html.lowercased().contains("</script><script>alert"))
+    }
+
+    @Test("bad input: an invalid event exits 65 naming the line, a window outside the file exits 64, and no page is written")
+    func badInput() throws {
+        let dir = try CLI.temporaryDirectory()
+        let bad = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 3}]}
+            {"type": "select", "rows": [[0, 3]]}
+            """, to: "bad.jsonl", in: dir)
+        let page = dir.appendingPathComponent("page.html")
+        let r = try CLI.run(["view", bad, "-o", page.path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 2: select: rows[0] [0, 3] is out of range"))
+        let outside = try CLI.run(["view", "Examples/editor-row.jsonl", "-o", page.path, "--at", "99"])
+        #expect(outside.status == 64)
+        #expect(outside.stderr.contains("--at 99: there are only"))
+        let reversed = try CLI.run(["view", "Examples/editor-row.jsonl", "-o", page.path, "--from", "5", "--to", "2"])
+        #expect(reversed.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: page.path))
+    }
+}

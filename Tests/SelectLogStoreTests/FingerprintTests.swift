@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// A second engine for the tests: a tap on a selected row leaves it selected (the
+/// standard engine deselects it in multiple mode, spec 5.1).
+let tapsNeverDeselect = EngineBehaviour(name: "taps never deselect") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+    var kept: RowPath?
+    if case .tap(let p) = e.event, let row = state.row(at: p), state.selection.contains(row) { kept = row }
+    var changes = try state.apply(e)
+    if let kept, !state.selection.contains(kept) {
+        state.selection.insert(kept)
+        changes.deselected.removeAll { $0 == kept }
+    }
+    return changes
+}
+
+/// Where the naive reference finds the two engines part ways: replays both side by
+/// side, comparing gesture fingerprints at gesture ends and full hashes at checkpoints.
+struct ReferenceDivergence {
+    var events: ClosedRange<Int>
+    var kind: String
+    var checkpoint: Int?
+}
+
+func referenceDivergence(_ events: [TimedEvent], written: EngineBehaviour, replayed: EngineBehaviour, interval: Int) -> ReferenceDivergence? {
+    var a = TableState(), b = TableState()
+    var gestureStart = 0, gestureKind = ""
+    var found: ReferenceDivergence?
+    for (i, e) in events.enumerated() {
+        let recorded = (try? written.apply(e, to: &a)) ?? TableChanges()
+        var rejected = false
+        do {
+            let changes = try replayed.apply(e, to: &b)
+            if let k = GestureBoundary.kind(began: changes) {
+                gestureStart = i
+                gestureKind = k
+            }
+        } catch { rejected = true }
+        if found == nil {
+            if rejected {
+                found = ReferenceDivergence(events: i...i, kind: e.event.typeName)
+            } else if GestureBoundary.endsGesture(recorded), a.gestureFingerprint != b.gestureFingerprint {
+                found = ReferenceDivergence(events: gestureStart...i, kind: gestureKind)
+            }
+        }
+        if (i + 1) % interval == 0 {
+            if found == nil, a.hashValue64 != b.hashValue64 {
+                found = ReferenceDivergence(events: (i + 1 - interval)...i, kind: "checkpoint window")
+            }
+            if found != nil {
+                found?.checkpoint = i + 1
+                return found
+            }
+        }
+    }
+    return found
+}
+
+func replayed(_ events: ArraySlice<TimedEvent>, with engine: EngineBehaviour) -> TableState {
+    var s = TableState()
+    for e in events { _ = try? engine.apply(e, to: &s) }
+    return s
+}
+
+@Suite("behaviour fingerprints: a build that behaves differently never trusts the log's checkpoints")
+struct FingerprintTests {
+    let events = Array(SyntheticSession(seed: 3, count: 3_000))
+    let interval = 256
+
+    func writeLog(_ path: String, engine: EngineBehaviour) throws {
+        let w = try LogRewriter(path: path, engine: engine, checkpointInterval: interval, batchEvents: 100)
+        for e in events { try w.append(e) }
+        try w.close()
+    }
+
+    @Test("the behaviour fingerprint is the same on every computation and differs for a second engine")
+    func fingerprints() {
+        let clock = ContinuousClock()
+        var again: UInt64 = 0
+        let took = clock.measure { again = BehaviourFingerprint.compute(with: .standard) }
+        #expect(again == BehaviourFingerprint.current)
+        #expect(EngineBehaviour.standard.fingerprint == BehaviourFingerprint.current)
+        #expect(tapsNeverDeselect.fingerprint != BehaviourFingerprint.current)
+        // Milliseconds in a release build; a debug build is about ten times slower.
+        #expect(took < .seconds(3), "computing the fingerprint took \(took)")
+    }
+
+    @Test("the test session really tells the two engines apart")
+    func sessionDiverges() {
+        var a = TableState(), b = TableState()
+        var differ = 0
+        for e in events {
+            _ = try? EngineBehaviour.standard.apply(e, to: &a)
+            _ = try? tapsNeverDeselect.apply(e, to: &b)
+            if a.selection != b.selection { differ += 1 }
+        }
+        #expect(differ > 0)
+    }
+
+    @Test("a log another engine wrote: state(at:) is this build's replay from the start, never the checkpoints' hybrid")
+    func untrustedCheckpoints() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("old-engine.slog").path
+        try writeLog(path, engine: tapsNeverDeselect)
+        let log = try LogReader(path: path)
+        #expect(log.header.behaviour == tapsNeverDeselect.fingerprint)
+        #expect(!log.checkpointsTrusted)
+        #expect(log.records.contains { $0.header.kind == .checkpoint })
+        for n in [0, 1, 255, 256, 257, 1_000, 2_048, 2_050, 2_999, 3_000] {
+            #expect(try log.state(at: n) == replayed(events[..<n], with: .standard), "n \(n)")
+        }
+        // The same file read by the engine that wrote it trusts and uses its checkpoints.
+        let same = try LogReader(path: path, engine: tapsNeverDeselect)
+        #expect(same.checkpointsTrusted)
+        for n in [256, 1_000, 3_000] {
+            #expect(try same.state(at: n) == replayed(events[..<n], with: tapsNeverDeselect), "n \(n)")
+        }
+    }
+
+    @Test("check: the same build reports the same behaviour")
+    func checkSame() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("same.slog").path
+        try writeLog(path, engine: .standard)
+        let report = try LogReader(path: path).check()
+        #expect(report.isSame)
+        #expect(report.events == events.count)
+        #expect(report.gesturesCompared > 10)
+        #expect(report.checkpointsCompared == events.count / interval)
+    }
+
+    @Test("check: a second engine finds the first gesture that differs and diffs the nearest checkpoint after it")
+    func checkDiverged() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("standard.slog").path
+        try writeLog(path, engine: .standard)
+        let report = try LogReader(path: path, engine: tapsNeverDeselect).check()
+        let expected = try #require(referenceDivergence(events, written: .standard, replayed: tapsNeverDeselect, interval: interval))
+        let d = try #require(report.divergence)
+        #expect(d.events == expected.events)
+        #expect(d.kind == expected.kind)
+        #expect(d.checkpoint == expected.checkpoint)
+        let c = try #require(d.checkpoint)
+        let recorded = replayed(events[..<c], with: .standard)
+        let thisBuild = replayed(events[..<c], with: tapsNeverDeselect)
+        #expect(d.changes == thisBuild.changes(since: recorded))
+        #expect(d.changes.contains { $0.field == "selected" })
+    }
+
+    @Test("appending to a log another engine wrote is refused with a way out")
+    func appendRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("other.slog").path
+        try writeLog(path, engine: tapsNeverDeselect)
+        #expect { try Recorder(appendingTo: path) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.code == .unsupported && e.message.contains("selectlog upgrade")
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// The recorder findings of issue 9, one test each.
+@Suite("Recorder an app can trust")
+struct RecorderTests {
+    @Test("four threads appending 8,000 clock-stamped events: none is rejected as out of order")
+    func stampedAppendsFromFourThreads() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        let recorder = try Recorder(creating: path, options: smallBatches())
+        try recorder.append(.reload(sections: [SectionSpec(rows: 100)]))
+        let rejected = LockedBox(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { k in
+            for i in 0..<2000 {
+                let event: Event = i % 2 == 0 ? .tick : .scroll(to: Points(k * 10 + i % 7))
+                do { try recorder.append(event) } catch { rejected.withLockedValue { $0 += 1 } }
+            }
+        }
+        try recorder.close()
+        #expect(rejected.withLockedValue { $0 } == 0)
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 8001)
+        let times = try log.events().map { $0.t }
+        #expect(times.allSatisfy { $0 != nil })
+        let stamps = times.compactMap { $0 }
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(try log.state(at: 8001) == recorder.state)
+    }
+
+    @Test("append returns what the event changed, the same value TableState.apply returns")
+    func appendReturnsChanges() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recorder = try Recorder(creating: dir.appendingPathComponent("c.slog").path, options: smallBatches())
+        var mirror = TableState()
+        var config = ConfigurationPatch()
+        config.allowsMultipleSelection = true
+        let events: [Event] = [.configure(config), .reload(sections: [SectionSpec(rows: 20, rowHeight: Points(50))]),
+                               .tap(ViewportPoint(x: Points(20), y: Points(75))), .select(rows: [RowPath(0, 4), RowPath(0, 7)]),
+                               .deleteRows(at: [RowPath(0, 0)]), .deselectAll, .undo]
+        for (k, event) in events.enumerated() {
+            let timed = TimedEvent(event, t: .milliseconds(k * 10))
+            #expect(try recorder.append(timed) == mirror.apply(timed), "event \(k)")
+        }
+        try recorder.close()
+    }
+
+    @Test("changes from appends on four threads at once rebuild the selection exactly (atomic with the state)")
+    func changesAreAtomic() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recorder = try Recorder(creating: dir.appendingPathComponent("m.slog").path, options: smallBatches())
+        var config = ConfigurationPatch()
+        config.allowsMultipleSelection = true
+        try recorder.append(.configure(config))
+        try recorder.append(.reload(sections: [SectionSpec(rows: 400)]))
+        let mirrors = LockedBox([Set<RowPath>](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { k in
+            var g = SeededRandom(seed: UInt64(k))
+            var mine = Set<RowPath>()
+            for _ in 0..<500 {
+                // Each thread touches only its own hundred rows, so its mirror depends only on its own changes.
+                let row = RowPath(0, k * 100 + Int.random(in: 0..<100, using: &g))
+                let event: Event = Bool.random(using: &g) ? .select(rows: [row]) : .deselect(rows: [row])
+                guard let changes = try? recorder.append(event) else { continue }
+                for r in changes.selected { mine.insert(r) }
+                for r in changes.deselected { mine.remove(r) }
+            }
+            mirrors.withLockedValue { $0[k] = mine }
+        }
+        try recorder.close()
+        let rebuilt = mirrors.withLockedValue { $0.reduce(into: Set<RowPath>()) { $0.formUnion($1) } }
+        #expect(rebuilt == Set(recorder.state.selection.paths))
+        #expect(recorder.count == 2002)
+    }
+
+    @Test("the recorder's clock resumes from the log's last time when appending to it")
+    func clockResumes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        let first = try Recorder(creating: path, options: smallBatches())
+        try first.append(TimedEvent(.reload(sections: [SectionSpec(rows: 10)]), t: .milliseconds(60_000)))
+        try first.close()
+        let again = try Recorder(appendingTo: path, options: smallBatches())
+        try again.append(.tick)
+        #expect(again.state.t >= .milliseconds(60_000))
+        try again.close()
+    }
+
+    @Test("creating a recorder where a file exists is an error, and the file is left as it was")
+    func creatingOverAnExistingLog() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("reported.slog").path
+        try writeLog([TimedEvent(.reload(sections: [SectionSpec(rows: 5)])), TimedEvent(.select(rows: [RowPath(0, 2)]))],
+                     to: path, options: smallBatches())
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            _ = try Recorder(creating: path, options: smallBatches())
+            Issue.record("creating over an existing log succeeded")
+        } catch {
+            #expect(error.code == .alreadyExists)
+            #expect(error.description.contains("reported.slog"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try LogReader(path: path).eventCount == 2)
+
+        let replacing = try Recorder(creating: path, options: smallBatches(), replacingExisting: true)
+        try replacing.close()
+        #expect(try LogReader(path: path).eventCount == 0)
+    }
+
+    @Test("close() from eight threads at once: one index, a verifiable log, the same outcome for all")
+    func concurrentClose() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for round in 0..<30 {
+            let path = dir.appendingPathComponent("c\(round).slog").path
+            let recorder = try Recorder(creating: path, options: smallBatches())
+            try recorder.append(.reload(sections: [SectionSpec(rows: 50)]))
+            for i in 0..<60 { try recorder.append(.select(rows: [RowPath(0, i % 50)])) }
+            let failures = LockedBox(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                do { try recorder.close() } catch { failures.withLockedValue { $0 += 1 } }
+            }
+            #expect(failures.withLockedValue { $0 } == 0, "round \(round)")
+            let report = try LogReader.verify(path: path)
+            #expect(report.isIntact, "round \(round): \(String(describing: report.problem))")
+            let log = try LogReader(path: path)
+            #expect(log.usedStoredIndex, "round \(round)")
+            #expect(log.eventCount == 61)
+            #expect(log.records.filter { $0.header.kind == .index }.count <= 1)
+            #expect(throws: LogError.self) { try recorder.append(.tick) }
+            let again = try Recorder(appendingTo: path, options: smallBatches())
+            try again.append(.tick)
+            try again.close()
+            #expect(try LogReader.verify(path: path).isIntact)
+        }
+    }
+
+    @Test("initialisers that take a file URL; a URL that is not a file's is an error naming it")
+    func fileURLs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("url.slog")
+        let recorder = try Recorder(creating: url, options: smallBatches())
+        try recorder.append(.reload(sections: [SectionSpec(rows: 3)]))
+        try recorder.close()
+        #expect(throws: LogError.self) { try Recorder(creating: url) }
+        let again = try Recorder(appendingTo: url, options: smallBatches())
+        #expect(again.count == 1)
+        try again.close()
+        do {
+            _ = try Recorder(creating: URL(string: "https://example.com/s.slog")!)
+            Issue.record("a web URL was accepted")
+        } catch {
+            #expect(error.description.contains("https://example.com/s.slog"))
+        }
+    }
+
+    @Test("close() after close() returns at once with the same outcome")
+    func closeTwice() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("twice.slog").path
+        let recorder = try Recorder(creating: path, options: smallBatches())
+        try recorder.append(.reload(sections: [SectionSpec(rows: 3)]))
+        try recorder.close()
+        try recorder.close()
+        #expect(try LogReader.verify(path: path).isIntact)
+    }
+
+    @Test("a recorder and its log can be handed to a Task (Sendable)")
+    func sendable() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("task.slog").path
+        let recorder = try Recorder(creating: path, options: smallBatches())
+        let count = try await Task.detached {
+            try recorder.append(.reload(sections: [SectionSpec(rows: 3)]))
+            try recorder.close()
+            return recorder.count
+        }.value
+        #expect(count == 1)
+    }
+}

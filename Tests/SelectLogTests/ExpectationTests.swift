@@ -1,0 +1,166 @@
+import Testing
+@testable import SelectLog
+
+/// The expectation language of issue 11: grammar, errors, evaluation on the state.
+@Suite("Expectations")
+struct ExpectationTests {
+    static let session = """
+        {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}, "optionWidth": 80}
+        {"type": "viewport", "width": 390, "height": 500}
+        {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}, {"rows": 70, "rowHeight": 44.3}]}
+        {"type": "panBegan", "x": 20, "y": 125, "t": 1000}
+        {"type": "panMoved", "x": 20, "y": 275, "t": 1016.667}
+        """
+
+    @Test("the issue's examples parse and evaluate on a real state")
+    func examples() throws {
+        let state = try play(ExpectationTests.session)
+        #expect(try StateExpectation("selected contains [0, 2]").holds(in: state))
+        #expect(try !StateExpectation("selected contains [3, 60]").holds(in: state))
+        #expect(try StateExpectation("count(selected) > 3 and not editing").holds(in: state))
+        #expect(try !StateExpectation("count(selected) > 4 and not editing").holds(in: state))
+        #expect(try StateExpectation("optionOpen == null").holds(in: state))
+        #expect(try StateExpectation("pan.kind == \"strip\" and pan.autoscroll == null").holds(in: state))
+        #expect(try StateExpectation("pan.anchor == [0, 5] and pan.mode == \"select\"").holds(in: state))
+        #expect(try StateExpectation("editor.chosen == null").holds(in: state), "a path through null is null")
+        #expect(try StateExpectation("count(sections) == 2 and sections == [20, 70]").holds(in: state))
+        #expect(try StateExpectation("t == 1016.667 and t > 1016.666 and t < 1016.668").holds(in: state))
+        #expect(try StateExpectation("not (events != 5) or false").holds(in: state))
+        #expect(try StateExpectation("selected == [[0, 2], [0, 3], [0, 4], [0, 5]]").holds(in: state))
+        #expect(try !StateExpectation("selected == [[0, 2], [0, 3], [0, 4]]").holds(in: state))
+        #expect(try StateExpectation("[1, 2] contains 2 and not ([1, 2] contains 3)").holds(in: state))
+    }
+
+    @Test("precedence: not binds tighter than and, and tighter than or")
+    func precedence() throws {
+        let state = TableState()
+        #expect(try StateExpectation("true or false and false").holds(in: state))
+        #expect(try !StateExpectation("(true or false) and false").holds(in: state))
+        #expect(try !StateExpectation("not true and false").holds(in: state))
+        #expect(try StateExpectation("not (true and false)").holds(in: state))
+        #expect(try StateExpectation("not not true").holds(in: state))
+    }
+
+    @Test("numbers compare on the grid: a literal is rounded onto the value's grid")
+    func grid() throws {
+        // Section 1 rows are 44.3 pt, stored as 44.296875 (the 1/64 grid point nearest).
+        let state = try play(ExpectationTests.session)
+        #expect(try StateExpectation("contentHeight == 4100.78125").holds(in: state))
+        #expect(try StateExpectation("contentHeight == 4100.78").holds(in: state), "4100.78 rounds to 4100.78125 on the 1/64 grid")
+        #expect(try !StateExpectation("contentHeight == 4100.8").holds(in: state))
+        #expect(try StateExpectation("contentHeight > 4100.77 and contentHeight < 4100.8").holds(in: state))
+        // Between literals the comparison is exact.
+        #expect(try !StateExpectation("1.5 == 1.50001").holds(in: state))
+        #expect(try StateExpectation("1.5 == 1.50").holds(in: state))
+        #expect(try StateExpectation("-2 < -1.5").holds(in: state))
+    }
+
+    @Test("every field of the state JSON reads the value the JSON prints", arguments: [0, 1, 777, 3000])
+    func fieldsMatchJSON(count: Int) throws {
+        var iterator = SyntheticSession(seed: 11, count: count).makeIterator()
+        while iterator.next() != nil {}
+        let state = iterator.state
+        guard case .object(let fields) = try JSONParser.parse(Array(state.json.utf8)) else {
+            Issue.record("state JSON is not an object")
+            return
+        }
+        for (key, value) in fields {
+            if case .object(let inner) = value {
+                for (k, v) in inner {
+                    let text = "\(key).\(k) == \(ExpectationTests.literal(v))"
+                    #expect(try StateExpectation(text).holds(in: state), "\(text)")
+                }
+            }
+            let text = "\(key) == \(ExpectationTests.literal(value))"
+            if case .object = value {} else {
+                #expect(try StateExpectation(text).holds(in: state), "\(text)")
+                #expect(try !StateExpectation(text).negated.holds(in: state))
+            }
+        }
+    }
+
+    static func literal(_ v: JSONValue) -> String {
+        switch v {
+        case .null: "null"
+        case .bool(let b): String(b)
+        case .number(let n): ExpectationTests.decimal(n)
+        case .string(let s): JSONText.quote(s)
+        case .array(let items): "[" + items.map(literal).joined(separator: ", ") + "]"
+        case .object: "null"
+        }
+    }
+
+    static func decimal(_ n: JSONNumber) -> String {
+        var digits = n.digits.map(String.init).joined()
+        if digits.isEmpty { return "0" }
+        if n.exponent < 0 {
+            while digits.count <= -n.exponent { digits = "0" + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: n.exponent))
+        } else {
+            digits += String(repeating: "0", count: n.exponent)
+        }
+        return (n.negative ? "-" : "") + digits
+    }
+
+    @Test("errors name the column and what was expected", arguments: [
+        ("selected contains", 18, "expected a field, a literal"),
+        ("selectd contains [0, 1]", 1, "unknown field \"selectd\" (did you mean \"selected\"?)"),
+        ("pan.knd == \"strip\"", 5, "expected a field of pan (kind, mode, anchor, autoscroll)"),
+        ("count(selected > 3", 19, "\")\" to close count( at column 1"),
+        ("editing = true", 9, "expected ==, !="),
+        ("(editing", 9, "\")\" to close the \"(\" at column 1"),
+        ("selected.row", 9, "selected has no fields"),
+        ("editing true", 9, "expected \"and\", \"or\", an operator or the end"),
+        ("[1, 2", 6, "\",\" or \"]\" in the list that opens at column 1"),
+        ("optionOpen == \"x", 15, "never closed"),
+        ("t > 1.2.3", 5, "is not a number"),
+        ("and editing", 1, "expected a field, a literal"),
+    ])
+    func errors(text: String, column: Int, message: String) {
+        do {
+            _ = try StateExpectation(text)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.column == column, "\(text): \(error)")
+            #expect(error.message.contains(message), "\(text): \(error)")
+            #expect(error.description.hasPrefix("column \(column): "))
+        }
+    }
+
+    @Test("fields lists what is read; reads gives their values")
+    func reads() throws {
+        let state = try play(ExpectationTests.session)
+        let e = try StateExpectation("count(selected) > 3 and pan.kind == \"strip\" and not editing and selected contains [0, 1]")
+        #expect(e.fields == ["selected", "pan.kind", "editing"])
+        let reads = e.reads(in: state)
+        #expect(reads.map(\.value.description) == ["[[0, 2], [0, 3], [0, 4], [0, 5]]", "\"strip\"", "false"])
+        #expect(!e.holds(in: state))
+        #expect(e.negated.holds(in: state))
+        #expect(e.negated.text == "not (\(e.text))")
+    }
+
+    @Test("the selection fast paths agree with the general evaluation")
+    func fastPaths() throws {
+        var iterator = SyntheticSession(seed: 5, count: 2000).makeIterator()
+        var n = 0
+        while iterator.next() != nil {
+            n += 1
+            guard n % 97 == 0 else { continue }
+            let state = iterator.state
+            for row in [RowPath(0, 0), RowPath(0, 3), RowPath(1, 7), RowPath(2, 40)] {
+                let fast = try StateExpectation("selected contains [\(row.section), \(row.row)]").holds(in: state)
+                let slow = try StateExpectation("(selected) contains [\(row.section), \(row.row)]").holds(in: state)
+                #expect(fast == slow)
+                #expect(fast == state.selection.paths.contains(row))
+            }
+            #expect(try StateExpectation("count(selected) == count((selected))").holds(in: state))
+            // holds(in:) short-cuts the logical operators; it must agree with the value.
+            for text in ["editing or dragging", "not decelerating and selected contains [1, 7]",
+                         "(editing or not dragging) and (pan == null or pan.kind == \"strip\")", "optionOpen", "not optionOpen or editing"] {
+                let e = try StateExpectation(text)
+                #expect(e.holds(in: state) == e.value(in: state).isTruthy, "\(text)")
+            }
+            #expect(try StateExpectation("count(selected) == \(state.selection.count)").holds(in: state))
+        }
+    }
+}
