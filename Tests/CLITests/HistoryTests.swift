@@ -71,3 +71,22 @@ struct HistoryTests {
         }
     }
 }
+
+@Suite("LogCursor snapshots")
+struct LogCursorSnapshotTests {
+    @Test("a cursor's snapshot crosses a task boundary and is the state at its position")
+    func snapshotCrossesTasks() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", path]).status == 0)
+        let log = try LogReader(path: path)
+        let cursor = try LogCursor(log, at: 4)
+        try cursor.stepForward()
+        let snapshot = cursor.snapshot
+        let seen = await Task.detached { snapshot.state.selection.paths }.value
+        #expect(snapshot.position == 5)
+        #expect(snapshot.state == (try log.state(at: 5)))
+        #expect(seen == [RowPath(0, 2), RowPath(0, 3)])
+    }
+}

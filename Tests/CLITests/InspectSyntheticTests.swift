@@ -46,9 +46,23 @@ struct InspectSyntheticTests {
         let log = try LogReader(path: path)
         let a = try log.state(at: 5000), b = try log.state(at: 15000)
         let diff = try CLI.run(["inspect", path, "--diff", "5000..15000", "--json"])
-        let added = StateChange.jsonRanges(b.selection.subtracting(a.selection))
-        let removed = StateChange.jsonRanges(a.selection.subtracting(b.selection))
-        #expect(diff.stdout.contains("{\"field\": \"selected\", \"added\": \(added), \"removed\": \(removed)}"))
+        // The selection is followed through edits: what was selected at A, less what edits
+        // deleted and what was deselected, plus what was added, is what is selected at B.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+        let changes = try #require(object["changes"] as? [[String: Any]])
+        let selected = try #require(changes.first { $0["field"] as? String == "selected" })
+        func rows(_ key: String) -> RowSet {
+            var set = RowSet()
+            for r in (selected[key] as? [[Int]]) ?? [] { set.insert(r[1]..<(r[2] + 1), in: r[0]) }
+            return set
+        }
+        let added = rows("added"), removed = rows("removed")
+        let deleted = try #require(selected["deleted"] as? Int)
+        #expect(a.selection.count - deleted - removed.count + added.count == b.selection.count)
+        #expect(added.subtracting(b.selection).isEmpty && removed.intersection(b.selection).isEmpty)
+        for pair in (selected["moved"] as? [[[Int]]]) ?? [] {
+            #expect(a.selection.contains(RowPath(pair[0][0], pair[0][1])) && b.selection.contains(RowPath(pair[1][0], pair[1][1])))
+        }
         #expect(diff.stdout.hasPrefix("{\"from\": 5000, \"to\": 15000, \"changes\": ["))
     }
 

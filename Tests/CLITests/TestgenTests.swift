@@ -73,7 +73,7 @@ struct TestgenTests {
                                  to: "main.swift", in: dir)
         let binary = dir.appendingPathComponent("runner").path
         let compile = try TestgenTests.run("/usr/bin/env", ["swiftc", "-parse-as-library", "-swift-version", "6", file.path, main,
-                                                           "-I", debug.appendingPathComponent("Modules").path] + objects + ["-o", binary], in: dir)
+                                                           "-I", debug.appendingPathComponent("Modules").path] + objects + ["-lm", "-o", binary], in: dir)
         #expect(compile.status == 0, "\(compile.stderr)")
         return try TestgenTests.run(binary, [], in: dir)
     }

@@ -154,6 +154,12 @@ struct ExpectationTests {
                 #expect(fast == state.selection.paths.contains(row))
             }
             #expect(try StateExpectation("count(selected) == count((selected))").holds(in: state))
+            // holds(in:) short-cuts the logical operators; it must agree with the value.
+            for text in ["editing or dragging", "not decelerating and selected contains [1, 7]",
+                         "(editing or not dragging) and (pan == null or pan.kind == \"strip\")", "optionOpen", "not optionOpen or editing"] {
+                let e = try StateExpectation(text)
+                #expect(e.holds(in: state) == e.value(in: state).isTruthy, "\(text)")
+            }
             #expect(try StateExpectation("count(selected) == \(state.selection.count)").holds(in: state))
         }
     }

@@ -6,11 +6,13 @@ public struct ExpectationError: Error, Hashable, Sendable, CustomStringConvertib
     /// What went wrong, e.g. `expected a field, a literal, "count(" or "(", found "=="`.
     public var message: String
 
+    /// An error at `column` saying `message`.
     public init(column: Int, message: String) {
         self.column = column
         self.message = message
     }
 
+    /// `column N: message`.
     public var description: String { "column \(column): \(message)" }
 }
 
@@ -39,6 +41,7 @@ struct ExpectationToken: Sendable {
 }
 
 extension ExpectationNumber: Equatable {
+    /// The same representation (raw, scale and literal-ness); see `compare` for value order.
     public static func == (a: ExpectationNumber, b: ExpectationNumber) -> Bool {
         a.raw == b.raw && a.scale == b.scale && a.isLiteral == b.isLiteral
     }

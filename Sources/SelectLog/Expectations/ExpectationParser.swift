@@ -1,11 +1,18 @@
 /// The comparison operators of the expectation language.
 public enum ExpectationOperator: String, Sendable, CaseIterable {
+    /// `==`: structural equality.
     case equal = "=="
+    /// `!=`: not structurally equal.
     case notEqual = "!="
+    /// `<` on numbers or strings.
     case less = "<"
+    /// `<=` on numbers or strings.
     case lessOrEqual = "<="
+    /// `>` on numbers or strings.
     case greater = ">"
+    /// `>=` on numbers or strings.
     case greaterOrEqual = ">="
+    /// `contains`: list membership.
     case contains
 }
 

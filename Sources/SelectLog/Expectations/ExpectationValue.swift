@@ -4,14 +4,21 @@
 /// Numbers are exact fixed-point values (`ExpectationNumber`), never binary floating
 /// point, so that comparisons are deterministic and follow the contract's grid.
 public enum ExpectationValue: Sendable, CustomStringConvertible {
+    /// JSON `null`: an absent pan, option view, editor, … and any path through one.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An exact number on a grid, or a decimal literal.
     case number(ExpectationNumber)
+    /// A string, such as `pan.kind`.
     case string(String)
+    /// A list, such as `selected` or a row path `[section, row]`.
     case list([ExpectationValue])
+    /// An object (`pan`, `swipe`, `editor`), keys in the order of spec 6.
     case object([(key: String, value: ExpectationValue)])
 
     /// The value as JSON text, e.g. `[[0, 3], [0, 4]]` or `{"kind": "strip"}`.
+    /// The value as JSON text.
     public var description: String {
         switch self {
         case .null: "null"
@@ -88,6 +95,7 @@ public struct ExpectationNumber: Sendable, CustomStringConvertible {
     static func points(_ p: Points) -> ExpectationNumber { ExpectationNumber(raw: p.raw, scale: Points.scale) }
     static func millis(_ t: Micros) -> ExpectationNumber { ExpectationNumber(raw: t.raw, scale: 1000) }
 
+    /// The exact decimal value, e.g. `120.296875`.
     public var description: String { Decimal.format(raw, scale: scale) }
 
     /// `raw` moved onto grid `scale`, rounded half to even.

@@ -39,13 +39,14 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         self.root = root
     }
 
+    /// The text it was parsed from.
     public var description: String { text }
 
     /// The expectation that holds exactly when this one does not: `not (TEXT)`.
     public var negated: StateExpectation { StateExpectation(text: "not (\(text))", root: .not(root)) }
 
     /// Whether the expectation holds in `state`.
-    public func holds(in state: TableState) -> Bool { StateExpectation.evaluate(root, state).isTruthy }
+    public func holds(in state: TableState) -> Bool { StateExpectation.truth(root, state) }
 
     /// The expectation's value in `state` (usually a boolean).
     public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state) }
@@ -79,6 +80,21 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
             let parts = path.split(separator: ".").map(String.init)
             let field = StateField(rawValue: parts[0]) ?? .events
             return (path, field.value(in: state, key: parts.count > 1 ? parts[1] : nil))
+        }
+    }
+
+    /// Whether `node` holds, without building values for the logical operators and the
+    /// selection's fast paths (what `inspect --first` runs after every event).
+    static func truth(_ node: ExpectationNode, _ state: TableState) -> Bool {
+        switch node {
+        case .or(let a, let b): return truth(a, state) || truth(b, state)
+        case .and(let a, let b): return truth(a, state) && truth(b, state)
+        case .not(let a): return !truth(a, state)
+        case .selectedContains(let row): return state.selection.contains(row)
+        case .field(.editing, nil): return state.editing
+        case .field(.dragging, nil): return state.dragging
+        case .field(.decelerating, nil): return state.decelerating
+        default: return evaluate(node, state).isTruthy
         }
     }
 

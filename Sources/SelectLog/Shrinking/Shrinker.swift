@@ -24,6 +24,7 @@ public enum ShrinkError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The expectation does not hold after the input's last event (nor after any).
     case expectationNeverHolds(events: Int)
 
+    /// The reason, in words.
     public var description: String {
         switch self {
         case .invalidEvent(let index, let reason): "event \(index) is rejected: \(reason)"
@@ -51,6 +52,7 @@ public struct Shrinker: Sendable {
     /// What must hold after the shrunk script's last event.
     public var expectation: StateExpectation
 
+    /// A shrinker that keeps `expectation` holding.
     public init(expectation: StateExpectation) { self.expectation = expectation }
 
     /// Shrinks `events`. The expectation must hold after some event of the input (the

@@ -10,7 +10,9 @@ public struct RowHistory: Sendable, Equatable {
         /// Nothing in the log changed the row's selection; it was there from the first event.
         case untouched
     }
+    /// What the answer is.
     public var kind: Kind
+    /// The event (0-based), or nil when untouched.
     public var event: Int?
     /// Where the row was right after `event`.
     public var pathThen: RowPath?
@@ -19,8 +21,11 @@ public struct RowHistory: Sendable, Equatable {
 /// One change of a row's selection: the event (0-based), where the row was right after
 /// it, and whether it was selected then.
 public struct SelectionChange: Sendable, Equatable {
+    /// The event, 0-based (the command line shows `event + 1`).
     public var event: Int
+    /// The row's path right after the event.
     public var path: RowPath
+    /// Whether the row was selected right after the event.
     public var selected: Bool
     /// `.changed`, or `.inserted` for the event that created the row.
     public var kind: RowHistory.Kind
@@ -30,6 +35,7 @@ public struct SelectionChange: Sendable, Equatable {
 public struct Gesture: Sendable, Equatable {
     /// "strip pan", "multi-select pan", "drag scroll", "swipe", or the event's own type.
     public var kind: String
+    /// Its first and last event, 0-based.
     public var events: ClosedRange<Int>
 }
 
@@ -252,6 +258,9 @@ public enum GestureBoundaries {
 
 /// A position in a log that steps by event or by undo step, for debuggers.
 ///
+/// A cursor is a reference to a mapped log and is not `Sendable`: keep it in one task
+/// (or actor). To hand where it is to another task, send its `snapshot`, a value.
+///
 /// ```swift
 /// let cursor = try LogCursor(log, at: 1_000)
 /// try cursor.stepForward()          // event 1,000 applied
@@ -259,17 +268,20 @@ public enum GestureBoundaries {
 /// print(cursor.position, cursor.state.selection)
 /// ```
 public final class LogCursor {
+    /// The log the cursor moves in.
     public let log: LogReader
     /// Events applied: `state` is the state after the first `position` events.
     public private(set) var position: Int
     public private(set) var state: TableState
 
+    /// A cursor at `position` (events applied).
     public init(_ log: LogReader, at position: Int = 0) throws(LogError) {
         self.log = log
         self.position = position
         self.state = try log.state(at: position)
     }
 
+    /// Moves to just after event `n` (through the nearest checkpoint).
     public func move(to n: Int) throws(LogError) {
         state = try log.state(at: n)
         position = n
@@ -336,4 +348,27 @@ public final class LogCursor {
         }
         return false
     }
+}
+
+/// A cursor is bound to one task; its `Snapshot` is what crosses task boundaries.
+@available(*, unavailable, message: "a LogCursor belongs to one task; send cursor.snapshot instead")
+extension LogCursor: Sendable {}
+
+extension LogCursor {
+    /// Where a cursor is, as a value that can be sent between tasks: the position (events
+    /// applied) and the state after them.
+    ///
+    /// ```swift
+    /// let snapshot = cursor.snapshot
+    /// Task { @MainActor in show(snapshot.state) }
+    /// ```
+    public struct Snapshot: Sendable, Equatable {
+        /// Events applied.
+        public let position: Int
+        /// The state after the first `position` events.
+        public let state: TableState
+    }
+
+    /// The cursor's position and state, as a `Sendable` value.
+    public var snapshot: Snapshot { Snapshot(position: position, state: state) }
 }

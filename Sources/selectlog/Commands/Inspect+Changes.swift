@@ -35,32 +35,104 @@ extension Inspect {
     // MARK: Diff
 
     func showDiff(_ reader: LogReader, _ range: InspectRange) throws {
-        let a = try reader.state(at: range.from), b = try reader.state(at: range.to)
-        let changes = b.changes(since: a)
+        let a = try reader.state(at: range.from)
+        // Replay A..B for the row operations, to follow rows through edits.
+        var b = a
+        var operations: [RowOperation] = []
+        var reloadedAt: Int?
+        try reader.forEachEvent(from: range.from, to: range.to) { (i, e) throws(LogError) -> Bool in
+            do throws(InvalidEvent) {
+                let changes = try b.apply(e)
+                if changes.reloaded {
+                    reloadedAt = i
+                    operations = []
+                } else {
+                    operations += changes.rowOperations
+                }
+            } catch {
+                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: reader.path, eventIndex: i, invalidEvent: error)
+            }
+            return true
+        }
+        let followed = SelectionDiff(from: a.selection, to: b.selection, operations: operations, reloaded: reloadedAt != nil)
+        // In the JSON's order: sections and editing come before the selection.
+        let changes = b.changes(since: a).filter { $0.field != "selected" }
+        let head = changes.prefix { $0.field == "sections" || $0.field == "editing" }
+        let tail = changes.dropFirst(head.count)
+        let count = changes.count + (followed.isEmpty ? 0 : 1)
         if json {
-            print("{\"from\": \(range.from), \"to\": \(range.to), \"changes\": \(changesJSON(changes))}")
+            let parts = head.map(changeJSON) + (followed.isEmpty ? [] : [followed.json]) + tail.map(changeJSON)
+            print("{\"from\": \(range.from), \"to\": \(range.to), \"changes\": [" + parts.joined(separator: ", ") + "]}")
             return
         }
-        print("after \(range.from) events -> after \(range.to) events: \(changes.isEmpty ? "no differences" : "\(changes.count) fields differ")")
-        for c in changes {
-            if c.field == "selected" {
-                print("  selected       \(c.before) -> \(c.after) rows")
-                if let added = c.added, !added.isEmpty { print("    added        \(StateChange.ranges(added))") }
-                if let removed = c.removed, !removed.isEmpty { print("    removed      \(StateChange.ranges(removed))") }
-            } else {
-                print("  \(c.field.padding(toLength: 15, withPad: " ", startingAt: 0))\(c.before) -> \(c.after)")
-            }
+        func line(_ c: StateChange) -> String { "  \(c.field.padding(toLength: 15, withPad: " ", startingAt: 0))\(c.before) -> \(c.after)" }
+        print("after \(range.from) events -> after \(range.to) events: \(count == 0 ? "no differences" : "\(count) fields differ")")
+        for c in head { print(line(c)) }
+        if !followed.isEmpty {
+            for l in followed.lines(before: a.selection.count, after: b.selection.count, reloadedAt: reloadedAt) { print(l) }
         }
+        for c in tail { print(line(c)) }
     }
 
     // MARK: Helpers
 
     func changesJSON(_ changes: [StateChange]) -> String {
-        "[" + changes.map { c in
-            if c.field == "selected" {
-                return "{\"field\": \"selected\", \"added\": \(StateChange.jsonRanges(c.added ?? RowSet())), \"removed\": \(StateChange.jsonRanges(c.removed ?? RowSet()))}"
+        "[" + changes.map(changeJSON).joined(separator: ", ") + "]"
+    }
+
+    func changeJSON(_ c: StateChange) -> String {
+        if c.field == "selected" {
+            return "{\"field\": \"selected\", \"added\": \(StateChange.jsonRanges(c.added ?? RowSet())), \"removed\": \(StateChange.jsonRanges(c.removed ?? RowSet()))}"
+        }
+        return "{\"field\": \(JSONText.quote(c.field)), \"before\": \(JSONText.quote(c.before)), \"after\": \(JSONText.quote(c.after))}"
+    }
+}
+
+/// How the selection changed between two states, following rows through the row
+/// operations between them: rows that only moved are reported as moved, not as added
+/// and removed; rows deleted while selected are counted.
+struct SelectionDiff {
+    /// Rows selected after B that were not selected (or did not exist) at A, in B's frame.
+    var added: RowSet
+    /// Rows selected at A, still there after B and no longer selected, in B's frame.
+    var removed: RowSet
+    /// Selected rows that kept their selection but changed path (A's path, B's path);
+    /// listed when A has at most `movedLimit` selected rows.
+    var moved: [(from: RowPath, to: RowPath)] = []
+    /// Selected rows at A that an edit (or a reload) deleted.
+    var deleted: Int
+    static let movedLimit = 10_000
+
+    init(from a: RowSet, to b: RowSet, operations: [RowOperation], reloaded: Bool) {
+        let mapped = reloaded ? RowSet() : a.applying(operations)
+        added = b.subtracting(mapped)
+        removed = mapped.subtracting(b)
+        deleted = a.count - mapped.count
+        if !reloaded, !operations.isEmpty, a.count <= SelectionDiff.movedLimit {
+            for p in a.paths {
+                if let to = RowSet([p]).applying(operations).first, to != p, b.contains(to) { moved.append((p, to)) }
             }
-            return "{\"field\": \(JSONText.quote(c.field)), \"before\": \(JSONText.quote(c.before)), \"after\": \(JSONText.quote(c.after))}"
-        }.joined(separator: ", ") + "]"
+        }
+    }
+
+    var isEmpty: Bool { added.isEmpty && removed.isEmpty && moved.isEmpty && deleted == 0 }
+
+    var json: String {
+        let pairs = moved.map { "[[\($0.from.section), \($0.from.row)], [\($0.to.section), \($0.to.row)]]" }.joined(separator: ", ")
+        return "{\"field\": \"selected\", \"added\": \(StateChange.jsonRanges(added)), \"removed\": \(StateChange.jsonRanges(removed)), \"moved\": [\(pairs)], \"deleted\": \(deleted)}"
+    }
+
+    func lines(before: Int, after: Int, reloadedAt: Int?) -> [String] {
+        var out = ["  selected       \(before) -> \(after) rows (rows followed through edits)"]
+        if !moved.isEmpty {
+            let shown = moved.prefix(6).map { "\($0.from) -> \($0.to)" }.joined(separator: ", ")
+            out.append("    moved        \(moved.count) row\(moved.count == 1 ? "" : "s"): \(shown)\(moved.count > 6 ? ", ..." : "")")
+        }
+        if !added.isEmpty { out.append("    added        \(StateChange.ranges(added))") }
+        if !removed.isEmpty { out.append("    removed      \(StateChange.ranges(removed))") }
+        if deleted > 0 {
+            out.append("    deleted      \(deleted) selected row\(deleted == 1 ? "" : "s") \(reloadedAt.map { "replaced by the reload of event \($0 + 1)" } ?? "deleted by edits")")
+        }
+        return out
     }
 }
