@@ -28,7 +28,8 @@ let package = Package(
     ],
     targets: [
         // The pure core: events, geometry, reducers, engine. Foundation at most.
-        .target(name: "SelectLog"),
+        // Debug builds check the engine's invariants after every event (TableState+Invariants.swift).
+        .target(name: "SelectLog", swiftSettings: [.define("SELECTLOG_INTERNAL_CHECKS", .when(configuration: .debug))]),
         // libzstd, as the system provides it.
         .systemLibrary(
             name: "CZstd",

@@ -12,12 +12,14 @@ newer() { [ ! -f "$1" ] || [ -n "$(find "$2" -name '*.swift' -newer "$1" | head 
 
 if newer "$B/libSelectLog.a" Sources/SelectLog; then
     echo "fuzz: building SelectLog"
+    rm -f "$B/libSelectLog.a" "$B/libSelectLogStore.a"
     $SWIFTC $FLAGS -parse-as-library -module-name SelectLog -emit-module -emit-module-path "$B/SelectLog.swiftmodule" \
         -emit-library -static -o "$B/libSelectLog.a" $(find Sources/SelectLog -name '*.swift' | sort)
     rm -f "$B/libSelectLogStore.a"
 fi
 if newer "$B/libSelectLogStore.a" Sources/SelectLogStore; then
     echo "fuzz: building SelectLogStore"
+    rm -f "$B/libSelectLogStore.a"
     $SWIFTC $FLAGS -parse-as-library -module-name SelectLogStore -I "$B" -I Sources/CZstd -emit-module \
         -emit-module-path "$B/SelectLogStore.swiftmodule" -emit-library -static -o "$B/libSelectLogStore.a" \
         $(find Sources/SelectLogStore -name '*.swift' | sort)
@@ -30,8 +32,10 @@ for h in script log; do
     OUT="$B/fuzz-$h"
     if [ ! -f "$OUT" ] || [ "$B/libSelectLogStore.a" -nt "$OUT" ] || [ -n "$(find $SRC -newer "$OUT")" ]; then
         echo "fuzz: linking $OUT"
+        rm -f "$OUT"
+        # ld.gold warns about ASan's local symbols on every link: noise, left out.
         $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -L "$B" \
             $SRC -lSelectLogStore -lSelectLog -lzstd -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
-        [ -x "$OUT" ]
+        [ -x "$OUT" ] || { echo "fuzz: could not link $OUT" >&2; exit 1; }
     fi
 done

@@ -182,4 +182,29 @@ struct HostileInputTests {
         #expect(r.status == 65)
         #expect(r.stderr.contains("-: line 20002: tick: field \"t\" must not be negative"), "\(r.stderr)")
     }
+
+    @Test("replay and record read as the input arrives: a bad line is reported while the writer still holds the pipe open", arguments: ["replay", "record"])
+    func streamsBeforeTheEnd(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = command == "replay" ? ["replay", "-"] : ["record", "-", "-o", dir.appendingPathComponent("s.slog").path]
+        let input = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("{\"type\": \"tick\"}\n{\"type\": \"tick\",\n".utf8))
+        // The pipe stays open: a reader that waits for the end of its input never answers.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let answered = !process.isRunning
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(answered, "\(command) waited for the end of its input")
+        #expect(process.terminationStatus == 65)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("-: line 2: not valid JSON"), "\(stderr)")
+    }
 }

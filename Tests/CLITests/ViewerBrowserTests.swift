@@ -66,8 +66,8 @@ struct ViewerBrowserTests {
     /// Events in the synthetic window (`SELECTLOG_VIEWER_EVENTS`, default 5,000; `make viewer-check` uses 50,000).
     static let windowEvents = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_EVENTS"] ?? "") ?? 5_000
 
-    /// Pairs of events the timing moves between (`SELECTLOG_VIEWER_MOVES`, default 100).
-    static let moves = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_MOVES"] ?? "") ?? 100
+    /// Pairs of events the timing moves between (`SELECTLOG_VIEWER_MOVES`, default 60).
+    static let moves = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_MOVES"] ?? "") ?? 60
 
     @Test("a window of a synthetic log: the page matches replay, stays within 10 MB per 50,000 events, and moves between any two events in under 50 ms")
     func syntheticWindow() throws {
@@ -92,8 +92,28 @@ struct ViewerBrowserTests {
         let benchText = try #require(ViewerBrowser.element("bench", in: dom))
         let bench = try #require(try JSONSerialization.jsonObject(with: Data(benchText.utf8)) as? [String: Any])
         print("viewer: \(window)-event window, \(bytes) bytes (\(bytes / max(window, 1)) bytes/event); moves between random events: \(benchText)")
-        // Each move's time is its fastest of three passes (a shared machine's scheduler only adds).
+        // Each move's time is its fastest of five passes (a shared machine's scheduler only adds).
         #expect((bench["max"] as? Double ?? .infinity) < 50, "the slowest move: \(benchText)")
+    }
+
+    @Test("keys, buttons, the slider and the event list move the page by event and by gesture; marks give a diff")
+    func controls() throws {
+        let dir = try CLI.temporaryDirectory()
+        let page = dir.appendingPathComponent("strip.html")
+        let view = try CLI.run(["view", "Examples/strip-pan-autoscroll.jsonl", "-o", page.path])
+        #expect(view.status == 0, "\(view.stderr)")
+        let dom = try ViewerBrowser.dom(page, fragment: "interact")
+        #expect(dom.contains("<pre id=\"errors\" data-count=\"0\""), "console errors: \(ViewerBrowser.element("errors", in: dom) ?? "?")")
+        let text = try #require(ViewerBrowser.element("interact", in: dom))
+        let steps = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[Any]])
+        // The example's one gesture is the strip pan that event 5 (panBegan) starts; it is
+        // still going after event 10, the last, so its boundaries are 5 and 10.
+        let shown = steps.compactMap { $0.count == 2 ? $0[1] as? Int : nil }
+        #expect(shown == [0, 1, 5, 4, 5, 4, 5, 0, 10, 9], "\(steps.map { "\($0[0]) → \($0[1])" })")
+        let diff = steps.first { $0[0] as? String == "diff" }?[1] as? String ?? ""
+        #expect(diff.contains("A = after event 9") && diff.contains("B = after event 0"), "\(diff)")
+        #expect(diff.contains("selected -0:0,0:3-13"), "\(diff)")
+        #expect(steps.last?[1] as? String == "#event=0&a=9&b=0")
     }
 
     @Test("a screenshot of a bundled example is a PNG image")
@@ -140,8 +160,7 @@ enum ViewerBrowser {
 
     static func arguments(_ extra: [String]) -> [String] {
         ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-         "--disable-extensions", "--hide-scrollbars", "--user-data-dir=" + FileManager.default.temporaryDirectory
-            .appendingPathComponent("selectlog-chromium-\(UUID().uuidString)").path] + extra
+         "--disable-extensions", "--hide-scrollbars"] + extra
     }
 
     /// The DOM of `page` opened at `fragment` (without `#`), after its scripts ran.
@@ -160,9 +179,12 @@ enum ViewerBrowser {
 
     private static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw Failure(description: missing) }
+        // A fresh profile per run, removed afterwards.
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("selectlog-chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.arguments = ["--user-data-dir=" + profile.path] + arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

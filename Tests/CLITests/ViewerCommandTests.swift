@@ -63,6 +63,58 @@ struct ViewerCommandTests {
         #expect(throws: ViewerWindow.Problem.self) { try ViewerWindow(total: 100, from: 5, to: 9, at: 10) }
     }
 
+    @Test("a streamed script keeps what any window needs: its walk equals replaying the whole script")
+    func streamedScriptWindows() throws {
+        let events = Array(SyntheticSession(seed: 7, count: 300))
+        var hashes = [TableState().hashHex]
+        var state = TableState()
+        for e in events {
+            _ = try state.apply(e)
+            hashes.append(state.hashHex)
+        }
+        let limit = 64
+        let cases: [(from: Int?, to: Int?, at: Int?)] = [(nil, nil, nil), (nil, nil, 5), (nil, nil, 150), (nil, nil, 299),
+                                                         (10, nil, nil), (100, 130, 120), (nil, 200, nil), (300, 300, nil), (0, 0, nil)]
+        for c in cases {
+            var buffer = ScriptWindowBuffer(from: c.from, to: c.to, at: c.at, limit: limit)
+            for (i, e) in events.enumerated() { try buffer.append(e, line: i + 1) }
+            let window = try ViewerWindow(total: buffer.count, from: c.from, to: c.to, at: c.at, limit: limit)
+            #expect(buffer.covers(from: window.from, to: window.to), "\(c)")
+            var seen: [String] = []
+            var numbers: [Int] = []
+            try buffer.walk(from: window.from, to: window.to, start: { seen.append($0.hashHex) }, body: { n, _, _, after in
+                numbers.append(n)
+                seen.append(after.hashHex)
+            })
+            #expect(numbers == Array(stride(from: window.from + 1, through: window.to, by: 1)), "\(c)")
+            #expect(seen == Array(hashes[window.from...window.to]), "\(c): window \(window.from)...\(window.to)")
+        }
+    }
+
+    @Test("gesture spans: a strip pan until a row edit interrupts it, then the interrupted pan until it ends")
+    func gestureSpans() throws {
+        let dir = try CLI.temporaryDirectory()
+        let script = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+            {"type": "panBegan", "x": 20, "y": 25}
+            {"type": "panMoved", "x": 20, "y": 125}
+            {"type": "insertRows", "at": [[0, 0]]}
+            {"type": "panMoved", "x": 20, "y": 225}
+            {"type": "panEnded"}
+            {"type": "swipeBegan", "row": [0, 9]}
+            """, to: "spans.jsonl", in: dir)
+        let page = dir.appendingPathComponent("spans.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let line = html.split(separator: "\n").first { $0.hasPrefix("\"gestures\": ") }
+        // Event 4 begins the strip pan, event 6 interrupts it, event 8 ends it; a swipe
+        // that begins at the last event (9) has no option width here, so it is ignored.
+        #expect(line == #""gestures": [["strip", 4, 6], ["interrupted", 6, 8]],"#)
+    }
+
     @Test("view writes one self-contained page: no network, no external scripts, styles or fonts")
     func selfContained() throws {
         let dir = try CLI.temporaryDirectory()

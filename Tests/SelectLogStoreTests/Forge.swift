@@ -10,13 +10,17 @@ struct Forge {
     /// (offset, kind, codec, stored length, raw length, event count, first event, base time, payload CRC)
     var entries: [(Int, UInt8, UInt8, Int, Int, Int, Int, Int64, UInt32)] = []
 
-    init(behaviour: UInt64 = BehaviourFingerprint.current, interval: UInt32 = 4) {
+    /// The format version forged: 2, or 1 (32-byte header, no behaviour fingerprint, v1 prediction).
+    var version: UInt16 = 2
+
+    init(behaviour: UInt64 = BehaviourFingerprint.current, interval: UInt32 = 4, version: UInt16 = 2) {
+        self.version = version
         bytes = Array("SELECTLG".utf8)
-        bytes += [2, 0, 40, 0]
+        bytes += [UInt8(version), 0, version == 1 ? 32 : 40, 0]
         Forge.put32(&bytes, LogFormat.featureCheckpoints)
         Forge.put64(&bytes, salt)
         Forge.put32(&bytes, interval)
-        Forge.put64(&bytes, behaviour)
+        if version >= 2 { Forge.put64(&bytes, behaviour) }
         Forge.put32(&bytes, CRC32C.checksum(bytes, salt: 0))
     }
 
@@ -53,7 +57,7 @@ struct Forge {
     /// A batch of `events` (delta-encoded as the format says), stored uncompressed.
     @discardableResult
     mutating func batch(_ events: [TimedEvent], first: Int, baseTime: Int64) -> Int {
-        var e = BinaryEventEncoder(baseTime: Micros(raw: baseTime))
+        var e = BinaryEventEncoder(baseTime: Micros(raw: baseTime), version: version)
         for x in events { e.append(x) }
         return record("B", e.out.bytes, events: events.count, first: first, baseTime: baseTime)
     }

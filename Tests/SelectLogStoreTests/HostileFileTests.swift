@@ -129,6 +129,27 @@ struct HostileFileTests {
         #expect(report.problem?.offset == at)
     }
 
+    @Test("a checkpoint with a negative auto-scroll rate is refused before any tick can trap on it")
+    func checkpointNegativeRate() throws {
+        var f = Forge()
+        f.batch(Array(events[0..<4]), first: 0, baseTime: 0)
+        let s = try states()
+        var forged = s[4]
+        forged.configuration.strip.rowsPerSecond = Points(-20)
+        let at = f.record("C", forged.snapshot(), first: 4, baseTime: s[4].t.raw)
+        f.batch([TimedEvent(.tick, t: Micros(raw: s[4].t.raw + 16_667))], first: 4, baseTime: s[4].t.raw)
+        f.index()
+        let (dir, p) = try path("negative-rate.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        let log = try LogReader(path: p)
+        #expect { try log.state(at: 5) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.code == .damaged && e.offset == at
+        }
+        #expect(try LogReader.verify(path: p).problem?.offset == at)
+    }
+
     @Test("a checkpoint that disagrees with the events passes the shallow verify, fails verify --deep at its offset")
     func checkpointDisagreesWithEvents() throws {
         var f = Forge()
@@ -180,5 +201,43 @@ struct HostileFileTests {
         #expect(try log.events() == session)
         #expect(try log.state(at: 1_234) == replayed(Array(session.prefix(1_234))))
         #expect(try LogReader.verify(path: p, replaying: true).isIntact)
+    }
+
+    @Test("a version 1 log replays (from the start: it recorded no behaviour fingerprint) and upgrades to version 2")
+    func versionOne() throws {
+        let session = Array(RandomWalkSession(seed: 4, count: 600))
+        var f = Forge(version: 1)
+        var s = TableState()
+        var first = 0
+        for chunk in stride(from: 0, to: session.count, by: 100) {
+            let part = Array(session[chunk..<Swift.min(chunk + 100, session.count)])
+            f.batch(part, first: first, baseTime: s.t.raw)
+            for e in part { try s.apply(e) }
+            first += part.count
+            f.record("C", s.snapshot(), first: first, baseTime: s.t.raw)
+        }
+        f.index()
+        let (dir, p) = try path("v1.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        let log = try LogReader(path: p)
+        #expect(log.header.version == 1 && log.header.behaviour == nil)
+        #expect(!log.checkpointsTrusted)
+        #expect(try log.events() == session)
+        #expect(try log.state(at: 450) == replayed(Array(session.prefix(450))))
+        #expect(try LogReader.verify(path: p).isIntact)
+        #expect(throws: LogError.self) { try Recorder(appendingTo: p) }
+        // Upgrade: the same events, re-recorded by this build.
+        let upgraded = dir.appendingPathComponent("v2.slog").path
+        let w = try LogRewriter(path: upgraded, checkpointInterval: 128)
+        try log.forEachEvent { (_, e) throws(LogError) -> Bool in
+            try w.append(e)
+            return true
+        }
+        try w.close()
+        let v2 = try LogReader(path: upgraded)
+        #expect(v2.header.version == 2 && v2.checkpointsTrusted)
+        #expect(try v2.events() == session)
+        #expect(try v2.check().isSame)
     }
 }

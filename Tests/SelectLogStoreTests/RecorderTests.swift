@@ -143,6 +143,26 @@ struct RecorderTests {
         }
     }
 
+    @Test("initialisers that take a file URL; a URL that is not a file's is an error naming it")
+    func fileURLs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("url.slog")
+        let recorder = try Recorder(creating: url, options: smallBatches())
+        try recorder.append(.reload(sections: [SectionSpec(rows: 3)]))
+        try recorder.close()
+        #expect(throws: LogError.self) { try Recorder(creating: url) }
+        let again = try Recorder(appendingTo: url, options: smallBatches())
+        #expect(again.count == 1)
+        try again.close()
+        do {
+            _ = try Recorder(creating: URL(string: "https://example.com/s.slog")!)
+            Issue.record("a web URL was accepted")
+        } catch {
+            #expect(error.description.contains("https://example.com/s.slog"))
+        }
+    }
+
     @Test("close() after close() returns at once with the same outcome")
     func closeTwice() throws {
         let dir = try temporaryDirectory()

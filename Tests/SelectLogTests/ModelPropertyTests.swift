@@ -3,7 +3,8 @@ import Testing
 
 /// The engine against the naive model of `ModelTable`: the same random events go to both,
 /// and after every event they must agree on which events are rejected and on every value
-/// of the state JSON (spec 6) the model predicts.
+/// of the state JSON (spec 6) the model predicts; and `changes(since:)` must name exactly
+/// the JSON fields that changed.
 @Suite("The engine agrees with a naive model of the contract")
 struct ModelPropertyTests {
     /// Runs one seeded sequence; returns the first disagreement, described for a human, or nil.
@@ -21,8 +22,10 @@ struct ModelPropertyTests {
                 return "seed \(seed): set-up event \(script.last ?? "") was rejected: \(error)"
             }
         }
+        var previous = topLevelJSONValues(engine.json)
         for step in 0..<events {
             let event = gen.next(model)
+            let before = engine
             script.append(EventEncoder.line(event))
             var engineError: String?
             var modelError: String?
@@ -34,16 +37,21 @@ struct ModelPropertyTests {
             }
             let actual = topLevelJSONValues(engine.json)
             for (key, expected) in model.json.sorted(by: { $0.key < $1.key }) {
-                // `swipe` is new in v2: compared once the engine prints it.
-                guard let value = actual[key] else {
-                    if key == "swipe" { continue }
-                    return "\(context())\nthe engine's JSON has no \"\(key)\""
-                }
+                guard let value = actual[key] else { return "\(context())\nthe engine's JSON has no \"\(key)\"" }
                 if value != expected { return "\(context())\n\(key): engine \(value), model \(expected)" }
             }
+            // `changes(since:)` (what inspect --diff prints) names exactly the fields whose JSON changed.
+            let named = Set(engine.changes(since: before).map(\.field))
+            let differing = Set(ModelPropertyTests.diffedFields.filter { previous[$0] != actual[$0] })
+            if named != differing { return "\(context())\nchanges(since:) names \(named.sorted()), the JSON differs in \(differing.sorted())" }
+            previous = actual
         }
         return nil
     }
+
+    /// The state-JSON fields `changes(since:)` reports on.
+    static let diffedFields = ["sections", "editing", "selected", "contentOffset", "contentHeight", "dragging",
+                               "decelerating", "pan", "optionOpen", "editor", "undo", "redo"]
 
     @Test("sequences every engine generation must agree on: selection, offset, pans, auto-scroll, option views, editor, undo",
           arguments: 0..<4)
@@ -71,13 +79,11 @@ struct ModelPropertyTests {
     @Test("v2 scenarios: interrupted pans, pans that begin over no data row, drag scrolls through edits",
           arguments: 0..<4)
     func agreesOnContractV2(shard: Int) {
-        withKnownIssue("the engine's v2 has not landed on main yet", isIntermittent: true) {
-            for k in 0..<40 {
-                let seed = UInt64(50_000 + shard * 40 + k)
-                if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: true, events: 100) {
-                    Issue.record("\(problem)")
-                    return
-                }
+        for k in 0..<40 {
+            let seed = UInt64(50_000 + shard * 40 + k)
+            if let problem = ModelPropertyTests.firstDisagreement(seed: seed, v2: true, events: 100) {
+                Issue.record("\(problem)")
+                return
             }
         }
     }

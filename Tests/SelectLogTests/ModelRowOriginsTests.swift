@@ -71,6 +71,13 @@ struct ModelRowOriginsTests {
                     }
                 }
                 if !operations.isEmpty { origins.apply(operations, at: index) }
+                if Int.random(in: 0..<8, using: &rng) == 0 {
+                    // Operations naming a section past the end are ignored, never a trap.
+                    let past = model.count
+                    origins.apply([.removeSection(past), .remove(RowPath(past, 0), move: nil), .insert(RowPath(past, 0), source: .new(0))], at: index)
+                    origins.markInserted(section: past, rows: 3, at: index)
+                    origins.markChanged(RowSet([RowPath(past, 0), RowPath(past + 1, 2)]), at: index)
+                }
                 for (s, rows) in model.enumerated() {
                     for (r, expected) in rows.enumerated() {
                         let actual = origins.origin(of: RowPath(s, r))

@@ -62,6 +62,20 @@ struct ParserLimitTests {
         }
     }
 
+    @Test("objects and arrays nested 64 deep read back to the innermost member")
+    func nestedObjects() throws {
+        let text = String(repeating: "{\"a\": ", count: 61) + "{\"a\": [1, {\"b\": \"x\"}], \"c\": true}" + String(repeating: "}", count: 61)
+        var value = try JSONParser.parse(Array(text.utf8))
+        for _ in 0..<61 {
+            guard case .object(let m) = value, m.count == 1, m[0].key == "a" else { Issue.record("not an object"); return }
+            value = m[0].value
+        }
+        guard case .object(let inner) = value, inner.count == 2, case .array(let list) = inner[0].value,
+              case .object(let last) = list[1] else { Issue.record("innermost object"); return }
+        #expect(inner[1].value == .bool(true))
+        #expect(last[0].value == .string("x"))
+    }
+
     @Test("a long array is a view of the line: its elements read back in order")
     func longArrayReadsBack() throws {
         let n = 20_000
@@ -95,6 +109,9 @@ struct ParserLimitTests {
         #expect(try number("0.0078125" + zeros + "1").scaled(by: 64, limit: .max) == 1)
         #expect(try number("1" + zeros + "e-100000").integer(limit: .max) == 1)
         #expect(try number("12345678901234567890").integer(limit: .max) == nil)
+        #expect(try number("9223372036854775807").integer(limit: .max) == .max)
+        #expect(try number("9223372036854775807.9").scaled(by: 1, limit: .max) == nil)
+        #expect(try number("922337203685477580.7").scaled(by: 64, limit: .max) == nil)
         #expect(try number("-0.0").scaled(by: 64, limit: .max) == 0)
         #expect(try number("1.50") == number("15e-1"))
         #expect(try number("-2.5e3").text == "-25e2")
@@ -181,6 +198,20 @@ struct ParserLimitTests {
             let message = error.description
             #expect(message.hasPrefix("line 2: jumpToSection: no section has the title \"" + String(repeating: "T", count: 80) + "… (99920 more characters)\""))
             #expect(message.count < 200)
+        }
+    }
+
+    @Test("a 1,000-digit number in an error is clipped too, and clipping twice changes nothing")
+    func longNumbersInErrorsAreClipped() {
+        let digits = String(repeating: "7", count: 1000)
+        do {
+            _ = try Script(bytes: Array("{\"type\": \"select\", \"rows\": [[0, \(digits)]]}\n".utf8))
+            Issue.record("accepted")
+        } catch {
+            let message = error.description
+            #expect(message.contains(String(repeating: "7", count: 80) + "… (920 more characters)"), "\(message)")
+            #expect(message.count < 250)
+            #expect(Quoted.clipValues(in: message) == message)
         }
     }
 }

@@ -113,7 +113,7 @@ struct ValidationTests {
         }
     }
 
-    @Test("a field's limit is accepted, one grid step past it is not", arguments: [
+    @Test("a field's limit is accepted, one step past it is not", arguments: [
         ("viewport", #"{"type": "viewport", "width": 1000000000, "height": 0}"#, #"{"type": "viewport", "width": 1000000000.015625}"#),
         ("x", #"{"type": "tap", "x": -1000000000, "y": 1000000000}"#, #"{"type": "tap", "x": -1000000000.015625, "y": 0}"#),
         ("t", #"{"type": "tick", "t": 1000000000000}"#, #"{"type": "tick", "t": 1000000000000.001}"#),
@@ -127,12 +127,15 @@ struct ValidationTests {
     func limits(name: String, accepted: String, rejected: String) throws {
         var s = TableState()
         try apply(&s, #"{"type": "reload", "sections": [{"rows": 3}]}"#)
-        try apply(&s, accepted)
+        // The limit passes the decoder and the validation every way in runs. (Applying
+        // a 50,000,000-row reload takes seconds in a debug build; the other limits are
+        // also applied, and logged, in `ValidationRoundTripTests.limitsSurviveTheLog`.)
+        let atLimit = try #require(try EventDecoder.decode(line: Array(accepted.utf8)))
+        #expect(throws: Never.self) { try atLimit.validate() }
+        if name != "rows" { try s.apply(atLimit) }
+        // One step past it is rejected by the decoder, and by apply without a change.
         let message = reject(&s, rejected)
         #expect(!message.isEmpty, "\(name)")
-        // The same event built in Swift is rejected by apply alone.
-        let decodedLimit = try EventDecoder.decode(line: Array(accepted.utf8))
-        #expect(throws: Never.self) { try decodedLimit?.validate() }
     }
 
     @Test("a rejected event in a script stops it at its line; the state is the state before it")

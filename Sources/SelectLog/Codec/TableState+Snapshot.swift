@@ -225,7 +225,7 @@ extension TableState {
         guard try r.u8() == snapshotVersion else { throw r.fail("unknown snapshot version") }
         var s = TableState()
         s.events = try r.count(limit: Int.max)
-        s.stepsRecorded = try r.count(limit: Int.max)
+        s.history.stepsRecorded = try r.count(limit: Int.max)
         s.t = Micros(raw: try r.signed())
         var c = Configuration()
         c.allowsSelection = try r.bool()
@@ -292,9 +292,9 @@ extension TableState {
             let multiple = try r.bool()
             var chosen: [Int] = []
             for _ in 0..<(try r.count(limit: options.count)) { chosen.append(try r.count(limit: Int(Int32.max))) }
-            s.editor = EditorRow(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: Int.max))
+            s.editorState.current = EditorRow(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: Int.max))
         }
-        s.editorOpenings = try r.count(limit: Int.max)
+        s.editorState.openings = try r.count(limit: Int.max)
         for which in 0..<2 {
             var stack: [UndoStep] = []
             for _ in 0..<(try r.count(limit: Int(Int32.max))) {
@@ -312,7 +312,7 @@ extension TableState {
                 default: throw r.fail("bad undo step")
                 }
             }
-            if which == 0 { s.undoStack = stack } else { s.redoStack = stack }
+            if which == 0 { s.history.undoStack = stack } else { s.history.redoStack = stack }
         }
         return s
     }

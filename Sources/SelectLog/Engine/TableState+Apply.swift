@@ -20,6 +20,7 @@ extension TableState {
         stopAutoscrollAtBound()
         t = now
         events += 1
+        checkInvariants()
         return changes(since: mark, event: timed.event, baseline: baseline, delta: delta)
     }
 

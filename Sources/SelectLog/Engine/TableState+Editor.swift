@@ -11,11 +11,10 @@ extension TableState {
         }
         if layout.editorRow == row {
             layout.closeEditor()
-            editor = nil
+            editorState.close()
         } else {
             layout.openEditor(below: row)
-            editor = EditorRow(options: choices, multiple: multiple, chosen: picked, opening: editorOpenings)
-            editorOpenings += 1
+            editorState.open(options: choices, multiple: multiple, chosen: picked)
         }
         reclamp()
     }
@@ -32,7 +31,7 @@ extension TableState {
             chosen = [option]
         }
         guard chosen != current.chosen else { return }
-        editor?.chosen = chosen
+        editorState.current?.chosen = chosen
         pushStep(.choose(opening: current.opening, before: current.chosen, after: chosen))
     }
 }

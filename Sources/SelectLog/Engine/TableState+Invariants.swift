@@ -1,8 +1,41 @@
 extension TableState {
-    /// Every broken invariant of the selection, the layout and the gestures, in words;
-    /// empty when the state is sound. Property tests call it after every event.
+    /// Whether `apply` checks the state's invariants after every event. True in debug
+    /// builds (the package defines `SELECTLOG_INTERNAL_CHECKS` there), as
+    /// swift-collections does under its internal-checks flag; release builds keep
+    /// their performance promises.
+    public static var isConsistencyCheckingEnabled: Bool {
+        #if SELECTLOG_INTERNAL_CHECKS
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    #if SELECTLOG_INTERNAL_CHECKS
+    /// Stops on a broken invariant: an engine bug, never an input error (valid or
+    /// invalid events both leave a sound state). Checks what any one event can break;
+    /// `invariantViolations()` checks everything.
+    @inline(never)
+    func checkInvariants() {
+        var problems: [String] = []
+        collectInvariantViolations(into: &problems, wholeHistory: false)
+        precondition(problems.isEmpty, "TableState invariant broken after event \(events) (an engine bug): \(problems)")
+    }
+    #else
+    @inline(__always)
+    func checkInvariants() {}
+    #endif
+
+    /// Every broken invariant of the selection, the layout, the scroll view, the pan,
+    /// the option views, the editor and the history, in words; empty when the state is
+    /// sound. Property tests and snapshot reading call it.
     public func invariantViolations() -> [String] {
         var problems: [String] = []
+        collectInvariantViolations(into: &problems, wholeHistory: true)
+        return problems
+    }
+
+    private func collectInvariantViolations(into problems: inout [String], wholeHistory: Bool) {
         func rowsExist(_ set: RowSet, _ what: String) {
             for (s, list) in set.sections {
                 guard s >= 0 && s < layout.sectionCount else {
@@ -14,51 +47,101 @@ extension TableState {
                 }
             }
         }
+        // Selection.
         rowsExist(selection, "selection")
         if !isMultiple && selection.count > 1 { problems.append("single mode holds \(selection.count) rows") }
+        // Scroll view.
         if contentOffset < .zero || contentOffset > maxOffset {
             problems.append("contentOffset \(contentOffset) outside [0, \(maxOffset)]")
         }
-        if let target, target < .zero || target > maxOffset { problems.append("target \(target) outside [0, \(maxOffset)]") }
-        if let open = options.open, !layout.contains(open) { problems.append("option view open on missing row \(open)") }
+        if let target {
+            if target < .zero || target > maxOffset { problems.append("target \(target) outside [0, \(maxOffset)]") }
+            if !decelerating { problems.append("a deceleration target without decelerating") }
+        }
+        // Option views.
+        if let open = options.open {
+            if !layout.contains(open) { problems.append("option view open on missing row \(open)") }
+            if configuration.optionWidth == .zero { problems.append("option view open with optionWidth 0") }
+        }
         if case .active(let row, let offset)? = options.swipe {
             if !layout.contains(row) { problems.append("swipe on missing row \(row)") }
             if offset < .zero || offset > configuration.optionWidth { problems.append("swipe offset \(offset) outside [0, optionWidth]") }
         }
+        // Editor.
         if (editor == nil) != (layout.editorRow == nil) { problems.append("editor content and editor row disagree") }
         if let row = layout.editorRow, !layout.contains(row) { problems.append("editor below missing row \(row)") }
         if let editor {
             if editor.chosen.contains(where: { $0 < 0 || $0 >= editor.options.count }) { problems.append("editor chosen out of range") }
-            if editor.chosen != editor.chosen.sorted() || Set(editor.chosen).count != editor.chosen.count { problems.append("editor chosen not sorted and unique") }
+            if zip(editor.chosen, editor.chosen.dropFirst()).contains(where: { $0 >= $1 }) { problems.append("editor chosen not ascending and unique") }
             if !editor.multiple && editor.chosen.count > 1 { problems.append("single-choice editor with \(editor.chosen.count) chosen") }
+            if editor.opening >= editorOpenings || editor.opening < 0 { problems.append("editor opening \(editor.opening) not yet made") }
         }
-        if let pan {
-            for (name, r) in [("start", pan.start), ("anchor", pan.anchor), ("end", pan.end)] {
-                if let r, !layout.contains(r) { problems.append("pan \(name) \(r) does not exist") }
-            }
-            if pan.isSelectionPan && (pan.start == nil) != (pan.mode == nil) { problems.append("pan mode without start row") }
-            if pan.kind == .multiSelect && !editing { problems.append("multi-select pan while not editing") }
-        }
+        collectPanViolations(into: &problems)
+        // History.
         if undoStack.count > configuration.undoLimit || redoStack.count > configuration.undoLimit {
             problems.append("history longer than undoLimit")
         }
-        for step in undoStack + redoStack {
+        let steps = wholeHistory ? undoStack + redoStack : Array(undoStack.suffix(1) + redoStack.suffix(1))
+        for step in steps {
             if case let .selection(added, removed) = step {
                 rowsExist(added, "undo step")
                 rowsExist(removed, "undo step")
                 if !added.intersection(removed).isEmpty { problems.append("undo step both adds and removes a row") }
             }
         }
-        var total: Int64 = 0
-        var count = 0
-        for section in layout.sections {
-            total += section.rows.total.raw
-            count += section.rows.count
+        // Layout.
+        if wholeHistory {
+            var total: Int64 = 0
+            var count = 0
+            for section in layout.sections {
+                total += section.rows.total.raw
+                count += section.rows.count
+            }
+            if total != layout.rowTotal.raw || count != layout.rowCount { problems.append("row totals out of date") }
+            var content = layout.sections.reduce(Int64(0)) { $0 + $1.header.raw + $1.rows.total.raw + $1.footer.raw }
+            if layout.editorRow != nil { content += layout.editorHeight.raw }
+            if content != layout.contentHeight.raw { problems.append("content height \(layout.contentHeight) is not the sum of the sections") }
         }
-        if total != layout.rowTotal.raw || count != layout.rowCount { problems.append("row totals out of date") }
-        var content = layout.sections.reduce(Int64(0)) { $0 + $1.header.raw + $1.rows.total.raw + $1.footer.raw }
-        if layout.editorRow != nil { content += layout.editorHeight.raw }
-        if content != layout.contentHeight.raw { problems.append("content height \(layout.contentHeight) is not the sum of the sections") }
-        return problems
+    }
+
+    /// The pan and the selection agree (spec 5.3).
+    private func collectPanViolations(into problems: inout [String]) {
+        let pan: SelectionPan
+        switch gesture.state {
+        case .idle, .dragScroll, .interrupted:
+            return
+        case .waitingForStartRow(let p):
+            if p.rows != nil { problems.append("a pan waiting for its start row has one") }
+            pan = p
+        case .running(let p):
+            if p.rows == nil { problems.append("a running pan without a start row") }
+            pan = p
+        case .autoScrolling(let p, let auto):
+            if auto.direction != p.direction { problems.append("auto-scroll \(auto.direction) against the finger's direction") }
+            if (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset) {
+                problems.append("auto-scroll \(auto.direction) at its bound")
+            }
+            if auto.since > t { problems.append("auto-scroll since \(auto.since), after the last event") }
+            pan = p
+        }
+        if !isMultiple { problems.append("a selection pan in a single mode") }
+        if pan.kind == .multiSelect && (!editing || pan.reversal != .restore) { problems.append("a multi-select pan outside editing or without restore") }
+        if pan.kind != .strip && pan.kind != .multiSelect { problems.append("a selection pan of kind \(pan.kind)") }
+        guard let rows = pan.rows else {
+            if selection != pan.selectionBefore { problems.append("the selection changed before the pan's start row") }
+            return
+        }
+        for (name, r) in [("start", rows.start), ("anchor", rows.anchor), ("end", rows.end)] where !layout.contains(r) {
+            problems.append("pan \(name) \(r) does not exist")
+        }
+        guard layout.contains(rows.start), layout.contains(rows.end) else { return }
+        switch pan.reversal {
+        case .flip:
+            if rows.anchor != rows.end { problems.append("a flip pan's anchor \(rows.anchor) is not its far end \(rows.end)") }
+        case .restore:
+            var expected = pan.selectionBefore
+            setRows(between: rows.start, and: rows.end, to: rows.mode == .select, in: &expected)
+            if expected != selection { problems.append("a restore pan's selection is not the selection before it with S..R set") }
+        }
     }
 }

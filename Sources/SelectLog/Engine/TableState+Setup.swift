@@ -27,7 +27,7 @@ extension TableState {
             options.swipe = .active(row: row, offset: c.optionWidth)
         }
         if let h = patch.editorHeight { layout.setEditorHeight(h) }
-        trimHistory()
+        history.trim(to: c.undoLimit)
         // A selection pan only exists in a multiple mode; leaving it interrupts the pan (spec 5.3).
         if !isMultiple { interruptSelectionPan(cancel: false) }
         // The clear rule (spec 5.1, 5.10.6).
@@ -44,13 +44,11 @@ extension TableState {
     mutating func reload(_ specs: [SectionSpec]) throws(InvalidEvent) {
         try checkTableSize(adding: specs, type: "reload", replacing: true)
         interruptSelectionPan(cancel: false)
-        decelerating = false
-        target = nil
+        scroll.stopDecelerating()
         selection.removeAll()
         options = OptionViews()
-        editor = nil
-        undoStack.removeAll()
-        redoStack.removeAll()
+        editorState.close()
+        history.clearSteps()
         layout.replaceSections(specs.map(\.section))
         reclamp()
     }
@@ -73,7 +71,6 @@ extension TableState {
         editing = on
         selection.removeAll()
         options = OptionViews()
-        undoStack.removeAll()
-        redoStack.removeAll()
+        history.clearSteps()
     }
 }

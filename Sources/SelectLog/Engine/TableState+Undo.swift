@@ -1,34 +1,23 @@
 extension TableState {
     /// Records a new undo step; a new step clears redo (spec 5.9).
     mutating func pushStep(_ step: UndoStep) {
-        stepsRecorded += 1
-        undoStack.append(step)
-        redoStack.removeAll()
-        trimHistory()
-    }
-
-    /// Keeps at most `undoLimit` steps in each stack, dropping the oldest undo steps
-    /// and the redo steps furthest from the present.
-    mutating func trimHistory() {
-        let limit = configuration.undoLimit
-        if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
-        if redoStack.count > limit { redoStack.removeFirst(redoStack.count - limit) }
+        history.push(step, limit: configuration.undoLimit)
     }
 
     mutating func undo() throws(InvalidEvent) {
         if gesture.isActive { throw InvalidEvent("undo", "undo is not allowed during a pan (an interrupted one included)") }
-        guard let step = undoStack.popLast() else { return }
+        guard let step = history.undoStack.popLast() else { return }
         restore(step, forward: false)
-        redoStack.append(step)
-        trimHistory()
+        history.redoStack.append(step)
+        history.trim(to: configuration.undoLimit)
     }
 
     mutating func redo() throws(InvalidEvent) {
         if gesture.isActive { throw InvalidEvent("redo", "redo is not allowed during a pan (an interrupted one included)") }
-        guard let step = redoStack.popLast() else { return }
+        guard let step = history.redoStack.popLast() else { return }
         restore(step, forward: true)
-        undoStack.append(step)
-        trimHistory()
+        history.undoStack.append(step)
+        history.trim(to: configuration.undoLimit)
     }
 
     /// Sets the step's rows to their after (`forward`) or before values.
@@ -45,7 +34,7 @@ extension TableState {
             }
             selection = new
         case let .choose(opening, before, after):
-            if editor?.opening == opening { editor?.chosen = forward ? after : before }
+            if editorState.current?.opening == opening { editorState.current?.chosen = forward ? after : before }
         }
     }
 }

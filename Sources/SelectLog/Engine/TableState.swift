@@ -1,76 +1,66 @@
-/// The viewport's size (spec 2).
-public struct ViewportSize: Hashable, Sendable {
-    public var width: Points
-    public var height: Points
-    public init(width: Points, height: Points) {
-        self.width = width
-        self.height = height
-    }
-}
-
-/// The open swipe-to-reveal option view and the swipe in progress (spec 5.5).
-public struct OptionViews: Hashable, Sendable {
-    /// The row whose option view is open; at most one.
-    public var open: RowPath?
-    public var swipe: Swipe?
-
-    public enum Swipe: Hashable, Sendable {
-        /// A swipe on `row`, revealing `offset` points.
-        case active(row: RowPath, offset: Points)
-        /// A swipe that began where swipes do nothing; its events are ignored until it ends.
-        case ignored
-    }
-    public init() {}
-}
-
-/// The open drop-down editor row (spec 5.6). Its position is `TableLayout.editorRow`.
-public struct EditorRow: Hashable, Sendable {
-    public var options: [String]
-    public var multiple: Bool
-    /// Chosen option indices, ascending.
-    public var chosen: [Int]
-    /// Which opening of the editor this is; `choose` steps belong to one (spec 5.10.9).
-    public var opening: Int
-}
-
-/// One undo step (spec 5.9): what it changed, not a copy of the state.
-public enum UndoStep: Hashable, Sendable {
-    /// Rows that became selected and rows that became deselected.
-    case selection(added: RowSet, removed: RowSet)
-    /// A `choose` in editor opening `opening`.
-    case choose(opening: Int, before: [Int], after: [Int])
-}
-
-/// Everything the reducers fold events into: table state and selection state.
+/// Everything the reducers fold events into, in parts that own their fields: the
+/// configuration, the layout (rows and the editor row's place), the scroll view, the
+/// selection with its history, the pan gesture, the option views and the editor row.
 ///
 /// `apply(_:)` is the only way in. It either applies an event completely or
-/// throws `InvalidEvent` and changes nothing.
+/// throws `InvalidEvent` and changes nothing, and says what it changed.
 public struct TableState: Equatable, Sendable {
     public internal(set) var configuration = Configuration()
     public internal(set) var layout = TableLayout()
-    public internal(set) var viewport = ViewportSize(width: Points(390), height: Points(844))
-    public internal(set) var contentOffset = Points.zero
+    /// The viewport, offset and deceleration.
+    public internal(set) var scroll = ScrollState()
     public internal(set) var editing = false
-    public internal(set) var selection = RowSet()
-    public internal(set) var decelerating = false
-    public internal(set) var target: Points?
+    /// The selection and its undo and redo steps.
+    public internal(set) var history = SelectionHistory()
     /// The pan gesture's state machine (spec 5.3).
     public internal(set) var gesture = PanState()
     public internal(set) var options = OptionViews()
-    public internal(set) var editor: EditorRow?
-    /// Openings of the editor so far; names the next opening.
-    public internal(set) var editorOpenings = 0
-    public internal(set) var undoStack: [UndoStep] = []
-    public internal(set) var redoStack: [UndoStep] = []
+    /// The editor row's content and openings.
+    public internal(set) var editorState = EditorState()
     /// Events applied so far (not part of the hash).
     public internal(set) var events = 0
-    /// Undo steps recorded so far, for stepping through a log by undo step (not part of the hash).
-    public internal(set) var stepsRecorded = 0
     /// The last event's time (not part of the hash).
     public internal(set) var t = Micros.zero
 
     public init() {}
 
+    // The parts' fields under their spec names.
+
+    /// The viewport's size.
+    public internal(set) var viewport: ViewportSize {
+        get { scroll.viewport }
+        _modify { yield &scroll.viewport }
+    }
+    /// The content y at the viewport's top (spec 2).
+    public internal(set) var contentOffset: Points {
+        get { scroll.offset }
+        _modify { yield &scroll.offset }
+    }
+    /// Whether the scroll view is decelerating (spec 5.4).
+    public internal(set) var decelerating: Bool {
+        get { scroll.decelerating }
+        _modify { yield &scroll.decelerating }
+    }
+    /// Where a deceleration stops.
+    public internal(set) var target: Points? {
+        get { scroll.target }
+        _modify { yield &scroll.target }
+    }
+    /// The selected rows.
+    public internal(set) var selection: RowSet {
+        get { history.selection }
+        _modify { yield &history.selection }
+    }
+    /// Undo steps, oldest first.
+    public var undoStack: [UndoStep] { history.undoStack }
+    /// Redo steps, furthest from the present first.
+    public var redoStack: [UndoStep] { history.redoStack }
+    /// Undo steps recorded so far (not part of the hash).
+    public var stepsRecorded: Int { history.stepsRecorded }
+    /// The open editor row's content; its place is `layout.editorRow`.
+    public var editor: EditorRow? { editorState.current }
+    /// Openings of the editor so far.
+    public var editorOpenings: Int { editorState.openings }
     /// The active pan, described, or nil between pans.
     public var pan: Pan? { gesture.description }
     /// Whether a drag scroll is running (spec 6's `dragging`).
@@ -91,8 +81,7 @@ public struct TableState: Equatable, Sendable {
 
     /// Re-clamps the offset and the deceleration target after the content or viewport changed.
     mutating func reclamp() {
-        contentOffset = clampedOffset(contentOffset)
-        if let target { self.target = clampedOffset(target) }
+        scroll.reclamp(maxOffset: maxOffset)
     }
 
     /// The data rows intersecting `[contentOffset, contentOffset + height)`.

@@ -1,6 +1,8 @@
 /// Which way a `scrollAndSelect` strip hugs the table.
 public enum StripEdge: String, Hashable, Sendable {
+    /// The strip hugs x = 0.
     case leading
+    /// The strip hugs x = width.
     case trailing
 }
 
@@ -14,28 +16,45 @@ public enum Reversal: String, Hashable, Sendable {
 
 /// The touch strip of TableViewScrollAndSelect (spec 5.1).
 public struct StripSettings: Hashable, Sendable {
+    /// Whether strip pans select.
     public var enabled = false
+    /// The edge the strip hugs.
     public var edge = StripEdge.leading
+    /// The strip's width.
     public var stripWidth = Points(70)
+    /// Auto-scroll up while the finger's y is below this.
     public var topAnchor = Points(40)
+    /// Auto-scroll down while the finger's y is above height plus this.
     public var bottomAnchor = Points(-40)
     /// Rows per second, on the 1/64 grid like a length (spec 5.10.1).
     public var rowsPerSecond = Points(20)
+    /// What a turning finger does.
     public var reversal = Reversal.flip
+    /// Finger moves under this many points are ignored.
     public var jitter = Points(5)
+    /// The contract's defaults.
     public init() {}
 }
 
 /// The table's settings (spec 5.1).
 public struct Configuration: Hashable, Sendable {
+    /// Whether rows can be selected outside editing.
     public var allowsSelection = true
+    /// Whether several rows can be selected outside editing.
     public var allowsMultipleSelection = false
+    /// Whether rows can be selected while editing.
     public var allowsSelectionDuringEditing = false
+    /// Whether several rows can be selected while editing.
     public var allowsMultipleSelectionDuringEditing = false
+    /// The touch strip (`scrollAndSelect`).
     public var strip = StripSettings()
+    /// Whether a two-finger pan starts multi-select (5.3).
     public var multiSelectInteraction = false
+    /// The width of a row's option view; 0 means none.
     public var optionWidth = Points.zero
+    /// The most undo steps kept.
     public var undoLimit = 1000
+    /// The contract's defaults.
     public init() {}
 
     /// The current mode's multiple flag (spec 3).
@@ -51,27 +70,46 @@ public struct Configuration: Hashable, Sendable {
 
 /// The fields of a `scrollAndSelect` object; nil fields keep their value.
 public struct StripPatch: Hashable, Sendable {
+    /// New `StripSettings.enabled`, or nil.
     public var enabled: Bool?
+    /// New `StripSettings.edge`, or nil.
     public var edge: StripEdge?
+    /// New `StripSettings.stripWidth` (not negative), or nil.
     public var stripWidth: Points?
+    /// New `StripSettings.topAnchor`, or nil.
     public var topAnchor: Points?
+    /// New `StripSettings.bottomAnchor`, or nil.
     public var bottomAnchor: Points?
+    /// New `StripSettings.rowsPerSecond` (not negative), or nil.
     public var rowsPerSecond: Points?
+    /// New `StripSettings.reversal`, or nil.
     public var reversal: Reversal?
+    /// New `StripSettings.jitter` (not negative), or nil.
     public var jitter: Points?
+    /// A patch that changes nothing.
     public init() {}
 }
 
 /// A `configure` event: a partial update; nil fields keep their value.
 public struct ConfigurationPatch: Hashable, Sendable {
+    /// New `Configuration.allowsSelection`, or nil.
     public var allowsSelection: Bool?
+    /// New `Configuration.allowsMultipleSelection`, or nil.
     public var allowsMultipleSelection: Bool?
+    /// New `Configuration.allowsSelectionDuringEditing`, or nil.
     public var allowsSelectionDuringEditing: Bool?
+    /// New `Configuration.allowsMultipleSelectionDuringEditing`, or nil.
     public var allowsMultipleSelectionDuringEditing: Bool?
+    /// Changes to the touch strip, merged into the current settings, or nil.
     public var scrollAndSelect: StripPatch?
+    /// New `Configuration.multiSelectInteraction`, or nil.
     public var multiSelectInteraction: Bool?
+    /// New `Configuration.optionWidth` (not negative), or nil.
     public var optionWidth: Points?
+    /// The editor row's height (not negative), or nil.
     public var editorHeight: Points?
+    /// New `Configuration.undoLimit` (not negative), or nil.
     public var undoLimit: Int?
+    /// A patch that changes nothing.
     public init() {}
 }

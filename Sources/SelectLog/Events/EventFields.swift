@@ -4,14 +4,23 @@
 /// decoder, the JSON encoder, the unknown-field check and its "did you mean" all
 /// read that one table, so adding a field to an event is one edit here.
 public enum EventType: String, CaseIterable, Hashable, Sendable {
+    /// Set-up (5.1).
     case configure, viewport, reload, setEditing
+    /// Taps (5.2).
     case tap
+    /// Pans (5.3).
     case panBegan, panMoved, panEnded, panCancelled
+    /// Scrolling (5.4).
     case scroll, jumpToSection
+    /// Option views (5.5).
     case swipeBegan, swipeMoved, swipeEnded, setOptionVisible
+    /// The editor row (5.6).
     case toggleEditor, choose
+    /// Time (5.7).
     case tick
+    /// Row edits (5.8).
     case insertRows, deleteRows, moveRow, reloadRows, batch, insertSections, deleteSections
+    /// Programmatic selection and undo (5.9).
     case select, deselect, selectAll, deselectAll, undo, redo
 
     /// The fields the contract names for this type besides `t` and `type` (spec 5.11),

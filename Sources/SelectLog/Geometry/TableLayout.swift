@@ -225,30 +225,42 @@ public struct TableLayout: Equatable, Sendable {
 
     // MARK: Editing
 
-    /// Inserts a data row at `path` (which may be one past the section's last row).
+    /// Inserts a data row at `path` (which may be one past the section's last row); the
+    /// editor row follows its row.
     public mutating func insertRow(at path: RowPath, height: Points) {
-        sections[path.section].rows.insert(height, at: path.row)
-        if let e = editorRow, e.section == path.section, e.row >= path.row { editorRow = RowPath(e.section, e.row + 1) }
-        adjust(path.section, by: height.raw)
-        rowCount += 1
-        rowTotal += height
+        var carry = RowCarry()
+        carry.insertHeights = [height]
+        follow(.insert(path, source: .new(0)), carry: &carry)
     }
 
     /// Removes data row `path`; closes the editor if it sat below that row. Returns the height.
     @discardableResult
     public mutating func removeRow(at path: RowPath) -> Points {
-        if let e = editorRow, e.section == path.section {
-            if e.row == path.row {
-                closeEditor()
-            } else if e.row > path.row {
-                editorRow = RowPath(e.section, e.row - 1)
-            }
-        }
+        var carry = RowCarry()
+        follow(.remove(path, move: 0), carry: &carry)
+        return carry.moved[0]?.height ?? .zero
+    }
+
+    /// Row storage only: the editor row is the caller's (`follow`).
+    mutating func insertHeight(_ height: Points, at path: RowPath) {
+        sections[path.section].rows.insert(height, at: path.row)
+        adjust(path.section, by: height.raw)
+        rowCount += 1
+        rowTotal += height
+    }
+
+    /// Row storage only: the editor row is the caller's (`follow`).
+    mutating func removeHeight(at path: RowPath) -> Points {
         let h = sections[path.section].rows.remove(at: path.row)
         adjust(path.section, by: -h.raw)
         rowCount -= 1
         rowTotal -= h
         return h
+    }
+
+    /// Moves the editor row to `path` in the same section (no extent changes).
+    mutating func shiftEditor(to path: RowPath?) {
+        editorRow = path
     }
 
     public mutating func setHeight(_ height: Points, of path: RowPath) {
@@ -258,17 +270,23 @@ public struct TableLayout: Equatable, Sendable {
         rowTotal += height - old
     }
 
+    /// Inserts a section at `index`; later sections (and the editor row) move down.
     public mutating func insertSection(_ section: LayoutSection, at index: Int) {
-        if let e = editorRow, e.section >= index { editorRow = RowPath(e.section + 1, e.row) }
-        sections.insert(section, at: index)
-        rebuild()
+        var carry = RowCarry()
+        carry.newSections[index] = section
+        follow(.insertSection(index), carry: &carry)
     }
 
+    /// Removes section `index` with its rows (and the editor row, if it sat there).
     public mutating func removeSection(at index: Int) {
-        if let e = editorRow {
-            if e.section == index { editorRow = nil } else if e.section > index { editorRow = RowPath(e.section - 1, e.row) }
-        }
-        sections.remove(at: index)
+        var carry = RowCarry()
+        follow(.removeSection(index), carry: &carry)
+    }
+
+    /// Section storage only, with the editor row already placed: rebuilds the tree.
+    mutating func replaceSection(at index: Int, inserting section: LayoutSection?, editor: RowPath?) {
+        editorRow = editor
+        if let section { sections.insert(section, at: index) } else { sections.remove(at: index) }
         rebuild()
     }
 

@@ -109,24 +109,32 @@ struct CheckedJSON: Sendable {
 
     /// The value that starts at `i`: arrays and numbers stay views of the text,
     /// strings are decoded, objects list their members.
-    func value(at i: Int) -> JSONValue {
-        guard i < bytes.count else { return .null }
+    func value(at i: Int) -> JSONValue { valueAndEnd(at: i).value }
+
+    /// The value at `i` and the offset just past it, so that an object's members are
+    /// walked once however deeply objects nest.
+    func valueAndEnd(at i: Int) -> (value: JSONValue, end: Int) {
+        guard i < bytes.count else { return (.null, bytes.count) }
         switch bytes[i] {
-        case UInt8(ascii: "{"): return .object(members(at: i))
-        case UInt8(ascii: "["): return .array(JSONArray(text: self, open: i, close: skipValue(i) - 1))
+        case UInt8(ascii: "{"): return members(at: i)
+        case UInt8(ascii: "["):
+            let end = skipValue(i)
+            return (.array(JSONArray(text: self, open: i, close: end - 1)), end)
         case UInt8(ascii: "\""):
             let end = skipString(i)
             let escaped = bytes[(i + 1)..<max(end - 1, i + 1)].contains(UInt8(ascii: "\\"))
-            return .string(string(from: i + 1, to: end - 1, escaped: escaped))
-        case UInt8(ascii: "t"): return .bool(true)
-        case UInt8(ascii: "f"): return .bool(false)
-        case UInt8(ascii: "n"): return .null
-        default: return .number(JSONNumber(text: self, range: i..<skipValue(i)))
+            return (.string(string(from: i + 1, to: end - 1, escaped: escaped)), end)
+        case UInt8(ascii: "t"): return (.bool(true), i + 4)
+        case UInt8(ascii: "f"): return (.bool(false), i + 5)
+        case UInt8(ascii: "n"): return (.null, i + 4)
+        default:
+            let end = skipValue(i)
+            return (.number(JSONNumber(text: self, range: i..<end)), end)
         }
     }
 
-    /// The members of the object whose `{` is at `i`, in order.
-    func members(at i: Int) -> [(key: String, value: JSONValue)] {
+    /// The members of the object whose `{` is at `i`, in order, and the offset past its `}`.
+    func members(at i: Int) -> (value: JSONValue, end: Int) {
         var out: [(key: String, value: JSONValue)] = []
         var k = skipSpace(i + 1)
         while k < bytes.count, bytes[k] == UInt8(ascii: "\"") {
@@ -135,13 +143,14 @@ struct CheckedJSON: Sendable {
             let key = string(from: k + 1, to: keyEnd - 1, escaped: escaped)
             k = skipSpace(keyEnd)
             guard k < bytes.count, bytes[k] == UInt8(ascii: ":") else { break }
-            k = skipSpace(k + 1)
-            out.append((key, value(at: k)))
-            k = skipSpace(skipValue(k))
+            let (value, end) = valueAndEnd(at: skipSpace(k + 1))
+            out.append((key, value))
+            k = skipSpace(end)
             guard k < bytes.count, bytes[k] == UInt8(ascii: ",") else { break }
             k = skipSpace(k + 1)
         }
-        return out
+        if k < bytes.count, bytes[k] == UInt8(ascii: "}") { k += 1 }
+        return (.object(out), min(k, bytes.count))
     }
 
     /// The text of a checked string's contents, `start..<end` (without the quotes).

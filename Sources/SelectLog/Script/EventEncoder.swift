@@ -124,6 +124,7 @@ public enum EventEncoder {
 public struct ObjectWriter: Sendable {
     private var body = ""
 
+    /// An empty object.
     public init() {}
     init(type: String) { raw(EventField.type, JSONText.quote(type)) }
 
@@ -132,14 +133,18 @@ public struct ObjectWriter: Sendable {
         if !body.isEmpty { body += ", " }
         body += JSONText.quote(key) + ": " + value
     }
+    /// A boolean field; nothing when `v` is nil.
     public mutating func bool(_ key: String, _ v: Bool?) { if let v { raw(key, String(v)) } }
+    /// A length field, exact on the grid; nothing when `v` is nil.
     public mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
+    /// A string field, quoted; nothing when `v` is nil.
     public mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
     mutating func point(_ p: ViewportPoint) {
         points(.x, p.x)
         points(.y, p.y)
     }
 
+    /// The object's JSON text.
     public var text: String { "{" + body + "}" }
 }
 

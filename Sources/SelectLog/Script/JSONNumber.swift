@@ -114,10 +114,14 @@ public struct JSONNumber: Hashable, Sendable {
         if o1 { return nil }
         let product = fraction * Int64(scale)
         let unit: Int64 = 1_000_000_000_000_000
-        var result = scaledWhole + product / unit
+        var (result, o2) = scaledWhole.addingReportingOverflow(product / unit)
         let remainder = product % unit, half = unit / 2
-        if remainder > half || (remainder == half && (sticky || result % 2 == 1)) { result += 1 }
-        if result > limit { return nil }
+        if remainder > half || (remainder == half && (sticky || result % 2 == 1)) {
+            let (up, o3) = result.addingReportingOverflow(1)
+            result = up
+            if o3 { return nil }
+        }
+        if o2 || result > limit { return nil }
         return p.negative ? -result : result
     }
 
@@ -158,10 +162,12 @@ public struct JSONNumber: Hashable, Sendable {
         return out
     }
 
+    /// Numbers are equal when their values are: `1.50` equals `15e-1`.
     public static func == (a: JSONNumber, b: JSONNumber) -> Bool {
         a.negative == b.negative && a.exponent == b.exponent && a.digits == b.digits
     }
 
+    /// Hashes the normalised value, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(negative)
         hasher.combine(exponent)

@@ -1,6 +1,8 @@
 /// Why a line is not JSON, with the byte column (1-based) where it went wrong.
 public struct JSONSyntaxError: Error, Equatable, Sendable {
+    /// The 1-based byte column of the first byte that is wrong.
     public var column: Int
+    /// What is wrong there, in words.
     public var reason: String
 }
 

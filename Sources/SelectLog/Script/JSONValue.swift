@@ -11,6 +11,7 @@ public enum JSONValue: Hashable, Sendable {
     case array(JSONArray)
     case object([(key: String, value: JSONValue)])
 
+    /// Values are equal when they hold equal data (object members in order).
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): true
@@ -23,6 +24,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// Hashes the data, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -58,6 +60,7 @@ public struct JSONArray: Collection, Hashable, Sendable {
     /// A position of an element in the parsed line.
     public struct Index: Comparable, Hashable, Sendable {
         let offset: Int
+        /// Positions order as the text does.
         public static func < (a: Index, b: Index) -> Bool { a.offset < b.offset }
     }
 
@@ -71,13 +74,16 @@ public struct JSONArray: Collection, Hashable, Sendable {
         self.close = UInt32(clamping: Swift.max(close, open))
     }
 
+    /// The first element's position (`endIndex` when the array is empty).
     public var startIndex: Index {
         let k = text.skipSpace(Int(open) + 1)
         return k < Int(close) ? Index(offset: k) : endIndex
     }
 
+    /// The position of the closing bracket.
     public var endIndex: Index { Index(offset: Int(close)) }
 
+    /// The next element's position: a walk over the element at `i`.
     public func index(after i: Index) -> Index {
         guard i.offset < Int(close) else { return endIndex }
         let k = text.skipSpace(text.skipValue(i.offset))
@@ -98,61 +104,11 @@ public struct JSONArray: Collection, Hashable, Sendable {
         return self[i]
     }
 
+    /// Arrays are equal when their elements are, wherever their text came from.
     public static func == (a: JSONArray, b: JSONArray) -> Bool { a.elementsEqual(b) }
 
+    /// Hashes the elements, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         for element in self { hasher.combine(element) }
-    }
-}
-
-/// Shortens values quoted in messages: a hostile input can carry a 200 MB title,
-/// and an error should name it, not repeat it.
-public enum Quoted {
-    /// The most characters of a value a message repeats.
-    public static let limit = 80
-
-    /// `text` when it is at most `limit` characters; else its first `limit`
-    /// characters, an ellipsis, and how many were left out.
-    public static func clip(_ text: some StringProtocol, limit: Int = Quoted.limit) -> String {
-        var end = text.startIndex
-        var kept = 0
-        while end != text.endIndex, kept < limit {
-            end = text.index(after: end)
-            kept += 1
-        }
-        if end == text.endIndex { return String(text) }
-        // Already clipped (a message passed through twice): leave it.
-        let tail = text[end...]
-        if tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
-        let rest = tail.count
-        return String(text[..<end]) + "… (\(rest) more characters)"
-    }
-
-    /// `message` with every quoted value and every long word clipped to `limit`
-    /// characters, for errors whose text a hostile input chose.
-    public static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
-        guard message.utf8.count > limit else { return message }
-        var out = ""
-        var i = message.startIndex
-        while i != message.endIndex {
-            let c = message[i]
-            if c == " " {
-                out.append(c)
-                i = message.index(after: i)
-                continue
-            }
-            if c == "\"" {
-                let open = message.index(after: i)
-                let close = message[open...].firstIndex(of: "\"") ?? message.endIndex
-                out += "\"" + clip(message[open..<close], limit: limit)
-                if close != message.endIndex { out += "\"" }
-                i = close == message.endIndex ? close : message.index(after: close)
-                continue
-            }
-            let end = message[i...].firstIndex { $0 == " " || $0 == "\"" } ?? message.endIndex
-            out += clip(message[i..<end], limit: limit)
-            i = end
-        }
-        return out
     }
 }

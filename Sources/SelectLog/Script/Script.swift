@@ -1,7 +1,10 @@
 /// An invalid line in a script: which line (1-based), and why.
 public struct ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line of the script.
     public var line: Int
+    /// Why the line was refused.
     public var reason: InvalidEvent
+    /// An error for `line`.
     public init(line: Int, reason: InvalidEvent) {
         self.line = line
         self.reason = reason

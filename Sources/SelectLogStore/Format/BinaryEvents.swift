@@ -29,13 +29,19 @@ struct BinaryEventEncoder {
     private var body = BinaryWriter(capacity: 256)
     private var predictor: Predictor
 
-    init(baseTime: Micros) { predictor = Predictor(time: baseTime) }
+    /// The format version written (this build writes the current one; tests forge version 1).
+    private let version: UInt16
+
+    init(baseTime: Micros, version: UInt16 = LogFormat.version) {
+        predictor = Predictor(time: baseTime, version: version)
+        self.version = version
+    }
 
     var byteCount: Int { out.count }
 
     mutating func reset(baseTime: Micros) {
         out.removeAll()
-        predictor = Predictor(time: baseTime)
+        predictor = Predictor(time: baseTime, version: version)
     }
 
     mutating func append(_ timed: TimedEvent) {
@@ -153,7 +159,9 @@ struct BinaryEventEncoder {
             switch motion {
             case nil: body.u8(0)
             case .to(let y)?: body.u8(1); body.signed(predictor.scrollResidual(y.raw))
-            case .by(let dy)?: body.u8(2); body.signed(predictor.scrollByResidual(dy.raw))
+            case .by(let dy)?:
+                body.u8(2)
+                if version >= 2 { body.signed(predictor.scrollByResidual(dy.raw)) } else { body.points(dy) }
             }
             body.u8(phase == nil ? 0 : (phase == .decelerate ? 1 : 2))
             optional(target)

@@ -29,7 +29,9 @@ struct LogScan {
 
     /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
     /// decodes every batch and checkpoint, as `verify` does.
-    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool) -> LogScan {
+    /// `release(offset)` is called now and then with the offset the walk has passed, so
+    /// that a caller holding a mapping can let the kernel drop the pages behind it.
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, release: ((Int) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
@@ -97,6 +99,7 @@ struct LogScan {
                 }
                 if scan.problem != nil { break }
                 scan.records.append(info)
+                if let release, scan.records.count % 64 == 0 { release(info.end) }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
@@ -127,7 +130,7 @@ struct LogScan {
         }
         if let why = info.header.limitViolation { return .failure(LogError(.damaged, why, offset: info.offset)) }
         guard Zstd.isAvailable else {
-            return .failure(LogError(.unsupported, "this build reads no zstd batches (it was built without libzstd); read the log with a build that has zstd", offset: info.offset))
+            return .failure(LogError(.unsupported, Zstd.unavailableMessage, offset: info.offset))
         }
         guard let decompressor else { return .failure(LogError(.io, "cannot create a zstd decompression context", offset: info.offset)) }
         switch decompressor.decompress(stored, rawLength: info.header.rawLength) {
@@ -173,7 +176,39 @@ extension LogScan {
             return "checkpoint holds the state after \(state.events) events, its header says \(header.firstEvent)"
         }
         if state.t != header.baseTime { return "checkpoint's state has t \(state.t.raw), its header says \(header.baseTime.raw)" }
-        return nil
+        return configurationProblem(state)
+    }
+
+    /// Why a checkpoint's settings are ones no `configure` event could have made (a
+    /// negative auto-scroll rate, say, which would trap at the next `tick`), or nil:
+    /// the settings go through the same validation as every event.
+    static func configurationProblem(_ state: TableState) -> String? {
+        let c = state.configuration
+        var p = ConfigurationPatch()
+        p.allowsSelection = c.allowsSelection
+        p.allowsMultipleSelection = c.allowsMultipleSelection
+        p.allowsSelectionDuringEditing = c.allowsSelectionDuringEditing
+        p.allowsMultipleSelectionDuringEditing = c.allowsMultipleSelectionDuringEditing
+        p.multiSelectInteraction = c.multiSelectInteraction
+        p.optionWidth = c.optionWidth
+        p.editorHeight = state.layout.editorHeight
+        p.undoLimit = c.undoLimit
+        var strip = StripPatch()
+        strip.enabled = c.strip.enabled
+        strip.edge = c.strip.edge
+        strip.stripWidth = c.strip.stripWidth
+        strip.topAnchor = c.strip.topAnchor
+        strip.bottomAnchor = c.strip.bottomAnchor
+        strip.rowsPerSecond = c.strip.rowsPerSecond
+        strip.reversal = c.strip.reversal
+        strip.jitter = c.strip.jitter
+        p.scrollAndSelect = strip
+        do throws(InvalidEvent) {
+            try TimedEvent(.configure(p)).validate()
+            return nil
+        } catch {
+            return "checkpoint holds settings no event could make: \(error)"
+        }
     }
 }
 
@@ -210,9 +245,11 @@ enum LogIndex {
     static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
         var r = BinaryReader(raw)
         do throws(BinaryError) {
-            let n = try r.count(limit: raw.count)
+            // An entry takes at least 13 bytes; memory grows with the entries actually
+            // read, never with the count's claim.
+            let n = try r.count(limit: raw.count / 13)
             var out: [RecordInfo] = []
-            out.reserveCapacity(n)
+            out.reserveCapacity(Swift.min(n, 1 << 16))
             var lastOffset = 0, lastEvent = 0
             var lastTime: Int64 = 0
             for _ in 0..<n {

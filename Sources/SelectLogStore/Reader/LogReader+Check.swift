@@ -68,7 +68,7 @@ extension LogReader {
                 }
                 lastCheckpoint = position
             case .batch:
-                var decoder = BinaryEventDecoder(try payload(record), baseTime: record.header.baseTime)
+                var decoder = BinaryEventDecoder(try payload(record), baseTime: record.header.baseTime, version: header.version)
                 var index = record.header.firstEvent
                 while true {
                     let item: BinaryEventDecoder.Item?

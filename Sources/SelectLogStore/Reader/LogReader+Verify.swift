@@ -14,7 +14,7 @@ extension LogReader {
     package static func verify(path: String, replaying: Bool, engine: EngineBehaviour) throws(LogError) -> VerifyReport {
         let file = try MappedFile(path: path)
         let bytes = file.bytes
-        var scan = LogScan.scan(bytes, deep: true)
+        var scan = LogScan.scan(bytes, deep: true) { file.release(upTo: $0) }
         if scan.problem == nil, let index = scan.records.last, index.header.kind == .index {
             if let why = indexDisagreement(index, scan.records.dropLast(), bytes, salt: scan.header?.salt ?? 0) {
                 scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)

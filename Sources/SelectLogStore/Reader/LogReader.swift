@@ -139,7 +139,7 @@ public final class LogReader {
         guard start < end, var b = batchIndex(containing: start) else { return }
         while b < batches.count {
             let batch = batches[b]
-            var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime)
+            var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime, version: header.version)
             var index = batch.header.firstEvent
             while true {
                 let next: TimedEvent?

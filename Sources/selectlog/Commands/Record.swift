@@ -70,7 +70,7 @@ struct Record: ParsableCommand {
         }
         let recorder: Recorder
         do {
-            recorder = try Recorder(creating: output, options: writing.options, replacingExisting: true)
+            recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
         } catch {
             complain("\(error)")
             throw Exit.io

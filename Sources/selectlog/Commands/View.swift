@@ -36,7 +36,7 @@ struct View: ParsableCommand {
     }
 
     func run() throws {
-        let source = try ViewerSource.open(file)
+        let source = try ViewerSource.open(file, from: from, to: to, at: at)
         let window: ViewerWindow
         do throws(ViewerWindow.Problem) {
             window = try ViewerWindow(total: source.eventCount, from: from, to: to, at: at)

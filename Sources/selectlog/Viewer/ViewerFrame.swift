@@ -33,7 +33,7 @@ struct ViewerFrame: Equatable {
     }
 
     /// The drawing's own fields, after the spec ones.
-    static let drawNames = ["sel", "vp", "band", "finger", "strip", "sw", "ow", "multi", "eh"]
+    static let drawNames = ["sel", "vp", "band", "finger", "strip", "sw", "ow", "multi", "eh", "tg"]
 
     /// Each field's value as JSON text, in `shape.names` order; spec fields as JSON strings.
     var values: [String]
@@ -142,6 +142,7 @@ struct ViewerFrame: Equatable {
             state.configuration.optionWidth.description,
             String(state.isMultiple),
             state.layout.editorHeight.description,
+            state.target?.description ?? "null",
         ]
     }
 

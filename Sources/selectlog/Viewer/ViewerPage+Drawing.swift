@@ -5,6 +5,7 @@ extension ViewerPage {
     const TABLE_HEIGHT = 640;
     const tableEl = document.getElementById("table");
     const miniView = document.getElementById("mini-view");
+    const miniTarget = document.getElementById("mini-target");
     const timeline = document.getElementById("timeline");
     const cursor = document.getElementById("cursor");
     const PAD = 8;
@@ -75,11 +76,13 @@ extension ViewerPage {
       const total = Math.max(content, H);
       miniView.style.top = px(offset / total * TABLE_HEIGHT);
       miniView.style.height = px(Math.min(H, total) / total * TABLE_HEIGHT);
+      miniTarget.style.display = f.tg === null ? "none" : "block";
+      if (f.tg !== null) miniTarget.style.top = px(Math.min(f.tg, total) / total * TABLE_HEIGHT);
       const badges = [editing ? "editing" : "not editing", f.multi === "true" || f.multi === true ? "multiple" : "single"];
       if (pan) badges.push(pan.kind + " pan" + (pan.mode ? " · " + pan.mode : ""));
       if (pan && pan.autoscroll) badges.push("auto-scroll " + pan.autoscroll);
       if (f.dragging === "true") badges.push("dragging");
-      if (f.decelerating === "true") badges.push("decelerating");
+      if (f.decelerating === "true") badges.push("decelerating" + (f.tg === null ? "" : " to " + f.tg));
       if (editor) badges.push("editor below [" + editor.row.join(", ") + "]");
       if (open) badges.push("options open [" + open.join(", ") + "]");
       document.getElementById("badges").innerHTML = badges.map((b) => `<span>${esc(b)}</span>`).join("");
@@ -123,7 +126,7 @@ extension ViewerPage {
 
     function drawEvents(n) {
       const html = [];
-      if (n - 10 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span class="t">${D.firstT} ms</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
+      if (n - 10 <= FROM) html.push(`<div class="ev${n === FROM ? " cur" : ""}" data-n="${FROM}"><span class="n">${FROM}</span><span class="t">${D.firstT} ms</span><span class="h">${D.firstHash}</span><span class="what"><i>${FROM === 0 ? "the empty table" : "state after event " + FROM + " (window start)"}</i></span></div>`);
       const lo = Math.max(FROM + 1, n - 10), hi = Math.min(TO, n + 10);
       const frame = frameAt(lo - 1);
       for (let i = lo; i <= hi; i++) {
@@ -135,7 +138,7 @@ extension ViewerPage {
         const step = e[4] ? " · undo step" : "";
         const fields = e[2] ? JSON.stringify(e[2]) : "";
         const said = (changes ? "→ " + changes : "") + step;
-        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields + (said ? "\n" + said : ""))}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
+        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields + (said ? "\n" + said : ""))}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="h">${e[3]}</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
           (said ? `<span class="ch">${esc(said)}</span>` : "") + "</div>");
       }
       document.getElementById("events").innerHTML = html.join("");
@@ -201,6 +204,7 @@ extension ViewerPage {
       go(fragment.event !== undefined ? Number(fragment.event) : D.start, true);
       if (fragment.probe) probe(fragment.probe.split(",").map(Number));
       if (fragment.bench) bench(Number(fragment.bench));
+      if (fragment.interact !== undefined) interact();
     }
     """#
 }

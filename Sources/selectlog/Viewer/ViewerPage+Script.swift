@@ -197,8 +197,33 @@ extension ViewerPage {
       out.textContent = JSON.stringify(results);
     }
 
+    /// Test hook `#interact`: drives the controls as a user would (keys, buttons, the
+    /// slider, a click in the event list, the marks) and records the event shown after each.
+    function interact() {
+      const seen = [];
+      const key = (name, shiftKey) => document.dispatchEvent(new KeyboardEvent("keydown", { key: name, shiftKey: !!shiftKey, bubbles: true }));
+      const note = (what) => seen.push([what, Number(document.getElementById("current").dataset.event)]);
+      go(FROM); note("start");
+      key("ArrowRight"); note("ArrowRight");
+      key("ArrowRight", true); note("Shift+ArrowRight");
+      key("ArrowLeft"); note("ArrowLeft");
+      document.getElementById("next-gesture").click(); note("next gesture");
+      document.getElementById("prev").click(); note("previous event");
+      key("]"); note("]");
+      key("["); note("[");
+      slider.value = String(TO);
+      slider.dispatchEvent(new Event("input", { bubbles: true })); note("slider");
+      const row = document.querySelector(`#events [data-n="${Math.max(FROM, TO - 1)}"]`);
+      if (row) row.click();
+      note("click in the event list");
+      key("a"); go(FROM); key("b");
+      seen.push(["diff", document.getElementById("diff").textContent]);
+      seen.push(["fragment", location.hash]);
+      document.getElementById("interact").textContent = JSON.stringify(seen);
+    }
+
     /// Test hook `#bench=N`: moves between N pseudo-random pairs of events, timed with
-    /// performance.now() including style and layout. All pairs are timed in three passes
+    /// performance.now() including style and layout. All pairs are timed in five passes
     /// and each pair's fastest time is kept: a shared machine's scheduler only adds time,
     /// and its bursts do not last from one pass to the next. The slowest try is reported too.
     function bench(count) {
@@ -207,7 +232,7 @@ extension ViewerPage {
       const pairs = [];
       for (let i = 0; i < count; i++) pairs.push([FROM + Math.floor(random() * (TO - FROM + 1)), FROM + Math.floor(random() * (TO - FROM + 1))]);
       const best = pairs.map(() => Infinity), tries = [];
-      for (let pass = 0; pass < 3; pass++) {
+      for (let pass = 0; pass < 5; pass++) {
         pairs.forEach(([a, b], i) => {
           go(a, true);
           document.body.getBoundingClientRect();

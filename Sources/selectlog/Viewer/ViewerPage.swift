@@ -92,6 +92,7 @@ enum ViewerPage {
     <pre id="errors" data-count="0" hidden></pre>
     <pre id="probe" hidden></pre>
     <pre id="bench" hidden></pre>
+    <pre id="interact" hidden></pre>
     """#
 
     static let style = #"""
@@ -148,7 +149,8 @@ enum ViewerPage {
     #events { height: 700px; overflow: hidden; contain: strict; font: 12px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     .ev { padding: 2px 4px; border-radius: 4px; cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     .ev > span { display: inline-block; vertical-align: top; overflow: hidden; text-overflow: ellipsis; }
-    .ev .n { width: 56px; } .ev .t { width: 84px; padding-left: 8px; } .ev .what { max-width: calc(100% - 150px); }
+    .ev .n { width: 56px; } .ev .t { width: 84px; padding-left: 8px; } .ev .what { max-width: calc(100% - 280px); }
+    .ev .h { width: 128px; padding-left: 8px; color: #8a93a6; } .ev.cur .h { color: #9fe3b0; }
     .ev:hover { background: #eef3ff; }
     .ev.cur { background: var(--ink); color: #fff; }
     .ev .n { text-align: right; color: var(--muted); } .ev.cur .n { color: #cfd6e4; }

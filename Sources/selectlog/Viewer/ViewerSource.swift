@@ -3,33 +3,53 @@ import SelectLogStore
 
 /// A script or a log, walked event by event over a window for the viewer.
 ///
-/// Both kinds go through `Input` (told apart by content), so the viewer reads exactly
-/// what `replay` reads; errors name the file and the line or event, and exit 65.
+/// Both kinds are opened once through `Input` (told apart by content; pipes work), so
+/// the viewer reads exactly what `replay` reads; errors name the file and the line or
+/// event, and exit 65. A script is streamed: only the events a window can need are kept.
 enum ViewerSource {
-    case log(LogReader, path: String)
-    case script(Script, path: String)
+    case log(LogReader)
+    case script(ScriptWindowBuffer, path: String)
 
-    /// Opens `path` as a log or a script.
-    static func open(_ path: String) throws -> ViewerSource {
-        if try Input.isLog(path) { return .log(try Input.openLog(path), path: path) }
-        return .script(try Input.loadScript(path), path: path)
+    /// Opens `path` as a log or a script, for a window chosen by `from`, `to` and `at`.
+    static func open(_ path: String, from: Int?, to: Int?, at: Int?) throws -> ViewerSource {
+        switch try Input.open(path) {
+        case .log(let reader):
+            return .log(reader)
+        case .script(let file):
+            var buffer = ScriptWindowBuffer(from: from, to: to, at: at)
+            var rejected: ScriptError?
+            try Input.forEachScriptEvent(file) { line, event in
+                do throws(ScriptError) {
+                    try buffer.append(event, line: line)
+                } catch {
+                    rejected = error
+                    return false
+                }
+                return true
+            }
+            if let rejected {
+                complain("\(path): \(rejected)")
+                throw Exit.invalidInput
+            }
+            return .script(buffer, path: path)
+        }
     }
 
     /// How many events the file holds.
     var eventCount: Int {
         switch self {
-        case .log(let reader, _): reader.eventCount
-        case .script(let script, _): script.entries.count
+        case .log(let reader): reader.eventCount
+        case .script(let buffer, _): buffer.count
         }
     }
 
-    /// Calls `body` with the state after `from` events, then with each event
+    /// Calls `start` with the state after `from` events, then `body` with each event
     /// `from + 1 ... to` (numbered from 1, spec 7), the state before it and the state after it.
     func walk(from: Int, to: Int,
               start: (TableState) -> Void,
               body: (_ number: Int, _ event: TimedEvent, _ before: TableState, _ after: TableState) -> Void) throws {
         switch self {
-        case .log(let reader, _):
+        case .log(let reader):
             do throws(LogError) {
                 var state = try reader.state(at: from)
                 start(state)
@@ -43,26 +63,100 @@ enum ViewerSource {
                 complain("\(error)")
                 throw error.code == .io ? Exit.io : Exit.invalidInput
             }
-        case .script(let script, let path):
-            var state = TableState()
+        case .script(let buffer, let path):
+            guard buffer.covers(from: from, to: to) else {
+                complain("\(path): events \(from + 1)...\(to) were not kept while reading; choose the window with --from and --to")
+                throw Exit.usage
+            }
             do throws(ScriptError) {
-                try script.replay(upTo: from, into: &state)
+                try buffer.walk(from: from, to: to, start: start, body: body)
             } catch {
                 complain("\(path): \(error)")
                 throw Exit.invalidInput
             }
-            start(state)
-            for number in stride(from: from + 1, through: to, by: 1) {
-                let (line, e) = script.entries[number - 1]
-                let before = state
-                do throws(InvalidEvent) {
-                    _ = try state.apply(e)
-                } catch {
-                    complain("\(path): \(ScriptError(line: line, reason: error))")
-                    throw Exit.invalidInput
-                }
-                body(number, e, before, state)
-            }
         }
+    }
+}
+
+/// A script's events as they stream in, keeping only what the window can need: the
+/// state before the earliest event a window may start after, and the events from there
+/// to the last one a window may end at (at most twice the window's limit).
+struct ScriptWindowBuffer {
+    /// The state after `baseCount` events.
+    private(set) var base = TableState()
+    private(set) var baseCount = 0
+    /// Events `baseCount + 1 ...`, with their lines; `head` of them are already in `base`.
+    private var kept: [(line: Int, event: TimedEvent)] = []
+    private var head = 0
+    /// Events read so far.
+    private(set) var count = 0
+    private let from: Int?, to: Int?, at: Int?, limit: Int
+
+    init(from: Int?, to: Int?, at: Int?, limit: Int = ViewerWindow.limit) {
+        self.from = from
+        self.to = to
+        self.at = at
+        self.limit = limit
+    }
+
+    /// The earliest state a window may start at, knowing `count` events so far (it only grows).
+    private var lowest: Int {
+        if let from { return from }
+        if let to { return max(0, to - limit) }
+        if let at { return max(0, at - limit) }
+        return max(0, count - limit)
+    }
+
+    /// The last event a window may end at, if bounded.
+    private var highest: Int? {
+        if let from { return to ?? from + limit }
+        if let to { return to }
+        if let at { return at + limit }
+        return nil
+    }
+
+    /// Takes the next event of the script (read from `line`).
+    mutating func append(_ event: TimedEvent, line: Int) throws(ScriptError) {
+        count += 1
+        if let highest, count > highest { return }
+        kept.append((line, event))
+        while baseCount < lowest, head < kept.count {
+            let next = kept[head]
+            do throws(InvalidEvent) {
+                _ = try base.apply(next.event)
+            } catch {
+                throw ScriptError(line: next.line, reason: error)
+            }
+            head += 1
+            baseCount += 1
+        }
+        if head > limit {
+            kept.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Whether the states after `from` through after `to` events can be walked.
+    func covers(from: Int, to: Int) -> Bool {
+        from >= baseCount && from <= to && to <= baseCount + kept.count - head
+    }
+
+    /// Replays up to `from`, then walks `from + 1 ... to` as `ViewerSource.walk` does.
+    func walk(from: Int, to: Int,
+              start: (TableState) -> Void,
+              body: (Int, TimedEvent, TableState, TableState) -> Void) throws(ScriptError) {
+        var state = base
+        for number in stride(from: baseCount + 1, through: to, by: 1) {
+            let (line, event) = kept[head + number - baseCount - 1]
+            let before = state
+            do throws(InvalidEvent) {
+                _ = try state.apply(event)
+            } catch {
+                throw ScriptError(line: line, reason: error)
+            }
+            if number == from + 1 { start(before) }
+            if number > from { body(number, event, before, state) }
+        }
+        if from == to { start(state) }
     }
 }

@@ -19,8 +19,7 @@ extension TableState {
         case .interrupted: throw InvalidEvent("panBegan", "a pan is already active (an interrupted one, whose finger is still down)")
         case .dragScroll, .waitingForStartRow, .running, .autoScrolling: throw InvalidEvent("panBegan", "a pan is already active")
         }
-        decelerating = false
-        target = nil
+        scroll.stopDecelerating()
         let c = configuration
         if fingers == 2, c.multiSelectInteraction, c.allowsMultipleSelectionDuringEditing, row(at: p) != nil {
             if !editing { setEditing(true) }

@@ -1,0 +1,32 @@
+extension TableLayout: RowFollowing {
+    /// Row heights and the editor row follow one operation: a moved row carries its
+    /// height and the editor below it; a deleted row closes the editor below it.
+    mutating func follow(_ operation: RowOperation, carry: inout RowCarry) {
+        let editor = editorRow
+        let followed = editor.flatMap(operation.follow)
+        switch operation {
+        case let .remove(p, move):
+            if editor != nil && followed == nil { closeEditor() } else { shiftEditor(to: followed) }
+            let height = removeHeight(at: p)
+            if let move {
+                carry.moved[move, default: CarriedRow()].height = height
+                carry.moved[move, default: CarriedRow()].editorBelow = editor == p
+            }
+        case let .insert(p, source):
+            shiftEditor(to: followed)
+            switch source {
+            case .new(let k):
+                let given = carry.insertHeights.flatMap { k < $0.count ? $0[k] : nil }
+                insertHeight(given ?? sections[p.section].rowHeight, at: p)
+            case .move(let m):
+                let c = carry.moved[m] ?? CarriedRow()
+                insertHeight(c.height, at: p)
+                if c.editorBelow { openEditor(below: p) }
+            }
+        case .insertSection(let i):
+            replaceSection(at: i, inserting: carry.newSections[i] ?? LayoutSection(count: 0), editor: followed)
+        case .removeSection(let i):
+            replaceSection(at: i, inserting: nil, editor: followed)
+        }
+    }
+}

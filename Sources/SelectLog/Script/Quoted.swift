@@ -1,0 +1,53 @@
+/// Shortens values quoted in messages: a hostile input can carry a 200 MB title,
+/// and an error should name it, not repeat it.
+public enum Quoted {
+    /// The most characters of a value a message repeats.
+    public static let limit = 80
+
+    /// `text` when it is at most `limit` characters; else its first `limit`
+    /// characters, an ellipsis, and how many were left out.
+    public static func clip(_ text: some StringProtocol, limit: Int = Quoted.limit) -> String {
+        var end = text.startIndex
+        var kept = 0
+        while end != text.endIndex, kept < limit {
+            end = text.index(after: end)
+            kept += 1
+        }
+        if end == text.endIndex { return String(text) }
+        // Already clipped (a message passed through twice): leave it.
+        let tail = text[end...]
+        if tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
+        let rest = tail.count
+        return String(text[..<end]) + "… (\(rest) more characters)"
+    }
+
+    /// `message` with every quoted value and every long word clipped to `limit`
+    /// characters, for errors whose text a hostile input chose.
+    public static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
+        guard message.utf8.count > limit else { return message }
+        var out = ""
+        var i = message.startIndex
+        while i != message.endIndex {
+            let c = message[i]
+            if c == " " {
+                out.append(c)
+                i = message.index(after: i)
+                continue
+            }
+            if c == "\"" {
+                let open = message.index(after: i)
+                let close = message[open...].firstIndex(of: "\"") ?? message.endIndex
+                out += "\"" + clip(message[open..<close], limit: limit)
+                if close != message.endIndex { out += "\"" }
+                i = close == message.endIndex ? close : message.index(after: close)
+                continue
+            }
+            let end = message[i...].firstIndex { $0 == " " || $0 == "\"" } ?? message.endIndex
+            let word = message[i..<end]
+            // A word clipped before ends in the ellipsis, one past the limit: leave it.
+            out += word.last == "…" && word.count == limit + 1 ? String(word) : clip(word, limit: limit)
+            i = end
+        }
+        return out
+    }
+}
