@@ -6,10 +6,10 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a log as a JSON Lines script, or a slice of it as a standalone script.",
         discussion: """
-            `record` of the output replays to the same hash. With --from A and/or --to B (events numbered
-            from 1), writes events A through B after a set-up prefix that rebuilds the state before A
-            (configuration, viewport, table, editing, selection, offset, option view, editor). The slice
-            starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix
+            `record` of the output replays to the same hash. With --from A and/or --to B (events numbered \
+            from 1), writes events A through B after a set-up prefix that rebuilds the state before A \
+            (configuration, viewport, table, editing, selection, offset, option view, editor). The slice \
+            starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix \
             cannot carry (undo and redo history). Replaying the slice gives the state after B, undo aside.
             """)
 

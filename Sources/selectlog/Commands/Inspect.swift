@@ -6,11 +6,11 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Look inside a log: a summary, events, the table at any event, differences, and why a row changed.",
         discussion: """
-            Without options, prints a summary. Events are numbered from 1: event N is the N-th
-            event of the log, and --at N is the state right after it (--at 0: before the first).
-            Ranges A..B name the states after A and after B events: --events A..B lists events
-            A+1 through B (the events between those states), and --diff A..B compares the two
-            states. Either end may be left out (A.. or ..B).
+            Without options, prints a summary. Events are numbered from 1: event N is the N-th \
+            event of the log, and --at N is the state right after it (--at 0: before the first). \
+            Ranges A..B name the states after A and after B events: --events A..B lists events \
+            A+1 through B (the events between those states), and --diff A..B compares the two \
+            states. Either end may be left out (A.. or ..B). \
             Every view has a --json form (see the README's "Inspect JSON" section).
             """)
 
