@@ -62,7 +62,7 @@ extension TableState {
 }
 
 /// JSON text helpers.
-public enum JSONText {
+package enum JSONText {
     /// `s` as a JSON string literal.
     public static func quote(_ s: String) -> String {
         var out = "\""

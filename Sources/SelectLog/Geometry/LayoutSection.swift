@@ -1,7 +1,7 @@
 /// One section of the table: a header, rows, a footer (spec 2).
 public struct LayoutSection: Equatable, Sendable {
     /// The data rows' heights.
-    public var rows: HeightTree
+    package var rows: HeightTree
     /// The height given to rows inserted without one.
     public var rowHeight: Points
     public var header: Points
@@ -9,7 +9,7 @@ public struct LayoutSection: Equatable, Sendable {
     /// The section-index title, for `jumpToSection {title}`.
     public var title: String?
 
-    public init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
+    package init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
         self.rows = rows
         self.rowHeight = rowHeight
         self.header = header

@@ -1,11 +1,11 @@
 import SelectLog
 
 /// Where a record is and what its header says.
-public struct RecordInfo: Sendable, Equatable {
-    public var offset: Int
-    public var header: RecordHeader
+package struct RecordInfo: Sendable, Equatable {
+    package var offset: Int
+    package var header: RecordHeader
     var payloadChecksum: UInt32
-    public var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
+    package var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
 }
 
 /// The first place a log stops being trustworthy.

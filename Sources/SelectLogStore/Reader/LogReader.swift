@@ -14,9 +14,9 @@ import SelectLog
 /// ```
 public final class LogReader {
     public let path: String
-    public let header: FileHeader
+    package let header: FileHeader
     /// Every record, in file order.
-    public let records: [RecordInfo]
+    package let records: [RecordInfo]
     /// Events in the log.
     public let eventCount: Int
     /// A torn tail that was left out, if any.
