@@ -2,6 +2,7 @@ import SelectLog
 
 /// An error from the log: what went wrong, and where (path, byte offset, event index).
 public struct LogError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure, for handling it in code.
     public enum Code: Sendable, Equatable {
         /// A system call failed.
         case io
@@ -23,8 +24,11 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         case alreadyExists
     }
 
+    /// The kind of failure.
     public var code: Code
+    /// What went wrong, in words.
     public var message: String
+    /// The log file's path, where it applies.
     public var path: String?
     /// Byte offset in the file, where it applies.
     public var offset: Int?
@@ -33,6 +37,7 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
     /// The engine's reason, for `.invalidEvent`.
     public var invalidEvent: InvalidEvent?
 
+    /// An error of kind `code`, described by `message`, with where it happened.
     public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, eventIndex: Int? = nil, invalidEvent: InvalidEvent? = nil) {
         self.code = code
         self.message = message

@@ -22,6 +22,7 @@ public struct TableState: Equatable, Sendable {
     /// The last event's time (not part of the hash).
     public internal(set) var t = Micros.zero
 
+    /// An empty table with the contract's default configuration and a zero viewport.
     public init() {}
 
     // The parts' fields under their spec names.

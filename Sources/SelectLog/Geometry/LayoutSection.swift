@@ -4,7 +4,9 @@ public struct LayoutSection: Equatable, Sendable {
     package var rows: HeightTree
     /// The height given to rows inserted without one.
     public var rowHeight: Points
+    /// The header's height; zero for none.
     public var header: Points
+    /// The footer's height; zero for none.
     public var footer: Points
     /// The section-index title, for `jumpToSection {title}`.
     public var title: String?
@@ -24,5 +26,6 @@ public struct LayoutSection: Equatable, Sendable {
         self.init(rows: HeightTree(all), rowHeight: rowHeight, header: header, footer: footer, title: title)
     }
 
+    /// The number of data rows.
     public var rowCount: Int { rows.count }
 }

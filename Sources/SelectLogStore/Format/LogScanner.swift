@@ -12,6 +12,7 @@ package struct RecordInfo: Sendable, Equatable {
 public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     /// The first bad byte.
     public var offset: Int
+    /// What is wrong there, in words.
     public var reason: String
     /// A partial last record (a crash mid-write), not corruption of written data.
     public var isTornTail: Bool

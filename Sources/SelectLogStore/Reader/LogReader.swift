@@ -13,6 +13,7 @@ import SelectLog
 /// for (index, event) in try log.events(from: 990) { … }
 /// ```
 public final class LogReader {
+    /// The log file's path.
     public let path: String
     package let header: FileHeader
     /// Every record, in file order.

@@ -1,12 +1,16 @@
 /// Which way the finger last moved.
 public enum Direction: String, Hashable, Sendable {
+    /// Toward the top of the content.
     case up
+    /// Toward the bottom of the content.
     case down
 }
 
 /// What a selection pan does to the rows it passes (spec 5.3).
 public enum PanMode: String, Hashable, Sendable {
+    /// The pan selects the rows it passes.
     case select
+    /// The pan deselects the rows it passes.
     case deselect
     var flipped: PanMode { self == .select ? .deselect : .select }
 }
@@ -140,21 +144,27 @@ public struct PanState: Hashable, Sendable {
 public struct Pan: Hashable, Sendable {
     /// The kinds of pan the state JSON names (spec 6, 5.10.12).
     public enum Kind: String, Hashable, Sendable {
+        /// A pan in the touch strip (`scrollAndSelect`).
         case strip
+        /// A two-finger multi-select pan.
         case multiSelect
+        /// A drag scroll: the pan moves the content and selects nothing.
         case scroll
         /// A selection pan that another event ended while the finger stayed down.
         case interrupted
     }
 
+    /// What kind of pan this is.
     public var kind: Kind
     /// A selection pan's reversal rule, fixed at `panBegan`.
     public var reversal: Reversal?
     /// The last counted finger position (a drag scroll: where it began).
     public var finger: ViewportPoint
+    /// Which way the finger last moved, once it has moved.
     public var direction: Direction?
     /// The start row S, once the finger has reached a data row.
     public var start: RowPath?
+    /// Whether the pan selects or deselects, once it has a start row.
     public var mode: PanMode?
     /// The anchor A.
     public var anchor: RowPath?

@@ -1,6 +1,8 @@
 /// The open drop-down editor row (spec 5.6). Its position is `TableLayout.editorRow`.
 public struct EditorRow: Hashable, Sendable {
+    /// The options the editor row offers, in order.
     public var options: [String]
+    /// Whether several options can be chosen at once.
     public var multiple: Bool
     /// Chosen option indices, ascending.
     public var chosen: [Int]

@@ -1,7 +1,10 @@
 /// The viewport's size (spec 2).
 public struct ViewportSize: Hashable, Sendable {
+    /// The viewport's width.
     public var width: Points
+    /// The viewport's height.
     public var height: Points
+    /// A viewport of `width` by `height`.
     public init(width: Points, height: Points) {
         self.width = width
         self.height = height
