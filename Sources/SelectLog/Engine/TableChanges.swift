@@ -55,7 +55,7 @@ public struct OffsetChange: Hashable, Sendable {
     public var from: Points
     /// The offset after the event.
     public var to: Points
-    /// A change of the content offset from `from` to `to`.
+    /// A change from `from` to `to`.
     public init(from: Points, to: Points) {
         self.from = from
         self.to = to
@@ -64,9 +64,9 @@ public struct OffsetChange: Hashable, Sendable {
 
 /// A row-valued part of the state (the open option view) before and after.
 public struct RowChange: Hashable, Sendable {
-    /// The row before the event, or nil for none.
+    /// The row before the event (pre-event path), or nil.
     public var from: RowPath?
-    /// The row after the event, or nil for none.
+    /// The row after the event (post-event path), or nil.
     public var to: RowPath?
     /// A change from `from` to `to`.
     public init(from: RowPath?, to: RowPath?) {

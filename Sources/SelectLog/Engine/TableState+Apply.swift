@@ -11,17 +11,30 @@ extension TableState {
         if now < t {
             throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
         }
-        let mark = ChangeMark(self)
-        // Hot events record their selection changes as they go; the others are compared
-        // with the selection before them (a shared reference, copied only if it changes).
-        let baseline: RowSet? = timed.event.isHotPath ? nil : selection
         var delta = SelectionDelta()
+        if timed.event.isHotPath {
+            // Pan samples, ticks and scrolls: a few scalars before, and the selection
+            // changes the move rule records as it goes.
+            let offset = contentOffset, kind = gesture.kind, steps = history.stepsRecorded
+            try reduce(timed.event, at: now, &delta)
+            finish(at: now)
+            return hotChanges(offset: offset, pan: kind, steps: steps, event: timed.event, delta: delta)
+        }
+        // The others are compared with the state before them (the selection is a shared
+        // reference, copied only if the event changes it).
+        let mark = ChangeMark(self)
+        let baseline = selection
         try reduce(timed.event, at: now, &delta)
+        finish(at: now)
+        return changes(since: mark, event: timed.event, baseline: baseline)
+    }
+
+    /// What every applied event ends with.
+    private mutating func finish(at now: Micros) {
         stopAutoscrollAtBound()
         t = now
         events += 1
         checkInvariants()
-        return changes(since: mark, event: timed.event, baseline: baseline, delta: delta)
     }
 
     /// Applies `event` at the previous event's time, and says what it changed.

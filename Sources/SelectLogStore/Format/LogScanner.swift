@@ -2,9 +2,12 @@ import SelectLog
 
 /// Where a record is and what its header says.
 package struct RecordInfo: Sendable, Equatable {
+    /// Where the record header starts.
     package var offset: Int
+    /// What the header says.
     package var header: RecordHeader
     var payloadChecksum: UInt32
+    /// Where the payload ends (the next record's offset).
     package var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
 }
 

@@ -13,8 +13,9 @@ import SelectLog
 /// for (index, event) in try log.events(from: 990) { … }
 /// ```
 public final class LogReader {
-    /// The log file's path.
+    /// The log's path.
     public let path: String
+    /// The file header (format version, salt, checkpoint interval, behaviour fingerprint).
     package let header: FileHeader
     /// Every record, in file order.
     package let records: [RecordInfo]
