@@ -16,9 +16,9 @@ public final class LogReader {
     /// The log's path.
     public let path: String
     /// The file header (format version, salt, checkpoint interval, behaviour fingerprint).
-    public let header: FileHeader
+    package let header: FileHeader
     /// Every record, in file order.
-    public let records: [RecordInfo]
+    package let records: [RecordInfo]
     /// Events in the log.
     public let eventCount: Int
     /// A torn tail that was left out, if any.
