@@ -6,22 +6,46 @@ extension TableState {
     /// The returned `TableChanges` is what a host mirrors into its table view.
     @discardableResult
     public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) -> TableChanges {
-        try timed.validate()
-        let now = timed.t ?? t
-        if now < t {
-            throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
-        }
+        let now = try admit(timed)
         let mark = ChangeMark(self)
         // Hot events record their selection changes as they go; the others are compared
         // with the selection before them (a shared reference, copied only if it changes).
         let baseline: RowSet? = timed.event.isHotPath ? nil : selection
         var delta = SelectionDelta()
         try reduce(timed.event, at: now, &delta)
+        finish(at: now)
+        return changes(since: mark, event: timed.event, baseline: baseline, delta: delta)
+    }
+
+    /// Applies one event exactly as `apply(_:)` does (the same checks, the same state
+    /// after it, the same error), without working out what it changed. Replay discards
+    /// `TableChanges`, and building it (the mark, the selection delta, the copies of
+    /// the result) cost more than the reducers of a pan sample.
+    package mutating func applyDiscardingChanges(_ timed: TimedEvent) throws(InvalidEvent) {
+        let now = try admit(timed)
+        var delta = SelectionDelta(recording: false)
+        try reduce(timed.event, at: now, &delta)
+        finish(at: now)
+    }
+
+    /// The checks every event passes before a reducer runs; returns its time.
+    @inline(__always)
+    private func admit(_ timed: TimedEvent) throws(InvalidEvent) -> Micros {
+        try timed.validate()
+        let now = timed.t ?? t
+        if now < t {
+            throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
+        }
+        return now
+    }
+
+    /// What follows every applied event.
+    @inline(__always)
+    private mutating func finish(at now: Micros) {
         stopAutoscrollAtBound()
         t = now
         events += 1
         checkInvariants()
-        return changes(since: mark, event: timed.event, baseline: baseline, delta: delta)
     }
 
     /// Applies `event` at the previous event's time, and says what it changed.
