@@ -174,10 +174,11 @@ extension TableState {
     /// Stops auto-scroll once the offset sits at its bound in the scroll direction
     /// (spec 5.10.4); run after every event.
     mutating func stopAutoscrollAtBound() {
-        guard case .autoScrolling(let pan, let auto) = gesture.state else { return }
-        if (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset) {
-            settle(pan, autoscroll: nil)
-        }
+        // The direction first: the pan is copied out only when auto-scroll stops.
+        guard let auto = gesture.autoscroll,
+              (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset),
+              case .autoScrolling(let pan, _) = gesture.state else { return }
+        settle(pan, autoscroll: nil)
     }
 
     /// The selection pan's phase: auto-scrolling, else running once it has its start row,
