@@ -123,7 +123,7 @@ viewer-deps:
 # Viewer: the browser test on a 50,000-event synthetic window (size budget, move timing); a few minutes.
 viewer-check: deps viewer-deps
 	$(SWIFT) build --build-tests
-	SELECTLOG_VIEWER_EVENTS=50000 SELECTLOG_VIEWER_MOVES=300 $(SWIFT) test --skip-build --filter ViewerBrowserTests
+	SELECTLOG_VIEWER_GATE=1 SELECTLOG_VIEWER_EVENTS=50000 SELECTLOG_VIEWER_MOVES=300 $(SWIFT) test --skip-build --filter ViewerBrowserTests
 
 # Viewer: docs/viewer.png, the README's screenshot of the strip example's page.
 viewer-screenshot: build viewer-deps

@@ -20,8 +20,9 @@ if [ -x "$SELECTLOG" ]; then
 fi
 for h in script log; do
     echo "fuzz: $h for $SECONDS_EACH s"
-    # -rss_limit_mb and -malloc_limit_mb keep a runaway allocation a finding, not a stall.
-    "$B/fuzz-$h" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    # -rss_limit_mb keeps a runaway allocation a finding; -timeout=30 leaves room for a
+    # loaded shared machine (a 10 s timeout reported a 0.1 s-CPU input as a finding).
+    "$B/fuzz-$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$B/findings/$h-" -print_final_stats=1 "$B/corpus-$h" 2>"$B/fuzz-$h.log" \
         || { tail -40 "$B/fuzz-$h.log"; echo "fuzz: $h found a problem; input in $B/findings/"; exit 1; }
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$B/fuzz-$h.log" | sed "s/^/fuzz: $h /"

@@ -2,6 +2,7 @@ import SelectLog
 
 /// An error from the log: what went wrong, and where (path, byte offset, event index).
 public struct LogError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure.
     public enum Code: Sendable, Equatable {
         /// A system call failed.
         case io
@@ -23,8 +24,11 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         case alreadyExists
     }
 
+    /// What kind of failure.
     public var code: Code
+    /// What went wrong, in a sentence a user can act on.
     public var message: String
+    /// The log concerned, where it applies.
     public var path: String?
     /// Byte offset in the file, where it applies.
     public var offset: Int?
@@ -33,6 +37,7 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
     /// The engine's reason, for `.invalidEvent`.
     public var invalidEvent: InvalidEvent?
 
+    /// An error of `code` saying `message`, with where it happened.
     public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, eventIndex: Int? = nil, invalidEvent: InvalidEvent? = nil) {
         self.code = code
         self.message = message
@@ -42,6 +47,7 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         self.invalidEvent = invalidEvent
     }
 
+    /// Path, byte offset, event index and message, joined by ": ".
     public var description: String {
         var parts: [String] = []
         if let path { parts.append(path) }

@@ -1,7 +1,8 @@
 // The integration guide's UIKit forwarding code (docs/INTEGRATION.md). It is compiled
 // only where UIKit exists; on Linux and macOS this module is empty. Everything that
 // can be tested elsewhere lives in SelectLog (the bridges, BatchUpdate from identifiers).
-#if canImport(UIKit)
+// watchOS has UIKit but no table or collection views, so it is left out too.
+#if canImport(UIKit) && !os(watchOS)
 import SelectLog
 import SelectLogStore
 import UIKit
@@ -77,7 +78,9 @@ public final class TableViewForwarder: NSObject {
         let tap = UITapGestureRecognizer(target: self, action: #selector(tapped(_:)))
         tableView.addGestureRecognizer(tap)
         let pan = UIPanGestureRecognizer(target: self, action: #selector(panned(_:)))
+        #if !os(tvOS)
         pan.maximumNumberOfTouches = 2
+        #endif
         tableView.addGestureRecognizer(pan)
     }
 

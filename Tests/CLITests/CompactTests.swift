@@ -87,6 +87,23 @@ struct CompactTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["long.slog"])
     }
 
+    @Test("compact -o naming the log itself compacts in place instead of overwriting what it reads")
+    func compactOntoItself() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("self.slog").path
+        var options = Recorder.Options()
+        options.storesUncompressed = true
+        let recorder = try Recorder(creating: path, options: options)
+        for event in SyntheticSession(seed: 4, count: 3000) { try recorder.append(event) }
+        try recorder.close()
+        let r = try CLI.run(["compact", path, "-o", dir.appendingPathComponent("./self.slog").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try LogReader(path: path).state(at: 3000).hashHex == recorder.state.hashHex)
+        #expect(throws: LogError.self) { try Recorder.compact(path, into: path, replacingExisting: true) }
+        #expect(try LogReader(path: path).eventCount == 3000)
+    }
+
     @Test("compact of something that is not a log exits 65 and leaves no file behind")
     func compactNotALog() throws {
         let dir = try CLI.temporaryDirectory()

@@ -42,6 +42,18 @@ struct FirstTests {
                 #expect(r.stdout.contains("\"type\": \"\(events[n - 1].event.typeName)\""))
             }
         }
+        // The second generator, as a script (inspect takes scripts and logs alike).
+        let walk = Array(RandomWalkSession(seed: 9, count: 15_000))
+        let script = try CLI.write(walk.map { EventEncoder.line($0) }.joined(separator: "\n") + "\n", to: "walk.jsonl", in: dir)
+        for text in ["count(selected) >= 3", "optionOpen != null", "contentOffset > 500"] {
+            let expectation = try StateExpectation(text)
+            let r = try CLI.run(["inspect", script, "--first", text, "--json"])
+            if let n = try naiveFirst(walk, expectation) {
+                #expect(r.stdout.hasPrefix("{\"expect\": \(JSONText.quote(text)), \"event\": \(n), "), "\(text): \(r.stdout.prefix(120)) \(r.stderr)")
+            } else {
+                #expect(r.status == 1)
+            }
+        }
         let never = try CLI.run(["inspect", path, "--first", "count(sections) > 1000"])
         #expect(never.status == 1)
         #expect(never.stdout.contains("never holds in the 30000 events"))

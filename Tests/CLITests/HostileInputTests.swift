@@ -207,4 +207,16 @@ struct HostileInputTests {
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(stderr.contains("-: line 2: not valid JSON"), "\(stderr)")
     }
+
+    @Test("fuzz finding: a forged 378-byte log whose checkpoint claims 730 MB uncompressed is refused at once, naming the byte", arguments: [
+        (["verify"], Int32(1)), (["replay"], Int32(65)), (["inspect"], Int32(65)), (["export"], Int32(65)),
+    ])
+    func forgedLengthClaim(command: [String], status: Int32) throws {
+        let seed = CLI.root.appendingPathComponent("Fuzz/Seeds/log/checkpoint-claims-730MB.slog").path
+        let started = Date()
+        let r = try CLI.run(command + [seed])
+        #expect(r.status == status, "\(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("byte offset"), "\(r.stdout)\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
 }

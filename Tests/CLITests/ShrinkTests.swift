@@ -65,9 +65,12 @@ struct ShrinkTests {
         }
     }
 
-    @Test("gestures stay whole until the last stage; a pan's samples collapse to turning points", arguments: [UInt64(4), 8, 15])
-    func naturalSessions(seed: UInt64) throws {
-        let events = Array(SyntheticSession(seed: seed, count: 10_000))
+    @Test("natural sessions of both generators shrink >= 100x to a 1-minimal script", arguments: [
+        ("standard", UInt64(4)), ("standard", 8), ("standard", 15), ("random walk", 3), ("random walk", 11),
+    ])
+    func naturalSessions(generator: String, seed: UInt64) throws {
+        let events = generator == "standard" ? Array(SyntheticSession(seed: seed, count: 10_000))
+                                             : Array(RandomWalkSession(seed: seed, count: 10_000))
         var state = TableState()
         for e in events { try state.apply(e) }
         // Something true at the end that took a gesture: a selected row far down the table.
@@ -78,7 +81,7 @@ struct ShrinkTests {
             if stages.last != p.stage { stages.append(p.stage) }
         }
         #expect(ShrinkTests.passes(result.events, expectation))
-        #expect(events.count / max(result.events.count, 1) >= 100, "\(result.events.count) events")
+        #expect(events.count / max(result.events.count, 1) >= 100, "\(generator) \(seed): \(result.events.count) events")
         #expect(stages.first == "cut")
         #expect(stages.contains("gestures") && stages.last == "events")
         for k in result.events.indices {

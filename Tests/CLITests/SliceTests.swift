@@ -19,12 +19,18 @@ struct SliceTests {
         return text
     }
 
-    @Test("random slices replay to the original state after B", arguments: [UInt64(7), 13])
-    func randomSlices(seed: UInt64) throws {
+    @Test("random slices replay to the original state after B", arguments: [("standard", UInt64(7)), ("standard", 13), ("random walk", 5)])
+    func randomSlices(generator: String, seed: UInt64) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("s.slog").path
-        #expect(try CLI.run(["synthesize", "--events", "20000", "--seed", String(seed), "-o", path, "--checkpoint-interval", "1000"]).status == 0)
+        if generator == "standard" {
+            #expect(try CLI.run(["synthesize", "--events", "20000", "--seed", String(seed), "-o", path, "--checkpoint-interval", "1000"]).status == 0)
+        } else {
+            let walk = RandomWalkSession(seed: seed, count: 20_000).map { EventEncoder.line($0) }.joined(separator: "\n") + "\n"
+            let script = try CLI.write(walk, to: "walk.jsonl", in: dir)
+            #expect(try CLI.run(["record", script, "-o", path, "--checkpoint-interval", "1000"]).status == 0)
+        }
         let log = try LogReader(path: path)
         let events = try log.events()
         var rng = SplitMix64(seed: seed)
@@ -48,7 +54,7 @@ struct SliceTests {
             if start != a - 1 { #expect(r.stderr.contains("the slice starts at event \(start + 1)")) }
             // The slice holds the set-up and events start+1 ... b.
             #expect(script.entries.count - (b - start) <= 9)
-            #expect(SliceTests.comparable(state) == SliceTests.comparable(try log.state(at: b)), "seed \(seed): \(a)..\(b)")
+            #expect(SliceTests.comparable(state) == SliceTests.comparable(try log.state(at: b)), "\(generator) \(seed): \(a)..\(b)")
             checked += 1
         }
         #expect(checked >= 4)

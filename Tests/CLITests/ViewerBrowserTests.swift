@@ -69,7 +69,11 @@ struct ViewerBrowserTests {
     /// Pairs of events the timing moves between (`SELECTLOG_VIEWER_MOVES`, default 60).
     static let moves = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_MOVES"] ?? "") ?? 60
 
-    @Test("a window of a synthetic log: the page matches replay, stays within 10 MB per 50,000 events, and moves between any two events in under 50 ms")
+    /// Whether the move timing is a gate (`make viewer-check`). Speed targets are met in
+    /// benchmarks, never in timed unit tests: in `make test` the timing is only printed.
+    static let gatesTiming = ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_GATE"] == "1"
+
+    @Test("a window of a synthetic log: the page matches replay and stays within 10 MB per 50,000 events (make viewer-check also gates moves under 50 ms)")
     func syntheticWindow() throws {
         let dir = try CLI.temporaryDirectory()
         let log = dir.appendingPathComponent("session.log").path
@@ -93,7 +97,9 @@ struct ViewerBrowserTests {
         let bench = try #require(try JSONSerialization.jsonObject(with: Data(benchText.utf8)) as? [String: Any])
         print("viewer: \(window)-event window, \(bytes) bytes (\(bytes / max(window, 1)) bytes/event); moves between random events: \(benchText)")
         // Each move's time is its fastest of five passes (a shared machine's scheduler only adds).
-        #expect((bench["max"] as? Double ?? .infinity) < 50, "the slowest move: \(benchText)")
+        if ViewerBrowserTests.gatesTiming {
+            #expect((bench["max"] as? Double ?? .infinity) < 50, "the slowest move: \(benchText)")
+        }
     }
 
     @Test("keys, buttons, the slider and the event list move the page by event and by gesture; marks give a diff")
@@ -160,8 +166,7 @@ enum ViewerBrowser {
 
     static func arguments(_ extra: [String]) -> [String] {
         ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-         "--disable-extensions", "--hide-scrollbars", "--user-data-dir=" + FileManager.default.temporaryDirectory
-            .appendingPathComponent("selectlog-chromium-\(UUID().uuidString)").path] + extra
+         "--disable-extensions", "--hide-scrollbars"] + extra
     }
 
     /// The DOM of `page` opened at `fragment` (without `#`), after its scripts ran.
@@ -180,9 +185,12 @@ enum ViewerBrowser {
 
     private static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw Failure(description: missing) }
+        // A fresh profile per run, removed afterwards.
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("selectlog-chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.arguments = ["--user-data-dir=" + profile.path] + arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

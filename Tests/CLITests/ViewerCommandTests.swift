@@ -91,6 +91,30 @@ struct ViewerCommandTests {
         }
     }
 
+    @Test("gesture spans: a strip pan until a row edit interrupts it, then the interrupted pan until it ends")
+    func gestureSpans() throws {
+        let dir = try CLI.temporaryDirectory()
+        let script = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+            {"type": "panBegan", "x": 20, "y": 25}
+            {"type": "panMoved", "x": 20, "y": 125}
+            {"type": "insertRows", "at": [[0, 0]]}
+            {"type": "panMoved", "x": 20, "y": 225}
+            {"type": "panEnded"}
+            {"type": "swipeBegan", "row": [0, 9]}
+            """, to: "spans.jsonl", in: dir)
+        let page = dir.appendingPathComponent("spans.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let line = html.split(separator: "\n").first { $0.hasPrefix("\"gestures\": ") }
+        // Event 4 begins the strip pan, event 6 interrupts it, event 8 ends it; a swipe
+        // that begins at the last event (9) has no option width here, so it is ignored.
+        #expect(line == #""gestures": [["strip", 4, 6], ["interrupted", 6, 8]],"#)
+    }
+
     @Test("view writes one self-contained page: no network, no external scripts, styles or fonts")
     func selfContained() throws {
         let dir = try CLI.temporaryDirectory()

@@ -16,6 +16,18 @@ struct BridgeTests {
         #expect(Points(rounding: 16.7).doubleValue == 16.703125)
     }
 
+    @Test("the grid rounding agrees with the standard library's half-to-even rounding")
+    func roundingAgreesWithStandardLibrary() {
+        var g = SplitMix64(seed: 5)
+        for _ in 0..<5000 {
+            let x = Double(Int64.random(in: -1 << 40...1 << 40, using: &g)) / 8 + (Bool.random(using: &g) ? 0.5 : 0.3)
+            #expect(GridRounding.toNearestOrEven(x) == x.rounded(.toNearestOrEven), "\(x)")
+        }
+        for x in [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 1e20, -1e20, 0, -0.0] {
+            #expect(GridRounding.toNearestOrEven(x) == x.rounded(.toNearestOrEven), "\(x)")
+        }
+    }
+
     @Test("Points(rounding:) never traps: NaN gives zero, huge values and infinities clamp to the limit")
     func pointsEdges() {
         #expect(Points(rounding: .nan) == .zero)

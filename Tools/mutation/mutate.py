@@ -57,7 +57,7 @@ import PackageDescription
 let package = Package(
     name: "selectlog-mutation",
     targets: [
-        .target(name: "SelectLog"),
+        CORE_TARGET,
         .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
     ],
     swiftLanguageModes: [.v6]
@@ -103,6 +103,27 @@ def candidates(root):
     return out
 
 
+def kill_tree(pid):
+    """Kills pid and every process below it. `swift test` starts the test bundle in a
+    process group of its own, so killing the group alone would leave a hung mutant running."""
+    children = {}
+    listing = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
+    for line in listing.split("\n"):
+        parts = line.split()
+        if len(parts) == 2:
+            children.setdefault(int(parts[1]), []).append(int(parts[0]))
+    pending, found = [pid], []
+    while pending:
+        p = pending.pop()
+        found.append(p)
+        pending.extend(children.get(p, []))
+    for p in found:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def run(cmd, cwd, timeout, log, stop_at=None):
     """Runs cmd; returns (exit status, or None on timeout, or "stopped" when a line of its
     output starts with stop_at; seconds)."""
@@ -110,7 +131,7 @@ def run(cmd, cwd, timeout, log, stop_at=None):
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         status = None
-        timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
+        timer = threading.Timer(timeout, lambda: kill_tree(proc.pid))
         timer.start()
         try:
             for raw in proc.stdout:
@@ -118,7 +139,7 @@ def run(cmd, cwd, timeout, log, stop_at=None):
                 out.write(line)
                 if stop_at and line.startswith(stop_at):
                     # The first failing test kills the mutant; the rest of the run would only cost time.
-                    os.killpg(proc.pid, signal.SIGKILL)
+                    kill_tree(proc.pid)
                     status = "stopped"
                     break
             proc.wait()
@@ -161,8 +182,14 @@ def prepare(repo, work):
     # The core tests read the example scripts (the bug zoo) and the contract next to the sources.
     for sub in ["Sources/SelectLog", "Tests/SelectLogTests", "Examples", "docs"]:
         sync(os.path.join(repo, sub), os.path.join(tree, sub))
+    # The core's own target declaration (with its settings, e.g. debug-only checks), if it fits on one line.
+    core = '.target(name: "SelectLog")'
+    with open(os.path.join(repo, "Package.swift"), encoding="utf-8") as f:
+        for line in f:
+            if line.strip().startswith('.target(name: "SelectLog"') and line.rstrip().endswith("),"):
+                core = line.strip()[:-1]
     with open(os.path.join(tree, "Package.swift"), "w") as f:
-        f.write(MANIFEST)
+        f.write(MANIFEST.replace("CORE_TARGET", core))
     return tree
 
 
@@ -189,7 +216,7 @@ def main():
     parser.add_argument("--only", type=int, action="append", help="run these candidate indices (see --list) instead of a sample")
     parser.add_argument("--custom", nargs=3, metavar=("FILE", "OLD", "NEW"), help="run one hand-written mutant: replace OLD by NEW once in FILE")
     parser.add_argument("--list", action="store_true", help="print every candidate mutant with its index and exit")
-    parser.add_argument("--timeout", type=int, default=180, help="seconds allowed for one mutant's test run (longer counts as killed)")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds allowed for one mutant's test run (longer counts as killed)")
     parser.add_argument("--build-timeout", type=int, default=900, help="seconds allowed for one build")
     parser.add_argument("--skip-tests", action="append", default=None, metavar="REGEX",
                         help="core tests not to run (default: ValidationTests/limits, which builds a 50,000,000-row "

@@ -41,9 +41,19 @@ enum GridRounding {
     /// `value * scale` rounded half to even and clamped to `[-limit, limit]`; NaN gives 0.
     static func round(_ value: Double, scale: Double, limit: Int64) -> Int64 {
         guard !value.isNaN else { return 0 }
-        let scaled = (value * scale).rounded(.toNearestOrEven)
+        let scaled = toNearestOrEven(value * scale)
         if scaled >= Double(limit) { return limit }
         if scaled <= -Double(limit) { return -limit }
         return Int64(scaled)
+    }
+
+    /// `x` rounded to an integer, half-way cases to even, with IEEE addition alone:
+    /// adding and subtracting 2^52 leaves no fraction bits, and the default rounding
+    /// mode rounds half to even. (`Double.rounded` calls libm, which the core does not
+    /// link: a program built from its objects alone must still link.)
+    static func toNearestOrEven(_ x: Double) -> Double {
+        let twoTo52 = 4_503_599_627_370_496.0
+        guard x.magnitude < twoTo52 else { return x }   // already an integer (or infinite)
+        return x >= 0 ? (x + twoTo52) - twoTo52 : (x - twoTo52) + twoTo52
     }
 }

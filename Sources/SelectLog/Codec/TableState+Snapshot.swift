@@ -159,8 +159,8 @@ extension TableState {
         let since = Micros(raw: try r.signed())
         if dragging != (kind == 2) { throw r.fail("dragging disagrees with the pan kind") }
         switch kind {
-        case 2: g.state = .dragScroll(DragScroll(began: finger, offsetAtBegan: offsetAtBegan))
-        case 3: g.state = .interrupted(finger: finger)
+        case 2: g.enter(.dragScroll(DragScroll(began: finger, offsetAtBegan: offsetAtBegan)), kind: .scroll)
+        case 3: g.enter(.interrupted(finger: finger), kind: .interrupted)
         case 0, 1:
             var rows: PanRows?
             if let start, let anchor, let end, m == 1 || m == 2 {
@@ -172,9 +172,9 @@ extension TableState {
                                    offsetAtBegan: offsetAtBegan, finger: finger, direction: direction,
                                    selectionBefore: before, rows: rows, lastAutoscrollChange: since)
             if a == 1 || a == 2 {
-                g.state = .autoScrolling(pan, AutoScroll(direction: a == 1 ? .up : .down, since: since))
+                g.enter(.autoScrolling(pan, AutoScroll(direction: a == 1 ? .up : .down, since: since)), kind: pan.kind)
             } else {
-                g.state = rows == nil ? .waitingForStartRow(pan) : .running(pan)
+                g.enter(rows == nil ? .waitingForStartRow(pan) : .running(pan), kind: pan.kind)
             }
         default: throw r.fail("bad pan kind")
         }

@@ -42,6 +42,7 @@ public struct TableChanges: Hashable, Sendable {
     /// Whether the open editor's `chosen` changed.
     public var chosenChanged = false
 
+    /// No changes.
     public init() {}
 
     /// Whether the event changed nothing at all that a host mirrors.
@@ -50,8 +51,11 @@ public struct TableChanges: Hashable, Sendable {
 
 /// A content offset that changed.
 public struct OffsetChange: Hashable, Sendable {
+    /// The offset before the event.
     public var from: Points
+    /// The offset after the event.
     public var to: Points
+    /// A change from `from` to `to`.
     public init(from: Points, to: Points) {
         self.from = from
         self.to = to
@@ -60,8 +64,11 @@ public struct OffsetChange: Hashable, Sendable {
 
 /// A row-valued part of the state (the open option view) before and after.
 public struct RowChange: Hashable, Sendable {
+    /// The row before the event (pre-event path), or nil.
     public var from: RowPath?
+    /// The row after the event (post-event path), or nil.
     public var to: RowPath?
+    /// A change from `from` to `to`.
     public init(from: RowPath?, to: RowPath?) {
         self.from = from
         self.to = to

@@ -7,14 +7,22 @@ extension TableState {
     @discardableResult
     public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) -> TableChanges {
         let now = try admit(timed)
-        let mark = ChangeMark(self)
-        // Hot events record their selection changes as they go; the others are compared
-        // with the selection before them (a shared reference, copied only if it changes).
-        let baseline: RowSet? = timed.event.isHotPath ? nil : selection
         var delta = SelectionDelta()
+        if timed.event.isHotPath {
+            // Pan samples, ticks and scrolls: a few scalars before, and the selection
+            // changes the move rule records as it goes.
+            let offset = contentOffset, kind = gesture.kind, steps = history.stepsRecorded
+            try reduce(timed.event, at: now, &delta)
+            finish(at: now)
+            return hotChanges(offset: offset, pan: kind, steps: steps, event: timed.event, delta: delta)
+        }
+        // The others are compared with the state before them (the selection is a shared
+        // reference, copied only if the event changes it).
+        let mark = ChangeMark(self)
+        let baseline = selection
         try reduce(timed.event, at: now, &delta)
         finish(at: now)
-        return changes(since: mark, event: timed.event, baseline: baseline, delta: delta)
+        return changes(since: mark, event: timed.event, baseline: baseline)
     }
 
     /// Applies one event exactly as `apply(_:)` does (the same checks, the same state
@@ -39,7 +47,7 @@ extension TableState {
         return now
     }
 
-    /// What follows every applied event.
+    /// What every applied event ends with.
     @inline(__always)
     private mutating func finish(at now: Micros) {
         stopAutoscrollAtBound()

@@ -92,24 +92,30 @@ extension GestureKind {
 }
 
 extension TableState {
-    /// What `event` changed, from the mark taken before it and the selection delta its
-    /// reducers recorded (hot events) or the selection before it (`baseline`, others).
-    func changes(since mark: ChangeMark, event: Event, baseline: RowSet?, delta: SelectionDelta) -> TableChanges {
+    /// What a hot event changed: the selection its move rule recorded, the offset, a
+    /// pan that ended, and an undo step. Hot events change nothing else.
+    func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: SelectionDelta) -> TableChanges {
+        var c = TableChanges()
+        if !delta.added.isEmpty { c.selected = delta.added.paths }
+        if !delta.removed.isEmpty { c.deselected = delta.removed.paths }
+        if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
+        c.undoStepRecorded = history.stepsRecorded != steps
+        if pan != gesture.kind { recordPanGestures(from: pan, event: event, into: &c) }
+        return c
+    }
+
+    /// What `event` changed, from the mark taken before it and the selection before it.
+    func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
         var c = TableChanges()
         let operations = event.rowOperations
         if let operations { c.rowOperations = operations }
         if case .reload = event { c.reloaded = true }
-        if let baseline {
-            if !c.reloaded {
-                let before = operations.map { baseline.applying($0) } ?? baseline
-                if before != selection {
-                    c.selected = selection.subtracting(before).paths
-                    c.deselected = before.subtracting(selection).paths
-                }
+        if !c.reloaded {
+            let before = operations.map { baseline.applying($0) } ?? baseline
+            if before != selection {
+                c.selected = selection.subtracting(before).paths
+                c.deselected = before.subtracting(selection).paths
             }
-        } else {
-            if !delta.added.isEmpty { c.selected = delta.added.paths }
-            if !delta.removed.isEmpty { c.deselected = delta.removed.paths }
         }
         if mark.offset != contentOffset { c.offsetChange = OffsetChange(from: mark.offset, to: contentOffset) }
         if mark.open != options.open { c.optionView = RowChange(from: mark.open, to: options.open) }
@@ -126,14 +132,15 @@ extension TableState {
                 c.chosenChanged = true
             }
         }
-        recordGestures(since: mark, event: event, into: &c)
+        recordPanGestures(from: mark.pan, event: event, into: &c)
+        recordSwipeGestures(since: mark, event: event, into: &c)
         return c
     }
 
-    /// Gesture boundaries: the pan and the swipe before and after the event. A pan
-    /// cannot begin while another is active, so a kind before and after is the same pan.
-    private func recordGestures(since mark: ChangeMark, event: Event, into c: inout TableChanges) {
-        switch (mark.pan, gesture.kind) {
+    /// Pan boundaries from the kind before and after the event. A pan cannot begin
+    /// while another is active, so a kind before and after is the same pan.
+    private func recordPanGestures(from before: Pan.Kind?, event: Event, into c: inout TableChanges) {
+        switch (before, gesture.kind) {
         case (nil, nil): break
         case (nil, let now?): c.gestures.append(.began(GestureKind(now)))
         case (let was?, nil):
@@ -141,6 +148,10 @@ extension TableState {
         case (let was?, let now?):
             if was != now { c.gestures.append(.interrupted(GestureKind(was))) }
         }
+    }
+
+    /// Swipe boundaries from the swipe before and after the event.
+    private func recordSwipeGestures(since mark: ChangeMark, event: Event, into c: inout TableChanges) {
         if case .swipeBegan = event {
             if mark.swipe != nil { c.gestures.append(.cancelled(.swipe)) }
             c.gestures.append(.began(.swipe))

@@ -106,6 +106,7 @@ extension TableState {
 
     /// The pan and the selection agree (spec 5.3).
     private func collectPanViolations(into problems: inout [String]) {
+        if gesture.kind != gesture.kindOfState { problems.append("the pan's stored kind is not its state's") }
         let pan: SelectionPan
         switch gesture.state {
         case .idle, .dragScroll, .interrupted:

@@ -5,15 +5,19 @@
 /// `apply(_:)` is the only way in. It either applies an event completely or
 /// throws `InvalidEvent` and changes nothing, and says what it changed.
 public struct TableState: Equatable, Sendable {
+    /// The table's settings (spec 5.1).
     public internal(set) var configuration = Configuration()
+    /// The sections, rows and the editor row's place (spec 2).
     public internal(set) var layout = TableLayout()
     /// The viewport, offset and deceleration.
     public internal(set) var scroll = ScrollState()
+    /// Whether the table is editing (spec 3).
     public internal(set) var editing = false
     /// The selection and its undo and redo steps.
     public internal(set) var history = SelectionHistory()
     /// The pan gesture's state machine (spec 5.3).
     public internal(set) var gesture = PanState()
+    /// The open option view and the swipe in progress (spec 5.5).
     public internal(set) var options = OptionViews()
     /// The editor row's content and openings.
     public internal(set) var editorState = EditorState()
@@ -22,6 +26,7 @@ public struct TableState: Equatable, Sendable {
     /// The last event's time (not part of the hash).
     public internal(set) var t = Micros.zero
 
+    /// An empty table in the default configuration and viewport.
     public init() {}
 
     // The parts' fields under their spec names.

@@ -45,7 +45,7 @@ public enum BehaviourFingerprint {
 
     /// The corpus: hand-written edge cases of selection, then the standard synthetic
     /// session and the random-walk session.
-    static var corpus: [AnySequence<TimedEvent>] {
+    package static var corpus: [AnySequence<TimedEvent>] {
         [AnySequence(handWritten),
          AnySequence(SyntheticSession(seed: 0xF1, count: 1_000)),
          AnySequence(RandomWalkSession(seed: 0xF2, count: 1_000))]

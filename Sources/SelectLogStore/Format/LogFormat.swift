@@ -2,6 +2,7 @@ import SelectLog
 
 /// The on-disk layout; docs/LOG-FORMAT.md draws it byte by byte.
 public enum LogFormat {
+    /// The file's first 8 bytes.
     public static let magic: [UInt8] = Array("SELECTLG".utf8)
     /// The version this build writes; it also reads version 1.
     public static let version: UInt16 = 2
@@ -9,13 +10,16 @@ public enum LogFormat {
     public static let fileHeaderSize = 40
     /// The file header of version 1.
     public static let fileHeaderSizeV1 = 32
+    /// Every record's header.
     public static let recordHeaderSize = 48
     static let recordMagic: [UInt8] = Array("SLR".utf8)
     static let indexTrailerMagic: [UInt8] = Array("SLINDEX1".utf8)
 
     /// Feature flags in the file header. Bits 0-15 are informational; bits 16-31 are
     /// required features: a reader that does not know one refuses the file.
+    /// Batches may be zstd-compressed (clear in a log written without libzstd).
     public static let featureZstd: UInt32 = 1 << 0
+    /// The log holds checkpoints.
     public static let featureCheckpoints: UInt32 = 1 << 1
     static let knownRequiredFeatures: UInt32 = 0
 
@@ -40,7 +44,9 @@ public enum LogFormat {
 
 /// The 32-byte file header.
 public struct FileHeader: Sendable, Equatable {
+    /// The format version: 1 or 2.
     public var version: UInt16
+    /// Feature flags (`LogFormat.featureZstd`, `featureCheckpoints`; bits 16-31 required).
     public var features: UInt32
     /// Random per file; seeds every checksum, so records from another file do not verify.
     public var salt: UInt64
@@ -133,13 +139,19 @@ public enum RecordKind: UInt8, Sendable {
 
 /// The 48-byte header in front of every record.
 public struct RecordHeader: Sendable, Equatable {
+    /// What the record holds.
     public var kind: RecordKind
+    /// Payload bytes in the file.
     public var storedLength: Int
+    /// Payload bytes once decompressed (equal to `storedLength` when stored).
     public var rawLength: Int
+    /// Events in a batch; 0 otherwise.
     public var eventCount: Int
+    /// Batch: the index of its first event. Checkpoint: events the state has seen.
     public var firstEvent: Int
     /// Batch: the time of the event before the first one. Checkpoint: the state's time.
     public var baseTime: Micros
+    /// 0 stored, 1 zstd.
     public var codec: UInt8
 
     /// The header followed by `stored` (the payload as stored), checksummed with `salt`.

@@ -2,9 +2,12 @@ import SelectLog
 
 /// Where a record is and what its header says.
 public struct RecordInfo: Sendable, Equatable {
+    /// Where the record header starts.
     public var offset: Int
+    /// What the header says.
     public var header: RecordHeader
     var payloadChecksum: UInt32
+    /// Where the payload ends (the next record's offset).
     public var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
 }
 

@@ -13,7 +13,9 @@ import SelectLog
 /// for (index, event) in try log.events(from: 990) { … }
 /// ```
 public final class LogReader {
+    /// The log's path.
     public let path: String
+    /// The file header (format version, salt, checkpoint interval, behaviour fingerprint).
     public let header: FileHeader
     /// Every record, in file order.
     public let records: [RecordInfo]

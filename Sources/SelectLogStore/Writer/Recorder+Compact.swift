@@ -1,3 +1,4 @@
+import Foundation
 import SelectLog
 
 extension Recorder {
@@ -17,6 +18,9 @@ extension Recorder {
     public static func compact(_ source: String, into destination: String, replacingExisting: Bool = false) throws(LogError) -> TableState {
         guard Zstd.isAvailable else {
             throw LogError(.unsupported, "this build has no zstd, so it cannot compact a log; use a build with libzstd", path: source)
+        }
+        if sameFile(source, destination) {
+            throw LogError(.io, "compacting a log into itself would overwrite it while it is read; write to another path, then rename", path: destination)
         }
         let log = try LogReader(path: source)
         var options = Options()
@@ -41,4 +45,11 @@ extension Recorder {
         }
         return written
     }
+}
+
+/// Whether two paths name the same existing file (same device and inode).
+func sameFile(_ a: String, _ b: String) -> Bool {
+    var x = stat(), y = stat()
+    guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino
 }

@@ -24,22 +24,31 @@ struct Compact: ParsableCommand {
 
     func run() throws {
         let before = try readPrefixSize(log)
-        let destination = output ?? "\(log).compact-\(getpid())"
+        // `-o LOG` (the same file under any name) is compacting in place.
+        let inPlace = output.map { isSameFile($0, log) } ?? true
+        let target = inPlace ? log : output ?? log
+        let destination = inPlace ? "\(log).compact-\(getpid())" : target
         let state: TableState
         do {
             state = try Recorder.compact(log, into: destination, replacingExisting: true)
         } catch {
-            if output == nil { unlink(destination) }
+            if inPlace { unlink(destination) }
             complain("\(error)")
             throw error.code == .io ? Exit.io : Exit.invalidInput
         }
-        if output == nil, rename(destination, log) != 0 {
+        if inPlace, rename(destination, log) != 0 {
             complain("\(log): cannot replace it with \(destination): \(String(cString: strerror(errno)))")
             throw Exit.io
         }
-        let target = output ?? log
         let after = try readPrefixSize(target)
         print("\(target): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
+    }
+
+    /// Whether two paths name the same existing file.
+    private func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// The size of a file in bytes, or exits 74.

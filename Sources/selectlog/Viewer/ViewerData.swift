@@ -82,8 +82,9 @@ struct ViewerData {
         events.append(record + "]")
         let now = ViewerData.gestures(of: after)
         for slot in ["pan", "swipe"] {
-            let restarted: Bool
-            if case .swipeBegan = e.event { restarted = slot == "swipe" } else { restarted = false }
+            // A new swipe on another row, or a pan that became interrupted, starts a new span.
+            var restarted = now[slot] != nil && now[slot] != openGestures[slot]?.kind
+            if case .swipeBegan = e.event, slot == "swipe" { restarted = true }
             if let open = openGestures[slot], now[slot] == nil || restarted {
                 gestures.append("[\(JSONText.quote(open.kind)), \(open.began), \(number)]")
                 openGestures[slot] = nil

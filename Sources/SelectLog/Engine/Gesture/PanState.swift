@@ -1,12 +1,16 @@
 /// Which way the finger last moved.
 public enum Direction: String, Hashable, Sendable {
+    /// Toward smaller y (the top of the table).
     case up
+    /// Toward larger y.
     case down
 }
 
 /// What a selection pan does to the rows it passes (spec 5.3).
 public enum PanMode: String, Hashable, Sendable {
+    /// The rows the pan passes become selected.
     case select
+    /// The rows the pan passes become deselected.
     case deselect
     var flipped: PanMode { self == .select ? .deselect : .select }
 }
@@ -63,16 +67,15 @@ struct SelectionPan: Hashable, Sendable {
 /// ends in one function (`finishPan`).
 ///
 /// ```
-///            panBegan                       first data row under the finger
-///   idle ──────────────▶ waitingForStartRow ─────────────────────▶ running
-///    ▲ ▲ ╲                      │      ▲ finger in a zone, moving out ▲ │
-///    │ │  ╲ panBegan            └──────┼──────────────▶ autoScrolling ┘ │
-///    │ │   ▼                           └────── leaves zone / bound ◀────┘
-///    │ │  dragScroll ── panEnded / panCancelled ──▶ idle
-///    │ │
-///    │ └──── panEnded / panCancelled ──── interrupted ◀── row edit, reload, configure
-///    │                                                    (not multiple), setEditing
-///    └──────── panEnded / panCancelled (selection pans)
+///  panBegan ─┬─▶ dragScroll ───────────── panEnded / panCancelled ─────────▶ idle
+///            │     (goes on through edits, reload, setEditing, configure)
+///            └─▶ waitingForStartRow ──(a data row under the finger)──▶ running
+///                     │   ▲                                         │  ▲
+///                     ▼   │ leaves the zone, reverses, at bound     ▼  │
+///                  autoScrolling ◀──── finger in a zone, moving toward it
+///  any selection phase ── panEnded / panCancelled ──────────────────────▶ idle
+///  any selection phase ── row edit, reload, configure (not multiple),
+///                         setEditing (changed) ──▶ interrupted ── panEnded / panCancelled ──▶ idle
 /// ```
 public struct PanState: Hashable, Sendable {
     enum State: Hashable, Sendable {
@@ -92,8 +95,27 @@ public struct PanState: Hashable, Sendable {
     }
 
     var state = State.idle
+    /// The pan's kind as the state JSON shows it, or nil when idle. Stored beside the
+    /// state so that hot paths read it without copying the state's payload.
+    public private(set) var kind: Pan.Kind?
 
     init() {}
+
+    /// Enters `newState`, whose kind is `newKind`. Every transition sets the state here.
+    mutating func enter(_ newState: State, kind newKind: Pan.Kind?) {
+        state = newState
+        kind = newKind
+    }
+
+    /// The kind `state` implies; invariants compare it with `kind`.
+    var kindOfState: Pan.Kind? {
+        switch state {
+        case .idle: nil
+        case .dragScroll: .scroll
+        case .waitingForStartRow(let p), .running(let p), .autoScrolling(let p, _): p.kind
+        case .interrupted: .interrupted
+        }
+    }
 
     /// Whether a pan (of any kind, interrupted included) is active.
     public var isActive: Bool {
@@ -123,16 +145,6 @@ public struct PanState: Hashable, Sendable {
         if case .autoScrolling(_, let a) = state { return a }
         return nil
     }
-
-    /// The pan's kind as the state JSON shows it, or nil when idle.
-    public var kind: Pan.Kind? {
-        switch state {
-        case .idle: nil
-        case .dragScroll: .scroll
-        case .waitingForStartRow(let p), .running(let p), .autoScrolling(let p, _): p.kind
-        case .interrupted: .interrupted
-        }
-    }
 }
 
 /// A read-only description of the active pan (spec 6's `pan` object, and more), for
@@ -140,21 +152,27 @@ public struct PanState: Hashable, Sendable {
 public struct Pan: Hashable, Sendable {
     /// The kinds of pan the state JSON names (spec 6, 5.10.12).
     public enum Kind: String, Hashable, Sendable {
+        /// A one-finger pan in the `scrollAndSelect` strip.
         case strip
+        /// A two-finger multi-select pan.
         case multiSelect
+        /// A drag scroll.
         case scroll
         /// A selection pan that another event ended while the finger stayed down.
         case interrupted
     }
 
+    /// What kind of pan this is.
     public var kind: Kind
     /// A selection pan's reversal rule, fixed at `panBegan`.
     public var reversal: Reversal?
     /// The last counted finger position (a drag scroll: where it began).
     public var finger: ViewportPoint
+    /// Which way the finger last moved (a counted move), if it has.
     public var direction: Direction?
     /// The start row S, once the finger has reached a data row.
     public var start: RowPath?
+    /// The mode decided at S.
     public var mode: PanMode?
     /// The anchor A.
     public var anchor: RowPath?

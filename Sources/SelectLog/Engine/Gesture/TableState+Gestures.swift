@@ -27,7 +27,7 @@ extension TableState {
         } else if fingers == 1, c.strip.enabled, isInStrip(p.x), isMultiple {
             beginSelecting(.strip, at: p, reversal: c.strip.reversal, &changed)
         } else {
-            gesture.state = .dragScroll(DragScroll(began: p, offsetAtBegan: contentOffset))
+            gesture.enter(.dragScroll(DragScroll(began: p, offsetAtBegan: contentOffset)), kind: .scroll)
         }
     }
 
@@ -100,7 +100,7 @@ extension TableState {
         case .dragScroll:
             switch ending {
             case .ended(let targetOffset):
-                gesture.state = .idle
+                gesture.enter(.idle, kind: nil)
                 if let targetOffset {
                     let goal = clampedOffset(targetOffset)
                     if goal != contentOffset {
@@ -109,13 +109,13 @@ extension TableState {
                     }
                 }
             case .cancelled:
-                gesture.state = .idle
+                gesture.enter(.idle, kind: nil)
             case .interrupted:
                 return  // a drag scroll is never interrupted
             }
         case .interrupted:
             switch ending {
-            case .ended, .cancelled: gesture.state = .idle
+            case .ended, .cancelled: gesture.enter(.idle, kind: nil)
             case .interrupted: return
             }
         case .waitingForStartRow(let pan), .running(let pan), .autoScrolling(let pan, _):
@@ -133,9 +133,9 @@ extension TableState {
                 if !added.isEmpty || !removed.isEmpty { pushStep(.selection(added: added, removed: removed)) }
             }
             if case .interrupted = ending {
-                gesture.state = .interrupted(finger: pan.finger)
+                gesture.enter(.interrupted(finger: pan.finger), kind: .interrupted)
             } else {
-                gesture.state = .idle
+                gesture.enter(.idle, kind: nil)
             }
         }
     }
@@ -187,11 +187,11 @@ extension TableState {
         if let autoscroll {
             var pan = pan
             pan.lastAutoscrollChange = autoscroll.since
-            gesture.state = .autoScrolling(pan, autoscroll)
+            gesture.enter(.autoScrolling(pan, autoscroll), kind: pan.kind)
         } else if pan.rows == nil {
-            gesture.state = .waitingForStartRow(pan)
+            gesture.enter(.waitingForStartRow(pan), kind: pan.kind)
         } else {
-            gesture.state = .running(pan)
+            gesture.enter(.running(pan), kind: pan.kind)
         }
     }
 }

@@ -1,6 +1,8 @@
 /// The open drop-down editor row (spec 5.6). Its position is `TableLayout.editorRow`.
 public struct EditorRow: Hashable, Sendable {
+    /// The choices it offers.
     public var options: [String]
+    /// Whether `choose` toggles (true) or replaces (false).
     public var multiple: Bool
     /// Chosen option indices, ascending.
     public var chosen: [Int]

@@ -2,14 +2,17 @@
 public struct OptionViews: Hashable, Sendable {
     /// The row whose option view is open; at most one.
     public var open: RowPath?
+    /// The swipe in progress, if any.
     public var swipe: Swipe?
 
+    /// A swipe in progress: active on a row, or ignored.
     public enum Swipe: Hashable, Sendable {
         /// A swipe on `row`, revealing `offset` points.
         case active(row: RowPath, offset: Points)
         /// A swipe that began where swipes do nothing; its events are ignored until it ends.
         case ignored
     }
+    /// No option view open, no swipe.
     public init() {}
 }
 

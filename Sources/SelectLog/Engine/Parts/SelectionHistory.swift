@@ -11,7 +11,9 @@ public enum UndoStep: Hashable, Sendable {
 public struct SelectionHistory: Hashable, Sendable {
     /// The selected rows.
     public internal(set) var selection = RowSet()
+    /// Undo steps, oldest first.
     public internal(set) var undoStack: [UndoStep] = []
+    /// Redo steps, furthest from the present first.
     public internal(set) var redoStack: [UndoStep] = []
     /// Undo steps recorded so far, for stepping through a log by undo step (not part of the hash).
     public internal(set) var stepsRecorded = 0
