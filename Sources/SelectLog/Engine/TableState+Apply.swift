@@ -6,11 +6,7 @@ extension TableState {
     /// The returned `TableChanges` is what a host mirrors into its table view.
     @discardableResult
     public mutating func apply(_ timed: TimedEvent) throws(InvalidEvent) -> TableChanges {
-        try timed.validate()
-        let now = timed.t ?? t
-        if now < t {
-            throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
-        }
+        let now = try admit(timed)
         var delta = SelectionDelta()
         if timed.event.isHotPath {
             // Pan samples, ticks and scrolls: a few scalars before, and the selection
@@ -29,7 +25,30 @@ extension TableState {
         return changes(since: mark, event: timed.event, baseline: baseline)
     }
 
+    /// Applies one event exactly as `apply(_:)` does (the same checks, the same state
+    /// after it, the same error), without working out what it changed. Replay discards
+    /// `TableChanges`, and building it (the mark, the selection delta, the copies of
+    /// the result) cost more than the reducers of a pan sample.
+    package mutating func applyDiscardingChanges(_ timed: TimedEvent) throws(InvalidEvent) {
+        let now = try admit(timed)
+        var delta = SelectionDelta(recording: false)
+        try reduce(timed.event, at: now, &delta)
+        finish(at: now)
+    }
+
+    /// The checks every event passes before a reducer runs; returns its time.
+    @inline(__always)
+    private func admit(_ timed: TimedEvent) throws(InvalidEvent) -> Micros {
+        try timed.validate()
+        let now = timed.t ?? t
+        if now < t {
+            throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
+        }
+        return now
+    }
+
     /// What every applied event ends with.
+    @inline(__always)
     private mutating func finish(at now: Micros) {
         stopAutoscrollAtBound()
         t = now

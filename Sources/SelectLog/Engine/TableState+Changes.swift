@@ -4,9 +4,15 @@
 struct SelectionDelta {
     var added = RowSet()
     var removed = RowSet()
+    /// False when nobody reads the delta (replay): `record` then does nothing, and
+    /// callers skip computing what they would record.
+    let isRecording: Bool
+
+    init(recording: Bool = true) { isRecording = recording }
 
     /// Rows that became selected (`added`) and deselected (`removed`) by one step.
     mutating func record(added a: RowSet, removed r: RowSet) {
+        guard isRecording else { return }
         if !a.isEmpty {
             let back = a.intersection(removed)
             if !back.isEmpty { removed = removed.subtracting(back) }
@@ -21,6 +27,7 @@ struct SelectionDelta {
 
     /// One row that became selected or deselected.
     mutating func record(_ row: RowPath, selected: Bool) {
+        guard isRecording else { return }
         let one = RowSet(CollectionOfOne(row))
         if selected { record(added: one, removed: RowSet()) } else { record(added: RowSet(), removed: one) }
     }

@@ -16,11 +16,13 @@ extension TableState {
     /// the layout while writing the selection needs no copy of `self`.
     mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         guard !selectionIs(member, between: a, and: b) else { return }
-        let range = rows(between: a, and: b)
-        if member {
-            changed.record(added: range.subtracting(selection), removed: RowSet())
-        } else {
-            changed.record(added: RowSet(), removed: range.intersection(selection))
+        if changed.isRecording {
+            let range = rows(between: a, and: b)
+            if member {
+                changed.record(added: range.subtracting(selection), removed: RowSet())
+            } else {
+                changed.record(added: RowSet(), removed: range.intersection(selection))
+            }
         }
         TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
     }

@@ -227,7 +227,8 @@ public final class LogReader {
     /// recorded, so a rejection means the log (or the engine) is wrong: `.damaged`.
     public func apply(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) {
         do throws(InvalidEvent) {
-            try engine.apply(e, to: &state)
+            // The standard engine skips working out `TableChanges`, which replay discards.
+            if engine.isStandard { try state.applyDiscardingChanges(e) } else { try engine.apply(e, to: &state) }
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }

@@ -174,6 +174,7 @@ extension TableState {
     /// Stops auto-scroll once the offset sits at its bound in the scroll direction
     /// (spec 5.10.4); run after every event.
     mutating func stopAutoscrollAtBound() {
+        // The direction first: the pan is copied out only when auto-scroll stops.
         guard let auto = gesture.autoscroll,
               (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset),
               case .autoScrolling(let pan, _) = gesture.state else { return }

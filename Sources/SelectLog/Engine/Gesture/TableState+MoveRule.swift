@@ -53,7 +53,9 @@ extension TableState {
                 rows.end = r
                 var next = pan.selectionBefore
                 setRows(between: rows.start, and: r, to: rows.mode == .select, in: &next)
-                changed.record(added: next.subtracting(selection), removed: selection.subtracting(next))
+                if changed.isRecording {
+                    changed.record(added: next.subtracting(selection), removed: selection.subtracting(next))
+                }
                 selection = next
             }
         }

@@ -1,0 +1,43 @@
+import Testing
+@testable import SelectLog
+
+/// `applyDiscardingChanges` (the replay path) must leave exactly the state `apply` leaves,
+/// and reject exactly what it rejects, with the same error.
+@Suite("Replay path")
+struct ReplayPathTests {
+    /// Applies `e` both ways and checks that the two agree.
+    private func step(_ e: TimedEvent, _ full: inout TableState, _ fast: inout TableState, _ what: String) {
+        var fullError: InvalidEvent?
+        var fastError: InvalidEvent?
+        do throws(InvalidEvent) { try full.apply(e) } catch { fullError = error }
+        do throws(InvalidEvent) { try fast.applyDiscardingChanges(e) } catch { fastError = error }
+        #expect(fastError == fullError, "\(what): \(EventEncoder.line(e))")
+        #expect(fast == full, "\(what): \(EventEncoder.line(e))")
+        #expect(fast.hashHex == full.hashHex && fast.events == full.events && fast.t == full.t)
+    }
+
+    @Test("synthetic sessions: the same state after every event")
+    func syntheticSessions() {
+        for seed: UInt64 in [1, 5] {
+            var full = TableState(), fast = TableState()
+            for e in SyntheticSession(seed: seed, count: 15_000) { step(e, &full, &fast, "seed \(seed)") }
+            #expect(full.events == 15_000)
+        }
+    }
+
+    @Test("random events, valid and invalid: the same state and the same errors")
+    func randomEvents() throws {
+        for seed: UInt64 in 0..<60 {
+            var rng = SeededRandom(seed: 70_000 + seed)
+            var full = TableState()
+            try full.apply(.reload(sections: [SectionSpec(rows: 12, rowHeight: Points(50)),
+                                              SectionSpec(rows: 6, header: Points(20), title: "B")]))
+            var fast = full
+            for _ in 0..<150 {
+                let e = TimedEvent(RandomEvents.event(using: &rng, rows: 14, sections: 3),
+                                   t: RandomEvents.time(after: full.t, using: &rng))
+                step(e, &full, &fast, "seed \(70_000 + seed)")
+            }
+        }
+    }
+}
