@@ -45,3 +45,25 @@ struct SkippedDamageTests {
         }
     }
 }
+
+@Suite("Event numbers in errors")
+struct ErrorEventNumberTests {
+    @Test("a damaged second batch is reported at the event after the intact ones, numbered from 1")
+    func oneBased() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("e.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 9, count: 60)), to: path, options: smallBatches(checkpointInterval: 40))
+        let batches = try LogReader(path: path).records.filter { $0.header.kind == .batch }
+        let second = try #require(batches.dropFirst().first)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[second.offset + LogFormat.recordHeaderSize] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let intact = try LogReader.verify(path: path).intactEvents
+        #expect(intact == second.header.firstEvent)
+        let error = #expect(throws: LogError.self) { try LogReader(path: path) }
+        #expect(error?.eventIndex == intact)
+        #expect(error?.description.contains("event \(intact + 1): record payload checksum mismatch") == true,
+                "\(String(describing: error))")
+    }
+}
