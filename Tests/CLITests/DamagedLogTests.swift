@@ -32,4 +32,38 @@ struct DamagedLogTests {
         #expect(r.stderr.contains(String(option.prefix { $0 != "=" })), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    /// Runs `selectlog ARGS` with the file at `path` piped to its standard input.
+    private func piped(_ path: String, _ arguments: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exe=$1; shift; cat \"$0\" | \"$exe\" \"$@\"", path, CLI.executable.path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test("verify and check read a piped log (- and /dev/stdin); verify --repair refuses a pipe")
+    func pipedLogs() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "500", "-o", path]).status == 0)
+        for name in ["-", "/dev/stdin"] {
+            let verified = try piped(path, ["verify", name])
+            #expect(verified.status == 0, "\(name): \(verified.stderr)")
+            #expect(verified.stdout.contains("\(name): intact: 500 events"), "\(verified.stdout)")
+            let checked = try piped(path, ["check", name])
+            #expect(checked.status == 0, "\(name): \(checked.stderr)")
+        }
+        let repair = try piped(path, ["verify", "--repair", "-"])
+        #expect(repair.status == 64)
+        #expect(repair.stderr.contains("--repair needs a regular file"))
+    }
 }
