@@ -66,4 +66,19 @@ struct DamagedLogTests {
         #expect(repair.status == 64)
         #expect(repair.stderr.contains("--repair needs a regular file"))
     }
+
+    @Test("upgrade -o refuses an existing output without --force")
+    func upgradeRefusesExisting() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("u.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
+        let existing = try CLI.write("keep me\n", to: "existing.slog", in: dir)
+        let refused = try CLI.run(["upgrade", log, "-o", existing])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("already exists; pass --force"))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me\n")
+        #expect(try CLI.run(["upgrade", log, "-o", existing, "--force"]).status == 0)
+        #expect(try LogReader(path: existing).eventCount == 100)
+    }
 }
