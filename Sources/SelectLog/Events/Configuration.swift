@@ -113,3 +113,34 @@ public struct ConfigurationPatch: Hashable, Sendable {
     /// A patch that changes nothing.
     public init() {}
 }
+
+extension StripPatch {
+    /// A patch that sets every strip setting to `settings`' value.
+    public init(setting settings: StripSettings) {
+        enabled = settings.enabled
+        edge = settings.edge
+        stripWidth = settings.stripWidth
+        topAnchor = settings.topAnchor
+        bottomAnchor = settings.bottomAnchor
+        rowsPerSecond = settings.rowsPerSecond
+        reversal = settings.reversal
+        jitter = settings.jitter
+    }
+}
+
+extension ConfigurationPatch {
+    /// A patch that sets every field to `configuration`'s value (and the editor row's
+    /// height to `editorHeight`): the one `configure` event that recreates a configuration,
+    /// as a slice's set-up prefix does, or as a reader does to validate a checkpoint's.
+    public init(setting configuration: Configuration, editorHeight: Points) {
+        allowsSelection = configuration.allowsSelection
+        allowsMultipleSelection = configuration.allowsMultipleSelection
+        allowsSelectionDuringEditing = configuration.allowsSelectionDuringEditing
+        allowsMultipleSelectionDuringEditing = configuration.allowsMultipleSelectionDuringEditing
+        scrollAndSelect = StripPatch(setting: configuration.strip)
+        multiSelectInteraction = configuration.multiSelectInteraction
+        optionWidth = configuration.optionWidth
+        self.editorHeight = editorHeight
+        undoLimit = configuration.undoLimit
+    }
+}

@@ -13,7 +13,7 @@ struct Export: ParsableCommand {
             cannot carry (undo and redo history). Replaying the slice gives the state after B, undo aside.
             """)
 
-    @Argument(help: "A selectlog log.")
+    @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
     var log: String
 
     @Option(help: "The first event of a slice (numbered from 1).")
@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try Input.openLog(log)
+        let reader = try Session.openLog(log)
         var out = OutputBuffer()
         do {
             if from == nil && to == nil {
