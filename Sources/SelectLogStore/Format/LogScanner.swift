@@ -89,7 +89,7 @@ struct LogScan {
                 switch header.kind {
                 case .batch:
                     if header.firstEvent != scan.eventCount {
-                        fail("batch starts at event \(header.firstEvent), expected \(scan.eventCount)")
+                        fail("batch starts after \(header.firstEvent) events, expected after \(scan.eventCount)")
                     } else if header.eventCount == 0 {
                         fail("empty batch")
                     }
