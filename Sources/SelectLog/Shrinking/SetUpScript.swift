@@ -22,27 +22,7 @@ public struct SetUpScript: Sendable {
     public init(reproducing state: TableState) {
         let t = state.t
         func add(_ e: Event) { events.append(TimedEvent(e, t: t)) }
-        let c = state.configuration
-        var patch = ConfigurationPatch()
-        patch.allowsSelection = c.allowsSelection
-        patch.allowsMultipleSelection = c.allowsMultipleSelection
-        patch.allowsSelectionDuringEditing = c.allowsSelectionDuringEditing
-        patch.allowsMultipleSelectionDuringEditing = c.allowsMultipleSelectionDuringEditing
-        patch.multiSelectInteraction = c.multiSelectInteraction
-        patch.optionWidth = c.optionWidth
-        patch.editorHeight = state.layout.editorHeight
-        patch.undoLimit = c.undoLimit
-        var strip = StripPatch()
-        strip.enabled = c.strip.enabled
-        strip.edge = c.strip.edge
-        strip.stripWidth = c.strip.stripWidth
-        strip.topAnchor = c.strip.topAnchor
-        strip.bottomAnchor = c.strip.bottomAnchor
-        strip.rowsPerSecond = c.strip.rowsPerSecond
-        strip.reversal = c.strip.reversal
-        strip.jitter = c.strip.jitter
-        patch.scrollAndSelect = strip
-        add(.configure(patch))
+        add(.configure(ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)))
         add(.viewport(width: state.viewport.width, height: state.viewport.height))
         if state.layout.sectionCount > 0 {
             add(.reload(sections: state.layout.sections.map { s in
