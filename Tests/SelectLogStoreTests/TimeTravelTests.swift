@@ -139,11 +139,11 @@ struct TimeTravelTests {
         // Row 1 was tapped (event 3), then moved to 20, then shifted to 21 by the insert.
         let tapped = try log.lastChange(of: RowPath(0, 21), at: events.count)
         #expect(tapped == RowHistory(kind: .changed, event: 3, pathThen: RowPath(0, 1)))
-        #expect(try log.gesture(containing: 3) == Gesture(kind: "tap", events: 3...3))
+        #expect(try log.gesture(containing: 3) == LoggedGesture(kind: "tap", events: 3...3))
         // Row 5 was selected by the pan's move at event 5 (rows 3-5); now row 5 after the move and insert.
         let panned = try log.lastChange(of: RowPath(0, 5), at: events.count)
         #expect(panned.kind == .changed && panned.event == 5)
-        #expect(try log.gesture(containing: 5) == Gesture(kind: "strip pan", events: 4...7))
+        #expect(try log.gesture(containing: 5) == LoggedGesture(kind: "strip pan", events: 4...7))
         // Row 9 was tapped at event 8 and the tap undone at event 9: now row 9 (after moving row 1 away and inserting at 0).
         let undone = try log.lastChange(of: RowPath(0, 9), at: events.count)
         #expect(undone.kind == .changed && undone.event == 9)

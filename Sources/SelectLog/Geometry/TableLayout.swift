@@ -46,8 +46,10 @@ public struct TableLayout: Equatable, Sendable {
     /// The height of all sections, and the editor row when open.
     public var contentHeight: Points { Points(raw: total) }
 
-    /// The number of data rows in `section`, which must exist.
-    public func rowCount(in section: Int) -> Int { sections[section].rows.count }
+    /// The number of data rows in `section`; 0 for a section that does not exist.
+    public func rowCount(in section: Int) -> Int {
+        sections.indices.contains(section) ? sections[section].rows.count : 0
+    }
 
     /// Whether `path` names an existing data row.
     public func contains(_ path: RowPath) -> Bool {
@@ -126,10 +128,10 @@ public struct TableLayout: Equatable, Sendable {
     // MARK: Positions
 
     /// Content offset of the top of section `s` (its header).
-    public func top(ofSection s: Int) -> Points { Points(raw: prefix(s)) }
+    package func top(ofSection s: Int) -> Points { Points(raw: prefix(s)) }
 
     /// Content offset of the top of data row `path`.
-    public func top(of path: RowPath) -> Points {
+    package func top(of path: RowPath) -> Points {
         let section = sections[path.section]
         var y = prefix(path.section) &+ section.header.raw &+ section.rows.offset(of: path.row).raw
         if let e = editorRow, e.section == path.section, e.row < path.row { y &+= editorHeight.raw }
@@ -137,7 +139,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// The height of the data row at `path`, which must exist.
-    public func height(of path: RowPath) -> Points { sections[path.section].rows.height(at: path.row) }
+    package func height(of path: RowPath) -> Points { sections[path.section].rows.height(at: path.row) }
 
     /// What content offset `y` hits.
     public func element(at y: Points) -> TableElement {
@@ -212,7 +214,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// The data row before `path` in content order, across sections.
-    public func row(before path: RowPath) -> RowPath? {
+    package func row(before path: RowPath) -> RowPath? {
         if path.row > 0 { return RowPath(path.section, path.row - 1) }
         var s = path.section - 1
         while s >= 0 {
@@ -223,7 +225,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// The data row after `path` in content order, across sections.
-    public func row(after path: RowPath) -> RowPath? {
+    package func row(after path: RowPath) -> RowPath? {
         if path.row + 1 < sections[path.section].rows.count { return RowPath(path.section, path.row + 1) }
         var s = path.section + 1
         while s < sections.count {
@@ -237,7 +239,7 @@ public struct TableLayout: Equatable, Sendable {
 
     /// Inserts a data row at `path` (which may be one past the section's last row); the
     /// editor row follows its row.
-    public mutating func insertRow(at path: RowPath, height: Points) {
+    package mutating func insertRow(at path: RowPath, height: Points) {
         var carry = RowCarry()
         carry.insertHeights = [height]
         follow(.insert(path, source: .new(0)), carry: &carry)
@@ -245,7 +247,7 @@ public struct TableLayout: Equatable, Sendable {
 
     /// Removes data row `path`; closes the editor if it sat below that row. Returns the height.
     @discardableResult
-    public mutating func removeRow(at path: RowPath) -> Points {
+    package mutating func removeRow(at path: RowPath) -> Points {
         var carry = RowCarry()
         follow(.remove(path, move: 0), carry: &carry)
         return carry.moved[0]?.height ?? .zero
@@ -274,7 +276,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// Sets the height of the data row at `path`, which must exist.
-    public mutating func setHeight(_ height: Points, of path: RowPath) {
+    package mutating func setHeight(_ height: Points, of path: RowPath) {
         let old = sections[path.section].rows.height(at: path.row)
         sections[path.section].rows.setHeight(height, at: path.row)
         adjust(path.section, by: height.raw - old.raw)
@@ -282,14 +284,14 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// Inserts a section at `index`; later sections (and the editor row) move down.
-    public mutating func insertSection(_ section: LayoutSection, at index: Int) {
+    package mutating func insertSection(_ section: LayoutSection, at index: Int) {
         var carry = RowCarry()
         carry.newSections[index] = section
         follow(.insertSection(index), carry: &carry)
     }
 
     /// Removes section `index` with its rows (and the editor row, if it sat there).
-    public mutating func removeSection(at index: Int) {
+    package mutating func removeSection(at index: Int) {
         var carry = RowCarry()
         follow(.removeSection(index), carry: &carry)
     }
@@ -302,21 +304,21 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// Opens (or moves) the editor row below `path`.
-    public mutating func openEditor(below path: RowPath) {
+    package mutating func openEditor(below path: RowPath) {
         closeEditor()
         editorRow = path
         adjust(path.section, by: editorHeight.raw)
     }
 
     /// Closes the editor row, if open.
-    public mutating func closeEditor() {
+    package mutating func closeEditor() {
         guard let e = editorRow else { return }
         adjust(e.section, by: -editorHeight.raw)
         editorRow = nil
     }
 
     /// Sets the editor row's height.
-    public mutating func setEditorHeight(_ height: Points) {
+    package mutating func setEditorHeight(_ height: Points) {
         let open = editorRow
         closeEditor()
         editorHeight = height
@@ -324,7 +326,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// Replaces every section.
-    public mutating func replaceSections(_ sections: [LayoutSection]) {
+    package mutating func replaceSections(_ sections: [LayoutSection]) {
         self.sections = sections
         editorRow = nil
         rebuild()

@@ -33,7 +33,7 @@ public struct SelectionChange: Sendable, Equatable {
 }
 
 /// The gesture an event belongs to.
-public struct Gesture: Sendable, Equatable {
+public struct LoggedGesture: Sendable, Equatable {
     /// "strip pan", "multi-select pan", "drag scroll", "swipe", or the event's own type.
     public var kind: String
     /// Its first and last event, 0-based.
@@ -184,7 +184,7 @@ extension LogReader {
     /// cancelled it; otherwise the event alone. Boundaries come from what each event did
     /// (`TableChanges.gestures`), never guessed from event names, so a pan ended by a
     /// `configure` ends there, and a `setEditing` that changes nothing is part of the pan.
-    public func gesture(containing index: Int) throws(LogError) -> Gesture {
+    public func gesture(containing index: Int) throws(LogError) -> LoggedGesture {
         guard index >= 0, index < eventCount else {
             throw LogError(.outOfRange, "the log has \(eventCount) events, not \(index + 1)", path: path, eventIndex: index)
         }
@@ -221,8 +221,8 @@ extension LogReader {
             }
             return found != nil && GestureBoundaries.open(in: state) != nil
         }
-        guard let g = found else { return Gesture(kind: own, events: index...index) }
-        return Gesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
+        guard let g = found else { return LoggedGesture(kind: own, events: index...index) }
+        return LoggedGesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
     }
 }
 

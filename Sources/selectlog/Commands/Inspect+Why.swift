@@ -60,7 +60,7 @@ extension Inspect {
     /// after which `--at index + 1` shows the change.
     private func report(_ reader: LogReader, subject: String, at n: Int, kind: String, index: Int?, pathThen: RowPath?,
                         headline: String, rowThen: RowPath? = nil) throws {
-        var gesture: Gesture?
+        var gesture: LoggedGesture?
         var event: TimedEvent?
         var t = Micros.zero
         if let i = index {
