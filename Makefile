@@ -31,7 +31,7 @@ demo: build
 	$(SWIFT) run --skip-build selectlog view $(EXAMPLE) -o .build/demo-view.html
 	@echo "viewer: open file://$(CURDIR)/.build/demo-view.html in a browser"
 
-test: deps viewer-deps
+test: deps viewer-deps doc-coverage
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) run --skip-build EmbeddingExample
@@ -88,6 +88,17 @@ bench: deps
 crash-test: deps
 	$(SWIFT) build --build-tests
 	CRASH_KILLS=$(N) $(SWIFT) test --skip-build --filter CrashTests
+
+# DocC documentation of the two libraries (swift-docc-plugin); any DocC warning fails it.
+# Output: .build/plugins/Swift-DocC/outputs/{SelectLog,SelectLogStore}.doccarchive.
+.PHONY: docs doc-coverage
+docs: deps
+	$(SWIFT) package generate-documentation --target SelectLog --warnings-as-errors
+	$(SWIFT) package generate-documentation --target SelectLogStore --warnings-as-errors
+
+# Every public declaration of SelectLog and SelectLogStore has a doc comment (a line scan; part of make test).
+doc-coverage:
+	python3 Tools/doc-coverage.py
 
 # Mutation testing of the core (Tools/mutation): N sampled mutants, each a rebuild and a core test run.
 MUTANTS ?= 20

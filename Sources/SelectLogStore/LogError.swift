@@ -32,7 +32,8 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
     public var path: String?
     /// Byte offset in the file, where it applies.
     public var offset: Int?
-    /// Index of the event concerned, where it applies.
+    /// Index of the event concerned (0-based), where it applies. `description` numbers
+    /// events from 1, as the CLI does: index 4 is "event 5", the fifth event.
     public var eventIndex: Int?
     /// The engine's reason, for `.invalidEvent`.
     public var invalidEvent: InvalidEvent?
@@ -47,12 +48,13 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         self.invalidEvent = invalidEvent
     }
 
-    /// Path, byte offset, event index and message, joined by ": ".
+    /// Path, byte offset, event number (1-based) and message, joined by ": ". An
+    /// out-of-range error names the number in its message, so it gets no event part.
     public var description: String {
         var parts: [String] = []
         if let path { parts.append(path) }
         if let offset { parts.append("byte offset \(offset)") }
-        if let eventIndex { parts.append("event \(eventIndex)") }
+        if let eventIndex, code != .outOfRange { parts.append("event \(eventIndex + 1)") }
         parts.append(message)
         return parts.joined(separator: ": ")
     }

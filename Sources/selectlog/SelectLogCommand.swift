@@ -10,7 +10,11 @@ struct SelectLogCommand: ParsableCommand {
         abstract: "Record, replay and inspect the selection behaviour of table views.",
         discussion: """
             Events (taps, pans, scrolls, row edits) are JSON Lines scripts as described in
-            EVENTS.md. Exit codes: 0 ok, 1 damaged log (verify), 64 usage, 65 invalid input, 74 I/O.
+            EVENTS.md. Exit codes: 0 ok; 1 a negative answer: a damaged log (verify, upgrade),
+            an expectation that is false (replay --expect) or never holds (inspect --first), a log
+            that diverges from this build (check), an expectation that does not hold for the input
+            (shrink, testgen); 64 usage; 65 invalid input (a damaged log for the other commands);
+            74 I/O.
             """,
         version: selectlogVersion,
         subcommands: [Record.self, Replay.self, Export.self, Inspect.self, View.self, Verify.self, Check.self,

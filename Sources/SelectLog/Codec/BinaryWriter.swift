@@ -1,29 +1,29 @@
 /// Appends little-endian integers, LEB128 varints and length-prefixed bytes to a buffer.
-public struct BinaryWriter: Sendable {
+package struct BinaryWriter: Sendable {
     /// What has been written so far.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    public var count: Int { bytes.count }
-    public mutating func removeAll(keepingCapacity: Bool = true) { bytes.removeAll(keepingCapacity: keepingCapacity) }
+    package var count: Int { bytes.count }
+    package mutating func removeAll(keepingCapacity: Bool = true) { bytes.removeAll(keepingCapacity: keepingCapacity) }
 
-    @inlinable public mutating func u8(_ v: UInt8) { bytes.append(v) }
-    public mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
+    @inlinable package mutating func u8(_ v: UInt8) { bytes.append(v) }
+    package mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
 
-    public mutating func u32(_ v: UInt32) {
+    package mutating func u32(_ v: UInt32) {
         for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(k)))) }
     }
 
-    public mutating func u64(_ v: UInt64) {
+    package mutating func u64(_ v: UInt64) {
         for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
     }
 
     /// Unsigned LEB128.
-    @inlinable public mutating func varint(_ v: UInt64) {
+    @inlinable package mutating func varint(_ v: UInt64) {
         var v = v
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -32,66 +32,66 @@ public struct BinaryWriter: Sendable {
         bytes.append(UInt8(v))
     }
 
-    public mutating func varint(_ v: Int) { varint(UInt64(max(v, 0))) }
+    package mutating func varint(_ v: Int) { varint(UInt64(max(v, 0))) }
 
     /// Signed values, zigzag-coded so that small magnitudes stay short.
-    @inlinable public mutating func signed(_ v: Int64) {
+    @inlinable package mutating func signed(_ v: Int64) {
         varint(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
     }
 
-    public mutating func points(_ p: Points) { signed(p.raw) }
+    package mutating func points(_ p: Points) { signed(p.raw) }
 
-    public mutating func string(_ s: String) {
+    package mutating func string(_ s: String) {
         let utf8 = Array(s.utf8)
         varint(utf8.count)
         bytes.append(contentsOf: utf8)
     }
 
-    public mutating func append(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
+    package mutating func append(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
 
     /// Overwrites four bytes at `offset` with `v`, little-endian.
-    public mutating func patchU32(_ v: UInt32, at offset: Int) {
+    package mutating func patchU32(_ v: UInt32, at offset: Int) {
         for k in 0..<4 { bytes[offset + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
     }
 }
 
 /// What went wrong reading binary data, and where.
-public struct BinaryError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct BinaryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Offset in the buffer being read.
-    public var offset: Int
-    public var reason: String
-    public init(offset: Int, reason: String) {
+    package var offset: Int
+    package var reason: String
+    package init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }
-    public var description: String { "\(reason) at offset \(offset)" }
+    package var description: String { "\(reason) at offset \(offset)" }
 }
 
 /// Reads what `BinaryWriter` wrote; every read is bounds-checked and throws on bad input.
-public struct BinaryReader {
-    public let bytes: [UInt8]
+package struct BinaryReader {
+    package let bytes: [UInt8]
     /// The read position.
-    public var offset: Int
-    public let end: Int
+    package var offset: Int
+    package let end: Int
 
-    public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+    package init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.offset = start
         self.end = min(end ?? bytes.count, bytes.count)
     }
 
-    public var isAtEnd: Bool { offset >= end }
-    public var remaining: Int { end - offset }
+    package var isAtEnd: Bool { offset >= end }
+    package var remaining: Int { end - offset }
 
-    public func fail(_ reason: String) -> BinaryError { BinaryError(offset: offset, reason: reason) }
+    package func fail(_ reason: String) -> BinaryError { BinaryError(offset: offset, reason: reason) }
 
-    public mutating func u8() throws(BinaryError) -> UInt8 {
+    package mutating func u8() throws(BinaryError) -> UInt8 {
         guard offset < end else { throw fail("unexpected end of data") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    public mutating func bool() throws(BinaryError) -> Bool {
+    package mutating func bool() throws(BinaryError) -> Bool {
         switch try u8() {
         case 0: return false
         case 1: return true
@@ -99,7 +99,7 @@ public struct BinaryReader {
         }
     }
 
-    public mutating func u32() throws(BinaryError) -> UInt32 {
+    package mutating func u32() throws(BinaryError) -> UInt32 {
         guard end - offset >= 4 else { throw fail("unexpected end of data") }
         var v: UInt32 = 0
         for k in 0..<4 { v |= UInt32(bytes[offset + k]) << (8 * UInt32(k)) }
@@ -107,7 +107,7 @@ public struct BinaryReader {
         return v
     }
 
-    public mutating func u64() throws(BinaryError) -> UInt64 {
+    package mutating func u64() throws(BinaryError) -> UInt64 {
         guard end - offset >= 8 else { throw fail("unexpected end of data") }
         var v: UInt64 = 0
         for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
@@ -117,7 +117,7 @@ public struct BinaryReader {
 
     /// Unsigned LEB128; most values are one byte, and take the inlined fast path.
     @inlinable
-    public mutating func varint() throws(BinaryError) -> UInt64 {
+    package mutating func varint() throws(BinaryError) -> UInt64 {
         if offset < end {
             let b = bytes[offset]
             if b < 0x80 {
@@ -145,26 +145,26 @@ public struct BinaryReader {
     }
 
     /// A varint that must fit `0...limit`.
-    public mutating func count(limit: Int = 100_000_000) throws(BinaryError) -> Int {
+    package mutating func count(limit: Int = 100_000_000) throws(BinaryError) -> Int {
         let start = offset
         let v = try varint()
         guard v <= UInt64(limit) else { throw BinaryError(offset: start, reason: "count \(v) exceeds \(limit)") }
         return Int(v)
     }
 
-    public mutating func signed() throws(BinaryError) -> Int64 {
+    package mutating func signed() throws(BinaryError) -> Int64 {
         let z = try varint()
         return Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
     }
 
-    public mutating func points() throws(BinaryError) -> Points {
+    package mutating func points() throws(BinaryError) -> Points {
         let start = offset
         let v = try signed()
         guard v.magnitude <= UInt64(Points.limit.raw) else { throw BinaryError(offset: start, reason: "length out of range") }
         return Points(raw: v)
     }
 
-    public mutating func string() throws(BinaryError) -> String {
+    package mutating func string() throws(BinaryError) -> String {
         let start = offset
         let n = try count(limit: Int(Int32.max))
         guard n <= remaining else { throw BinaryError(offset: start, reason: "string runs past the end of the data") }
@@ -174,7 +174,7 @@ public struct BinaryReader {
         return s
     }
 
-    public mutating func skip(_ n: Int) throws(BinaryError) {
+    package mutating func skip(_ n: Int) throws(BinaryError) {
         guard n >= 0, n <= remaining else { throw fail("unexpected end of data") }
         offset += n
     }

@@ -1,5 +1,6 @@
 /// Why a snapshot could not be read.
 public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the snapshot, in words.
     public var reason: String
     public var description: String { "bad state snapshot: \(reason)" }
 }

@@ -17,6 +17,7 @@ public struct IdentifierDiffError: Error, Hashable, Sendable, CustomStringConver
     public var identifier: String
     /// The first place the identifier appears, and the second (for duplicates).
     public var first: RowPath?
+    /// The second place the identifier appears, for duplicates.
     public var second: RowPath?
     /// Section counts, old and new, for `sectionCountChanged`.
     public var sectionCounts: (old: Int, new: Int)? {

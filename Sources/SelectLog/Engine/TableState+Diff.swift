@@ -4,9 +4,11 @@ public struct StateChange: Hashable, Sendable, CustomStringConvertible {
     public var field: String
     /// Before and after, as short text (JSON values where the field has one).
     public var before: String
+    /// The field's value after, as short text.
     public var after: String
     /// For `selected`: rows that became selected and rows that became deselected.
     public var added: RowSet?
+    /// For `selected`: the rows that became deselected.
     public var removed: RowSet?
 
     public var description: String {

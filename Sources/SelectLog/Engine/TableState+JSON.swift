@@ -62,9 +62,9 @@ extension TableState {
 }
 
 /// JSON text helpers.
-public enum JSONText {
+package enum JSONText {
     /// `s` as a JSON string literal.
-    public static func quote(_ s: String) -> String {
+    package static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -12,8 +12,11 @@ public enum RowOperation: Hashable, Sendable {
     /// Section `index` goes away with its rows.
     case removeSection(Int)
 
+    /// Where a row's content came from: a new row, or a row moved from elsewhere.
     public enum Source: Hashable, Sendable {
+        /// A row inserted by the operation, numbered within it.
         case new(Int)
+        /// A row that was moved, numbered within the operation.
         case move(Int)
     }
 }

@@ -1,6 +1,6 @@
 extension HeightTree {
     /// Inserts a row of height `height` before row `index` (`index` may equal `count`).
-    public mutating func insert(_ height: Points, at index: Int) {
+    package mutating func insert(_ height: Points, at index: Int) {
         precondition(index >= 0 && index <= count, "row index out of range")
         makeRootUnique()
         if let sibling = HeightTree.insert(height.raw, at: index, into: root) {
@@ -10,7 +10,7 @@ extension HeightTree {
 
     /// Removes row `index` and returns its height.
     @discardableResult
-    public mutating func remove(at index: Int) -> Points {
+    package mutating func remove(at index: Int) -> Points {
         precondition(index >= 0 && index < count, "row index out of range")
         makeRootUnique()
         let h = HeightTree.remove(at: index, from: root)
@@ -19,7 +19,7 @@ extension HeightTree {
     }
 
     /// Sets the height of row `index`.
-    public mutating func setHeight(_ height: Points, at index: Int) {
+    package mutating func setHeight(_ height: Points, at index: Int) {
         precondition(index >= 0 && index < count, "row index out of range")
         makeRootUnique()
         HeightTree.set(height.raw, at: index, in: root)
@@ -142,7 +142,7 @@ extension HeightTree {
 }
 
 extension HeightTree: Equatable {
-    public static func == (a: HeightTree, b: HeightTree) -> Bool {
+    package static func == (a: HeightTree, b: HeightTree) -> Bool {
         if a.root === b.root { return true }
         guard a.count == b.count, a.total == b.total else { return false }
         return a.heights == b.heights

@@ -5,7 +5,7 @@
 /// removing a row — costs O(log n), so a section of millions of rows never has
 /// to be walked. Nodes are shared between copies and copied on write, path by
 /// path, so copying a tree (a checkpoint, an undo snapshot) costs O(1).
-public struct HeightTree: Sendable {
+package struct HeightTree: Sendable {
     /// Heights per leaf, at most.
     static let leafCapacity = 128
     /// Children per inner node, at most.
@@ -59,15 +59,15 @@ public struct HeightTree: Sendable {
     var root: Node
 
     /// An empty section.
-    public init() { root = Node(leaf: []) }
+    package init() { root = Node(leaf: []) }
 
     /// A section with the given heights, built bottom-up in O(n).
-    public init(_ heights: [Points]) {
+    package init(_ heights: [Points]) {
         self.init(raw: heights.map(\.raw))
     }
 
     /// `count` rows of height `height`.
-    public init(repeating height: Points, count: Int) {
+    package init(repeating height: Points, count: Int) {
         self.init(raw: Array(repeating: height.raw, count: count))
     }
 
@@ -98,12 +98,12 @@ public struct HeightTree: Sendable {
     }
 
     /// The number of rows.
-    public var count: Int { root.count }
+    package var count: Int { root.count }
     /// The sum of all heights.
-    public var total: Points { Points(raw: root.sum) }
+    package var total: Points { Points(raw: root.sum) }
 
     /// The height of row `index`, which must be in `0..<count`.
-    public func height(at index: Int) -> Points {
+    package func height(at index: Int) -> Points {
         precondition(index >= 0 && index < count, "row index out of range")
         var node = root
         var i = index
@@ -116,7 +116,7 @@ public struct HeightTree: Sendable {
     }
 
     /// The sum of the heights of rows `0..<index`; `index` may equal `count`.
-    public func offset(of index: Int) -> Points {
+    package func offset(of index: Int) -> Points {
         precondition(index >= 0 && index <= count, "row index out of range")
         if index == count { return total }
         var node = root
@@ -137,7 +137,7 @@ public struct HeightTree: Sendable {
 
     /// The row whose span `[offset, offset + height)` contains `y`, or nil when
     /// `y` is outside `[0, total)`. Zero-height rows never contain anything.
-    public func index(containing y: Points) -> Int? {
+    package func index(containing y: Points) -> Int? {
         guard y.raw >= 0, y.raw < root.sum else { return nil }
         var node = root
         var rest = y.raw
@@ -160,7 +160,7 @@ public struct HeightTree: Sendable {
     }
 
     /// All heights, in order. O(n).
-    public var heights: [Points] {
+    package var heights: [Points] {
         var out: [Points] = []
         out.reserveCapacity(count)
         HeightTree.collect(root, into: &out)
@@ -176,7 +176,7 @@ public struct HeightTree: Sendable {
     }
 
     /// Calls `body` with every height, in order, without building an array.
-    public func forEachHeight(_ body: (Points) -> Void) {
+    package func forEachHeight(_ body: (Points) -> Void) {
         func visit(_ node: Node) {
             if node.isLeaf {
                 for h in node.heights { body(Points(raw: h)) }

@@ -1,15 +1,17 @@
 /// One section of the table: a header, rows, a footer (spec 2).
 public struct LayoutSection: Equatable, Sendable {
     /// The data rows' heights.
-    public var rows: HeightTree
+    package var rows: HeightTree
     /// The height given to rows inserted without one.
     public var rowHeight: Points
+    /// The header's height; zero for none.
     public var header: Points
+    /// The footer's height; zero for none.
     public var footer: Points
     /// The section-index title, for `jumpToSection {title}`.
     public var title: String?
 
-    public init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
+    package init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
         self.rows = rows
         self.rowHeight = rowHeight
         self.header = header
@@ -24,5 +26,6 @@ public struct LayoutSection: Equatable, Sendable {
         self.init(rows: HeightTree(all), rowHeight: rowHeight, header: header, footer: footer, title: title)
     }
 
+    /// The number of data rows.
     public var rowCount: Int { rows.count }
 }

@@ -9,18 +9,24 @@ public struct Points: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Grid steps per point.
     public static let scale: Int64 = 64
+    /// No length.
     public static let zero = Points(raw: 0)
     /// The largest magnitude an event may carry, so sums over millions of rows cannot overflow.
     public static let limit = Points(raw: 1_000_000_000 * 64)
 
+    /// A length of `raw` 64ths of a point.
     @inlinable public init(raw: Int64) { self.raw = raw }
     /// A whole number of points.
     @inlinable public init(_ points: Int) { self.raw = Int64(points) * Points.scale }
 
     @inlinable public static func < (a: Points, b: Points) -> Bool { a.raw < b.raw }
+    /// The sum of two lengths.
     @inlinable public static func + (a: Points, b: Points) -> Points { Points(raw: a.raw &+ b.raw) }
+    /// The difference of two lengths.
     @inlinable public static func - (a: Points, b: Points) -> Points { Points(raw: a.raw &- b.raw) }
+    /// Adds `b` to `a`.
     @inlinable public static func += (a: inout Points, b: Points) { a.raw &+= b.raw }
+    /// Subtracts `b` from `a`.
     @inlinable public static func -= (a: inout Points, b: Points) { a.raw &-= b.raw }
     @inlinable public static prefix func - (a: Points) -> Points { Points(raw: 0 &- a.raw) }
 
@@ -37,9 +43,12 @@ public struct Points: Hashable, Comparable, Sendable, CustomStringConvertible {
 public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The value in microseconds.
     public var raw: Int64
+    /// Time zero: the start of a session.
     public static let zero = Micros(raw: 0)
+    /// The latest time the event contract and the log accept.
     public static let limit = Micros(raw: 1_000_000_000_000_000)
 
+    /// A time of `raw` microseconds.
     @inlinable public init(raw: Int64) { self.raw = raw }
     /// A whole number of milliseconds.
     public static func milliseconds(_ ms: Int) -> Micros { Micros(raw: Int64(ms) * 1000) }

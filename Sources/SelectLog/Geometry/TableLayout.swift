@@ -1,9 +1,14 @@
 /// What a content position hits (spec 2).
 public enum TableElement: Hashable, Sendable {
+    /// The header of section `index`.
     case header(Int)
+    /// A data row.
     case row(RowPath)
+    /// The open editor row.
     case editor
+    /// The footer of section `index`.
     case footer(Int)
+    /// Nothing: past the end of the content, or before its start.
     case nothing
 }
 
@@ -25,6 +30,7 @@ public struct TableLayout: Equatable, Sendable {
     public private(set) var rowCount: Int
     public private(set) var rowTotal: Points
 
+    /// A layout of `sections`, with the editor row closed; `editorHeight` is the editor row's height when it opens.
     public init(sections: [LayoutSection] = [], editorHeight: Points = Points(44)) {
         self.sections = sections
         self.editorRow = nil
@@ -35,9 +41,12 @@ public struct TableLayout: Equatable, Sendable {
         rebuild()
     }
 
+    /// The number of sections.
     public var sectionCount: Int { sections.count }
+    /// The height of all sections, and the editor row when open.
     public var contentHeight: Points { Points(raw: total) }
 
+    /// The number of data rows in `section`, which must exist.
     public func rowCount(in section: Int) -> Int { sections[section].rows.count }
 
     /// Whether `path` names an existing data row.
@@ -127,6 +136,7 @@ public struct TableLayout: Equatable, Sendable {
         return Points(raw: y)
     }
 
+    /// The height of the data row at `path`, which must exist.
     public func height(of path: RowPath) -> Points { sections[path.section].rows.height(at: path.row) }
 
     /// What content offset `y` hits.
@@ -263,6 +273,7 @@ public struct TableLayout: Equatable, Sendable {
         editorRow = path
     }
 
+    /// Sets the height of the data row at `path`, which must exist.
     public mutating func setHeight(_ height: Points, of path: RowPath) {
         let old = sections[path.section].rows.height(at: path.row)
         sections[path.section].rows.setHeight(height, at: path.row)
@@ -297,12 +308,14 @@ public struct TableLayout: Equatable, Sendable {
         adjust(path.section, by: editorHeight.raw)
     }
 
+    /// Closes the editor row, if open.
     public mutating func closeEditor() {
         guard let e = editorRow else { return }
         adjust(e.section, by: -editorHeight.raw)
         editorRow = nil
     }
 
+    /// Sets the editor row's height.
     public mutating func setEditorHeight(_ height: Points) {
         let open = editorRow
         closeEditor()

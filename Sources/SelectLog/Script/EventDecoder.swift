@@ -188,7 +188,7 @@ struct FieldReader {
 /// unless the table's state forbids it.
 public enum EventDecoder {
     /// Decodes a parsed event object.
-    public static func decode(_ value: JSONValue) throws(InvalidEvent) -> TimedEvent {
+    package static func decode(_ value: JSONValue) throws(InvalidEvent) -> TimedEvent {
         guard case .object(let members) = value else { throw InvalidEvent(nil, "an event must be a JSON object, not \(value.kindName)") }
         guard let typeValue = members.first(where: { $0.key == EventField.type })?.value else {
             throw InvalidEvent(nil, field: EventField.type, "missing field \"type\"")

@@ -121,31 +121,31 @@ public enum EventEncoder {
 }
 
 /// Builds one JSON object's text, fields in the order written; nil values are left out.
-public struct ObjectWriter: Sendable {
+package struct ObjectWriter: Sendable {
     private var body = ""
 
     /// An empty object.
-    public init() {}
+    package init() {}
     init(type: String) { raw(EventField.type, JSONText.quote(type)) }
 
     /// A field whose value is already JSON text.
-    public mutating func raw(_ key: String, _ value: String) {
+    package mutating func raw(_ key: String, _ value: String) {
         if !body.isEmpty { body += ", " }
         body += JSONText.quote(key) + ": " + value
     }
     /// A boolean field; nothing when `v` is nil.
-    public mutating func bool(_ key: String, _ v: Bool?) { if let v { raw(key, String(v)) } }
+    package mutating func bool(_ key: String, _ v: Bool?) { if let v { raw(key, String(v)) } }
     /// A length field, exact on the grid; nothing when `v` is nil.
-    public mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
+    package mutating func points(_ key: String, _ v: Points?) { if let v { raw(key, v.description) } }
     /// A string field, quoted; nothing when `v` is nil.
-    public mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
+    package mutating func string(_ key: String, _ v: String?) { if let v { raw(key, JSONText.quote(v)) } }
     mutating func point(_ p: ViewportPoint) {
         points(.x, p.x)
         points(.y, p.y)
     }
 
     /// The object's JSON text.
-    public var text: String { "{" + body + "}" }
+    package var text: String { "{" + body + "}" }
 }
 
 extension ObjectWriter {

@@ -2,7 +2,7 @@
 /// when asked for (`scaled(by:limit:)`, `integer(limit:)`), never through binary
 /// floating point. It holds no digits of its own, so a long literal costs nothing
 /// until it is read, and reading it walks the literal once.
-public struct JSONNumber: Hashable, Sendable {
+package struct JSONNumber: Hashable, Sendable {
     /// Values at or above 10^1001 are rejected by the parser ("number out of range").
     static let maxMagnitude = 1001
 
@@ -91,7 +91,7 @@ public struct JSONNumber: Hashable, Sendable {
     /// `self × scale` rounded to the nearest integer, half-way cases to even; nil when
     /// the magnitude exceeds `limit`. Exact for every scale that divides 5·10^14 (the
     /// engine's 1, 64 and 1000); `scale` must be in 1...9000, else the result is nil.
-    public func scaled(by scale: Int, limit: Int64) -> Int64? {
+    package func scaled(by scale: Int, limit: Int64) -> Int64? {
         guard scale >= 1, scale <= 9000 else { return nil }
         let p = parts
         guard let significant = p.significant else { return 0 }
@@ -126,32 +126,32 @@ public struct JSONNumber: Hashable, Sendable {
     }
 
     /// The value as an integer, or nil when it has a fraction or exceeds `limit`.
-    public func integer(limit: Int64) -> Int64? {
+    package func integer(limit: Int64) -> Int64? {
         let p = parts
         if let significant = p.significant, significant.upperBound >= p.point { return nil }
         return scaled(by: 1, limit: limit)
     }
 
     /// Whether the number is below zero (zero is never negative).
-    public var negative: Bool { let p = parts; return p.negative && p.significant != nil }
+    package var negative: Bool { let p = parts; return p.negative && p.significant != nil }
 
     /// Decimal digits, most significant first, without leading or trailing zeros
     /// (empty for zero): the value is `digits × 10^exponent`.
-    public var digits: [UInt8] {
+    package var digits: [UInt8] {
         let p = parts
         guard let s = p.significant else { return [] }
         return s.map { UInt8(p.digit($0)) }
     }
 
     /// The power of ten that `digits` are scaled by.
-    public var exponent: Int {
+    package var exponent: Int {
         let p = parts
         guard let s = p.significant else { return 0 }
         return p.point - (s.upperBound + 1)
     }
 
     /// The literal as JSON text, normalised.
-    public var text: String {
+    package var text: String {
         let p = parts
         guard let s = p.significant else { return "0" }
         var out = p.negative ? "-" : ""
@@ -163,12 +163,12 @@ public struct JSONNumber: Hashable, Sendable {
     }
 
     /// Numbers are equal when their values are: `1.50` equals `15e-1`.
-    public static func == (a: JSONNumber, b: JSONNumber) -> Bool {
+    package static func == (a: JSONNumber, b: JSONNumber) -> Bool {
         a.negative == b.negative && a.exponent == b.exponent && a.digits == b.digits
     }
 
     /// Hashes the normalised value, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(negative)
         hasher.combine(exponent)
         hasher.combine(digits)

@@ -1,9 +1,9 @@
 /// Why a line is not JSON, with the byte column (1-based) where it went wrong.
-public struct JSONSyntaxError: Error, Equatable, Sendable {
+package struct JSONSyntaxError: Error, Equatable, Sendable {
     /// The 1-based byte column of the first byte that is wrong.
-    public var column: Int
+    package var column: Int
     /// What is wrong there, in words.
-    public var reason: String
+    package var reason: String
 }
 
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes, for one script line at a time.
@@ -18,18 +18,18 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 /// ```swift
 /// guard case .object(let members) = try JSONParser.parse(Array(line)) else { … }
 /// ```
-public struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
-    public static let maxDepth = 64
+    package static let maxDepth = 64
     /// The longest text accepted: values address it with 32-bit offsets.
-    public static let maxLength = Int(Int32.max)
+    package static let maxLength = Int(Int32.max)
 
     private let bytes: [UInt8]
     private var i = 0
     private var depth = 0
 
     /// Parses one complete JSON value from `bytes`; trailing white space is allowed.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         if bytes.count > maxLength { throw JSONSyntaxError(column: 1, reason: "longer than \(maxLength) bytes") }
         var parser = JSONParser(bytes: bytes)
         parser.skipSpace()

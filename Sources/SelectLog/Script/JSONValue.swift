@@ -3,7 +3,7 @@
 ///
 /// Arrays and numbers are views of the parsed line (`JSONArray`, `JSONNumber`), read
 /// when they are looked at, so a long array costs nothing until it is walked.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -12,7 +12,7 @@ public enum JSONValue: Hashable, Sendable {
     case object([(key: String, value: JSONValue)])
 
     /// Values are equal when they hold equal data (object members in order).
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): true
         case let (.bool(x), .bool(y)): x == y
@@ -25,7 +25,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Hashes the data, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(b)
@@ -41,7 +41,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// What a message calls this kind of value.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -56,12 +56,12 @@ public enum JSONValue: Hashable, Sendable {
 /// A JSON array as a view of the parsed line: each element is read when it is
 /// reached, so walking an array of a million index paths holds one of them at a time.
 /// Indices are positions in the line; `array[k]` (an `Int`) walks to the k-th element.
-public struct JSONArray: Collection, Hashable, Sendable {
+package struct JSONArray: Collection, Hashable, Sendable {
     /// A position of an element in the parsed line.
-    public struct Index: Comparable, Hashable, Sendable {
+    package struct Index: Comparable, Hashable, Sendable {
         let offset: Int
         /// Positions order as the text does.
-        public static func < (a: Index, b: Index) -> Bool { a.offset < b.offset }
+        package static func < (a: Index, b: Index) -> Bool { a.offset < b.offset }
     }
 
     private let text: CheckedJSON
@@ -75,16 +75,16 @@ public struct JSONArray: Collection, Hashable, Sendable {
     }
 
     /// The first element's position (`endIndex` when the array is empty).
-    public var startIndex: Index {
+    package var startIndex: Index {
         let k = text.skipSpace(Int(open) + 1)
         return k < Int(close) ? Index(offset: k) : endIndex
     }
 
     /// The position of the closing bracket.
-    public var endIndex: Index { Index(offset: Int(close)) }
+    package var endIndex: Index { Index(offset: Int(close)) }
 
     /// The next element's position: a walk over the element at `i`.
-    public func index(after i: Index) -> Index {
+    package func index(after i: Index) -> Index {
         guard i.offset < Int(close) else { return endIndex }
         let k = text.skipSpace(text.skipValue(i.offset))
         guard k < Int(close), text.bytes[k] == UInt8(ascii: ",") else { return endIndex }
@@ -92,12 +92,12 @@ public struct JSONArray: Collection, Hashable, Sendable {
     }
 
     /// The element at `position`; `null` past the end.
-    public subscript(position: Index) -> JSONValue {
+    package subscript(position: Index) -> JSONValue {
         position.offset < Int(close) ? text.value(at: position.offset) : .null
     }
 
     /// The element `offset` places from the start (a walk: use it for short arrays); `null` past the end.
-    public subscript(offset: Int) -> JSONValue {
+    package subscript(offset: Int) -> JSONValue {
         guard offset >= 0 else { return .null }
         var i = startIndex
         for _ in 0..<offset where i != endIndex { i = index(after: i) }
@@ -105,10 +105,10 @@ public struct JSONArray: Collection, Hashable, Sendable {
     }
 
     /// Arrays are equal when their elements are, wherever their text came from.
-    public static func == (a: JSONArray, b: JSONArray) -> Bool { a.elementsEqual(b) }
+    package static func == (a: JSONArray, b: JSONArray) -> Bool { a.elementsEqual(b) }
 
     /// Hashes the elements, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for element in self { hasher.combine(element) }
     }
 }

@@ -1,12 +1,12 @@
 /// Shortens values quoted in messages: a hostile input can carry a 200 MB title,
 /// and an error should name it, not repeat it.
-public enum Quoted {
+package enum Quoted {
     /// The most characters of a value a message repeats.
-    public static let limit = 80
+    package static let limit = 80
 
     /// `text` when it is at most `limit` characters; else its first `limit`
     /// characters, an ellipsis, and how many were left out.
-    public static func clip(_ text: some StringProtocol, limit: Int = Quoted.limit) -> String {
+    package static func clip(_ text: some StringProtocol, limit: Int = Quoted.limit) -> String {
         var end = text.startIndex
         var kept = 0
         while end != text.endIndex, kept < limit {
@@ -23,7 +23,7 @@ public enum Quoted {
 
     /// `message` with every quoted value and every long word clipped to `limit`
     /// characters, for errors whose text a hostile input chose.
-    public static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
+    package static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
         guard message.utf8.count > limit else { return message }
         var out = ""
         var i = message.startIndex

@@ -4,7 +4,9 @@ public struct RangeList: Hashable, Sendable {
     /// The ranges, sorted, non-empty, with a gap between neighbours.
     public private(set) var ranges: [Range<Int>]
 
+    /// No rows.
     public init() { ranges = [] }
+    /// The rows of `range`.
     public init(_ range: Range<Int>) { ranges = range.isEmpty ? [] : [range] }
     /// Ranges in any order; they are sorted and merged.
     public init<S: Sequence>(normalizing input: S) where S.Element == Range<Int> {
@@ -21,10 +23,13 @@ public struct RangeList: Hashable, Sendable {
         ranges = out
     }
 
+    /// Whether no row is a member.
     public var isEmpty: Bool { ranges.isEmpty }
     /// The number of rows.
     public var count: Int { ranges.reduce(0) { $0 + $1.count } }
+    /// The lowest member, if any.
     public var first: Int? { ranges.first?.lowerBound }
+    /// The highest member, if any.
     public var last: Int? { ranges.last.map { $0.upperBound - 1 } }
 
     /// The position of the first range whose upper bound is greater than `row`.
@@ -37,6 +42,7 @@ public struct RangeList: Hashable, Sendable {
         return lo
     }
 
+    /// Whether `row` is a member.
     public func contains(_ row: Int) -> Bool {
         let i = firstIndex(endingAfter: row)
         return i < ranges.count && ranges[i].lowerBound <= row
@@ -87,7 +93,9 @@ public struct RangeList: Hashable, Sendable {
         if i < j { ranges.replaceSubrange(i..<j, with: keep) }
     }
 
+    /// Adds `row`.
     public mutating func insert(_ row: Int) { insert(row..<row + 1) }
+    /// Removes `row`.
     public mutating func remove(_ row: Int) { remove(row..<row + 1) }
 
     /// Opens a gap for a new row at `row`: rows at or after it move down by one,
@@ -131,12 +139,14 @@ public struct RangeList: Hashable, Sendable {
         return wasMember
     }
 
+    /// The rows in either list.
     public func union(_ other: RangeList) -> RangeList {
         if other.isEmpty { return self }
         if isEmpty { return other }
         return RangeList(normalizing: ranges + other.ranges)
     }
 
+    /// The rows of this list that are not in `other`.
     public func subtracting(_ other: RangeList) -> RangeList {
         var out: [Range<Int>] = []
         var j = 0
@@ -157,6 +167,7 @@ public struct RangeList: Hashable, Sendable {
         return result
     }
 
+    /// The rows in both lists.
     public func intersection(_ other: RangeList) -> RangeList {
         var out: [Range<Int>] = []
         var i = 0, j = 0

@@ -1,5 +1,5 @@
 /// Where a row's selection history stands, seen from the end of a window of events.
-public enum RowOrigin: Hashable, Sendable {
+package enum RowOrigin: Hashable, Sendable {
     /// Event `index` last changed the row's selection.
     case changed(Int)
     /// Event `index` created the row (an insert or a reload), and nothing changed its selection since.
@@ -15,7 +15,7 @@ public enum RowOrigin: Hashable, Sendable {
 ///
 /// This is what answers "who selected row 42?": the row's path at the end of the
 /// window leads to its origin, and an `.existing` origin leads into the window before.
-public struct RowOrigins: Sendable {
+package struct RowOrigins: Sendable {
     enum Value: Hashable, Sendable {
         case changed(Int)
         case inserted(Int)
@@ -33,7 +33,7 @@ public struct RowOrigins: Sendable {
     private var sections: [[Run]]
 
     /// Every row of `layout` as untouched, at its own path.
-    public init(layout: TableLayout) {
+    package init(layout: TableLayout) {
         sections = (0..<layout.sectionCount).map { s in
             let n = layout.rowCount(in: s)
             return n > 0 ? [Run(start: 0, count: n, value: .existing(section: s, firstRow: 0))] : []
@@ -41,7 +41,7 @@ public struct RowOrigins: Sendable {
     }
 
     /// Every row of `layout` as created by event `index` (a reload).
-    public init(layout: TableLayout, insertedAt index: Int) {
+    package init(layout: TableLayout, insertedAt index: Int) {
         sections = (0..<layout.sectionCount).map { s in
             let n = layout.rowCount(in: s)
             return n > 0 ? [Run(start: 0, count: n, value: .inserted(index))] : []
@@ -49,7 +49,7 @@ public struct RowOrigins: Sendable {
     }
 
     /// The origin of the row at `path`, which must exist.
-    public func origin(of path: RowPath) -> RowOrigin? {
+    package func origin(of path: RowPath) -> RowOrigin? {
         guard path.section >= 0, path.section < sections.count,
               let k = Self.runIndex(sections[path.section], containing: path.row) else { return nil }
         let run = sections[path.section][k]
@@ -101,14 +101,14 @@ public struct RowOrigins: Sendable {
     }
 
     /// Marks every row of `rows` as changed by event `index`.
-    public mutating func markChanged(_ rows: RowSet, at index: Int) {
+    package mutating func markChanged(_ rows: RowSet, at index: Int) {
         for (s, list) in rows.sections {
             for r in list.ranges { assign(s, r, .changed(index)) }
         }
     }
 
     /// Follows the rows through `operations` of event `index`.
-    public mutating func apply(_ operations: [RowOperation], at index: Int) {
+    package mutating func apply(_ operations: [RowOperation], at index: Int) {
         var carried: [Int: Value] = [:]
         for op in operations {
             switch op {
@@ -136,7 +136,7 @@ public struct RowOrigins: Sendable {
     }
 
     /// Sections inserted by `insertSections` hold new rows: mark them inserted by `index`.
-    public mutating func markInserted(section s: Int, rows: Int, at index: Int) {
+    package mutating func markInserted(section s: Int, rows: Int, at index: Int) {
         guard s < sections.count, rows > 0 else { return }
         sections[s] = [Run(start: 0, count: rows, value: .inserted(index))]
     }

@@ -5,6 +5,7 @@ public struct RowSet: Hashable, Sendable {
     private var sectionNumbers: [Int] = []
     private var lists: [RangeList] = []
 
+    /// No rows.
     public init() {}
 
     /// The rows of `paths`, duplicates merged.
@@ -12,12 +13,15 @@ public struct RowSet: Hashable, Sendable {
         for p in paths { insert(p) }
     }
 
+    /// Whether no row is a member.
     public var isEmpty: Bool { sectionNumbers.isEmpty }
+    /// The number of member rows.
     public var count: Int { lists.reduce(0) { $0 + $1.count } }
 
     /// The sections holding members, in order, with their rows.
     public var sections: [(section: Int, rows: RangeList)] { zip(sectionNumbers, lists).map { ($0, $1) } }
 
+    /// The first member in index-path order, if any.
     public var first: RowPath? {
         guard let s = sectionNumbers.first, let r = lists[0].first else { return nil }
         return RowPath(s, r)
@@ -38,6 +42,7 @@ public struct RowSet: Hashable, Sendable {
         return found ? lists[i] : RangeList()
     }
 
+    /// Whether the row at `path` is a member.
     public func contains(_ path: RowPath) -> Bool {
         let (i, found) = slot(of: path.section)
         return found && lists[i].contains(path.row)
@@ -74,10 +79,15 @@ public struct RowSet: Hashable, Sendable {
         return found && lists[i].intersects(rows)
     }
 
+    /// Adds the row at `path`.
     public mutating func insert(_ path: RowPath) { modify(path.section) { $0.insert(path.row) } }
+    /// Removes the row at `path`.
     public mutating func remove(_ path: RowPath) { modify(path.section) { $0.remove(path.row) } }
+    /// Adds `rows` of `section`.
     public mutating func insert(_ rows: Range<Int>, in section: Int) { modify(section) { $0.insert(rows) } }
+    /// Removes `rows` of `section`.
     public mutating func remove(_ rows: Range<Int>, in section: Int) { modify(section) { $0.remove(rows) } }
+    /// Removes every row.
     public mutating func removeAll() {
         sectionNumbers.removeAll()
         lists.removeAll()
@@ -156,8 +166,11 @@ public struct RowSet: Hashable, Sendable {
         return out
     }
 
+    /// The rows in either set.
     public func union(_ other: RowSet) -> RowSet { combine(other) { $0.union($1) } }
+    /// The rows of this set that are not in `other`.
     public func subtracting(_ other: RowSet) -> RowSet { combine(other) { $0.subtracting($1) } }
+    /// The rows in both sets.
     public func intersection(_ other: RowSet) -> RowSet { combine(other) { $0.intersection($1) } }
 
     /// Every member, in index-path order. O(rows): for output, not for engine logic.

@@ -18,6 +18,7 @@ public struct SetUpScript: Sendable {
     /// What the events cannot reproduce, in words (e.g. "3 undo steps").
     public var notCarried: [String] = []
 
+    /// The events that rebuild `state` from an empty table, as far as events can.
     public init(reproducing state: TableState) {
         let t = state.t
         func add(_ e: Event) { events.append(TimedEvent(e, t: t)) }

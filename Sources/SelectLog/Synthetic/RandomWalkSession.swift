@@ -12,23 +12,23 @@
 /// ```swift
 /// for event in RandomWalkSession(seed: 7, count: 100_000) { try recorder.append(event) }
 /// ```
-public struct RandomWalkSession: Sequence, Sendable {
+package struct RandomWalkSession: Sequence, Sendable {
     /// The generator's seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// How many events the session holds.
-    public var count: Int
+    package var count: Int
 
     /// A session of `count` events from `seed`.
-    public init(seed: UInt64 = 1, count: Int) {
+    package init(seed: UInt64 = 1, count: Int) {
         self.seed = seed
         self.count = count
     }
 
     /// Generates the events one gesture at a time.
-    public func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count) }
+    package func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count) }
 
     /// The generator: a shadow state and the planned rest of the current gesture.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private var rng: SplitMix64
         private var remaining: Int
         private var shadow = TableState()
@@ -42,10 +42,10 @@ public struct RandomWalkSession: Sequence, Sendable {
         }
 
         /// The state after every event returned so far.
-        public var state: TableState { shadow }
+        package var state: TableState { shadow }
 
         /// The next valid event.
-        public mutating func next() -> TimedEvent? {
+        package mutating func next() -> TimedEvent? {
             guard remaining > 0 else { return nil }
             while true {
                 if cursor == pending.count {

@@ -10,9 +10,12 @@
 /// for event in SyntheticSession(seed: 1, count: 100_000) { try recorder.append(event) }
 /// ```
 public struct SyntheticSession: Sequence, Sendable {
+    /// The generator's seed: the same seed gives the same events.
     public var seed: UInt64
+    /// The number of events the session yields.
     public var count: Int
 
+    /// A session of `count` events generated from `seed`.
     public init(seed: UInt64 = 1, count: Int) {
         self.seed = seed
         self.count = count
@@ -20,6 +23,7 @@ public struct SyntheticSession: Sequence, Sendable {
 
     public func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count) }
 
+    /// Yields the session's events, each one valid in the state the previous ones left.
     public struct Iterator: IteratorProtocol {
         private var rng: SplitMix64
         private var remaining: Int
@@ -242,6 +246,7 @@ public struct SyntheticSession: Sequence, Sendable {
 /// SplitMix64: a tiny, fast, seeded generator with a fixed, documented sequence.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -10,9 +10,9 @@ import CZstd
 /// the same log format with its batches stored uncompressed (still checksummed and
 /// delta-encoded), reads every log it wrote, and refuses a zstd batch with
 /// `Zstd.unavailableMessage`; `selectlog compact` rewrites such a log with zstd.
-public enum Zstd {
+package enum Zstd {
     /// True when libzstd is linked into this build.
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         #if canImport(CZstd)
         true
         #else
@@ -21,7 +21,7 @@ public enum Zstd {
     }
 
     /// What a build without libzstd says when it meets a zstd-compressed record.
-    public static let unavailableMessage = "this build reads no zstd batches (it was built without libzstd)"
+    package static let unavailableMessage = "this build reads no zstd batches (it was built without libzstd)"
 }
 
 #if canImport(CZstd)

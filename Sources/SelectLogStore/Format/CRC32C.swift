@@ -1,7 +1,7 @@
 /// CRC-32C (Castagnoli), slicing-by-8, as used by LevelDB, ext4 and iSCSI.
 /// Every checksum in a log is salted: the file's salt is hashed first, so a record
 /// copied from another file (another salt) does not verify.
-public enum CRC32C {
+package enum CRC32C {
     static let tables: [[UInt32]] = {
         var t = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
         for i in 0..<256 {
@@ -16,7 +16,7 @@ public enum CRC32C {
     }()
 
     /// Continues a checksum `crc` (0 to start) over `bytes`.
-    public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c = ~crc
         var i = 0
         let n = bytes.count
@@ -45,13 +45,13 @@ public enum CRC32C {
     }
 
     /// The checksum of `salt` (8 bytes, little-endian) followed by `bytes`.
-    public static func checksum(_ bytes: UnsafeRawBufferPointer, salt: UInt64) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, salt: UInt64) -> UInt32 {
         var s = salt.littleEndian
         let seeded = withUnsafeBytes(of: &s) { update(0, $0) }
         return update(seeded, bytes)
     }
 
-    public static func checksum(_ bytes: [UInt8], salt: UInt64) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8], salt: UInt64) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0, salt: salt) }
     }
 }

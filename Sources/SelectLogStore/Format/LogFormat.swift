@@ -1,26 +1,26 @@
 import SelectLog
 
 /// The on-disk layout; docs/LOG-FORMAT.md draws it byte by byte.
-public enum LogFormat {
+package enum LogFormat {
     /// The file's first 8 bytes.
-    public static let magic: [UInt8] = Array("SELECTLG".utf8)
+    package static let magic: [UInt8] = Array("SELECTLG".utf8)
     /// The version this build writes; it also reads version 1.
-    public static let version: UInt16 = 2
+    package static let version: UInt16 = 2
     /// The file header of the current version (40 bytes; version 1's was 32).
-    public static let fileHeaderSize = 40
+    package static let fileHeaderSize = 40
     /// The file header of version 1.
-    public static let fileHeaderSizeV1 = 32
+    package static let fileHeaderSizeV1 = 32
     /// Every record's header.
-    public static let recordHeaderSize = 48
+    package static let recordHeaderSize = 48
     static let recordMagic: [UInt8] = Array("SLR".utf8)
     static let indexTrailerMagic: [UInt8] = Array("SLINDEX1".utf8)
 
     /// Feature flags in the file header. Bits 0-15 are informational; bits 16-31 are
     /// required features: a reader that does not know one refuses the file.
     /// Batches may be zstd-compressed (clear in a log written without libzstd).
-    public static let featureZstd: UInt32 = 1 << 0
+    package static let featureZstd: UInt32 = 1 << 0
     /// The log holds checkpoints.
-    public static let featureCheckpoints: UInt32 = 1 << 1
+    package static let featureCheckpoints: UInt32 = 1 << 1
     static let knownRequiredFeatures: UInt32 = 0
 
     /// Record payload codecs. "stored" payloads are the raw bytes, still checksummed
@@ -30,34 +30,34 @@ public enum LogFormat {
 
     /// The format's limits. Every allocation a reader makes is bounded by these, never
     /// by what a header claims.
-    public enum Limits {
+    package enum Limits {
         /// A record payload, stored or decompressed (the recorder's batches are 64 KiB).
-        public static let payloadBytes = 16 << 20
+        package static let payloadBytes = 16 << 20
         /// Events in one batch.
-        public static let batchEvents = 1 << 20
+        package static let batchEvents = 1 << 20
         /// Records an index may list: at least one byte of file per record header.
-        public static func indexEntries(fileSize: Int) -> Int { max(0, fileSize / 48) }
+        package static func indexEntries(fileSize: Int) -> Int { max(0, fileSize / 48) }
         /// Decompressed bytes per stored byte that a zstd payload may claim.
-        public static let compressionRatio = 4096
+        package static let compressionRatio = 4096
     }
 }
 
 /// The 32-byte file header.
-public struct FileHeader: Sendable, Equatable {
+package struct FileHeader: Sendable, Equatable {
     /// The format version: 1 or 2.
-    public var version: UInt16
+    package var version: UInt16
     /// Feature flags (`LogFormat.featureZstd`, `featureCheckpoints`; bits 16-31 required).
-    public var features: UInt32
+    package var features: UInt32
     /// Random per file; seeds every checksum, so records from another file do not verify.
-    public var salt: UInt64
+    package var salt: UInt64
     /// A checkpoint every this many events (0: none).
-    public var checkpointInterval: UInt32
+    package var checkpointInterval: UInt32
     /// The behaviour fingerprint of the engine that wrote the log (version 2; nil in
     /// version 1 logs, which did not record it).
-    public var behaviour: UInt64?
+    package var behaviour: UInt64?
 
     /// A header of the current version.
-    public init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64) {
+    package init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64) {
         self.version = LogFormat.version
         self.features = features
         self.salt = salt
@@ -74,7 +74,7 @@ public struct FileHeader: Sendable, Equatable {
     }
 
     /// The header's length in the file: where the first record starts.
-    public var size: Int { version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize }
+    package var size: Int { version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize }
 
     func encoded() -> [UInt8] {
         var w = BinaryWriter(capacity: size)
@@ -128,7 +128,7 @@ public struct FileHeader: Sendable, Equatable {
 }
 
 /// What a record holds.
-public enum RecordKind: UInt8, Sendable {
+package enum RecordKind: UInt8, Sendable {
     /// Events, compressed.
     case batch = 0x42        // "B"
     /// A snapshot of the state after `firstEvent` events.
@@ -138,21 +138,21 @@ public enum RecordKind: UInt8, Sendable {
 }
 
 /// The 48-byte header in front of every record.
-public struct RecordHeader: Sendable, Equatable {
+package struct RecordHeader: Sendable, Equatable {
     /// What the record holds.
-    public var kind: RecordKind
+    package var kind: RecordKind
     /// Payload bytes in the file.
-    public var storedLength: Int
+    package var storedLength: Int
     /// Payload bytes once decompressed (equal to `storedLength` when stored).
-    public var rawLength: Int
+    package var rawLength: Int
     /// Events in a batch; 0 otherwise.
-    public var eventCount: Int
+    package var eventCount: Int
     /// Batch: the index of its first event. Checkpoint: events the state has seen.
-    public var firstEvent: Int
+    package var firstEvent: Int
     /// Batch: the time of the event before the first one. Checkpoint: the state's time.
-    public var baseTime: Micros
+    package var baseTime: Micros
     /// 0 stored, 1 zstd.
-    public var codec: UInt8
+    package var codec: UInt8
 
     /// The header followed by `stored` (the payload as stored), checksummed with `salt`.
     static func record(_ header: RecordHeader, payload stored: [UInt8], salt: UInt64) -> [UInt8] {

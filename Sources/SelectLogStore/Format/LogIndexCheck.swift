@@ -39,7 +39,7 @@ enum LogIndexCheck {
             case .index: return "entry \(k) lists an index record"
             case .batch:
                 if r.header.firstEvent != events || r.header.eventCount == 0 {
-                    return "entry \(k) is a batch of events \(r.header.firstEvent)+\(r.header.eventCount), expected event \(events)"
+                    return "entry \(k) is a batch of events \(r.header.firstEvent)+\(r.header.eventCount), expected a batch after \(events) events"
                 }
                 events += r.header.eventCount
             case .checkpoint:

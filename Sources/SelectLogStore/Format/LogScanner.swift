@@ -1,20 +1,21 @@
 import SelectLog
 
 /// Where a record is and what its header says.
-public struct RecordInfo: Sendable, Equatable {
+package struct RecordInfo: Sendable, Equatable {
     /// Where the record header starts.
-    public var offset: Int
+    package var offset: Int
     /// What the header says.
-    public var header: RecordHeader
+    package var header: RecordHeader
     var payloadChecksum: UInt32
     /// Where the payload ends (the next record's offset).
-    public var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
+    package var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
 }
 
 /// The first place a log stops being trustworthy.
 public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     /// The first bad byte.
     public var offset: Int
+    /// What is wrong there, in words.
     public var reason: String
     /// A partial last record (a crash mid-write), not corruption of written data.
     public var isTornTail: Bool
@@ -88,7 +89,7 @@ struct LogScan {
                 switch header.kind {
                 case .batch:
                     if header.firstEvent != scan.eventCount {
-                        fail("batch starts at event \(header.firstEvent), expected \(scan.eventCount)")
+                        fail("batch starts after \(header.firstEvent) events, expected after \(scan.eventCount)")
                     } else if header.eventCount == 0 {
                         fail("empty batch")
                     }

@@ -40,7 +40,7 @@ package final class LogRewriter {
         do throws(InvalidEvent) {
             changes = try engine.apply(event, to: &state)
         } catch {
-            throw LogError(.invalidEvent, "this build rejects event \(state.events): \(error)", path: file.path,
+            throw LogError(.invalidEvent, "this build rejects event \(state.events + 1): \(error)", path: file.path,
                            eventIndex: state.events, invalidEvent: error)
         }
         if batchCount == 0 {

@@ -2,19 +2,27 @@ import SelectLog
 
 /// What `selectlog inspect` summarises: counts, times and sizes of a log.
 public struct LogSummary: Sendable, Equatable {
+    /// The number of events.
     public var events = 0
     /// The first and last `t` any logged event carries (nil when none does).
     public var firstT: Micros?
+    /// The last `t` a logged event carries.
     public var lastT: Micros?
+    /// The number of event batches.
     public var batches = 0
+    /// The number of state checkpoints.
     public var checkpoints = 0
     /// Batch payload bytes before and after compression.
     public var rawBytes = 0
+    /// Batch payload bytes as stored (after compression).
     public var storedBytes = 0
     /// Events per type name.
     public var types: [String: Int] = [:]
+    /// The number of pans begun.
     public var pans = 0
+    /// The number of taps.
     public var taps = 0
+    /// The number of swipes begun.
     public var swipes = 0
 }
 

@@ -2,6 +2,7 @@ import SelectLog
 
 /// The answer to "who last changed this row's selection?".
 public struct RowHistory: Sendable, Equatable {
+    /// How the row's selection came to be what it is.
     public enum Kind: Sendable, Equatable {
         /// `event` changed the row's selection.
         case changed
@@ -227,9 +228,9 @@ extension LogReader {
 
 /// Gestures as `inspect` names them; their boundaries are the `TableChanges.gestures`
 /// that `TableState.apply` returns.
-public enum GestureBoundaries {
+package enum GestureBoundaries {
     /// The gesture open in `state`, if any: its pan's kind, or `.swipe`.
-    public static func open(in state: TableState) -> GestureKind? {
+    package static func open(in state: TableState) -> GestureKind? {
         if let pan = state.pan { return kind(of: pan) }
         if state.options.swipe != nil { return .swipe }
         return nil

@@ -16,9 +16,9 @@ public final class LogReader {
     /// The log's path.
     public let path: String
     /// The file header (format version, salt, checkpoint interval, behaviour fingerprint).
-    public let header: FileHeader
+    package let header: FileHeader
     /// Every record, in file order.
-    public let records: [RecordInfo]
+    package let records: [RecordInfo]
     /// Events in the log.
     public let eventCount: Int
     /// A torn tail that was left out, if any.
@@ -92,6 +92,7 @@ public final class LogReader {
             usedStoredIndex = false
         }
         if usedStoredIndex, let index = records.last { file.release(index.offset..<index.end) }
+        try LogReader.sweepPayloads(records, file, salt: header.salt, storedIndex: usedStoredIndex, path: path)
         let all = records
         batchSlots = all.indices.filter { all[$0].header.kind == .batch }.map { Int32($0) }
         checkpointSlots = all.indices.filter { all[$0].header.kind == .checkpoint }.map { Int32($0) }
@@ -101,6 +102,38 @@ public final class LogReader {
         if !checkpointsTrusted && !checkpointSlots.isEmpty && engine.isStandard {
             BehaviourNotice.sayOnce(BehaviourNotice.untrusted(path: path, recorded: header.behaviour))
         }
+    }
+
+    /// Checks every record's payload checksum (and, with a stored index, every record
+    /// header against its entry) before any read, so that no read answers from beyond a
+    /// damaged record: a checkpoint past the damage must not hide it. Checksums only, no
+    /// decompression; the pages behind the sweep are released as it goes.
+    private static func sweepPayloads(_ records: [RecordInfo], _ file: MappedFile, salt: UInt64,
+                                      storedIndex: Bool, path: String) throws(LogError) {
+        let bytes = file.bytes
+        var events = 0
+        for (k, info) in records.enumerated() {
+            let why: String?
+            if storedIndex, let disagreement = LogIndexCheck.disagreement(info, bytes, salt: salt) {
+                why = "the seek index disagrees with the file: \(disagreement); run `selectlog verify`"
+            } else {
+                let start = info.offset + LogFormat.recordHeaderSize
+                if info.offset < 0 || start > info.end || info.end > bytes.count {
+                    why = "record runs past the end of the file"
+                } else if CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<info.end]), salt: salt) != info.payloadChecksum {
+                    why = "record payload checksum mismatch"
+                } else {
+                    why = nil
+                }
+            }
+            if let why {
+                throw LogError(.damaged, "\(why) (\(events) intact events before it)",
+                               path: path, offset: info.offset, eventIndex: events)
+            }
+            if info.header.kind == .batch { events = info.header.firstEvent + info.header.eventCount }
+            if k % 64 == 63 { file.release(upTo: info.end) }
+        }
+        file.release(upTo: records.last?.end ?? 0)
     }
 
     // MARK: Records

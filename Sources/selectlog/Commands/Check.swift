@@ -21,8 +21,9 @@ struct Check: ParsableCommand {
     func run() throws {
         let report: CheckReport
         do {
-            report = try LogReader(path: log).check()
-        } catch {
+            report = try Input.withLogPath(log) { mapped, _ in try LogReader(path: mapped).check() }
+        } catch var error as LogError {
+            if error.path != nil { error.path = log }
             complain("\(error)")
             throw error.code == .damaged ? Exit.damaged : (error.code == .io ? Exit.io : Exit.invalidInput)
         }

@@ -11,8 +11,8 @@ struct Compact: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Rewrite a log with zstd: the same events, the same hash, fewer bytes.",
         discussion: """
-            For logs recorded by a build without zstd (an iOS app's, with its batches stored
-            uncompressed). Without -o the log is replaced once the compacted copy is complete
+            For logs recorded by a build without zstd (an iOS app's, with its batches stored \
+            uncompressed). Without -o the log is replaced once the compacted copy is complete \
             and replays to the same state. A build without zstd cannot compact (exit 65).
             """)
 

@@ -6,14 +6,14 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a log as a JSON Lines script, or a slice of it as a standalone script.",
         discussion: """
-            `record` of the output replays to the same hash. With --from A and/or --to B (events numbered
-            from 1), writes events A through B after a set-up prefix that rebuilds the state before A
-            (configuration, viewport, table, editing, selection, offset, option view, editor). The slice
-            starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix
+            `record` of the output replays to the same hash. With --from A and/or --to B (events numbered \
+            from 1), writes events A through B after a set-up prefix that rebuilds the state before A \
+            (configuration, viewport, table, editing, selection, offset, option view, editor). The slice \
+            starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix \
             cannot carry (undo and redo history). Replaying the slice gives the state after B, undo aside.
             """)
 
-    @Argument(help: "A selectlog log.")
+    @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
     var log: String
 
     @Option(help: "The first event of a slice (numbered from 1).")
@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try Input.openLog(log)
+        let reader = try Session.openLog(log)
         var out = OutputBuffer()
         do {
             if from == nil && to == nil {

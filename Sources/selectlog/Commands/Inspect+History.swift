@@ -6,7 +6,7 @@ extension Inspect {
     /// `--history S,R`: every change of the row's selection, oldest first, following the
     /// row through edits, each with its gesture.
     func history(_ reader: LogReader, _ text: String) throws {
-        let row = try parseRow(text)
+        let row = try Inspect.parseRow(text, option: "--history")
         let n = at ?? reader.eventCount
         guard n <= reader.eventCount else {
             complain("--at \(n): \(log) has only \(reader.eventCount) events")

@@ -11,9 +11,15 @@ enum Session {
     /// A log reader over the input: a log as it is; a script recorded into a temporary
     /// log first (removed once mapped), so that every `inspect` view works on scripts.
     static func openLog(_ path: String) throws -> LogReader {
+        try open(path).reader
+    }
+
+    /// A log reader over the input, and whether the input was a script (whose summary
+    /// then describes the script, not the temporary log).
+    static func open(_ path: String) throws -> (reader: LogReader, isScript: Bool) {
         switch try Input.open(path) {
         case .log(let reader):
-            return reader
+            return (reader, false)
         case .script(let file):
             let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             let temporary = "\(directory)/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
@@ -48,7 +54,7 @@ enum Session {
                 throw Exit.invalidInput
             }
             do {
-                return try LogReader(path: temporary)
+                return (try LogReader(path: temporary), true)
             } catch {
                 complain("\(error)")
                 throw Exit.io

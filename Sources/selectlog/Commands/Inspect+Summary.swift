@@ -5,7 +5,9 @@ import SelectLogStore
 extension Inspect {
     // MARK: Summary
 
-    func summarize(_ reader: LogReader) throws {
+    /// The summary; for a script (recorded into a temporary log to be read) the lines
+    /// about the log file are left out, and its JSON gives them as null.
+    func summarize(_ reader: LogReader, isScript: Bool) throws {
         let progress = Progress("inspect", total: reader.eventCount)
         let summary = try reader.summary { progress.update($0) }
         progress.finish()
@@ -21,28 +23,36 @@ extension Inspect {
         if json {
             var o = ObjectWriter()
             o.string("log", log)
-            o.raw("bytes", String(reader.fileSize))
-            o.raw("version", String(reader.header.version))
+            o.string("source", isScript ? "script" : "log")
+            func fileField(_ key: String, _ value: @autoclosure () -> String) { o.raw(key, isScript ? "null" : value()) }
+            fileField("bytes", String(reader.fileSize))
+            fileField("version", String(reader.header.version))
             o.raw("events", String(reader.eventCount))
             o.raw("firstT", first.description)
             o.raw("lastT", lastT.description)
-            o.raw("batches", String(batches))
-            o.raw("checkpoints", String(checkpoints))
-            o.raw("checkpointInterval", String(reader.header.checkpointInterval))
-            o.raw("storedIndex", String(reader.usedStoredIndex))
-            o.raw("bytesPerEvent", decimal(Double(reader.fileSize) / Double(n)))
-            o.raw("compressionRatio", decimal(Double(raw) / Double(max(stored, 1))))
+            fileField("batches", String(batches))
+            fileField("checkpoints", String(checkpoints))
+            fileField("checkpointInterval", String(reader.header.checkpointInterval))
+            fileField("storedIndex", String(reader.usedStoredIndex))
+            fileField("bytesPerEvent", decimal(Double(reader.fileSize) / Double(n)))
+            fileField("compressionRatio", decimal(Double(raw) / Double(max(stored, 1))))
             o.raw("gestures", "{\"pans\": \(pans), \"taps\": \(taps), \"swipes\": \(swipes)}")
             o.raw("types", "{" + types.map { "\(JSONText.quote($0.key)): \($0.value)" }.joined(separator: ", ") + "}")
             o.raw("tornTail", reader.tail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null")
             print(o.text)
             return
         }
-        print("log         \(log): \(reader.fileSize) bytes, format \(reader.header.version)")
+        if isScript {
+            print("script      \(log)")
+        } else {
+            print("log         \(log): \(reader.fileSize) bytes, format \(reader.header.version)")
+        }
         print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
-        print("records     \(batches) batches, \(checkpoints) checkpoints (every \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
-        print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
-        print("gestures    \(pans) pans, \(taps) taps, \(swipes) swipes")
+        if !isScript {
+            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (every \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
+            print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
+        }
+        print("gestures    \(counted(pans, "pan", "pans")), \(counted(taps, "tap", "taps")), \(counted(swipes, "swipe", "swipes"))")
         if let tail = reader.tail { print("torn tail   at byte offset \(tail.offset): \(tail.reason)") }
         print("types")
         let widest = types.map(\.value).max() ?? 1
@@ -54,3 +64,6 @@ extension Inspect {
         }
     }
 }
+
+/// `1 batch`, `2 batches`.
+func counted(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }

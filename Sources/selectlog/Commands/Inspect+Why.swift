@@ -24,7 +24,7 @@ extension Inspect {
         if Inspect.whyFields.contains(what) {
             try explain(reader, field: what, at: n)
         } else {
-            try explain(reader, row: try parseRow(what), at: n)
+            try explain(reader, row: try Inspect.parseRow(what, option: "--why"), at: n)
         }
     }
 

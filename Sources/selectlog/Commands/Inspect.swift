@@ -6,11 +6,11 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Look inside a log: a summary, events, the table at any event, differences, and why a row changed.",
         discussion: """
-            Without options, prints a summary. Events are numbered from 1: event N is the N-th
-            event of the log, and --at N is the state right after it (--at 0: before the first).
-            Ranges A..B name the states after A and after B events: --events A..B lists events
-            A+1 through B (the events between those states), and --diff A..B compares the two
-            states. Either end may be left out (A.. or ..B).
+            Without options, prints a summary. Events are numbered from 1: event N is the N-th \
+            event of the log, and --at N is the state right after it (--at 0: before the first). \
+            Ranges A..B name the states after A and after B events: --events A..B lists events \
+            A+1 through B (the events between those states), and --diff A..B compares the two \
+            states. Either end may be left out (A.. or ..B). \
             Every view has a --json form (see the README's "Inspect JSON" section).
             """)
 
@@ -42,10 +42,15 @@ struct Inspect: ParsableCommand {
         let views = [events != nil, diff != nil, why != nil, first != nil, history != nil, at != nil && why == nil && history == nil].filter { $0 }.count
         if views > 1 { throw ValidationError("choose one of --events, --at, --diff, --why, --history and --first") }
         if let at, at < 0 { throw ValidationError("--at takes a number of events, 0 or more") }
+        // The shape of each argument is checked here, so that a mistake shows inspect's usage.
+        if let events { _ = try InspectRange.bounds(events, option: "--events") }
+        if let diff { _ = try InspectRange.bounds(diff, option: "--diff") }
+        if let why, !Inspect.whyFields.contains(why) { _ = try Inspect.parseRow(why, option: "--why") }
+        if let history { _ = try Inspect.parseRow(history, option: "--history") }
     }
 
     func run() throws {
-        let reader = try Session.openLog(log)
+        let (reader, isScript) = try Session.open(log)
         do {
             if let events {
                 try listEvents(reader, try InspectRange(events, count: reader.eventCount))
@@ -65,7 +70,7 @@ struct Inspect: ParsableCommand {
                 let state = try reader.state(at: at)
                 print(json ? state.json : TablePicture(state).text)
             } else {
-                try summarize(reader)
+                try summarize(reader, isScript: isScript)
             }
         } catch let error as LogError {
             complain("\(error)")
@@ -73,10 +78,15 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    func parseRow(_ text: String) throws -> RowPath {
-        let digits = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        guard digits.count == 2 else { throw ValidationError("--why takes a row as S,R (section and row), not \"\(text)\"") }
-        return RowPath(digits[0], digits[1])
+    /// A row named as `S,R` or `S:R`: two whole numbers, 0 or more, and nothing else.
+    static func parseRow(_ text: String, option: String) throws -> RowPath {
+        let parts = text.split(separator: text.contains(":") ? ":" : ",", omittingEmptySubsequences: false)
+        let numbers = parts.map { part in part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) ? Int(part) : nil }
+        guard numbers.count == 2, let section = numbers[0], let row = numbers[1] else {
+            let fields = option == "--why" ? ", or one of \(Inspect.whyFields.sorted().joined(separator: ", "))" : ""
+            throw ValidationError("\(option) takes a row as S,R or S:R (section and row, 0 or more)\(fields); not \"\(text)\"")
+        }
+        return RowPath(section, row)
     }
 }
 
@@ -85,12 +95,24 @@ struct InspectRange {
     var from: Int
     var to: Int
 
-    init(_ text: String, count: Int) throws {
+    /// The ends of `A..B` (nil where left out), or a usage error naming `option`.
+    static func bounds(_ text: String, option: String) throws -> (from: Int?, to: Int?) {
         let parts = text.components(separatedBy: "..")
-        guard parts.count == 2 else { throw ValidationError("a range is A..B, not \"\(text)\"") }
-        let a = parts[0].isEmpty ? 0 : Int(parts[0])
-        let b = parts[1].isEmpty ? count : Int(parts[1])
-        guard let a, let b, a >= 0, a <= b else { throw ValidationError("a range is A..B with 0 <= A <= B, not \"\(text)\"") }
+        func number(_ part: String) -> Int?? {
+            if part.isEmpty { return .some(nil) }
+            guard part.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(part) else { return nil }
+            return .some(n)
+        }
+        guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]), (a ?? 0) <= (b ?? Int.max) else {
+            throw ValidationError("\(option) takes a range A..B of event numbers with 0 <= A <= B (either end may be left out), not \"\(text)\"")
+        }
+        return (a, b)
+    }
+
+    init(_ text: String, count: Int) throws {
+        let ends = try InspectRange.bounds(text, option: "a range")
+        let a = ends.from ?? 0, b = ends.to ?? count
+        guard a <= b else { throw ValidationError("a range is A..B with 0 <= A <= B, not \"\(text)\"") }
         guard b <= count else {
             complain("\(text): the log has only \(count) events")
             throw Exit.usage

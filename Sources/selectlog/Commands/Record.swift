@@ -39,9 +39,9 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate a script and write it as a compressed log.",
         discussion: """
-            The script is read as it arrives (a file, a pipe, or - for standard input). On an
-            invalid event, stops, keeps the valid log of the events before it, names the line,
-            and exits 65. Refuses to write over the script, and over an existing file unless
+            The script is read as it arrives (a file, a pipe, or - for standard input). On an \
+            invalid event, stops, keeps the valid log of the events before it, names the line, \
+            and exits 65. Refuses to write over the script, and over an existing file unless \
             --force.
             """)
 

@@ -5,10 +5,10 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a script or a log and print the state after it, or check an expectation.",
         discussion: """
-            FILE is a JSON Lines script or a log written by `record`; they are told apart by content.
-            Without --json, prints a summary and a text picture of the visible rows.
-            With --expect, checks an expectation on the state (see `StateExpectation` and the README's
-            debugging walkthrough): exit 0 when it holds, 1 when it does not (printing the values
+            FILE is a JSON Lines script or a log written by `record`; they are told apart by content. \
+            Without --json, prints a summary and a text picture of the visible rows. \
+            With --expect, checks an expectation on the state (see `StateExpectation` and the README's \
+            debugging walkthrough): exit 0 when it holds, 1 when it does not (printing the values \
             it read), 65 for an expression that does not parse.
             """)
 

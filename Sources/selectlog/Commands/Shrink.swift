@@ -6,10 +6,10 @@ struct Shrink: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Cut a session down to a minimal script that still ends with an expectation holding.",
         discussion: """
-            EXPR must hold after some event of FILE. The output replays from an empty table, ends with
-            EXPR holding, and is 1-minimal: deleting any one event makes EXPR false or an event invalid.
-            The shrink removes whole gestures and runs of ticks and scrolls first, then collapses pan
-            samples to their turning points, merges set-up events, and removes single events.
+            EXPR must hold after some event of FILE. The output replays from an empty table, ends with \
+            EXPR holding, and is 1-minimal: deleting any one event makes EXPR false or an event invalid. \
+            The shrink removes whole gestures and runs of ticks and scrolls first, then collapses pan \
+            samples to their turning points, merges set-up events, and removes single events. \
             Progress goes to stderr.
             """)
 

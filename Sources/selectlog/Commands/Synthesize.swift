@@ -40,7 +40,15 @@ struct Synthesize: ParsableCommand {
     @Flag(name: .customLong("print-acknowledged"), help: "After each flush, print the count of acknowledged events.")
     var printAcknowledged = false
 
+    @Flag(help: "Replace the output if it exists.")
+    var force = false
+
     @OptionGroup var writing: LogWriting
+
+    mutating func validate() throws {
+        guard events >= 0 else { throw ValidationError("--events must be 0 or more, not \(events)") }
+        guard flushEvery >= 0 else { throw ValidationError("--flush-every must be 0 or more, not \(flushEvery)") }
+    }
 
     /// The chosen generator's events.
     var session: AnySequence<TimedEvent> {
@@ -51,6 +59,10 @@ struct Synthesize: ParsableCommand {
     }
 
     func run() throws {
+        if !force, FileIdentity(path: output) != nil {
+            complain("\(output): already exists; pass --force to replace it")
+            throw Exit.usage
+        }
         if script {
             var text: [UInt8] = []
             for e in session {
@@ -61,7 +73,7 @@ struct Synthesize: ParsableCommand {
             return
         }
         do throws(LogError) {
-            let recorder = try Recorder(creating: output, options: writing.options, replacingExisting: true)
+            let recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
             var n = 0
             var out = OutputBuffer()
             for e in session {

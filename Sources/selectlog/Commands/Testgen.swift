@@ -5,10 +5,10 @@ struct Testgen: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a Swift Testing file that replays a script and asserts an expectation.",
         discussion: """
-            The file embeds FILE's events as a JSON Lines script (usually the output of `shrink`),
-            replays it through the public API of SelectLog, and asserts EXPR twice: through the
-            library's evaluator (StateExpectation), and as plain #expect checks of the state fields
-            EXPR reads, with the values they have at the end of the script. It compiles in any test
+            The file embeds FILE's events as a JSON Lines script (usually the output of `shrink`), \
+            replays it through the public API of SelectLog, and asserts EXPR twice: through the \
+            library's evaluator (StateExpectation), and as plain #expect checks of the state fields \
+            EXPR reads, with the values they have at the end of the script. It compiles in any test \
             target that depends on SelectLog. EXPR must hold at the end of FILE.
             """)
 

@@ -22,7 +22,14 @@ struct Upgrade: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the upgraded log (default: replace LOG).")
     var output: String?
 
+    @Flag(help: "Replace the -o output if it exists.")
+    var force = false
+
     func run() throws {
+        if let output, !force, FileIdentity(path: output) != nil {
+            complain("\(output): already exists; pass --force to replace it")
+            throw Exit.usage
+        }
         let target = output ?? log + ".upgrading"
         do throws(LogError) {
             let reader = try LogReader(path: log)

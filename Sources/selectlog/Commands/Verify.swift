@@ -22,10 +22,22 @@ struct Verify: ParsableCommand {
     var repair = false
 
     func run() throws {
+        try Input.withLogPath(log) { mapped, realFile in
+            if repair && !realFile {
+                complain("\(log): --repair needs a regular file, not a pipe; save the log to a file first")
+                throw Exit.usage
+            }
+            try verify(mapped)
+        }
+    }
+
+    /// Verifies (and with --repair, repairs) the log at `mapped`, named `log` in messages.
+    private func verify(_ mapped: String) throws {
         let report: VerifyReport
         do {
-            report = try LogReader.verify(path: log, replaying: deep)
-        } catch {
+            report = try LogReader.verify(path: mapped, replaying: deep)
+        } catch var error {
+            if error.path != nil { error.path = log }
             complain("\(error)")
             throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }

@@ -133,6 +133,17 @@ enum Input {
         try openLog(InputFile(path))
     }
 
+    /// Calls `body` with a path where the log at `path` can be mapped: `path` itself for a
+    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (removed afterwards).
+    /// `realFile` tells `body` which it got.
+    static func withLogPath<T>(_ path: String, _ body: (_ mapped: String, _ realFile: Bool) throws -> T) throws -> T {
+        let file = try InputFile(path)
+        if file.kind == .regular && file.path != "-" { return try body(path, true) }
+        let temporary = try file.spool(limit: maxPipedLog)
+        defer { unlink(temporary) }
+        return try body(temporary, false)
+    }
+
     /// Opens the log `file` holds: a regular file is mapped where it is (after
     /// checking that the path still names the file that was opened); anything else
     /// is copied to a temporary file first.

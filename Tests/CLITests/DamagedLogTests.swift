@@ -1,0 +1,84 @@
+import Foundation
+@testable import SelectLog
+import SelectLogStore
+import Testing
+
+@Suite("Damaged logs and guarded outputs through the CLI")
+struct DamagedLogTests {
+    @Test("synthesize refuses an existing output without --force, and replaces it with --force")
+    func synthesizeRefusesExisting() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try CLI.write("keep me\n", to: "existing.slog", in: dir)
+        let refused = try CLI.run(["synthesize", "--events", "50", "-o", path])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("already exists; pass --force"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me\n")
+        let script = try CLI.run(["synthesize", "--events", "50", "--script", "-o", path])
+        #expect(script.status == 64)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me\n")
+        #expect(try CLI.run(["synthesize", "--events", "50", "-o", path, "--force"]).status == 0)
+        #expect(try LogReader(path: path).eventCount == 50)
+    }
+
+    @Test("synthesize rejects a negative --events or --flush-every with the option's own message",
+          arguments: ["--events=-5", "--flush-every=-1"])
+    func synthesizeRejectsNegative(option: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("n.slog").path
+        let r = try CLI.run(["synthesize", "-o", path, option])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(String(option.prefix { $0 != "=" })), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    /// Runs `selectlog ARGS` with the file at `path` piped to its standard input.
+    private func piped(_ path: String, _ arguments: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exe=$1; shift; cat \"$0\" | \"$exe\" \"$@\"", path, CLI.executable.path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test("verify and check read a piped log (- and /dev/stdin); verify --repair refuses a pipe")
+    func pipedLogs() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "500", "-o", path]).status == 0)
+        for name in ["-", "/dev/stdin"] {
+            let verified = try piped(path, ["verify", name])
+            #expect(verified.status == 0, "\(name): \(verified.stderr)")
+            #expect(verified.stdout.contains("\(name): intact: 500 events"), "\(verified.stdout)")
+            let checked = try piped(path, ["check", name])
+            #expect(checked.status == 0, "\(name): \(checked.stderr)")
+        }
+        let repair = try piped(path, ["verify", "--repair", "-"])
+        #expect(repair.status == 64)
+        #expect(repair.stderr.contains("--repair needs a regular file"))
+    }
+
+    @Test("upgrade -o refuses an existing output without --force")
+    func upgradeRefusesExisting() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("u.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
+        let existing = try CLI.write("keep me\n", to: "existing.slog", in: dir)
+        let refused = try CLI.run(["upgrade", log, "-o", existing])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("already exists; pass --force"))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me\n")
+        #expect(try CLI.run(["upgrade", log, "-o", existing, "--force"]).status == 0)
+        #expect(try LogReader(path: existing).eventCount == 100)
+    }
+}
