@@ -187,26 +187,7 @@ extension LogScan {
     /// negative auto-scroll rate, say, which would trap at the next `tick`), or nil:
     /// the settings go through the same validation as every event.
     static func configurationProblem(_ state: TableState) -> String? {
-        let c = state.configuration
-        var p = ConfigurationPatch()
-        p.allowsSelection = c.allowsSelection
-        p.allowsMultipleSelection = c.allowsMultipleSelection
-        p.allowsSelectionDuringEditing = c.allowsSelectionDuringEditing
-        p.allowsMultipleSelectionDuringEditing = c.allowsMultipleSelectionDuringEditing
-        p.multiSelectInteraction = c.multiSelectInteraction
-        p.optionWidth = c.optionWidth
-        p.editorHeight = state.layout.editorHeight
-        p.undoLimit = c.undoLimit
-        var strip = StripPatch()
-        strip.enabled = c.strip.enabled
-        strip.edge = c.strip.edge
-        strip.stripWidth = c.strip.stripWidth
-        strip.topAnchor = c.strip.topAnchor
-        strip.bottomAnchor = c.strip.bottomAnchor
-        strip.rowsPerSecond = c.strip.rowsPerSecond
-        strip.reversal = c.strip.reversal
-        strip.jitter = c.strip.jitter
-        p.scrollAndSelect = strip
+        let p = ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)
         do throws(InvalidEvent) {
             try TimedEvent(.configure(p)).validate()
             return nil

@@ -72,7 +72,10 @@ enum FileIO {
 }
 
 /// A read-only memory mapping of a whole file.
-final class MappedFile {
+// @unchecked: every stored property is set once in `init`; `release` only tells the
+// kernel it may drop clean pages of a read-only private mapping, which a later read
+// faults back in from the file, so concurrent readers always see the file's bytes.
+final class MappedFile: @unchecked Sendable {
     let path: String
     let bytes: UnsafeRawBufferPointer
     private let base: UnsafeMutableRawPointer?

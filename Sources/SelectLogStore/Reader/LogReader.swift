@@ -12,7 +12,7 @@ import SelectLog
 /// let state = try log.state(at: 1_000)        // nearest checkpoint + at most K events
 /// for (index, event) in try log.events(from: 990) { … }
 /// ```
-public final class LogReader {
+public final class LogReader: Sendable {
     /// The log's path.
     public let path: String
     /// The file header (format version, salt, checkpoint interval, behaviour fingerprint).
@@ -53,7 +53,8 @@ public final class LogReader {
         var last: RecordInfo? { slots.last.map { records[Int($0)] } }
         subscript(i: Int) -> RecordInfo { records[Int(slots[i])] }
     }
-    private let decompressor: ZstdDecompressor?
+    /// The zstd context, one per reader: reads from several tasks take turns with it.
+    private let decompressor: LockedBox<ZstdDecompressor?>
 
     /// Opens the log at `path` for reading with this build's engine.
     public convenience init(path: String) throws(LogError) {
@@ -68,7 +69,7 @@ public final class LogReader {
         self.engine = engine
         file = try MappedFile(path: path)
         let bytes = file.bytes
-        decompressor = Zstd.isAvailable ? ZstdDecompressor() : nil
+        decompressor = LockedBox(Zstd.isAvailable ? ZstdDecompressor() : nil)
         if bytes.count > 0, bytes.count < 8, Array(bytes) == Array(LogFormat.magic.prefix(bytes.count)) {
             // A log torn inside its magic: no events.
             throw LogError(.damaged, "the file header is incomplete (no events)", path: path, offset: 0, eventIndex: 0)
@@ -145,7 +146,8 @@ public final class LogReader {
             throw LogError(.damaged, "the seek index disagrees with the file: \(why); run `selectlog verify`",
                            path: path, offset: info.offset, eventIndex: info.header.firstEvent)
         }
-        switch LogScan.payload(info, file.bytes, salt: header.salt, decompressor) {
+        let salt = header.salt, bytes = file.bytes
+        switch decompressor.withLockedValue({ LogScan.payload(info, bytes, salt: salt, $0) }) {
         case .success(let raw):
             file.release(info.offset..<info.end)
             return raw
