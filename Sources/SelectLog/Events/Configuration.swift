@@ -144,3 +144,33 @@ extension ConfigurationPatch {
         undoLimit = configuration.undoLimit
     }
 }
+
+extension ConfigurationPatch {
+    /// This patch followed by `later`: one patch with the effect of `configure` with this
+    /// patch's fields and then `later`'s (the fields `later` sets win; `scrollAndSelect`
+    /// fields merge one by one).
+    package func merging(_ later: ConfigurationPatch) -> ConfigurationPatch {
+        var p = self
+        if let v = later.allowsSelection { p.allowsSelection = v }
+        if let v = later.allowsMultipleSelection { p.allowsMultipleSelection = v }
+        if let v = later.allowsSelectionDuringEditing { p.allowsSelectionDuringEditing = v }
+        if let v = later.allowsMultipleSelectionDuringEditing { p.allowsMultipleSelectionDuringEditing = v }
+        if let v = later.multiSelectInteraction { p.multiSelectInteraction = v }
+        if let v = later.optionWidth { p.optionWidth = v }
+        if let v = later.editorHeight { p.editorHeight = v }
+        if let v = later.undoLimit { p.undoLimit = v }
+        if let s = later.scrollAndSelect {
+            var strip = p.scrollAndSelect ?? StripPatch()
+            if let v = s.enabled { strip.enabled = v }
+            if let v = s.edge { strip.edge = v }
+            if let v = s.stripWidth { strip.stripWidth = v }
+            if let v = s.topAnchor { strip.topAnchor = v }
+            if let v = s.bottomAnchor { strip.bottomAnchor = v }
+            if let v = s.rowsPerSecond { strip.rowsPerSecond = v }
+            if let v = s.reversal { strip.reversal = v }
+            if let v = s.jitter { strip.jitter = v }
+            p.scrollAndSelect = strip
+        }
+        return p
+    }
+}

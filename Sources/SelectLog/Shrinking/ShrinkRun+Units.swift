@@ -160,28 +160,7 @@ extension ShrinkRun {
     static func merge(_ a: TimedEvent, _ b: TimedEvent) -> TimedEvent? {
         switch (a.event, b.event) {
         case let (.configure(x), .configure(y)):
-            var p = x
-            if let v = y.allowsSelection { p.allowsSelection = v }
-            if let v = y.allowsMultipleSelection { p.allowsMultipleSelection = v }
-            if let v = y.allowsSelectionDuringEditing { p.allowsSelectionDuringEditing = v }
-            if let v = y.allowsMultipleSelectionDuringEditing { p.allowsMultipleSelectionDuringEditing = v }
-            if let v = y.multiSelectInteraction { p.multiSelectInteraction = v }
-            if let v = y.optionWidth { p.optionWidth = v }
-            if let v = y.editorHeight { p.editorHeight = v }
-            if let v = y.undoLimit { p.undoLimit = v }
-            if let s = y.scrollAndSelect {
-                var strip = p.scrollAndSelect ?? StripPatch()
-                if let v = s.enabled { strip.enabled = v }
-                if let v = s.edge { strip.edge = v }
-                if let v = s.stripWidth { strip.stripWidth = v }
-                if let v = s.topAnchor { strip.topAnchor = v }
-                if let v = s.bottomAnchor { strip.bottomAnchor = v }
-                if let v = s.rowsPerSecond { strip.rowsPerSecond = v }
-                if let v = s.reversal { strip.reversal = v }
-                if let v = s.jitter { strip.jitter = v }
-                p.scrollAndSelect = strip
-            }
-            return TimedEvent(.configure(p), t: b.t ?? a.t)
+            return TimedEvent(.configure(x.merging(y)), t: b.t ?? a.t)
         case let (.viewport(w1, h1), .viewport(w2, h2)):
             return TimedEvent(.viewport(width: w2 ?? w1, height: h2 ?? h1), t: b.t ?? a.t)
         default:
