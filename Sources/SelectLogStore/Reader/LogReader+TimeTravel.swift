@@ -122,10 +122,10 @@ extension LogReader {
         return start
     }
 
-    /// Applies a logged event and returns what it changed.
+    /// Applies a logged event with the reader's engine and returns what it changed.
     func applyReporting(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) -> TableChanges {
         do throws(InvalidEvent) {
-            return try state.apply(e)
+            return try engine.apply(e, to: &state)
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
