@@ -53,19 +53,19 @@ struct LogScan {
         var offset = scan.header?.size ?? LogFormat.fileHeaderSize
         scan.goodEnd = offset
         let decompressor = deep && Zstd.isAvailable ? ZstdDecompressor() : nil
-        func allZero(from start: Int) -> Bool {
-            var i = start
-            while i < bytes.count { if bytes[i] != 0 { return false }; i += 1 }
-            return true
-        }
+        let zeros = LogScan.trailingZerosStart(bytes)
         while offset < bytes.count {
-            func fail(_ reason: String, torn: Bool = false) { scan.problem = LogProblem(offset: offset, reason: reason, isTornTail: torn) }
-            if allZero(from: offset) && bytes.count - offset < 1 << 20 {
-                fail("zero-filled tail", torn: true)
+            /// A failure of the record that ends at `end` (its header's end when the header
+            /// does not verify): a torn tail when the torn-tail rule says so, else damage.
+            func fail(_ reason: String, end: Int? = nil) {
+                scan.problem = LogScan.problem(reason, recordAt: offset, end: end ?? offset + LogFormat.recordHeaderSize, bytes)
+            }
+            if zeros <= offset {
+                fail("zero-filled tail")
                 break
             }
             guard bytes.count - offset >= LogFormat.recordHeaderSize else {
-                fail("incomplete record header", torn: true)
+                fail("incomplete record header")
                 break
             }
             let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize])
@@ -83,7 +83,7 @@ struct LogScan {
                 payloadChecksum = c
                 let info = RecordInfo(offset: offset, header: header, payloadChecksum: payloadChecksum)
                 if info.end > bytes.count || info.end < offset {
-                    fail("record extends past the end of the file", torn: true)
+                    fail("record extends past the end of the file", end: Int.max)
                     break
                 }
                 switch header.kind {
@@ -99,7 +99,14 @@ struct LogScan {
                     break
                 }
                 if scan.problem == nil, deep {
-                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version) { fail(why) }
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version) {
+                        fail(why, end: info.end)
+                    }
+                } else if scan.problem == nil, zeros < info.end {
+                    // Only zeros follow: a payload cut and padded by zeros has a header that
+                    // verifies; its checksum tells it from a whole last record.
+                    let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + LogFormat.recordHeaderSize)..<info.end])
+                    if CRC32C.checksum(stored, salt: salt) != payloadChecksum { fail("record payload checksum mismatch", end: info.end) }
                 }
                 if scan.problem != nil { break }
                 scan.records.append(info)
@@ -174,6 +181,41 @@ struct LogScan {
 }
 
 extension LogScan {
+    /// The longest run of zero bytes at the end of a file that can be a torn tail's
+    /// padding (what a file system leaves after a crash in a preallocated or extended
+    /// file). A longer run is not taken for padding: it may be written data lost.
+    static let maxZeroPadding = 1 << 20
+
+    /// Where the file's trailing run of zero bytes starts: `bytes.count` when the file
+    /// ends in a non-zero byte, and `bytes.count` too when the run is longer than
+    /// `maxZeroPadding` (then it is not padding). Looks at no more than that many bytes.
+    static func trailingZerosStart(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var i = bytes.count
+        let floor = Swift.max(0, bytes.count - maxZeroPadding - 1)
+        while i > floor, bytes[i - 1] == 0 { i -= 1 }
+        return bytes.count - i <= maxZeroPadding ? i : bytes.count
+    }
+
+    /// The torn-tail rule, the one used by the header walk, by `verify`'s deep check and
+    /// by the reader's payload checks: a record at `offset` that fails is a torn tail
+    /// when it runs past the end of the file (a record header cut short included), or
+    /// when the file's trailing zero run starts before its `end` (its header's end when
+    /// the header does not verify), so that nothing but zeros follows it: a crash cut
+    /// it, and the file system padded the file with zeros. Every record before it is
+    /// whole. Any other failure is damage.
+    static func isTornTail(recordAt offset: Int, end: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        end > bytes.count || trailingZerosStart(bytes) < end
+    }
+
+    /// The problem for a record at `offset` that fails for `reason`, torn or damaged by
+    /// the torn-tail rule; a torn record says so.
+    static func problem(_ reason: String, recordAt offset: Int, end: Int, _ bytes: UnsafeRawBufferPointer) -> LogProblem {
+        let torn = isTornTail(recordAt: offset, end: end, bytes)
+        let padded = torn && end <= bytes.count && trailingZerosStart(bytes) > offset
+        return LogProblem(offset: offset, reason: padded ? "torn record (\(reason), then only zero bytes to the end of the file)" : reason,
+                          isTornTail: torn)
+    }
+
     /// Why a decoded checkpoint disagrees with its record header, or nil.
     static func checkpointMismatch(_ state: TableState, _ header: RecordHeader) -> String? {
         if state.events != header.firstEvent {

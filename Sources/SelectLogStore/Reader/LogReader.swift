@@ -74,6 +74,8 @@ public final class LogReader: Sendable {
             // A log torn inside its magic: no events.
             throw LogError(.damaged, "the file header is incomplete (no events)", path: path, offset: 0, eventIndex: 0)
         }
+        var records: [RecordInfo]
+        var tail: LogProblem?
         if let indexed = LogIndexCheck.storedIndex(bytes) {
             header = indexed.header
             records = indexed.records
@@ -93,7 +95,12 @@ public final class LogReader: Sendable {
             usedStoredIndex = false
         }
         if usedStoredIndex, let index = records.last { file.release(index.offset..<index.end) }
-        try LogReader.sweepPayloads(records, file, salt: header.salt, storedIndex: usedStoredIndex, path: path)
+        if let torn = try LogReader.sweepPayloads(records, file, salt: header.salt, storedIndex: usedStoredIndex, path: path) {
+            records.removeSubrange(torn.record...)
+            tail = torn.problem
+        }
+        self.records = records
+        self.tail = tail
         let all = records
         batchSlots = all.indices.filter { all[$0].header.kind == .batch }.map { Int32($0) }
         checkpointSlots = all.indices.filter { all[$0].header.kind == .checkpoint }.map { Int32($0) }
@@ -108,9 +115,11 @@ public final class LogReader: Sendable {
     /// Checks every record's payload checksum (and, with a stored index, every record
     /// header against its entry) before any read, so that no read answers from beyond a
     /// damaged record: a checkpoint past the damage must not hide it. Checksums only, no
-    /// decompression; the pages behind the sweep are released as it goes.
+    /// decompression; the pages behind the sweep are released as it goes. A last record
+    /// that fails by the torn-tail rule (`LogScan.isTornTail`: cut, then zeros) is not an
+    /// error: it is returned, with its position, to be left out as the torn tail.
     private static func sweepPayloads(_ records: [RecordInfo], _ file: MappedFile, salt: UInt64,
-                                      storedIndex: Bool, path: String) throws(LogError) {
+                                      storedIndex: Bool, path: String) throws(LogError) -> (record: Int, problem: LogProblem)? {
         let bytes = file.bytes
         var events = 0
         for (k, info) in records.enumerated() {
@@ -128,6 +137,9 @@ public final class LogReader: Sendable {
                 }
             }
             if let why {
+                if !storedIndex, LogScan.isTornTail(recordAt: info.offset, end: info.end, bytes) {
+                    return (k, LogScan.problem(why, recordAt: info.offset, end: info.end, bytes))
+                }
                 throw LogError(.damaged, "\(why) (\(events) intact events before it)",
                                path: path, offset: info.offset, eventIndex: events)
             }
@@ -135,6 +147,7 @@ public final class LogReader: Sendable {
             if k % 64 == 63 { file.release(upTo: info.end) }
         }
         file.release(upTo: records.last?.end ?? 0)
+        return nil
     }
 
     // MARK: Records
