@@ -47,6 +47,18 @@ enum FileIO {
         if ftruncate(fd, off_t(size)) != 0 { throw error("ftruncate", path) }
     }
 
+    /// Why a file of `mode` cannot be a log that is mapped or rewritten in place (a
+    /// directory, a pipe, a device), or nil for a regular file.
+    static func notARegularFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "is a directory, not a log"
+        case S_IFIFO, S_IFSOCK: "is a pipe, not a log file; save the log to a file first"
+        case S_IFCHR, S_IFBLK: "is a device, not a log file"
+        default: "is not a regular file"
+        }
+    }
+
     static func fileSize(_ fd: Int32, path: String) throws(LogError) -> Int {
         var st = stat()
         if fstat(fd, &st) != 0 { throw error("fstat", path) }
@@ -82,10 +94,14 @@ final class MappedFile: @unchecked Sendable {
 
     init(path: String) throws(LogError) {
         self.path = path
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so that a FIFO with no writer cannot hang the open.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         defer { close(fd) }
-        let size = try FileIO.fileSize(fd, path: path)
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw FileIO.error("fstat", path) }
+        if let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
+        let size = Int(info.st_size)
         if size == 0 {
             base = nil
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
