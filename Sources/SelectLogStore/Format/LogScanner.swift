@@ -25,7 +25,11 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
 /// The records of a log, read by walking record headers.
 struct LogScan {
     var header: FileHeader?
+    /// The records walked, when the scan keeps them.
     var records: [RecordInfo] = []
+    /// How many records were walked, and the last one (kept or not).
+    var recordCount = 0
+    var last: RecordInfo?
     var eventCount = 0
     /// Where the last good record ends.
     var goodEnd = 0
@@ -35,7 +39,10 @@ struct LogScan {
     /// decodes every batch and checkpoint, as `verify` does.
     /// `release(offset)` is called now and then with the offset the walk has passed, so
     /// that a caller holding a mapping can let the kernel drop the pages behind it.
-    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, release: ((Int) -> Void)? = nil) -> LogScan {
+    /// Without `keep`, only `recordCount` and `last` say what was walked, and `visit` is
+    /// called with each record: memory does not grow with the log.
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, keep: Bool = true, release: ((Int) -> Void)? = nil,
+                     visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
@@ -109,8 +116,11 @@ struct LogScan {
                     if CRC32C.checksum(stored, salt: salt) != payloadChecksum { fail("record payload checksum mismatch", end: info.end) }
                 }
                 if scan.problem != nil { break }
-                scan.records.append(info)
-                if let release, scan.records.count % 64 == 0 { release(info.end) }
+                if keep { scan.records.append(info) }
+                scan.recordCount += 1
+                scan.last = info
+                visit?(info)
+                if let release, scan.recordCount % 64 == 0 { release(info.end) }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
@@ -152,6 +162,16 @@ struct LogScan {
 
     private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
                                   version: UInt16) -> String? {
+        if info.header.kind == .index {
+            // Checked where it lies, entry by entry: an index is as long as the log is.
+            let stored = UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end])
+            guard CRC32C.checksum(stored, salt: salt) == info.payloadChecksum else { return "record payload checksum mismatch" }
+            guard info.header.codec == LogFormat.codecRaw, var entries = LogIndex.Entries(stored, at: info.offset) else {
+                return "index record does not decode"
+            }
+            while let next = entries.next() { if next == nil { return "index record does not decode" } }
+            return nil
+        }
         let raw: [UInt8]
         switch payload(info, bytes, salt: salt, d) {
         case .failure(let e): return e.message
@@ -270,33 +290,82 @@ enum LogIndex {
 
     /// The records an index lists, or nil if it does not decode.
     static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
-        var r = BinaryReader(raw)
-        do throws(BinaryError) {
-            // An entry takes at least 13 bytes; memory grows with the entries actually
-            // read, never with the count's claim.
-            let n = try r.count(limit: raw.count / 13)
+        raw.withUnsafeBytes { buffer in
+            guard var entries = Entries(buffer, at: offset) else { return nil }
             var out: [RecordInfo] = []
-            out.reserveCapacity(Swift.min(n, 1 << 16))
-            var lastOffset = 0, lastEvent = 0
-            var lastTime: Int64 = 0
-            for _ in 0..<n {
-                guard let kind = RecordKind(rawValue: try r.u8()) else { return nil }
-                let codec = try r.u8()
-                lastOffset += try r.count(limit: Int(Int32.max) * 16)
-                lastEvent += try r.count(limit: Int(Int32.max) * 16)
-                let count = try r.count(limit: Int(UInt32.max))
-                let stored = try r.count(limit: Int(UInt32.max))
-                let rawLength = try r.count(limit: Int(UInt32.max))
-                lastTime = lastTime &+ (try r.signed())
-                let checksum = try r.u32()
-                let header = RecordHeader(kind: kind, storedLength: stored, rawLength: rawLength, eventCount: count,
-                                          firstEvent: lastEvent, baseTime: Micros(raw: lastTime), codec: codec)
-                out.append(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
+            out.reserveCapacity(Swift.min(entries.count, 1 << 16))
+            while let next = entries.next() {
+                guard let info = next else { return nil }
+                out.append(info)
             }
-            guard try r.u64() == UInt64(offset), r.remaining == 8 else { return nil }
             return out
-        } catch {
+        }
+    }
+
+    /// The entries of an index payload, decoded one at a time where the payload lies
+    /// (in the mapped file): memory does not grow with the index.
+    struct Entries {
+        let raw: UnsafeRawBufferPointer
+        /// Entries the index says it holds (at most one per 13 bytes of payload).
+        private(set) var count = 0
+        /// Entries read so far.
+        private(set) var read = 0
+        private var at = 0
+        private var lastOffset = 0, lastEvent = 0
+        private var lastTime: Int64 = 0
+
+        /// Nil when the payload is too short to hold its count and trailer, or the
+        /// trailer does not name `offset`, the index record's own offset.
+        init?(_ raw: UnsafeRawBufferPointer, at offset: Int) {
+            self.raw = raw
+            guard raw.count >= 16, let n = varint(limit: UInt64(raw.count / 13)) else { return nil }
+            count = Int(n)
+            var trailer: UInt64 = 0
+            for k in 0..<8 { trailer |= UInt64(raw[raw.count - 16 + k]) << (8 * k) }
+            guard trailer == UInt64(offset) else { return nil }
+        }
+
+        private mutating func varint(limit: UInt64) -> UInt64? {
+            var v: UInt64 = 0
+            var shift: UInt64 = 0
+            while at < raw.count - 16 {
+                let b = raw[at]
+                at += 1
+                if shift == 63 && b > 1 { return nil }
+                v |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return v <= limit ? v : nil }
+                shift += 7
+                if shift > 63 { return nil }
+            }
             return nil
+        }
+
+        private mutating func u32() -> UInt32? {
+            guard raw.count - 16 - at >= 4 else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 { v |= UInt32(raw[at + k]) << (8 * k) }
+            at += 4
+            return v
+        }
+
+        /// The next entry: nil after the last one (`.some(nil)` when it does not decode,
+        /// or when bytes are left over after the last one).
+        mutating func next() -> RecordInfo?? {
+            guard read < count else { return at == raw.count - 16 ? nil : .some(nil) }
+            guard at + 2 <= raw.count - 16, let kind = RecordKind(rawValue: raw[at]) else { return .some(nil) }
+            let codec = raw[at + 1]
+            at += 2
+            guard let dOffset = varint(limit: UInt64(Int32.max) * 16), let dEvent = varint(limit: UInt64(Int32.max) * 16),
+                  let count = varint(limit: UInt64(UInt32.max)), let stored = varint(limit: UInt64(UInt32.max)),
+                  let rawLength = varint(limit: UInt64(UInt32.max)), let zigzag = varint(limit: UInt64.max),
+                  let checksum = u32() else { return .some(nil) }
+            lastOffset += Int(dOffset)
+            lastEvent += Int(dEvent)
+            lastTime = lastTime &+ Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
+            read += 1
+            let header = RecordHeader(kind: kind, storedLength: Int(stored), rawLength: Int(rawLength), eventCount: Int(count),
+                                      firstEvent: lastEvent, baseTime: Micros(raw: lastTime), codec: codec)
+            return .some(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
         }
     }
 }
