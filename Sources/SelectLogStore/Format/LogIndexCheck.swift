@@ -17,17 +17,42 @@ enum LogIndexCheck {
     }
 
     /// The index record at the end of a cleanly closed log, if it is there and sound.
-    static func storedIndex(_ bytes: UnsafeRawBufferPointer) -> Found? {
+    /// `release(range)` is called now and then with a range of the file the check has
+    /// passed (a long index is megabytes), so that its pages can be dropped.
+    static func storedIndex(_ bytes: UnsafeRawBufferPointer, release: ((Range<Int>) -> Void)? = nil) -> Found? {
         guard let (header, info) = indexRecord(bytes) else { return nil }
-        let payload = UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end])
-        guard CRC32C.checksum(payload, salt: header.salt) == info.payloadChecksum,
+        let start = info.offset + LogFormat.recordHeaderSize
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<info.end])
+        var released = start
+        let passed = { (offset: Int) in
+            guard offset > released else { return }
+            release?(released..<offset)
+            released = offset
+        }
+        guard checksum(payload, salt: header.salt, release: { passed(start + $0) }) == info.payloadChecksum,
               var entries = LogIndex.Entries(payload, at: info.offset) else { return nil }
+        released = start
         var check = Structure(start: header.size)
         while let next = entries.next() {
             guard let r = next, check.add(r, end: info.offset) == nil else { return nil }
+            if entries.read % 65_536 == 0 { passed(start + entries.at) }
         }
         guard check.finish(end: info.offset) == nil else { return nil }
         return Found(header: header, eventCount: check.events, index: info)
+    }
+
+    /// The salted checksum of `bytes`, a megabyte at a time, calling `release` with how
+    /// far it got after each.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, salt: UInt64, release: ((Int) -> Void)?) -> UInt32 {
+        var crc = CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        var done = 0
+        while done < bytes.count {
+            let next = Swift.min(bytes.count, done + (1 << 20))
+            crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: bytes[done..<next]))
+            done = next
+            release?(done)
+        }
+        return crc
     }
 
     /// The file header and the index record the trailer names, when the trailer's offset

@@ -117,19 +117,23 @@ final class MappedFile: @unchecked Sendable {
         if let base { munmap(base, bytes.count) }
     }
 
-    /// Releases every whole page before `offset`: for sequential scans, whose records
-    /// are mostly smaller than a page.
-    func release(upTo offset: Int) {
-        release(0..<offset)
-    }
+    /// What `release` drops at a time: whole aligned blocks of this many bytes. A read
+    /// fault maps its neighbours too (Linux's fault-around, 64 KiB by default), so a
+    /// page dropped while a neighbour is still to be read would come straight back;
+    /// a block is dropped only once the walk has left it.
+    static let releaseBlock = 256 << 10
 
     /// Lets the kernel drop the pages of `range` from memory (they are read again from
-    /// the file if touched), so that scanning a large log keeps resident memory flat.
+    /// the file if touched), so that walking a large log keeps resident memory flat.
+    /// Only whole blocks (`releaseBlock`) are dropped: the block holding the range's
+    /// start goes, the one holding its end stays. A walk releases what it passed since
+    /// its last release (ranges that follow one another leave no block behind), not
+    /// everything before it: the kernel walks the whole range on every call.
     func release(_ range: Range<Int>) {
         guard let base, !range.isEmpty else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (range.lowerBound + page - 1) / page * page
-        let end = range.upperBound / page * page
+        let block = MappedFile.releaseBlock
+        let start = Swift.max(0, range.lowerBound) / block * block
+        let end = Swift.min(range.upperBound, bytes.count) / block * block
         guard start < end else { return }
         _ = madvise(base + start, end - start, MADV_DONTNEED)
     }

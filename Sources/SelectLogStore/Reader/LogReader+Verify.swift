@@ -16,8 +16,13 @@ extension LogReader {
         let bytes = file.bytes
         // The stored index is compared with the records as they are walked, entry by entry
         // where it lies: neither list is held in memory.
-        var comparison = IndexComparison(bytes)
-        var scan = LogScan.scan(bytes, deep: true, keep: false, release: { file.release(upTo: $0) }) { comparison.visit($0) }
+        var comparison = IndexComparison(bytes) { file.release($0) }
+        var released = 0
+        var scan = LogScan.scan(bytes, deep: true, keep: false, release: { offset in
+            guard offset > released else { return }
+            file.release(released..<offset)
+            released = offset
+        }) { comparison.visit($0) }
         if scan.problem == nil, let index = scan.last, index.header.kind == .index {
             if let why = comparison.disagreement(with: index) {
                 scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)
@@ -67,8 +72,11 @@ private struct IndexComparison {
     private var entries: LogIndex.Entries?
     private var walked = 0
     private var first: String?
+    /// Drops the pages of a range of the file: the entries behind the comparison.
+    private let release: (Range<Int>) -> Void
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer, release: @escaping (Range<Int>) -> Void) {
+        self.release = release
         guard let (_, info) = LogIndexCheck.indexRecord(bytes) else { return }
         index = info
         entries = LogIndex.Entries(UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end]), at: info.offset)
@@ -80,6 +88,9 @@ private struct IndexComparison {
         guard first == nil, entries != nil else { return }
         switch entries?.next() {
         case .some(.some(let listed)):
+            if let index, let at = entries?.at, walked % 65_536 == 65_535 {
+                release(index.offset..<(index.offset + LogFormat.recordHeaderSize + at))
+            }
             if listed != r { first = "entry \(walked) (byte offset \(listed.offset)) differs from the record at byte offset \(r.offset)" }
         case .some(.none):
             first = "it does not decode"
@@ -90,9 +101,10 @@ private struct IndexComparison {
 
     /// Why the index record `walkedIndex`, the last record walked, does not list exactly
     /// the records walked before it, or nil.
-    func disagreement(with walkedIndex: RecordInfo) -> String? {
-        guard let index, index.offset == walkedIndex.offset, let entries else { return "it does not decode" }
-        if entries.count != walked { return "it lists \(entries.count) records, the file holds \(walked)" }
+    mutating func disagreement(with walkedIndex: RecordInfo) -> String? {
+        guard let index, index.offset == walkedIndex.offset, entries != nil else { return "it does not decode" }
+        if let count = entries?.count, count != walked { return "it lists \(count) records, the file holds \(walked)" }
+        if first == nil, entries?.next() != nil { return "it does not decode" }
         return first
     }
 }

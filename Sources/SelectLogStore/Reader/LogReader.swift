@@ -69,7 +69,7 @@ public final class LogReader: Sendable {
             // A log torn inside its magic: no events.
             throw LogError(.damaged, "the file header is incomplete (no events)", path: path, offset: 0, eventIndex: 0)
         }
-        if let found = LogIndexCheck.storedIndex(bytes) {
+        if let found = LogIndexCheck.storedIndex(bytes, release: { mapped.release($0) }) {
             header = found.header
             eventCount = found.eventCount
             dataEnd = found.index.offset
@@ -77,7 +77,12 @@ public final class LogReader: Sendable {
             usedStoredIndex = true
             mapped.release(found.index.offset..<found.index.end)
         } else {
-            let scan = LogScan.scan(bytes, deep: false, keep: false) { mapped.release(upTo: $0) }
+            var released = 0
+            let scan = LogScan.scan(bytes, deep: false, keep: false) { offset in
+                guard offset > released else { return }
+                mapped.release(released..<offset)
+                released = offset
+            }
             if let problem = scan.problem, !problem.isTornTail || scan.header == nil {
                 throw LogError(scan.header == nil && problem.offset == 0 && !problem.isTornTail ? .notALog : .damaged,
                                "\(problem.reason) (\(scan.eventCount) intact events before it)",
@@ -121,6 +126,7 @@ public final class LogReader: Sendable {
         let failure: LogError? = checked.withLockedValue { c in
             if let failure = c.failure { return failure }
             var walked = 0
+            var released = c.end
             while c.end < dataEnd, c.events <= event, c.end <= offset {
                 if let why = CheckedPrefix.problem(at: c.end, file.bytes, salt: salt, dataEnd: dataEnd, events: c.events, then: { info in
                     c.note(info)
@@ -129,9 +135,12 @@ public final class LogReader: Sendable {
                     return c.failure
                 }
                 walked += 1
-                if walked % 64 == 0 { file.release(upTo: c.end) }
+                if walked % 64 == 0 {
+                    file.release(released..<c.end)
+                    released = c.end
+                }
             }
-            if walked > 0 { file.release(upTo: c.end) }
+            if walked > 0 { file.release(released..<c.end) }
             return nil
         }
         if let failure { throw failure }
@@ -153,10 +162,28 @@ public final class LogReader: Sendable {
     /// file order, each checked before it is passed; stops when `body` returns false.
     func forEachRecord(_ body: (RecordInfo) throws(LogError) -> Bool) throws(LogError) {
         var offset = header.size
+        var walk = Walk(from: offset)
         while offset < dataEnd {
             let info = try record(at: offset)
             if try !body(info) { return }
             offset = info.end
+            walk.passed(offset, file)
+        }
+    }
+
+    /// A sequential walk's pages, released every 64 records: ranges that follow one
+    /// another, so no page is left behind (records are mostly smaller than a page).
+    struct Walk {
+        private var from: Int
+        private var count = 0
+
+        init(from: Int) { self.from = from }
+
+        mutating func passed(_ offset: Int, _ file: MappedFile) {
+            count += 1
+            guard count % 64 == 0, offset > from else { return }
+            file.release(from..<offset)
+            from = offset
         }
     }
 
@@ -197,6 +224,7 @@ public final class LogReader: Sendable {
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
+        var walk = Walk(from: next.offset)
         while true {
             let batch = next
             var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime, version: header.version)
@@ -225,6 +253,7 @@ public final class LogReader: Sendable {
                     throw LogError(.damaged, "the log ends after \(index) events, its index says \(eventCount)", path: path, offset: offset, eventIndex: index)
                 }
                 let info = try record(at: offset)
+                walk.passed(info.offset, file)
                 if info.header.kind == .batch {
                     next = info
                     break
