@@ -5,7 +5,12 @@ import SelectLog
 ///
 /// Opening keeps every complete record; a torn tail (a crash mid-write) is noted
 /// in `tail` and otherwise ignored. Damage before the end is an error that names
-/// its byte offset: it is never skipped silently.
+/// its byte offset: it is never skipped silently. A cleanly closed log is opened
+/// from its stored index, and each record is checked, with every record before it,
+/// the first time a read needs it; so damage in such a log is thrown by the first
+/// read at or past it. Memory does not grow with the log: the file is mapped, the
+/// pages a walk leaves are released, and only checkpoints and every 32nd batch are
+/// remembered.
 ///
 /// ```swift
 /// let log = try LogReader(path: "session.slog")
