@@ -28,6 +28,7 @@ extension TableState {
     }
 
     /// Whether every row from `a` to `b` (either order) already has selection `member`.
+    @inline(__always)  // a call would copy the whole state to pass `self`
     func selectionIs(_ member: Bool, between a: RowPath, and b: RowPath) -> Bool {
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
