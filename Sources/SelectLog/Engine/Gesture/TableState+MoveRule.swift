@@ -116,7 +116,9 @@ extension TableState {
         let top = highPart.high &+ (carry ? 1 : 0)
         let saturated = Points.limit
         if top != 0 || middle >= divisor { return saturated }
-        let (q, r) = divisor.dividingFullWidth((middle, lowPart.low))
+        // The same quotient and remainder; one machine division when the product fits 64 bits.
+        let (q, r) = middle == 0 ? lowPart.low.quotientAndRemainder(dividingBy: divisor)
+                                 : divisor.dividingFullWidth((middle, lowPart.low))
         var result = q
         if r > divisor - r || (r == divisor - r && q % 2 == 1) { result += 1 }
         return result > UInt64(saturated.raw) ? saturated : Points(raw: Int64(result))
