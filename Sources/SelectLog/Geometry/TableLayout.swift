@@ -167,10 +167,35 @@ public struct TableLayout: Equatable, Sendable {
             assert(element(at: y) == .row(lastRow.row), "the layout's row memo is out of date")
             return lastRow.row
         }
+        if let next = neighbourOfLastRow(containing: y.raw) {
+            assert(element(at: y) == .row(next.row), "the layout's row memo is out of date")
+            lastRow = next
+            return next.row
+        }
         let (element, span) = hit(y)
         guard case .row(let r) = element else { return nil }
         lastRow = RowMemo(lower: span.lowerBound, upper: span.upperBound, row: r)
         return r
+    }
+
+    /// The row just above or below the remembered one, in its section, when it contains
+    /// `y` and no editor row sits between them (a finger that moved on by one row).
+    private func neighbourOfLastRow(containing y: Int64) -> RowMemo? {
+        guard lastRow.lower < lastRow.upper else { return nil }
+        let r = lastRow.row
+        let rows = sections[r.section].rows
+        if y >= lastRow.upper {
+            let next = RowPath(r.section, r.row + 1)
+            guard next.row < rows.count, editorRow != r else { return nil }
+            let h = rows.height(at: next.row).raw
+            guard h > 0, y < lastRow.upper + h else { return nil }
+            return RowMemo(lower: lastRow.upper, upper: lastRow.upper + h, row: next)
+        }
+        let previous = RowPath(r.section, r.row - 1)
+        guard previous.row >= 0, editorRow != previous else { return nil }
+        let h = rows.height(at: previous.row).raw
+        guard h > 0, y >= lastRow.lower - h else { return nil }
+        return RowMemo(lower: lastRow.lower - h, upper: lastRow.lower, row: previous)
     }
 
     /// What content offset `y` hits and, for a data row, the row's span of content y.
