@@ -319,7 +319,7 @@ public final class LogReader: Sendable {
     /// Applies events `state.events..<n` to `state`.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
         try forEachEvent(from: state.events, to: n) { (index, e) throws(LogError) -> Bool in
-            try apply(e, index: index, to: &state)
+            try apply(e, index: index, to: &state, validated: true)
             return true
         }
     }
@@ -327,9 +327,18 @@ public final class LogReader: Sendable {
     /// Applies logged event `index` to `state`. A logged event was valid when it was
     /// recorded, so a rejection means the log (or the engine) is wrong: `.damaged`.
     public func apply(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) {
+        try apply(e, index: index, to: &state, validated: false)
+    }
+
+    /// `validated`: `e` came from `forEachEvent`, whose decoder validated it.
+    private func apply(_ e: TimedEvent, index: Int, to state: inout TableState, validated: Bool) throws(LogError) {
         do throws(InvalidEvent) {
             // The standard engine skips working out `TableChanges`, which replay discards.
-            if engine.isStandard { try state.applyDiscardingChanges(e) } else { try engine.apply(e, to: &state) }
+            if engine.isStandard {
+                if validated { try state.applyValidated(e) } else { try state.applyDiscardingChanges(e) }
+            } else {
+                try engine.apply(e, to: &state)
+            }
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
