@@ -147,52 +147,70 @@ public final class Recorder: Sendable {
     /// are stamped in the order they are appended and never rejected as out of order.
     @discardableResult
     public func append(_ event: Event) throws(LogError) -> TableChanges {
-        try append(event, stamp: true, t: nil)
+        try append(TimedEvent(event), stamp: true)
     }
 
     /// Validates `event` (with the caller's time, or none) and adds it to the current
     /// batch; returns what it changed. A time before the last event's is invalid.
     @discardableResult
     public func append(_ event: TimedEvent) throws(LogError) -> TableChanges {
-        try append(event.event, stamp: false, t: event.t)
+        try append(event, stamp: false)
     }
 
-    private func append(_ event: Event, stamp: Bool, t: Micros?) throws(LogError) -> TableChanges {
-        let options = self.options
-        let path = self.path
+    /// The one append path: `given` as it is, or (`stamp`) with the recorder's time.
+    ///
+    /// Everything the caller's thread does is here, under the lock once: the engine's
+    /// `apply` (whose `TableChanges` the caller gets), the encoder, and the batch ends.
+    /// The event is passed through, not taken apart and rebuilt, and whether it ended
+    /// a gesture is worked out once.
+    private func append(_ given: TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
+        let batchEvents = options.batchEvents, batchBytes = options.batchBytes
+        let interval = options.checkpointInterval
         let (changes, wake) = try guarded.withLockedValue { (s: inout State) throws(LogError) -> (TableChanges, Bool) in
             if let failure = s.failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
             if s.closing != .open { throw LogError(.closed, "the recorder is closed", path: path) }
-            let timed = TimedEvent(event, t: stamp ? max(self.now, s.engine.t) : t)
-            let before = s.engine.t
-            let changes: TableChanges
-            do throws(InvalidEvent) {
-                changes = try s.engine.apply(timed)
-            } catch {
-                throw LogError(.invalidEvent, error.description, path: path, eventIndex: s.engine.events, invalidEvent: error)
+            if stamp {
+                return try Self.add(TimedEvent(given.event, t: max(self.now, s.engine.t)), to: &s, path: path,
+                                    batchEvents: batchEvents, batchBytes: batchBytes, interval: interval)
             }
-            if s.batchCount == 0 {
-                s.encoder.reset(baseTime: before)
-                s.batchFirst = s.engine.events - 1
-                s.batchBaseTime = before
-            }
-            s.encoder.append(timed, after: s.engine, changes: changes)
-            s.batchCount += 1
-            let interval = options.checkpointInterval
-            if interval > 0 && s.engine.events % interval == 0 {
-                s.sealBatch()
-                s.queue.append(.checkpoint(s.engine))
-                return (changes, true)
-            }
-            if s.batchCount >= options.batchEvents || s.encoder.byteCount >= options.batchBytes || GestureBoundary.endsGesture(changes) {
-                return (changes, s.sealBatch())
-            }
-            return (changes, false)
+            return try Self.add(given, to: &s, path: path, batchEvents: batchEvents, batchBytes: batchBytes, interval: interval)
         }
         if wake { guarded.wake() }
         return changes
     }
 
+    /// Applies `timed` to the engine and encodes it into the current batch, under the
+    /// lock; returns what it changed and whether the writer thread has work.
+    @inline(__always)
+    private static func add(_ timed: TimedEvent, to s: inout State, path: String,
+                            batchEvents: Int, batchBytes: Int, interval: Int) throws(LogError) -> (TableChanges, Bool) {
+        let before = s.engine.t
+        let changes: TableChanges
+        do throws(InvalidEvent) {
+            changes = try s.engine.apply(timed)
+        } catch {
+            throw LogError(.invalidEvent, error.description, path: path, eventIndex: s.engine.events, invalidEvent: error)
+        }
+        if s.batchCount == 0 {
+            s.encoder.reset(baseTime: before)
+            s.batchFirst = s.engine.events - 1
+            s.batchBaseTime = before
+        }
+        // What `BinaryEventEncoder.append(_:after:changes:)` writes, with the gesture end worked out once.
+        let endsGesture = GestureBoundary.endsGesture(changes)
+        s.encoder.append(timed)
+        if endsGesture { s.encoder.appendGestureFingerprint(s.engine.gestureFingerprint) }
+        s.batchCount += 1
+        if interval > 0 && s.engine.events % interval == 0 {
+            s.sealBatch()
+            s.queue.append(.checkpoint(s.engine))
+            return (changes, true)
+        }
+        if s.batchCount >= batchEvents || s.encoder.byteCount >= batchBytes || endsGesture {
+            return (changes, s.sealBatch())
+        }
+        return (changes, false)
+    }
 
     /// Writes everything appended so far; with `.always`, syncs it too.
     public func flush() throws(LogError) {
