@@ -5,6 +5,9 @@ Wall-clock time is noisy on shared machines, so the gate is on malloc counts
 (deterministic); times are reported as medians and ratios. Usage:
 
     python3 Benchmarks/compare.py [--filter REGEX] [--gate]
+
+--filter runs the benchmarks whose names contain a match of REGEX (the plugin
+itself matches whole names).
 """
 import argparse
 import os
