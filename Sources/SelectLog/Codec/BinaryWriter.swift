@@ -48,6 +48,9 @@ package struct BinaryWriter: Sendable {
     }
 
     package mutating func append(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
+    /// The same for an array: called from the store, where the generic one runs unspecialised
+    /// (about 950 instructions an event in the recorder's encoder).
+    package mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
     /// Overwrites four bytes at `offset` with `v`, little-endian.
     package mutating func patchU32(_ v: UInt32, at offset: Int) {
