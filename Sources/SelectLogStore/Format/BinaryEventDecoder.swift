@@ -11,14 +11,21 @@ struct BinaryEventDecoder {
 
     /// A decoder for one batch of a log of format `version`.
     init(_ bytes: [UInt8], baseTime: Micros, version: UInt16 = LogFormat.version) {
-        reader = BinaryReader(bytes)
         predictor = Predictor(time: baseTime, version: version)
         self.version = version
+        if version >= 3 {
+            coded = CodedEventDecoder(bytes, baseTime: baseTime)
+            reader = BinaryReader([])
+        } else {
+            reader = BinaryReader(bytes)
+        }
     }
     private let version: UInt16
+    /// Version 3: the range decoder of a coded batch.
+    private var coded: CodedEventDecoder?
 
-    var isAtEnd: Bool { reader.isAtEnd }
-    var offset: Int { reader.offset }
+    var isAtEnd: Bool { coded?.isAtEnd ?? reader.isAtEnd }
+    var offset: Int { coded?.position ?? reader.offset }
 
     /// Set when the batch holds an event type, or fields of an event, that this reader
     /// does not know: the log was written by a newer selectlog.
@@ -44,6 +51,7 @@ struct BinaryEventDecoder {
     /// frames this reader does not know are skipped whole; an unknown event type or an
     /// event with more fields than this reader knows throws, with `isNewer` set.
     mutating func nextItem() throws(BinaryError) -> Item? {
+        if coded != nil { return try nextCodedItem() }
         while !reader.isAtEnd {
             let start = reader.offset
             let tagByte = try reader.u8()
@@ -85,6 +93,26 @@ struct BinaryEventDecoder {
             return .event(timed)
         }
         return nil
+    }
+
+    /// The next item of a version 3 batch; every event passes the same checks as in version 2.
+    private mutating func nextCodedItem() throws(BinaryError) -> Item? {
+        // Taken out while it works, so that its models are not copied on write.
+        guard var c = coded else { return nil }
+        coded = nil
+        defer { coded = c }
+        var newer = false
+        defer { if newer { isNewer = true } }
+        let start = c.position
+        guard let item = try c.next(isNewer: &newer, fields: { tag, r throws(BinaryError) in try self.decodeFields(tag, &r) }) else { return nil }
+        if case .event(let timed) = item {
+            do throws(InvalidEvent) {
+                try timed.validate()
+            } catch {
+                throw BinaryError(offset: start, reason: "invalid event: \(error)")
+            }
+        }
+        return item
     }
 
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {
@@ -151,7 +179,7 @@ struct BinaryEventDecoder {
         return out
     }
 
-    private mutating func decodeFields(_ tag: EventTag, _ r: inout BinaryReader) throws(BinaryError) -> Event {
+    mutating func decodeFields(_ tag: EventTag, _ r: inout BinaryReader) throws(BinaryError) -> Event {
         switch tag {
         case .configure:
             var p = ConfigurationPatch()
