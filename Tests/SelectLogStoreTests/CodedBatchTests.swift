@@ -130,7 +130,7 @@ struct CodedBatchTests {
     @Test("an item symbol this reader does not know is refused as written by a newer selectlog")
     func newerRefused() {
         var encoder = RangeEncoder()
-        var models = CodedModels()
+        let models = CodedModels()
         encoder.encodeSymbol(40, bits: 6, &models.p, CodedModels.kindBase)
         var decoder = BinaryEventDecoder(encoder.finished(), baseTime: .zero, version: 3)
         #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }

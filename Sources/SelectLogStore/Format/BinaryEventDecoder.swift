@@ -13,19 +13,22 @@ struct BinaryEventDecoder {
     init(_ bytes: [UInt8], baseTime: Micros, version: UInt16 = LogFormat.version) {
         predictor = Predictor(time: baseTime, version: version)
         self.version = version
-        if version >= 3 {
+        isCoded = version >= 3
+        if isCoded {
             coded = CodedEventDecoder(bytes, baseTime: baseTime)
             reader = BinaryReader([])
         } else {
+            coded = CodedEventDecoder([], baseTime: baseTime, empty: true)
             reader = BinaryReader(bytes)
         }
     }
     private let version: UInt16
     /// Version 3: the range decoder of a coded batch.
-    private var coded: CodedEventDecoder?
+    private let isCoded: Bool
+    private var coded: CodedEventDecoder
 
-    var isAtEnd: Bool { coded?.isAtEnd ?? reader.isAtEnd }
-    var offset: Int { coded?.position ?? reader.offset }
+    var isAtEnd: Bool { isCoded ? coded.isAtEnd : reader.isAtEnd }
+    var offset: Int { isCoded ? coded.position : reader.offset }
 
     /// Set when the batch holds an event type, or fields of an event, that this reader
     /// does not know: the log was written by a newer selectlog.
@@ -51,7 +54,7 @@ struct BinaryEventDecoder {
     /// frames this reader does not know are skipped whole; an unknown event type or an
     /// event with more fields than this reader knows throws, with `isNewer` set.
     mutating func nextItem() throws(BinaryError) -> Item? {
-        if coded != nil { return try nextCodedItem() }
+        if isCoded { return try nextCodedItem() }
         while !reader.isAtEnd {
             let start = reader.offset
             let tagByte = try reader.u8()
@@ -97,22 +100,34 @@ struct BinaryEventDecoder {
 
     /// The next item of a version 3 batch; every event passes the same checks as in version 2.
     private mutating func nextCodedItem() throws(BinaryError) -> Item? {
-        // Taken out while it works, so that its models are not copied on write.
-        guard var c = coded else { return nil }
-        coded = nil
-        defer { coded = c }
-        var newer = false
-        defer { if newer { isNewer = true } }
-        let start = c.position
-        guard let item = try c.next(isNewer: &newer, fields: { tag, r throws(BinaryError) in try self.decodeFields(tag, &r) }) else { return nil }
-        if case .event(let timed) = item {
-            do throws(InvalidEvent) {
-                try timed.validate()
-            } catch {
-                throw BinaryError(offset: start, reason: "invalid event: \(error)")
-            }
+        let start = coded.position
+        let output: CodedEventDecoder.Output?
+        do {
+            output = try coded.next()
+        } catch {
+            if coded.isNewer { isNewer = true }
+            throw error
         }
-        return item
+        let timed: TimedEvent
+        switch output {
+        case nil: return nil
+        case .item(.gestureFingerprint(let v))?: return .gestureFingerprint(v)
+        case .item(.event(let e))?: timed = e
+        case .cold(let tag, let t, let bytes)?:
+            var r = BinaryReader(bytes)
+            let event = try decodeFields(tag, &r)
+            guard r.isAtEnd else {
+                isNewer = true
+                throw BinaryError(offset: start, reason: "\(event.typeName) has \(r.remaining) bytes of fields this reader does not know: written by a newer selectlog")
+            }
+            timed = TimedEvent(event, t: t)
+        }
+        do throws(InvalidEvent) {
+            try timed.validate()
+        } catch {
+            throw BinaryError(offset: start, reason: "invalid event: \(error)")
+        }
+        return .event(timed)
     }
 
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {

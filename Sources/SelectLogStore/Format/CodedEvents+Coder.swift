@@ -41,16 +41,16 @@ extension BinaryEventEncoder {
             coder.encode(p != nil, &coded.models.p[M.flagBase + M.Flag.panEndedHasPoint.rawValue])
             if let p { point(p, tag) }
             coder.encode(target != nil, &coded.models.p[M.flagBase + M.Flag.panEndedHasTarget.rawValue])
-            if let target { coder.encodeValue(target.raw, &coded.target, &coded.models.p, model: M.targetBase, flag: M.Channel.target.rawValue) }
+            if let target { value(target.raw, .target, model: M.targetBase) }
         case .scroll(let motion, _, let target):
             switch motion {
             case nil: break
-            case .to(let y)?: coder.encodeValue(y.raw, &coded.scrollTo, &coded.models.p, model: M.scrollToBase, flag: M.Channel.scrollTo.rawValue)
-            case .by(let dy)?: coder.encodeValue(dy.raw, &coded.scrollBy, &coded.models.p, model: M.scrollByBase, flag: M.Channel.scrollBy.rawValue)
+            case .to(let y)?: value(y.raw, .scrollTo, model: M.scrollToBase)
+            case .by(let dy)?: value(dy.raw, .scrollBy, model: M.scrollByBase)
             }
-            if let target { coder.encodeValue(target.raw, &coded.target, &coded.models.p, model: M.targetBase, flag: M.Channel.target.rawValue) }
+            if let target { value(target.raw, .target, model: M.targetBase) }
         case .swipeMoved(let offset):
-            coder.encodeValue(offset.raw, &coded.swipe, &coded.models.p, model: M.swipeBase, flag: M.Channel.swipe.rawValue)
+            value(offset.raw, .swipe, model: M.swipeBase)
         case .swipeEnded(let velocity):
             coder.encode(velocity != nil, &coded.models.p[M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue])
             if let velocity { coder.encodeInt(velocity.raw, &coded.models.p, M.velocityBase) }
@@ -78,6 +78,14 @@ extension BinaryEventEncoder {
         return c.finished()
     }
 
+    /// A value through a channel. The channel is copied out and back, so that the
+    /// models array is never under two accesses at once (which would copy it).
+    private mutating func value(_ v: Int64, _ channel: M.Channel, model: Int) {
+        var c = coded.channels[channel.rawValue]
+        coder.encodeValue(v, &c, &coded.models.p, model: model, flag: channel.rawValue)
+        coded.channels[channel.rawValue] = c
+    }
+
     private mutating func codeSymbol(_ symbol: Int) {
         let context = coded.kindContext
         coder.encodeSymbol(symbol, bits: 6, &coded.models.p, context)
@@ -85,8 +93,8 @@ extension BinaryEventEncoder {
     }
 
     private mutating func point(_ p: ViewportPoint, _ tag: EventTag) {
-        coder.encodeValue(p.x.raw, &coded.fingerX, &coded.models.p, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
-        coder.encodeValue(p.y.raw, &coded.fingerY, &coded.models.p, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
+        value(p.x.raw, .fingerX, model: M.pointModel(tag, y: false))
+        value(p.y.raw, .fingerY, model: M.pointModel(tag, y: true))
     }
 }
 
@@ -98,18 +106,28 @@ struct CodedEventDecoder {
     private(set) var isAtEnd = false
     private var items = 0
 
-    init(_ bytes: [UInt8], baseTime: Micros) {
+    /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's).
+    init(_ bytes: [UInt8], baseTime: Micros, empty: Bool = false) {
         rc = RangeDecoder(bytes)
-        s = CodedState(time: baseTime)
+        s = CodedState(time: baseTime, empty: empty)
     }
 
     var position: Int { rc.position }
 
     private func fail(_ reason: String) -> BinaryError { BinaryError(offset: rc.position, reason: reason) }
 
-    /// The next event, decoded with `fields` for the kinds that are coded as bytes.
-    mutating func next(isNewer: inout Bool,
-                       fields: (EventTag, inout BinaryReader) throws(BinaryError) -> Event) throws(BinaryError) -> BinaryEventDecoder.Item? {
+    /// What `next()` read.
+    enum Output {
+        case item(BinaryEventDecoder.Item)
+        /// An event whose fields are a version 2 body, for `BinaryEventDecoder.decodeFields`.
+        case cold(EventTag, Micros?, [UInt8])
+    }
+
+    /// Set when the batch holds an item symbol this reader does not know.
+    private(set) var isNewer = false
+
+    /// The next item, or nil at the end of the batch.
+    mutating func next() throws(BinaryError) -> Output? {
         guard !isAtEnd else { return nil }
         items += 1
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
@@ -124,7 +142,7 @@ struct CodedEventDecoder {
         if symbol == M.fingerprintSymbol {
             let v = UInt32(truncatingIfNeeded: rc.decodeDirect(count: 32))
             if rc.overran { throw fail("coded batch runs past its end") }
-            return .gestureFingerprint(v)
+            return .item(.gestureFingerprint(v))
         }
         guard let tag = EventTag(rawValue: UInt8(symbol)), symbol < M.fingerprintSymbol else {
             isNewer = true
@@ -161,14 +179,14 @@ struct CodedEventDecoder {
             let p: ViewportPoint? = rc.decode(&s.models.p[M.flagBase + M.Flag.panEndedHasPoint.rawValue]) ? try point(tag) : nil
             var target: Points?
             if rc.decode(&s.models.p[M.flagBase + M.Flag.panEndedHasTarget.rawValue]) {
-                target = try length(rc.decodeValue(&s.target, &s.models.p, model: M.targetBase, flag: M.Channel.target.rawValue))
+                target = try length(value(.target, model: M.targetBase))
             }
             event = .panEnded(p, targetOffset: target)
         case .scroll:
             let motion: ScrollMotion?
             switch shape / 6 {
-            case 1: motion = .to(try length(rc.decodeValue(&s.scrollTo, &s.models.p, model: M.scrollToBase, flag: M.Channel.scrollTo.rawValue)))
-            case 2: motion = .by(try length(rc.decodeValue(&s.scrollBy, &s.models.p, model: M.scrollByBase, flag: M.Channel.scrollBy.rawValue)))
+            case 1: motion = .to(try length(value(.scrollTo, model: M.scrollToBase)))
+            case 2: motion = .by(try length(value(.scrollBy, model: M.scrollByBase)))
             default: motion = nil
             }
             let phase: ScrollPhase? = switch shape % 6 / 2 {
@@ -178,11 +196,11 @@ struct CodedEventDecoder {
             }
             var target: Points?
             if shape % 2 == 1 {
-                target = try length(rc.decodeValue(&s.target, &s.models.p, model: M.targetBase, flag: M.Channel.target.rawValue))
+                target = try length(value(.target, model: M.targetBase))
             }
             event = .scroll(motion, phase: phase, target: target)
         case .swipeMoved:
-            event = .swipeMoved(offset: try length(rc.decodeValue(&s.swipe, &s.models.p, model: M.swipeBase, flag: M.Channel.swipe.rawValue)))
+            event = .swipeMoved(offset: try length(value(.swipe, model: M.swipeBase)))
         case .swipeEnded:
             var velocity: Points?
             if rc.decode(&s.models.p[M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue]) {
@@ -203,15 +221,19 @@ struct CodedEventDecoder {
                 bytes.append(UInt8(rc.decodeSymbol(bits: 8, &s.models.p, M.byteBase)))
                 if i & 63 == 63, rc.overran { throw fail("coded batch runs past its end") }
             }
-            var r = BinaryReader(bytes)
-            event = try fields(tag, &r)
-            guard r.isAtEnd else {
-                isNewer = true
-                throw fail("\(event.typeName) has \(r.remaining) bytes of fields this reader does not know: written by a newer selectlog")
-            }
+            if rc.overran { throw fail("coded batch runs past its end") }
+            return .cold(tag, t, bytes)
         }
         if rc.overran { throw fail("coded batch runs past its end") }
-        return .event(TimedEvent(event, t: t))
+        return .item(.event(TimedEvent(event, t: t)))
+    }
+
+    /// A value through a channel, copied out and back (see the encoder's).
+    private mutating func value(_ channel: M.Channel, model: Int) -> Int64 {
+        var c = s.channels[channel.rawValue]
+        let v = rc.decodeValue(&c, &s.models.p, model: model, flag: channel.rawValue)
+        s.channels[channel.rawValue] = c
+        return v
     }
 
     private func length(_ raw: Int64) throws(BinaryError) -> Points {
@@ -220,8 +242,8 @@ struct CodedEventDecoder {
     }
 
     private mutating func point(_ tag: EventTag) throws(BinaryError) -> ViewportPoint {
-        let x = rc.decodeValue(&s.fingerX, &s.models.p, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
-        let y = rc.decodeValue(&s.fingerY, &s.models.p, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
+        let x = value(.fingerX, model: M.pointModel(tag, y: false))
+        let y = value(.fingerY, model: M.pointModel(tag, y: true))
         guard x.magnitude <= EventLimits.length.raw.magnitude, y.magnitude <= EventLimits.length.raw.magnitude else {
             throw fail("position out of range")
         }

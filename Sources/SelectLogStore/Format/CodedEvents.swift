@@ -6,7 +6,11 @@ import SelectLog
 /// event, scroll deltas, …), so each column gets its own statistics although events
 /// stay in order. Models start fresh at every batch, so a batch decodes on its own.
 /// docs/LOG-FORMAT.md, "Coded batches", specifies it.
-struct CodedModels {
+///
+/// A class, so that the coder's hot loop updates the one array in place: a copy of an
+/// encoder or decoder shares its models (none of ours is copied and then advanced twice).
+/// Unchecked `Sendable`: the recorder touches its encoder only under its lock.
+final class CodedModels: @unchecked Sendable {
     /// Item symbols: 0 ends the batch, 1-31 are `EventTag`s, 32 a gesture fingerprint.
     static let endSymbol = 0
     static let fingerprintSymbol = 32
@@ -36,9 +40,14 @@ struct CodedModels {
     static let byteBase = flagBase + 8                             // 256-node tree
     static let size = byteBase + 256
 
-    var p = [UInt32](repeating: RangeCoder.fresh, count: CodedModels.size)
+    var p: [UInt32]
 
-    mutating func reset() {
+    /// Fresh models; `empty` holds none (the unused coder of a version 2 decoder).
+    init(empty: Bool = false) {
+        p = empty ? [] : [UInt32](repeating: RangeCoder.fresh, count: CodedModels.size)
+    }
+
+    func reset() {
         for i in p.indices { p[i] = RangeCoder.fresh }
     }
 
@@ -211,11 +220,20 @@ struct CodedState {
     var lastScrollShape = 0
     var lastStep = [Int64](repeating: 0, count: CodedModels.symbolCount)
     var lastSign = [UInt8](repeating: 0, count: CodedModels.symbolCount)
-    var fingerX = CodedChannel(), fingerY = CodedChannel()
-    var scrollTo = CodedChannel(), scrollBy = CodedChannel(damps: true)
-    var target = CodedChannel(), swipe = CodedChannel()
+    /// Indexed by `CodedModels.Channel`.
+    var channels = CodedState.freshChannels
 
-    init(time: Micros) { self.time = time.raw }
+    static let freshChannels = [CodedChannel(), CodedChannel(), CodedChannel(), CodedChannel(damps: true), CodedChannel(), CodedChannel()]
+
+    init(time: Micros, empty: Bool = false) {
+        self.time = time.raw
+        if empty {
+            models = CodedModels(empty: true)
+            lastStep = []
+            lastSign = []
+            channels = []
+        }
+    }
 
     mutating func reset(time: Micros) {
         models.reset()
@@ -223,9 +241,7 @@ struct CodedState {
         lastSymbol = 0
         lastScrollShape = 0
         for i in lastStep.indices { lastStep[i] = 0; lastSign[i] = 0 }
-        fingerX = CodedChannel(); fingerY = CodedChannel()
-        scrollTo = CodedChannel(); scrollBy = CodedChannel(damps: true)
-        target = CodedChannel(); swipe = CodedChannel()
+        channels = CodedState.freshChannels
     }
 
     /// The model of a time residual under `key` (`CodedModels.scrollTimeKey`).
