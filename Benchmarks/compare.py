@@ -80,8 +80,8 @@ def sizes():
     n_log, n_json = 1_000_000, 200_000
     for generator in ["standard", "random-walk"]:
         log, jsonl = f"/tmp/selectlog-size-{generator}.slog", f"/tmp/selectlog-size-{generator}.jsonl"
-        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_log), "-o", log, "--durability", "none"], check=True)
-        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_json), "--script", "-o", jsonl], check=True)
+        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_log), "-o", log, "--durability", "none", "--force"], check=True)
+        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_json), "--script", "-o", jsonl, "--force"], check=True)
         subprocess.run(["zstd", "-19", "-q", "-f", jsonl, "-o", jsonl + ".zst"], check=True)
         ours = os.path.getsize(log) / n_log
         plain = os.path.getsize(jsonl) / n_json

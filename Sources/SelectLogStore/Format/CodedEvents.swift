@@ -40,7 +40,8 @@ final class CodedModels: @unchecked Sendable {
     static let byteBase = flagBase + 8                             // 256-node tree
     static let size = byteBase + 256
 
-    var p: [UInt32]
+    /// Unchecked exclusivity: only the owning coder touches it, one element at a time.
+    @exclusivity(unchecked) var p: [UInt32]
 
     /// Fresh models; `empty` holds none (the unused coder of a version 2 decoder).
     init(empty: Bool = false) {
