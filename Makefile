@@ -115,12 +115,14 @@ fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)
 
 # A few seconds of each harness, so that they keep building (part of make test).
+# Unoptimised, in its own directory: it compiles in a third of the time, and make fuzz
+# keeps its optimised build.
 fuzz-smoke: deps
-	Fuzz/build.sh
-	Fuzz/run.sh 3
+	FUZZ_BUILD=.build-fuzz-smoke FUZZ_OPT=-Onone Fuzz/build.sh
+	FUZZ_BUILD=.build-fuzz-smoke Fuzz/run.sh 3
 
 clean:
-	rm -rf .build .build-nozstd .build-tsan .build-fuzz Benchmarks/.build
+	rm -rf .build .build-nozstd .build-tsan .build-fuzz .build-fuzz-smoke Benchmarks/.build
 
 # Viewer: Debian's chromium for the browser tests, from apt on Linux when no browser is found (never on macOS).
 BROWSER ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || true)

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-.build-fuzz}
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$B"
-FLAGS="-sanitize=fuzzer,address -O -g -swift-version 6 -package-name selectlog -enable-testing"
+OPT=${FUZZ_OPT:--O}
+FLAGS="-sanitize=fuzzer,address $OPT -g -swift-version 6 -package-name selectlog -enable-testing"
 newer() { [ ! -f "$1" ] || [ -n "$(find "$2" -name '*.swift' -newer "$1" | head -1)" ]; }
 
 if newer "$B/libSelectLog.a" Sources/SelectLog; then

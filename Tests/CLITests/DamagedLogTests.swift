@@ -5,6 +5,32 @@ import Testing
 
 @Suite("Damaged logs and guarded outputs through the CLI")
 struct DamagedLogTests {
+    @Test("a directory given as a log is a clear error (exit 74) for every command that opens one", arguments: [
+        ["verify", "DIR"], ["verify", "DIR", "--repair"], ["verify", "DIR", "--deep"], ["compact", "DIR"], ["compact", "DIR", "-o", "OUT"],
+        ["check", "DIR"], ["export", "DIR"], ["upgrade", "DIR"], ["inspect", "DIR"], ["replay", "DIR", "--at", "1"],
+    ])
+    func directoryAsLog(arguments: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("logs.slog")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+        let out = dir.appendingPathComponent("out.slog").path
+        let r = try CLI.run(arguments.map { $0 == "DIR" ? target.path : $0 == "OUT" ? out : $0 })
+        #expect(r.status == 74, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains("\(target.path): is a directory"), "\(arguments): \(r.stderr)")
+        #expect(!r.stderr.contains("mmap") && !r.stderr.contains("No such device"), "\(arguments): \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("a device given as a log to compact or upgrade is a clear error, not a read of /dev/zero", arguments: ["compact", "upgrade"])
+    func deviceAsLog(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run([command, "/dev/zero", "-o", dir.appendingPathComponent("o.slog").path])
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("/dev/zero: is a device, not a log file"), "\(r.stderr)")
+    }
+
     @Test("synthesize refuses an existing output without --force, and replaces it with --force")
     func synthesizeRefusesExisting() throws {
         let dir = try CLI.temporaryDirectory()

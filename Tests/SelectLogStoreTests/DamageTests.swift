@@ -190,4 +190,63 @@ struct DamageTests {
         #expect(try LogReader.verify(path: path).isIntact)
         #expect(try LogReader(path: path).events() == f.events)
     }
+    @Test("the torn-tail rule: a damaged record followed by whole records is damage, even when zeros end the file")
+    func damageBeforeWholeRecordsIsNotATornTail() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        let log = try LogReader(path: f.path)
+        let index = try #require(log.records.last)
+        let batch = try #require(log.records.filter { $0.header.kind == .batch }.dropFirst().first)
+        #expect(batch.end < index.offset)
+        for zeros in [0, 1, 4096] {
+            // No index (a crash leaves none), a payload byte of the second batch flipped, then zeros.
+            var damaged = Array(f.bytes[..<index.offset])
+            damaged[batch.offset + LogFormat.recordHeaderSize + 1] ^= 0x20
+            damaged += [UInt8](repeating: 0, count: zeros)
+            let path = try f.write(damaged, as: "z.slog")
+            let report = try LogReader.verify(path: path)
+            #expect(report.problem?.offset == batch.offset, "\(zeros) zeros")
+            #expect(report.problem?.isTornTail == false, "\(zeros) zeros: \(String(describing: report.problem))")
+            #expect(report.intactEvents == batch.header.firstEvent)
+            let error = #expect(throws: LogError.self) { try LogReader(path: path) }
+            #expect(error?.code == .damaged && error?.offset == batch.offset)
+            #expect(throws: LogError.self) { try Recorder(appendingTo: path) }
+        }
+    }
+
+    @Test("the torn-tail rule: a damaged last record with no zeros after it is damage; cut and padded with zeros, a torn tail")
+    func lastRecordDamagedOrTorn() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        let log = try LogReader(path: f.path)
+        let index = try #require(log.records.last)
+        let last = try #require(log.records.dropLast().last)
+        #expect(last.end == index.offset && last.end - last.offset > LogFormat.recordHeaderSize + 4)
+        // A flipped payload byte in the middle of the last record: nothing says a crash cut it.
+        var flipped = Array(f.bytes[..<index.offset])
+        flipped[last.offset + LogFormat.recordHeaderSize + 2] ^= 0x04
+        let damagedPath = try f.write(flipped, as: "d.slog")
+        let damaged = try LogReader.verify(path: damagedPath)
+        #expect(damaged.problem?.offset == last.offset && damaged.problem?.isTornTail == false)
+        #expect(throws: LogError.self) { try LogReader(path: damagedPath) }
+        // Cut in its header, or in its payload, then zeros to the old length and beyond: torn.
+        for cut in [last.offset + 7, last.offset + LogFormat.recordHeaderSize + 2, last.end - 1] {
+            var torn = Array(f.bytes[..<cut])
+            torn += [UInt8](repeating: 0, count: index.offset - cut + 100)
+            let path = try f.write(torn, as: "t.slog")
+            let report = try LogReader.verify(path: path)
+            #expect(report.problem?.offset == last.offset, "cut \(cut)")
+            #expect(report.problem?.isTornTail == true, "cut \(cut): \(String(describing: report.problem))")
+            #expect(report.intactBytes == last.offset)
+            let reader = try LogReader(path: path)
+            #expect(reader.tail?.offset == last.offset, "cut \(cut)")
+            let whole = last.header.firstEvent
+            #expect(reader.eventCount == whole)
+            #expect(try reader.state(at: whole) == f.states[whole])
+            let recorder = try Recorder(appendingTo: path, options: smallBatches(checkpointInterval: 40))
+            #expect(recorder.count == whole)
+            try recorder.close()
+            #expect(try LogReader.verify(path: path).isIntact)
+        }
+    }
 }

@@ -78,6 +78,13 @@ private struct Reference {
     }
 }
 
+/// A script's events, recorded to a log at `path` in small batches.
+private func scriptLog(_ script: String, at path: String, checkpointInterval: Int) throws -> ([TimedEvent], LogReader) {
+    let events = try Script(bytes: Array(script.utf8)).events
+    try writeLog(events, to: path, options: smallBatches(checkpointInterval: checkpointInterval))
+    return (events, try LogReader(path: path))
+}
+
 @Suite("Time travel")
 struct TimeTravelTests {
     @Test("lastChange agrees with a naive id-tracking reference, across checkpoint windows", arguments: [21, 22, 23])
@@ -132,10 +139,7 @@ struct TimeTravelTests {
             {"type": "moveRow", "from": [0, 1], "to": [0, 20]}
             {"type": "insertRows", "at": [[0, 0]]}
             """
-        let events = try Script(bytes: Array(script.utf8)).events
-        let path = dir.appendingPathComponent("k.slog").path
-        try writeLog(events, to: path, options: smallBatches(checkpointInterval: 4))
-        let log = try LogReader(path: path)
+        let (events, log) = try scriptLog(script, at: dir.appendingPathComponent("k.slog").path, checkpointInterval: 4)
         // Row 1 was tapped (event 3), then moved to 20, then shifted to 21 by the insert.
         let tapped = try log.lastChange(of: RowPath(0, 21), at: events.count)
         #expect(tapped == RowHistory(kind: .changed, event: 3, pathThen: RowPath(0, 1)))
@@ -153,6 +157,32 @@ struct TimeTravelTests {
         // A row never touched since the reload.
         #expect(try log.lastChange(of: RowPath(0, 29), at: events.count).kind == .inserted)
         #expect(throws: LogError.self) { try log.lastChange(of: RowPath(0, 31), at: events.count) }
+    }
+
+    @Test("why: a row moved into a new section, then a row deleted above it, still has its path then")
+    func whyThroughNewSection() throws {
+        // Before the fix, the path-then walk left a new section's rows untracked: deleting
+        // one of them above the moved row dropped the moved row instead, and `--why` lost
+        // where the row was when it was selected (and `--history` lost the whole history).
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = """
+            {"type": "reload", "sections": [{"rows": 3}]}
+            {"type": "select", "rows": [[0, 0]]}
+            {"type": "insertSections", "at": [1], "sections": [{"rows": 3}]}
+            {"type": "moveRow", "from": [0, 0], "to": [1, 3]}
+            {"type": "deleteRows", "at": [[1, 0]]}
+            """
+        let (events, log) = try scriptLog(script, at: dir.appendingPathComponent("s.slog").path, checkpointInterval: 0)
+        let state = try log.state(at: events.count)
+        #expect(state.selection == RowSet([RowPath(1, 2)]))
+        #expect(try log.lastChange(of: RowPath(1, 2), at: events.count) == RowHistory(kind: .changed, event: 1, pathThen: RowPath(0, 0)))
+        #expect(try log.selectionHistory(of: RowPath(1, 2), at: events.count) == [
+            SelectionChange(event: 0, path: RowPath(0, 0), selected: false, kind: .inserted),
+            SelectionChange(event: 1, path: RowPath(0, 0), selected: true, kind: .changed),
+        ])
+        // The new section's surviving rows were created by the insertSections.
+        #expect(try log.lastChange(of: RowPath(1, 1), at: events.count) == RowHistory(kind: .inserted, event: 2, pathThen: RowPath(1, 2)))
     }
 
     @Test("state(at:) equals a full replay of the first N events, without checkpoints too")

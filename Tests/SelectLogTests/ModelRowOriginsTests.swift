@@ -36,8 +36,9 @@ struct ModelRowOriginsTests {
                     // A new section with rows.
                     let i = Int.random(in: 0...model.count, using: &rng)
                     let n = Int.random(in: 0...5, using: &rng)
-                    origins.apply([.insertSection(i)], at: index)
-                    origins.markInserted(section: i, rows: n, at: index)
+                    var carry = RowCarry()
+                    carry.newSections[i] = LayoutSection(count: n)
+                    origins.follow([.insertSection(i)], of: index, carry: &carry)
                     model.insert(Array(repeating: .inserted(index), count: n), at: i)
                 case 2 where !model.isEmpty:
                     let i = Int.random(in: 0..<model.count, using: &rng)
@@ -70,12 +71,13 @@ struct ModelRowOriginsTests {
                         }
                     }
                 }
-                if !operations.isEmpty { origins.apply(operations, at: index) }
+                var carry = RowCarry()
+                if !operations.isEmpty { origins.follow(operations, of: index, carry: &carry) }
                 if Int.random(in: 0..<8, using: &rng) == 0 {
                     // Operations naming a section past the end are ignored, never a trap.
                     let past = model.count
-                    origins.apply([.removeSection(past), .remove(RowPath(past, 0), move: nil), .insert(RowPath(past, 0), source: .new(0))], at: index)
-                    origins.markInserted(section: past, rows: 3, at: index)
+                    origins.follow([.removeSection(past), .remove(RowPath(past, 0), move: nil), .insert(RowPath(past, 0), source: .new(0))],
+                                   of: index, carry: &carry)
                     origins.markChanged(RowSet([RowPath(past, 0), RowPath(past + 1, 2)]), at: index)
                 }
                 for (s, rows) in model.enumerated() {
@@ -88,6 +90,146 @@ struct ModelRowOriginsTests {
                 }
                 #expect(origins.origin(of: RowPath(model.count, 0)) == nil, "seed \(seed) step \(index): a section past the end")
             }
+        }
+    }
+}
+
+/// `RowOrigins` following whole events, as `inspect --why` does, against the naive model
+/// of `ModelTable`: rows are flat arrays of identities that each edit rebuilds by UIKit's
+/// rules (survivors in order, targets at their post-update indices), with a `Bool` for the
+/// selection. Per identity the model knows where it was when the window began, the event
+/// that created it, and the event that last changed its selection; after every event
+/// RowOrigins must give exactly that answer for every row.
+@Suite("Row origins follow events like the naive model")
+struct RowOriginsEventTests {
+    /// The model's answer for one row identity.
+    struct Expected {
+        /// With the selection followed (`lastChange`).
+        var origin: RowOrigin
+        /// With rows only (the path-then walk).
+        var placed: RowOrigin
+    }
+
+    @Test("random row and section edits, selection changes and other events", arguments: 0..<4)
+    func randomEdits(shard: Int) throws {
+        var edits = 0
+        for k in 0..<30 {
+            let seed = UInt64(70_000 + shard * 30 + k)
+            if let problem = try Self.firstDisagreement(seed: seed, events: 120, edits: &edits) {
+                Issue.record("\(problem)")
+                return
+            }
+        }
+        // Most generated edits are valid, so the rows really went through edits.
+        #expect(edits > 30 * 120 / 2, "only \(edits) accepted row and section edits")
+    }
+
+    /// Runs one seeded sequence, counting the accepted row and section edits; returns the
+    /// first disagreement, described for a human, or nil.
+    static func firstDisagreement(seed: UInt64, events: Int, edits: inout Int) throws -> String? {
+        var rng = SeededRandom(seed: seed)
+        var others = ModelEvents(rng: SeededRandom(seed: seed ^ 0x5EED), v2: true, maxRows: 8)
+        var engine = TableState()
+        var model = ModelTable()
+        for e in others.setUp() {
+            try engine.apply(e)
+            try model.apply(TimedEvent(e))
+        }
+        var origins = RowOrigins(layout: engine.layout)
+        var placed = RowOrigins(layout: engine.layout)
+        var expected: [Int: Expected] = [:]
+        for (s, section) in model.sections.enumerated() {
+            for (r, row) in section.rows.enumerated() { expected[row.id] = Expected(origin: .existing(RowPath(s, r)), placed: .existing(RowPath(s, r))) }
+        }
+        var script: [String] = []
+        for index in 1...events {
+            let timed = Int.random(in: 0..<10, using: &rng) < 8 ? TimedEvent(edit(model, &rng)) : others.next(model)
+            let event = timed.event
+            script.append(EventEncoder.line(timed))
+            let before = engine.selection
+            let selectedBefore = Set(model.sections.flatMap(\.rows).filter(\.selected).map(\.id))
+            var engineError: String?
+            var modelError: String?
+            do { try engine.apply(timed) } catch { engineError = "\(error)" }
+            do { try model.apply(timed) } catch { modelError = "\(error)" }
+            let context = { "seed \(seed) event \(index); the events so far:\n" + script.joined(separator: "\n") }
+            if (engineError == nil) != (modelError == nil) {
+                return "\(context())\nengine: \(engineError ?? "accepted"), model: \(modelError ?? "accepted")"
+            }
+            if engineError != nil { continue }
+            if event.isRowEdit { edits += 1 }
+            origins.follow(event, at: index, to: engine.layout, selection: (before, engine.selection))
+            placed.follow(event, at: index, to: engine.layout)
+            var reloaded = false
+            if case .reload = event { reloaded = true }
+            for row in model.sections.flatMap(\.rows) {
+                let changed = row.selected != selectedBefore.contains(row.id)
+                guard var e = expected[row.id] else {
+                    // A row this event created: a selection it got at once is a change by the event.
+                    let origin: RowOrigin = changed && !reloaded ? .changed(index) : .inserted(index)
+                    expected[row.id] = Expected(origin: origin, placed: .inserted(index))
+                    continue
+                }
+                if changed {
+                    e.origin = .changed(index)
+                    expected[row.id] = e
+                }
+            }
+            for (s, section) in model.sections.enumerated() {
+                for (r, row) in section.rows.enumerated() {
+                    let path = RowPath(s, r)
+                    let want = expected[row.id]
+                    if origins.origin(of: path) != want?.origin {
+                        return "\(context())\nrow \(path): RowOrigins says \(String(describing: origins.origin(of: path))), the model \(String(describing: want?.origin))"
+                    }
+                    if placed.origin(of: path) != want?.placed {
+                        return "\(context())\nrow \(path), rows only: RowOrigins says \(String(describing: placed.origin(of: path))), the model \(String(describing: want?.placed))"
+                    }
+                }
+                if origins.origin(of: RowPath(s, section.rows.count)) != nil { return "\(context())\na row past the end of section \(s)" }
+            }
+            if origins.origin(of: RowPath(model.sections.count, 0)) != nil { return "\(context())\na section past the end" }
+        }
+        return nil
+    }
+
+    /// A random edit the contract accepts (mostly): batches of deletes, moves, inserts and
+    /// reloads with distinct sources and post-update targets in range, several sections
+    /// inserted or deleted at once, single moves, selection changes, and now and then a reload.
+    static func edit(_ m: ModelTable, _ rng: inout SeededRandom) -> Event {
+        let counts = m.sections.map(\.rows.count)
+        let paths = counts.enumerated().flatMap { s, n in (0..<n).map { RowPath(s, $0) } }.shuffled(using: &rng)
+        func some(_ most: Int) -> Int { Int.random(in: 0...most, using: &rng) }
+        func section(_ most: Int) -> SectionSpec { SectionSpec(rows: Int.random(in: 0...most, using: &rng)) }
+        switch Int.random(in: 0..<20, using: &rng) {
+        case 0..<8 where !counts.isEmpty:
+            let deletes = Array(paths.prefix(some(3)))
+            let sources = Array(paths.dropFirst(deletes.count).prefix(some(3)))
+            let reloads = Array(paths.dropFirst(deletes.count + sources.count).prefix(some(1)))
+            let inserts = some(3)
+            var after = counts
+            for p in deletes + sources { after[p.section] -= 1 }
+            let sections = (0..<inserts + sources.count).map { _ in Int.random(in: 0..<counts.count, using: &rng) }
+            for s in sections { after[s] += 1 }
+            var free = after.map { Array(0..<$0).shuffled(using: &rng) }
+            let targets = sections.map { s in RowPath(s, free[s].popLast() ?? 0) }
+            return .batch(BatchUpdate(deletes: deletes, inserts: Array(targets.prefix(inserts)),
+                                      moves: zip(sources, targets.dropFirst(inserts)).map { .init(from: $0, to: $1) }, reloads: reloads))
+        case 8..<10 where !paths.isEmpty:
+            let from = paths[0]
+            let s = Int.random(in: 0..<counts.count, using: &rng)
+            return .moveRow(from: from, to: RowPath(s, some(counts[s] - (from.section == s ? 1 : 0))))
+        case 10..<12:
+            let n = some(2) + 1
+            let at = Array((0..<counts.count + n).shuffled(using: &rng).prefix(n))
+            return .insertSections(at: at, sections: at.map { _ in section(5) })
+        case 12 where !counts.isEmpty:
+            return .deleteSections(at: Array((0..<counts.count).shuffled(using: &rng).prefix(some(min(2, counts.count - 1)) + 1)))
+        case 13..<16: return .select(rows: Array(paths.prefix(some(4))))
+        case 16: return .deselect(rows: Array(paths.prefix(some(4))))
+        case 17: return Bool.random(using: &rng) ? .selectAll : .deselectAll
+        case 18: return .reloadRows(at: Array(paths.prefix(some(2) + 1)), heights: nil)
+        default: return .reload(sections: (0..<some(2) + 1).map { _ in section(6) })
         }
     }
 }

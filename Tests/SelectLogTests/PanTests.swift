@@ -121,6 +121,30 @@ struct SelectionPanTests {
         #expect(s.selected == rows(0...4))
     }
 
+    @Test("a pan that starts over a header finds its start row across an empty section, in both directions (5.3)")
+    func startOverHeaderAcrossEmptySection() throws {
+        // Section 0 rows [0,50) [50,100) [100,150); section 1 (no rows) header [150,170);
+        // section 2 header [170,190), rows [190,240) [240,290) [290,340).
+        let table = """
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 3, "rowHeight": 50}, {"rows": 0, "header": 20}, {"rows": 3, "rowHeight": 50, "header": 20}]}
+            """
+        // Up from section 1's header to row (0, 1): S is the last data row whose bottom is
+        // at or above the starting point, (0, 2); the walk passes the empty section.
+        var up = try play(table)
+        try apply(&up, #"{"type": "panBegan", "x": 10, "y": 160}"#)
+        try apply(&up, #"{"type": "panMoved", "x": 10, "y": 60}"#)
+        #expect(up.pan?.start == p(0, 2))
+        #expect(up.selected == [p(0, 1), p(0, 2)])
+        // Down from section 1's header to row (2, 1): S is (2, 0), the first data row below.
+        var down = try play(table)
+        try apply(&down, #"{"type": "panBegan", "x": 10, "y": 160}"#)
+        try apply(&down, #"{"type": "panMoved", "x": 10, "y": 250}"#)
+        #expect(down.pan?.start == p(2, 0))
+        #expect(down.selected == [p(2, 0), p(2, 1)])
+    }
+
     @Test("rows are never skipped, however far the finger jumps between samples")
     func fastPanSkipsNothing() throws {
         var s = try play(stripTable)

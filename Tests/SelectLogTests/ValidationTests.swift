@@ -113,6 +113,26 @@ struct ValidationTests {
         }
     }
 
+    @Test("a table may have 1,000,000 sections and 100,000,000 rows, not one more")
+    func tableSizeLimits() throws {
+        // The check apply runs before a reload or an insert (applying a table this large
+        // takes seconds in a debug build, so the check is called directly).
+        var s = TableState()
+        try s.apply(TimedEvent(.reload(sections: [SectionSpec(rows: 2)])))
+        let empty = SectionSpec(rows: 0)
+        #expect(throws: Never.self) {
+            try s.checkTableSize(adding: Array(repeating: empty, count: 1_000_000), type: "reload", replacing: true)
+            try s.checkTableSize(adding: Array(repeating: empty, count: 999_999), type: "insertSections", replacing: false)
+            try s.checkTableSize(adding: [SectionSpec(rows: 50_000_000), SectionSpec(rows: 49_999_998)], type: "insertSections", replacing: false)
+        }
+        #expect { try s.checkTableSize(adding: Array(repeating: empty, count: 1_000_001), type: "reload", replacing: true) }
+            throws: { ($0 as? InvalidEvent)?.reason.contains("1000001 sections") == true }
+        #expect { try s.checkTableSize(adding: Array(repeating: empty, count: 1_000_000), type: "insertSections", replacing: false) }
+            throws: { ($0 as? InvalidEvent)?.reason.contains("1000001 sections") == true }
+        #expect { try s.checkTableSize(adding: [SectionSpec(rows: 50_000_000), SectionSpec(rows: 49_999_999)], type: "insertSections", replacing: false) }
+            throws: { ($0 as? InvalidEvent)?.reason.contains("100000001 rows") == true }
+    }
+
     @Test("a field's limit is accepted, one step past it is not", arguments: [
         ("viewport", #"{"type": "viewport", "width": 1000000000, "height": 0}"#, #"{"type": "viewport", "width": 1000000000.015625}"#),
         ("x", #"{"type": "tap", "x": -1000000000, "y": 1000000000}"#, #"{"type": "tap", "x": -1000000000.015625, "y": 0}"#),

@@ -36,10 +36,28 @@ extension TableState {
         finish(at: now)
     }
 
+    /// `applyDiscardingChanges(_:)` for an event that has already passed
+    /// `TimedEvent.validate()`: the same state after it and the same errors, without
+    /// checking its fields a second time. The log's decoder validates every event it
+    /// returns (the one way in), so replay uses this. Debug builds still check.
+    package mutating func applyValidated(_ timed: TimedEvent) throws(InvalidEvent) {
+        assert((try? timed.validate()) != nil, "applyValidated(_:) of an event that does not validate")
+        let now = try time(of: timed)
+        var delta = SelectionDelta(recording: false)
+        try reduce(timed.event, at: now, &delta)
+        finish(at: now)
+    }
+
     /// The checks every event passes before a reducer runs; returns its time.
     @inline(__always)
     private func admit(_ timed: TimedEvent) throws(InvalidEvent) -> Micros {
         try timed.validate()
+        return try time(of: timed)
+    }
+
+    /// The event's time: its own `t`, or the previous event's; never earlier than that.
+    @inline(__always)
+    private func time(of timed: TimedEvent) throws(InvalidEvent) -> Micros {
         let now = timed.t ?? t
         if now < t {
             throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")

@@ -2,17 +2,23 @@
 /// a row selected and deselected again within one event is no change. Empty sets
 /// allocate nothing, so a sample that changes nothing costs nothing here.
 struct SelectionDelta {
-    var added = RowSet()
-    var removed = RowSet()
+    /// The rows, while recording. A delta that does not record holds no sets, so that
+    /// replay creates and destroys none per event.
+    private var sets: (added: RowSet, removed: RowSet)?
+
+    init(recording: Bool = true) { sets = recording ? (RowSet(), RowSet()) : nil }
+
     /// False when nobody reads the delta (replay): `record` then does nothing, and
     /// callers skip computing what they would record.
-    let isRecording: Bool
-
-    init(recording: Bool = true) { isRecording = recording }
+    var isRecording: Bool { sets != nil }
+    /// Rows that became selected.
+    var added: RowSet { sets?.added ?? RowSet() }
+    /// Rows that became deselected.
+    var removed: RowSet { sets?.removed ?? RowSet() }
 
     /// Rows that became selected (`added`) and deselected (`removed`) by one step.
     mutating func record(added a: RowSet, removed r: RowSet) {
-        guard isRecording else { return }
+        guard case var (added, removed)? = sets else { return }
         if !a.isEmpty {
             let back = a.intersection(removed)
             if !back.isEmpty { removed = removed.subtracting(back) }
@@ -23,6 +29,7 @@ struct SelectionDelta {
             if !back.isEmpty { added = added.subtracting(back) }
             removed = removed.union(back.isEmpty ? r : r.subtracting(back))
         }
+        sets = (added, removed)
     }
 
     /// One row that became selected or deselected.

@@ -15,6 +15,8 @@ extension TableState {
     /// `member` change nothing and allocate nothing. A mutating method, so that reading
     /// the layout while writing the selection needs no copy of `self`.
     mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
+        // One row, already as wanted (a pan sample that stays in its row): one lookup.
+        if a == b && selection.contains(a) == member { return }
         guard !selectionIs(member, between: a, and: b) else { return }
         if changed.isRecording {
             let range = rows(between: a, and: b)
@@ -28,6 +30,7 @@ extension TableState {
     }
 
     /// Whether every row from `a` to `b` (either order) already has selection `member`.
+    @inline(__always)  // a call would copy the whole state to pass `self`
     func selectionIs(_ member: Bool, between a: RowPath, and b: RowPath) -> Bool {
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {

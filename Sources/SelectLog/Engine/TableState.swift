@@ -112,4 +112,10 @@ public struct TableState: Equatable, Sendable {
         if case .row(let r) = element(at: p) { return r }
         return nil
     }
+
+    /// `row(at:)` through the layout's memo of the last row found (the finger of a pan).
+    mutating func rowUnderFinger(_ p: ViewportPoint) -> RowPath? {
+        guard p.x >= .zero, p.x < viewport.width, p.y >= .zero, p.y < viewport.height else { return nil }
+        return layout.row(at: p.y + contentOffset)
+    }
 }

@@ -20,6 +20,18 @@ extension TimedEvent {
 extension Event {
     /// Checks every field that does not depend on the table (see `TimedEvent.validate()`).
     public func validate() throws(InvalidEvent) {
+        // The frequent events first: when their fields are in range, nothing needs the
+        // event's type (the full checks below name it when one is not).
+        switch self {
+        case .tick:
+            return
+        case .panMoved(let p) where FieldCheck.inRange(p.x) && FieldCheck.inRange(p.y):
+            return
+        case .scroll(.by(let y)?, _, nil) where FieldCheck.inRange(y), .scroll(.to(let y)?, _, nil) where FieldCheck.inRange(y):
+            return
+        default:
+            break
+        }
         let check = FieldCheck(type: type)
         switch self {
         case .configure(let p):
@@ -113,13 +125,17 @@ private struct FieldCheck {
         InvalidEvent(type.rawValue, field: field, reason)
     }
 
+    /// Whether `v` passes `length(_:_:)` without `nonNegative`.
+    @inline(__always)
+    static func inRange(_ v: Points) -> Bool { v.raw.magnitude <= EventLimits.length.raw.magnitude }
+
     func length(_ v: Points?, _ field: EventField, nonNegative: Bool = false) throws(InvalidEvent) {
         try length(v, field.rawValue, nonNegative: nonNegative)
     }
 
     func length(_ v: Points?, _ field: @autoclosure () -> String, nonNegative: Bool = false) throws(InvalidEvent) {
         guard let v else { return }
-        if v.raw.magnitude > EventLimits.length.raw.magnitude {
+        if !FieldCheck.inRange(v) {
             throw fail(field(), EventLimits.lengthOutOfRange(field()))
         }
         if nonNegative && v.raw < 0 { throw fail(field(), "field \"\(field())\" must not be negative, not \(v)") }

@@ -138,6 +138,12 @@ package struct HeightTree: Sendable {
     /// The row whose span `[offset, offset + height)` contains `y`, or nil when
     /// `y` is outside `[0, total)`. Zero-height rows never contain anything.
     package func index(containing y: Points) -> Int? {
+        span(containing: y)?.index
+    }
+
+    /// The row whose span contains `y`, as `index(containing:)`, with its span
+    /// `start..<end` in the section's coordinates.
+    package func span(containing y: Points) -> (index: Int, start: Int64, end: Int64)? {
         guard y.raw >= 0, y.raw < root.sum else { return nil }
         var node = root
         var rest = y.raw
@@ -151,12 +157,14 @@ package struct HeightTree: Sendable {
             }
             node = node.children[k]
         }
+        let heights = node.heights
         var j = 0
-        while rest >= node.heights[j] {
-            rest -= node.heights[j]
+        while rest >= heights[j] {
+            rest -= heights[j]
             j += 1
         }
-        return base + j
+        let start = y.raw - rest
+        return (base + j, start, start + heights[j])
     }
 
     /// All heights, in order. O(n).

@@ -18,10 +18,10 @@ public enum TableElement: Hashable, Sendable {
 /// A Fenwick tree over section heights finds the section at a content offset in
 /// O(log sections); each section's `HeightTree` finds the row in O(log rows).
 public struct TableLayout: Equatable, Sendable {
-    public private(set) var sections: [LayoutSection]
+    public private(set) var sections: [LayoutSection] { didSet { lastRow = RowMemo() } }
     /// The data row the editor row sits below, if open.
-    public private(set) var editorRow: RowPath?
-    public private(set) var editorHeight: Points
+    public private(set) var editorRow: RowPath? { didSet { lastRow = RowMemo() } }
+    public private(set) var editorHeight: Points { didSet { lastRow = RowMemo() } }
     /// Fenwick tree over each section's laid-out height (1-based).
     private var tree: [Int64]
     /// The sum of the tree: the content height.
@@ -29,6 +29,19 @@ public struct TableLayout: Equatable, Sendable {
     /// Data rows over all sections, and their total height, for the mean row height.
     public private(set) var rowCount: Int
     public private(set) var rowTotal: Points
+    /// The data row `row(at:)` found last and its span: most pan samples at 120 Hz stay
+    /// in one row, and then the hit test is a comparison. Every change to the layout
+    /// forgets it; it is no part of the layout's value.
+    private var lastRow = RowMemo()
+
+    /// A data row and its span `lower..<upper` of content y, or nothing (an empty span).
+    struct RowMemo: Equatable, Sendable {
+        var lower: Int64 = 0
+        var upper: Int64 = 0
+        var row = RowPath(0, 0)
+        /// A memo is no part of a layout's value: equal layouts may remember different rows.
+        static func == (_: RowMemo, _: RowMemo) -> Bool { true }
+    }
 
     /// A layout of `sections`, with the editor row closed; `editorHeight` is the editor row's height when it opens.
     public init(sections: [LayoutSection] = [], editorHeight: Points = Points(44)) {
@@ -38,6 +51,7 @@ public struct TableLayout: Equatable, Sendable {
         self.tree = []
         self.rowCount = 0
         self.rowTotal = .zero
+        self.lastRow = RowMemo()
         rebuild()
     }
 
@@ -66,6 +80,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     private mutating func rebuild() {
+        lastRow = RowMemo()
         tree = Array(repeating: 0, count: sections.count + 1)
         rowCount = 0
         var total: Int64 = 0
@@ -86,6 +101,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     private mutating func adjust(_ s: Int, by delta: Int64) {
+        lastRow = RowMemo()
         total &+= delta
         var i = s + 1
         while i < tree.count {
@@ -142,23 +158,67 @@ public struct TableLayout: Equatable, Sendable {
     package func height(of path: RowPath) -> Points { sections[path.section].rows.height(at: path.row) }
 
     /// What content offset `y` hits.
-    public func element(at y: Points) -> TableElement {
-        guard y.raw >= 0, y.raw < total else { return .nothing }
+    public func element(at y: Points) -> TableElement { hit(y).element }
+
+    /// The data row at content offset `y`, exactly as `element(at:)` finds it, through
+    /// the memo of the last row found.
+    package mutating func row(at y: Points) -> RowPath? {
+        if y.raw >= lastRow.lower && y.raw < lastRow.upper {
+            assert(element(at: y) == .row(lastRow.row), "the layout's row memo is out of date")
+            return lastRow.row
+        }
+        if let next = neighbourOfLastRow(containing: y.raw) {
+            assert(element(at: y) == .row(next.row), "the layout's row memo is out of date")
+            lastRow = next
+            return next.row
+        }
+        let (element, span) = hit(y)
+        guard case .row(let r) = element else { return nil }
+        lastRow = RowMemo(lower: span.lowerBound, upper: span.upperBound, row: r)
+        return r
+    }
+
+    /// The row just above or below the remembered one, in its section, when it contains
+    /// `y` and no editor row sits between them (a finger that moved on by one row).
+    private func neighbourOfLastRow(containing y: Int64) -> RowMemo? {
+        guard lastRow.lower < lastRow.upper else { return nil }
+        let r = lastRow.row
+        let rows = sections[r.section].rows
+        if y >= lastRow.upper {
+            let next = RowPath(r.section, r.row + 1)
+            guard next.row < rows.count, editorRow != r else { return nil }
+            let h = rows.height(at: next.row).raw
+            guard h > 0, y < lastRow.upper + h else { return nil }
+            return RowMemo(lower: lastRow.upper, upper: lastRow.upper + h, row: next)
+        }
+        let previous = RowPath(r.section, r.row - 1)
+        guard previous.row >= 0, editorRow != previous else { return nil }
+        let h = rows.height(at: previous.row).raw
+        guard h > 0, y >= lastRow.lower - h else { return nil }
+        return RowMemo(lower: lastRow.lower - h, upper: lastRow.lower, row: previous)
+    }
+
+    /// What content offset `y` hits and, for a data row, the row's span of content y.
+    private func hit(_ y: Points) -> (element: TableElement, span: Range<Int64>) {
+        let none: Range<Int64> = 0..<0
+        guard y.raw >= 0, y.raw < total else { return (.nothing, none) }
         var (s, local) = locate(y.raw)
         let header = sections[s].header.raw
-        if local < header { return .header(s) }
+        if local < header { return (.header(s), none) }
         local -= header
         if let e = editorRow, e.section == s {
             let editorTop = sections[s].rows.offset(of: e.row + 1).raw
             if local >= editorTop {
-                if local < editorTop &+ editorHeight.raw { return .editor }
+                if local < editorTop &+ editorHeight.raw { return (.editor, none) }
                 local -= editorHeight.raw
             }
         }
-        if local < sections[s].rows.total.raw, let r = sections[s].rows.index(containing: Points(raw: local)) {
-            return .row(RowPath(s, r))
+        if local < sections[s].rows.total.raw, let r = sections[s].rows.span(containing: Points(raw: local)) {
+            // Content y and `local` differ by a constant within the row.
+            let top = y.raw - (local - r.start)
+            return (.row(RowPath(s, r.index)), top..<(top + (r.end - r.start)))
         }
-        return .footer(s)
+        return (.footer(s), none)
     }
 
     /// The first data row of positive height whose bottom lies below `y`.
@@ -273,6 +333,7 @@ public struct TableLayout: Equatable, Sendable {
     /// Moves the editor row to `path` in the same section (no extent changes).
     mutating func shiftEditor(to path: RowPath?) {
         editorRow = path
+        lastRow = RowMemo()
     }
 
     /// Sets the height of the data row at `path`, which must exist.

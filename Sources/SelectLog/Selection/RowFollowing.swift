@@ -19,6 +19,8 @@ struct CarriedRow {
     var optionOpen = false
     var swipeOffset: Points?
     var editorBelow = false
+    /// Where its selection history stands (`RowOrigins`), or nil when nothing follows it.
+    var origin: RowOrigins.Value?
 }
 
 /// A part of the state that holds rows and follows them through row and section

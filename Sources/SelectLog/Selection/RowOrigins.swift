@@ -15,6 +15,7 @@ package enum RowOrigin: Hashable, Sendable {
 ///
 /// This is what answers "who selected row 42?": the row's path at the end of the
 /// window leads to its origin, and an `.existing` origin leads into the window before.
+/// It follows rows through edits as every part of the engine does, through `RowFollowing`.
 package struct RowOrigins: Sendable {
     enum Value: Hashable, Sendable {
         case changed(Int)
@@ -31,6 +32,8 @@ package struct RowOrigins: Sendable {
 
     /// Runs per section, sorted by start, covering every row.
     private var sections: [[Run]]
+    /// The event being followed: the rows `follow` creates are created by it.
+    private var creator = 0
 
     /// Every row of `layout` as untouched, at its own path.
     package init(layout: TableLayout) {
@@ -107,37 +110,64 @@ package struct RowOrigins: Sendable {
         }
     }
 
-    /// Follows the rows through `operations` of event `index`.
-    package mutating func apply(_ operations: [RowOperation], at index: Int) {
-        var carried: [Int: Value] = [:]
-        for op in operations {
-            switch op {
-            case let .remove(p, move):
-                guard p.section < sections.count else { continue }
-                let k = split(p.section, at: p.row)
-                _ = split(p.section, at: p.row + 1)
-                guard k < sections[p.section].count else { continue }
-                let run = sections[p.section].remove(at: k)
-                shift(p.section, from: k, by: -1)
-                if let move { carried[move] = run.value }
-            case let .insert(p, source):
-                guard p.section < sections.count else { continue }
-                let k = split(p.section, at: p.row)
-                shift(p.section, from: k, by: 1)
-                var value = Value.inserted(index)
-                if case .move(let m) = source, let v = carried[m] { value = v }
-                sections[p.section].insert(Run(start: p.row, count: 1, value: value), at: k)
-            case .insertSection(let i):
-                sections.insert([], at: Swift.min(i, sections.count))
-            case .removeSection(let i):
-                if i < sections.count { sections.remove(at: i) }
-            }
+    /// Follows the rows through event `index`, after which the table is laid out as
+    /// `layout`: a `reload` creates every row; a row or section edit removes, moves and
+    /// creates rows, replayed through `RowFollowing` as the engine replays it (a new
+    /// section's rows are created by the event). With `selection`, the selection before
+    /// and after the event, the rows whose selection it changed are marked changed by it;
+    /// a selected row that only moved through the event's own edits is not.
+    package mutating func follow(_ event: Event, at index: Int, to layout: TableLayout,
+                                 selection: (before: RowSet, after: RowSet)? = nil) {
+        if case .reload = event {
+            self = RowOrigins(layout: layout, insertedAt: index)
+            return
+        }
+        var before = selection?.before
+        if let operations = event.rowOperations {
+            var carry = RowCarry()
+            for case .insertSection(let i) in operations where i < layout.sectionCount { carry.newSections[i] = layout.sections[i] }
+            follow(operations, of: index, carry: &carry)
+            before = before?.applying(operations)
+        }
+        if let before, let after = selection?.after, before != after {
+            markChanged(before.symmetricDifference(after), at: index)
         }
     }
 
-    /// Sections inserted by `insertSections` hold new rows: mark them inserted by `index`.
-    package mutating func markInserted(section s: Int, rows: Int, at index: Int) {
-        guard s < sections.count, rows > 0 else { return }
-        sections[s] = [Run(start: 0, count: rows, value: .inserted(index))]
+    /// Follows the rows through `operations` of event `index`: the rows they create are
+    /// created by it, a new section has the rows of `carry.newSections`.
+    mutating func follow(_ operations: [RowOperation], of index: Int, carry: inout RowCarry) {
+        creator = index
+        for operation in operations { follow(operation, carry: &carry) }
+    }
+}
+
+extension RowOrigins: RowFollowing {
+    /// A removed row's origin goes with it when it moves and comes back at its insertion;
+    /// a new row, and every row of a new section, is created by the event being followed.
+    /// Operations naming a section past the end are ignored.
+    mutating func follow(_ operation: RowOperation, carry: inout RowCarry) {
+        switch operation {
+        case let .remove(p, move):
+            guard p.section < sections.count else { return }
+            let k = split(p.section, at: p.row)
+            _ = split(p.section, at: p.row + 1)
+            var value: Value?
+            if k < sections[p.section].count, sections[p.section][k].start == p.row { value = sections[p.section].remove(at: k).value }
+            shift(p.section, from: k, by: -1)
+            if let move { carry.moved[move, default: CarriedRow()].origin = value }
+        case let .insert(p, source):
+            guard p.section < sections.count else { return }
+            let k = split(p.section, at: p.row)
+            shift(p.section, from: k, by: 1)
+            var value = Value.inserted(creator)
+            if case .move(let m) = source, let carried = carry.moved[m]?.origin { value = carried }
+            sections[p.section].insert(Run(start: p.row, count: 1, value: value), at: k)
+        case .insertSection(let i):
+            let n = carry.newSections[i]?.rowCount ?? 0
+            sections.insert(n > 0 ? [Run(start: 0, count: n, value: .inserted(creator))] : [], at: Swift.min(i, sections.count))
+        case .removeSection(let i):
+            if i < sections.count { sections.remove(at: i) }
+        }
     }
 }

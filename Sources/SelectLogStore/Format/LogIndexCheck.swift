@@ -1,13 +1,64 @@
 import SelectLog
 
 /// Checks a stored seek index before the reader relies on it: the trailer's offset
-/// against the file's size, every entry against the format's limits and its
-/// neighbours (records are contiguous, batches in sequence, checkpoints where the
-/// events are), and, lazily when a record is first read, against the record header it
-/// points at. An index that fails the first checks is ignored (the reader scans).
+/// against the file's size, the index record's header and checksum, and every entry
+/// against the format's limits and its neighbours (records are contiguous, batches in
+/// sequence, checkpoints where the events are). The entries are read one at a time
+/// where they lie in the mapping, never copied into an array, so checking an index
+/// costs no memory however long the log. An index that fails is ignored (the reader
+/// walks the record headers instead).
 enum LogIndexCheck {
+    /// A sound stored index: the file header, the events its batches hold, and the
+    /// index record itself (the first byte after the last data record is its offset).
+    struct Found {
+        var header: FileHeader
+        var eventCount: Int
+        var index: RecordInfo
+    }
+
     /// The index record at the end of a cleanly closed log, if it is there and sound.
-    static func storedIndex(_ bytes: UnsafeRawBufferPointer) -> (header: FileHeader, records: [RecordInfo])? {
+    /// `release(range)` is called now and then with a range of the file the check has
+    /// passed (a long index is megabytes), so that its pages can be dropped.
+    static func storedIndex(_ bytes: UnsafeRawBufferPointer, release: ((Range<Int>) -> Void)? = nil) -> Found? {
+        guard let (header, info) = indexRecord(bytes) else { return nil }
+        let start = info.offset + LogFormat.recordHeaderSize
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<info.end])
+        var released = start
+        let passed = { (offset: Int) in
+            guard offset > released else { return }
+            release?(released..<offset)
+            released = offset
+        }
+        guard checksum(payload, salt: header.salt, release: { passed(start + $0) }) == info.payloadChecksum,
+              var entries = LogIndex.Entries(payload, at: info.offset) else { return nil }
+        released = start
+        var check = Structure(start: header.size)
+        while let next = entries.next() {
+            guard let r = next, check.add(r, end: info.offset) == nil else { return nil }
+            if entries.read % 65_536 == 0 { passed(start + entries.at) }
+        }
+        guard check.finish(end: info.offset) == nil else { return nil }
+        return Found(header: header, eventCount: check.events, index: info)
+    }
+
+    /// The salted checksum of `bytes`, a megabyte at a time, calling `release` with how
+    /// far it got after each.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, salt: UInt64, release: ((Int) -> Void)?) -> UInt32 {
+        var crc = CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        var done = 0
+        while done < bytes.count {
+            let next = Swift.min(bytes.count, done + (1 << 20))
+            crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: bytes[done..<next]))
+            done = next
+            release?(done)
+        }
+        return crc
+    }
+
+    /// The file header and the index record the trailer names, when the trailer's offset
+    /// is in range and a verified index record that ends at the end of the file is there.
+    /// Its payload is not checked.
+    static func indexRecord(_ bytes: UnsafeRawBufferPointer) -> (FileHeader, RecordInfo)? {
         let n = bytes.count
         guard n >= LogFormat.fileHeaderSizeV1, case .success(let header) = FileHeader.decode(bytes),
               n >= header.size + LogFormat.recordHeaderSize + 16,
@@ -19,20 +70,25 @@ enum LogIndexCheck {
         let offset = Int(stored)
         guard case .success(let (h, checksum)) = RecordHeader.decode(
                 UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: header.salt),
-              h.kind == .index else { return nil }
+              h.kind == .index, h.codec == LogFormat.codecRaw else { return nil }
         let info = RecordInfo(offset: offset, header: h, payloadChecksum: checksum)
-        guard info.end == n, case .success(let raw) = LogScan.payload(info, bytes, salt: header.salt, nil),
-              var records = LogIndex.decode(raw, at: offset),
-              structureProblem(records, start: header.size, end: offset) == nil else { return nil }
-        records.append(info)
-        return (header, records)
+        guard info.end == n, h.storedLength >= 16 else { return nil }
+        return (header, info)
     }
 
-    /// Why `records` cannot be the records between `start` and `end`, or nil.
-    static func structureProblem(_ records: [RecordInfo], start: Int, end: Int) -> String? {
-        var expected = start
-        var events = 0
-        for (k, r) in records.enumerated() {
+    /// The structure rules for the records between the file header and the index,
+    /// checked one record at a time.
+    struct Structure {
+        private var expected: Int
+        private var k = 0
+        /// Events in the batches so far.
+        private(set) var events = 0
+
+        init(start: Int) { expected = start }
+
+        /// Why `r`, the next record, cannot follow the ones before it, or nil.
+        mutating func add(_ r: RecordInfo, end: Int) -> String? {
+            defer { k += 1 }
             if r.offset != expected { return "entry \(k) is at byte offset \(r.offset), the record before it ends at \(expected)" }
             if let why = r.header.limitViolation { return "entry \(k): \(why)" }
             switch r.header.kind {
@@ -47,21 +103,19 @@ enum LogIndexCheck {
             }
             expected = r.end
             if expected > end { return "entry \(k) ends at byte offset \(expected), past the index at \(end)" }
+            return nil
         }
-        return expected == end ? nil : "the records end at byte offset \(expected), the index is at \(end)"
+
+        /// Why the records so far do not end exactly at `end`, or nil.
+        func finish(end: Int) -> String? {
+            expected == end ? nil : "the records end at byte offset \(expected), the index is at \(end)"
+        }
     }
 
-    /// Why the record header at `info.offset` does not say what the index entry `info`
-    /// says, or nil when they agree.
-    static func disagreement(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64) -> String? {
-        guard info.offset >= 0, info.offset <= bytes.count - LogFormat.recordHeaderSize, info.end <= bytes.count else {
-            return "its entry points past the end of the file"
-        }
-        let at = UnsafeRawBufferPointer(rebasing: bytes[info.offset..<info.offset + LogFormat.recordHeaderSize])
-        switch RecordHeader.decode(at, salt: salt) {
-        case .failure: return "no valid record header at the offset its entry names"
-        case .success(let (h, checksum)):
-            return h == info.header && checksum == info.payloadChecksum ? nil : "the record header there says something else"
-        }
+    /// Why `records` cannot be the records between `start` and `end`, or nil.
+    static func structureProblem(_ records: [RecordInfo], start: Int, end: Int) -> String? {
+        var check = Structure(start: start)
+        for r in records { if let why = check.add(r, end: end) { return why } }
+        return check.finish(end: end)
     }
 }

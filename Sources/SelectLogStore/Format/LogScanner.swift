@@ -25,7 +25,11 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
 /// The records of a log, read by walking record headers.
 struct LogScan {
     var header: FileHeader?
+    /// The records walked, when the scan keeps them.
     var records: [RecordInfo] = []
+    /// How many records were walked, and the last one (kept or not).
+    var recordCount = 0
+    var last: RecordInfo?
     var eventCount = 0
     /// Where the last good record ends.
     var goodEnd = 0
@@ -35,7 +39,10 @@ struct LogScan {
     /// decodes every batch and checkpoint, as `verify` does.
     /// `release(offset)` is called now and then with the offset the walk has passed, so
     /// that a caller holding a mapping can let the kernel drop the pages behind it.
-    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, release: ((Int) -> Void)? = nil) -> LogScan {
+    /// Without `keep`, only `recordCount` and `last` say what was walked, and `visit` is
+    /// called with each record: memory does not grow with the log.
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, keep: Bool = true, release: ((Int) -> Void)? = nil,
+                     visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
@@ -53,19 +60,19 @@ struct LogScan {
         var offset = scan.header?.size ?? LogFormat.fileHeaderSize
         scan.goodEnd = offset
         let decompressor = deep && Zstd.isAvailable ? ZstdDecompressor() : nil
-        func allZero(from start: Int) -> Bool {
-            var i = start
-            while i < bytes.count { if bytes[i] != 0 { return false }; i += 1 }
-            return true
-        }
+        let zeros = LogScan.trailingZerosStart(bytes)
         while offset < bytes.count {
-            func fail(_ reason: String, torn: Bool = false) { scan.problem = LogProblem(offset: offset, reason: reason, isTornTail: torn) }
-            if allZero(from: offset) && bytes.count - offset < 1 << 20 {
-                fail("zero-filled tail", torn: true)
+            /// A failure of the record that ends at `end` (its header's end when the header
+            /// does not verify): a torn tail when the torn-tail rule says so, else damage.
+            func fail(_ reason: String, end: Int? = nil) {
+                scan.problem = LogScan.problem(reason, recordAt: offset, end: end ?? offset + LogFormat.recordHeaderSize, bytes)
+            }
+            if zeros <= offset {
+                fail("zero-filled tail")
                 break
             }
             guard bytes.count - offset >= LogFormat.recordHeaderSize else {
-                fail("incomplete record header", torn: true)
+                fail("incomplete record header")
                 break
             }
             let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize])
@@ -83,7 +90,7 @@ struct LogScan {
                 payloadChecksum = c
                 let info = RecordInfo(offset: offset, header: header, payloadChecksum: payloadChecksum)
                 if info.end > bytes.count || info.end < offset {
-                    fail("record extends past the end of the file", torn: true)
+                    fail("record extends past the end of the file", end: Int.max)
                     break
                 }
                 switch header.kind {
@@ -99,11 +106,22 @@ struct LogScan {
                     break
                 }
                 if scan.problem == nil, deep {
-                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version) { fail(why) }
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version,
+                                                   release: release) {
+                        fail(why, end: info.end)
+                    }
+                } else if scan.problem == nil, zeros < info.end {
+                    // Only zeros follow: a payload cut and padded by zeros has a header that
+                    // verifies; its checksum tells it from a whole last record.
+                    let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + LogFormat.recordHeaderSize)..<info.end])
+                    if CRC32C.checksum(stored, salt: salt) != payloadChecksum { fail("record payload checksum mismatch", end: info.end) }
                 }
                 if scan.problem != nil { break }
-                scan.records.append(info)
-                if let release, scan.records.count % 64 == 0 { release(info.end) }
+                if keep { scan.records.append(info) }
+                scan.recordCount += 1
+                scan.last = info
+                visit?(info)
+                if let release, scan.recordCount % 64 == 0 { release(info.end) }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
@@ -144,7 +162,21 @@ struct LogScan {
     }
 
     private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
-                                  version: UInt16) -> String? {
+                                  version: UInt16, release: ((Int) -> Void)?) -> String? {
+        if info.header.kind == .index {
+            // Checked where it lies, entry by entry: an index is as long as the log is.
+            let stored = UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end])
+            let start = info.offset + LogFormat.recordHeaderSize
+            let passed: ((Int) -> Void)? = release.map { r in { (n: Int) in r(start + n) } }
+            guard LogIndexCheck.checksum(stored, salt: salt, release: passed) == info.payloadChecksum else {
+                return "record payload checksum mismatch"
+            }
+            // Its entries are decoded (and compared with the records) by `verify` as it walks.
+            guard info.header.codec == LogFormat.codecRaw, LogIndex.Entries(stored, at: info.offset) != nil else {
+                return "index record does not decode"
+            }
+            return nil
+        }
         let raw: [UInt8]
         switch payload(info, bytes, salt: salt, d) {
         case .failure(let e): return e.message
@@ -174,6 +206,41 @@ struct LogScan {
 }
 
 extension LogScan {
+    /// The longest run of zero bytes at the end of a file that can be a torn tail's
+    /// padding (what a file system leaves after a crash in a preallocated or extended
+    /// file). A longer run is not taken for padding: it may be written data lost.
+    static let maxZeroPadding = 1 << 20
+
+    /// Where the file's trailing run of zero bytes starts: `bytes.count` when the file
+    /// ends in a non-zero byte, and `bytes.count` too when the run is longer than
+    /// `maxZeroPadding` (then it is not padding). Looks at no more than that many bytes.
+    static func trailingZerosStart(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var i = bytes.count
+        let floor = Swift.max(0, bytes.count - maxZeroPadding - 1)
+        while i > floor, bytes[i - 1] == 0 { i -= 1 }
+        return bytes.count - i <= maxZeroPadding ? i : bytes.count
+    }
+
+    /// The torn-tail rule, the one used by the header walk, by `verify`'s deep check and
+    /// by the reader's payload checks: a record at `offset` that fails is a torn tail
+    /// when it runs past the end of the file (a record header cut short included), or
+    /// when the file's trailing zero run starts before its `end` (its header's end when
+    /// the header does not verify), so that nothing but zeros follows it: a crash cut
+    /// it, and the file system padded the file with zeros. Every record before it is
+    /// whole. Any other failure is damage.
+    static func isTornTail(recordAt offset: Int, end: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        end > bytes.count || trailingZerosStart(bytes) < end
+    }
+
+    /// The problem for a record at `offset` that fails for `reason`, torn or damaged by
+    /// the torn-tail rule; a torn record says so.
+    static func problem(_ reason: String, recordAt offset: Int, end: Int, _ bytes: UnsafeRawBufferPointer) -> LogProblem {
+        let torn = isTornTail(recordAt: offset, end: end, bytes)
+        let padded = torn && end <= bytes.count && trailingZerosStart(bytes) > offset
+        return LogProblem(offset: offset, reason: padded ? "torn record (\(reason), then only zero bytes to the end of the file)" : reason,
+                          isTornTail: torn)
+    }
+
     /// Why a decoded checkpoint disagrees with its record header, or nil.
     static func checkpointMismatch(_ state: TableState, _ header: RecordHeader) -> String? {
         if state.events != header.firstEvent {
@@ -228,33 +295,83 @@ enum LogIndex {
 
     /// The records an index lists, or nil if it does not decode.
     static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
-        var r = BinaryReader(raw)
-        do throws(BinaryError) {
-            // An entry takes at least 13 bytes; memory grows with the entries actually
-            // read, never with the count's claim.
-            let n = try r.count(limit: raw.count / 13)
+        raw.withUnsafeBytes { buffer in
+            guard var entries = Entries(buffer, at: offset) else { return nil }
             var out: [RecordInfo] = []
-            out.reserveCapacity(Swift.min(n, 1 << 16))
-            var lastOffset = 0, lastEvent = 0
-            var lastTime: Int64 = 0
-            for _ in 0..<n {
-                guard let kind = RecordKind(rawValue: try r.u8()) else { return nil }
-                let codec = try r.u8()
-                lastOffset += try r.count(limit: Int(Int32.max) * 16)
-                lastEvent += try r.count(limit: Int(Int32.max) * 16)
-                let count = try r.count(limit: Int(UInt32.max))
-                let stored = try r.count(limit: Int(UInt32.max))
-                let rawLength = try r.count(limit: Int(UInt32.max))
-                lastTime = lastTime &+ (try r.signed())
-                let checksum = try r.u32()
-                let header = RecordHeader(kind: kind, storedLength: stored, rawLength: rawLength, eventCount: count,
-                                          firstEvent: lastEvent, baseTime: Micros(raw: lastTime), codec: codec)
-                out.append(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
+            out.reserveCapacity(Swift.min(entries.count, 1 << 16))
+            while let next = entries.next() {
+                guard let info = next else { return nil }
+                out.append(info)
             }
-            guard try r.u64() == UInt64(offset), r.remaining == 8 else { return nil }
             return out
-        } catch {
+        }
+    }
+
+    /// The entries of an index payload, decoded one at a time where the payload lies
+    /// (in the mapped file): memory does not grow with the index.
+    struct Entries {
+        let raw: UnsafeRawBufferPointer
+        /// Entries the index says it holds (at most one per 13 bytes of payload).
+        private(set) var count = 0
+        /// Entries read so far.
+        private(set) var read = 0
+        /// Where in the payload the next entry starts.
+        private(set) var at = 0
+        private var lastOffset = 0, lastEvent = 0
+        private var lastTime: Int64 = 0
+
+        /// Nil when the payload is too short to hold its count and trailer, or the
+        /// trailer does not name `offset`, the index record's own offset.
+        init?(_ raw: UnsafeRawBufferPointer, at offset: Int) {
+            self.raw = raw
+            guard raw.count >= 16, let n = varint(limit: UInt64(raw.count / 13)) else { return nil }
+            count = Int(n)
+            var trailer: UInt64 = 0
+            for k in 0..<8 { trailer |= UInt64(raw[raw.count - 16 + k]) << (8 * k) }
+            guard trailer == UInt64(offset) else { return nil }
+        }
+
+        private mutating func varint(limit: UInt64) -> UInt64? {
+            var v: UInt64 = 0
+            var shift: UInt64 = 0
+            while at < raw.count - 16 {
+                let b = raw[at]
+                at += 1
+                if shift == 63 && b > 1 { return nil }
+                v |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return v <= limit ? v : nil }
+                shift += 7
+                if shift > 63 { return nil }
+            }
             return nil
+        }
+
+        private mutating func u32() -> UInt32? {
+            guard raw.count - 16 - at >= 4 else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 { v |= UInt32(raw[at + k]) << (8 * k) }
+            at += 4
+            return v
+        }
+
+        /// The next entry: nil after the last one (`.some(nil)` when it does not decode,
+        /// or when bytes are left over after the last one).
+        mutating func next() -> RecordInfo?? {
+            guard read < count else { return at == raw.count - 16 ? nil : .some(nil) }
+            guard at + 2 <= raw.count - 16, let kind = RecordKind(rawValue: raw[at]) else { return .some(nil) }
+            let codec = raw[at + 1]
+            at += 2
+            guard let dOffset = varint(limit: UInt64(Int32.max) * 16), let dEvent = varint(limit: UInt64(Int32.max) * 16),
+                  let count = varint(limit: UInt64(UInt32.max)), let stored = varint(limit: UInt64(UInt32.max)),
+                  let rawLength = varint(limit: UInt64(UInt32.max)), let zigzag = varint(limit: UInt64.max),
+                  let checksum = u32() else { return .some(nil) }
+            lastOffset += Int(dOffset)
+            lastEvent += Int(dEvent)
+            lastTime = lastTime &+ Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
+            read += 1
+            let header = RecordHeader(kind: kind, storedLength: Int(stored), rawLength: Int(rawLength), eventCount: Int(count),
+                                      firstEvent: lastEvent, baseTime: Micros(raw: lastTime), codec: codec)
+            return .some(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
         }
     }
 }

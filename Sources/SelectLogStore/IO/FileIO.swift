@@ -47,6 +47,18 @@ enum FileIO {
         if ftruncate(fd, off_t(size)) != 0 { throw error("ftruncate", path) }
     }
 
+    /// Why a file of `mode` cannot be a log that is mapped or rewritten in place (a
+    /// directory, a pipe, a device), or nil for a regular file.
+    static func notARegularFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "is a directory, not a log"
+        case S_IFIFO, S_IFSOCK: "is a pipe, not a log file; save the log to a file first"
+        case S_IFCHR, S_IFBLK: "is a device, not a log file"
+        default: "is not a regular file"
+        }
+    }
+
     static func fileSize(_ fd: Int32, path: String) throws(LogError) -> Int {
         var st = stat()
         if fstat(fd, &st) != 0 { throw error("fstat", path) }
@@ -82,10 +94,14 @@ final class MappedFile: @unchecked Sendable {
 
     init(path: String) throws(LogError) {
         self.path = path
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so that a FIFO with no writer cannot hang the open.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         defer { close(fd) }
-        let size = try FileIO.fileSize(fd, path: path)
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw FileIO.error("fstat", path) }
+        if let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
+        let size = Int(info.st_size)
         if size == 0 {
             base = nil
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -101,19 +117,23 @@ final class MappedFile: @unchecked Sendable {
         if let base { munmap(base, bytes.count) }
     }
 
-    /// Releases every whole page before `offset`: for sequential scans, whose records
-    /// are mostly smaller than a page.
-    func release(upTo offset: Int) {
-        release(0..<offset)
-    }
+    /// What `release` drops at a time: whole aligned blocks of this many bytes. A read
+    /// fault maps its neighbours too (Linux's fault-around, 64 KiB by default), so a
+    /// page dropped while a neighbour is still to be read would come straight back;
+    /// a block is dropped only once the walk has left it.
+    static let releaseBlock = 256 << 10
 
     /// Lets the kernel drop the pages of `range` from memory (they are read again from
-    /// the file if touched), so that scanning a large log keeps resident memory flat.
+    /// the file if touched), so that walking a large log keeps resident memory flat.
+    /// Only whole blocks (`releaseBlock`) are dropped: the block holding the range's
+    /// start goes, the one holding its end stays. A walk releases what it passed since
+    /// its last release (ranges that follow one another leave no block behind), not
+    /// everything before it: the kernel walks the whole range on every call.
     func release(_ range: Range<Int>) {
         guard let base, !range.isEmpty else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (range.lowerBound + page - 1) / page * page
-        let end = range.upperBound / page * page
+        let block = MappedFile.releaseBlock
+        let start = Swift.max(0, range.lowerBound) / block * block
+        let end = Swift.min(range.upperBound, bytes.count) / block * block
         guard start < end else { return }
         _ = madvise(base + start, end - start, MADV_DONTNEED)
     }

@@ -23,6 +23,8 @@ public enum LogRepair {
 
     /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to `offset`.
     public static func cut(_ path: String, at offset: Int) throws(LogError) -> Result {
+        var info = stat()
+        if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
         let fd = open(path, O_RDWR)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         defer { close(fd) }

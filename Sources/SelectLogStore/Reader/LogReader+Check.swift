@@ -47,11 +47,11 @@ extension LogReader {
         var gestureStart = 0
         var gestureKind = "gesture"
         var lastCheckpoint = 0
-        for record in records {
-            if let d = report.divergence, d.checkpoint != nil { break }
+        try forEachRecord { (record) throws(LogError) -> Bool in
+            if let d = report.divergence, d.checkpoint != nil { return false }
             switch record.header.kind {
             case .index:
-                continue
+                return true
             case .checkpoint:
                 let recorded = try checkpointState(record)
                 let position = record.header.firstEvent
@@ -105,6 +105,7 @@ extension LogReader {
                     }
                 }
             }
+            return true
         }
         return report
     }

@@ -48,7 +48,7 @@ extension LogReader {
         s.pans = s.types["panBegan", default: 0]
         s.taps = s.types["tap", default: 0]
         s.swipes = s.types["swipeBegan", default: 0]
-        for r in records {
+        try forEachRecord { r in
             switch r.header.kind {
             case .batch:
                 s.batches += 1
@@ -57,6 +57,7 @@ extension LogReader {
             case .checkpoint: s.checkpoints += 1
             case .index: break
             }
+            return true
         }
         return s
     }

@@ -63,19 +63,7 @@ extension LogReader {
             try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
                 let before = state.selection
                 try apply(e, index: i, to: &state)
-                if case .reload = e.event {
-                    origins = RowOrigins(layout: state.layout, insertedAt: i)
-                    return true
-                }
-                var mapped = before
-                if let ops = e.event.rowOperations {
-                    origins.apply(ops, at: i)
-                    mapped = before.applying(ops)
-                    if case .insertSections(let at, let specs) = e.event {
-                        for (k, spec) in zip(at, specs) { origins.markInserted(section: k, rows: spec.rows, at: i) }
-                    }
-                }
-                if state.selection != mapped { origins.markChanged(mapped.symmetricDifference(state.selection), at: i) }
+                origins.follow(e.event, at: i, to: state.layout, selection: (before, state.selection))
                 return true
             }
             progress?(n - start)
@@ -134,10 +122,10 @@ extension LogReader {
         return start
     }
 
-    /// Applies a logged event and returns what it changed.
+    /// Applies a logged event with the reader's engine and returns what it changed.
     func applyReporting(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) -> TableChanges {
         do throws(InvalidEvent) {
-            return try state.apply(e)
+            return try engine.apply(e, to: &state)
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
@@ -171,8 +159,7 @@ extension LogReader {
         var origins = RowOrigins(layout: state.layout)
         try forEachEvent(from: m, to: n) { (i, e) throws(LogError) -> Bool in
             try apply(e, index: i, to: &state)
-            if case .reload = e.event { origins = RowOrigins(layout: state.layout, insertedAt: i) }
-            if let ops = e.event.rowOperations { origins.apply(ops, at: i) }
+            origins.follow(e.event, at: i, to: state.layout)
             return true
         }
         if case .existing(let p)? = origins.origin(of: row) { return p }

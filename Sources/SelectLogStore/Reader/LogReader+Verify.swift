@@ -14,17 +14,25 @@ extension LogReader {
     package static func verify(path: String, replaying: Bool, engine: EngineBehaviour) throws(LogError) -> VerifyReport {
         let file = try MappedFile(path: path)
         let bytes = file.bytes
-        var scan = LogScan.scan(bytes, deep: true) { file.release(upTo: $0) }
-        if scan.problem == nil, let index = scan.records.last, index.header.kind == .index {
-            if let why = indexDisagreement(index, scan.records.dropLast(), bytes, salt: scan.header?.salt ?? 0) {
+        // The stored index is compared with the records as they are walked, entry by entry
+        // where it lies: neither list is held in memory.
+        var comparison = IndexComparison(bytes) { file.release($0) }
+        var released = 0
+        var scan = LogScan.scan(bytes, deep: true, keep: false, release: { offset in
+            guard offset > released else { return }
+            file.release(released..<offset)
+            released = offset
+        }) { comparison.visit($0) }
+        if scan.problem == nil, let index = scan.last, index.header.kind == .index {
+            if let why = comparison.disagreement(with: index) {
                 scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)
                 scan.goodEnd = index.offset
-                scan.records.removeLast()
+                scan.recordCount -= 1
             }
         }
         var report = VerifyReport(fileSize: bytes.count, intactEvents: scan.eventCount,
                                   intactBytes: scan.problem == nil ? bytes.count : scan.goodEnd,
-                                  records: scan.records.count, problem: scan.problem)
+                                  records: scan.recordCount, problem: scan.problem)
         guard replaying, scan.problem == nil else { return report }
         let reader = try LogReader(path: path, engine: engine)
         guard reader.checkpointsTrusted else {
@@ -32,33 +40,72 @@ extension LogReader {
             return report
         }
         var state = TableState()
-        for record in reader.records where record.header.kind == .checkpoint {
+        var mismatch: LogProblem?
+        try reader.forEachRecord { (record) throws(LogError) -> Bool in
+            guard record.header.kind == .checkpoint else { return true }
             try reader.replay(into: &state, to: record.header.firstEvent)
             let recorded = try reader.checkpointState(record)
             if recorded.hashValue64 != state.hashValue64 {
-                report.problem = LogProblem(offset: record.offset,
-                                            reason: "checkpoint after \(record.header.firstEvent) events holds state \(recorded.hashHex), replaying the events gives \(state.hashHex)",
-                                            isTornTail: false)
-                report.intactBytes = record.offset
-                report.intactEvents = record.header.firstEvent
-                return report
+                mismatch = LogProblem(offset: record.offset,
+                                      reason: "checkpoint after \(record.header.firstEvent) events holds state \(recorded.hashHex), replaying the events gives \(state.hashHex)",
+                                      isTornTail: false)
+                return false
             }
             report.checkpointsReplayed += 1
+            return true
+        }
+        if let mismatch {
+            report.problem = mismatch
+            report.intactBytes = mismatch.offset
+            report.intactEvents = state.events
+            return report
         }
         try reader.replay(into: &state, to: reader.eventCount)
         return report
     }
+}
 
-    /// Why a stored index does not list exactly `walked`, or nil.
-    private static func indexDisagreement(_ index: RecordInfo, _ walked: ArraySlice<RecordInfo>, _ bytes: UnsafeRawBufferPointer,
-                                          salt: UInt64) -> String? {
-        guard case .success(let raw) = LogScan.payload(index, bytes, salt: salt, nil),
-              let listed = LogIndex.decode(raw, at: index.offset) else { return "it does not decode" }
-        if listed.count != walked.count { return "it lists \(listed.count) records, the file holds \(walked.count)" }
-        for (k, (a, b)) in zip(listed, walked).enumerated() where a != b {
-            return "entry \(k) (byte offset \(a.offset)) differs from the record at byte offset \(b.offset)"
+/// The stored index the trailer names, compared entry by entry with the records a walk
+/// finds, as it finds them.
+private struct IndexComparison {
+    private var index: RecordInfo?
+    private var entries: LogIndex.Entries?
+    private var walked = 0
+    private var first: String?
+    /// Drops the pages of a range of the file: the entries behind the comparison.
+    private let release: (Range<Int>) -> Void
+
+    init(_ bytes: UnsafeRawBufferPointer, release: @escaping (Range<Int>) -> Void) {
+        self.release = release
+        guard let (_, info) = LogIndexCheck.indexRecord(bytes) else { return }
+        index = info
+        entries = LogIndex.Entries(UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end]), at: info.offset)
+    }
+
+    mutating func visit(_ r: RecordInfo) {
+        guard r.header.kind != .index else { return }
+        defer { walked += 1 }
+        guard first == nil, entries != nil else { return }
+        switch entries?.next() {
+        case .some(.some(let listed)):
+            if let index, let at = entries?.at, walked % 65_536 == 65_535 {
+                release(index.offset..<(index.offset + LogFormat.recordHeaderSize + at))
+            }
+            if listed != r { first = "entry \(walked) (byte offset \(listed.offset)) differs from the record at byte offset \(r.offset)" }
+        case .some(.none):
+            first = "it does not decode"
+        case .none:
+            break
         }
-        return nil
+    }
+
+    /// Why the index record `walkedIndex`, the last record walked, does not list exactly
+    /// the records walked before it, or nil.
+    mutating func disagreement(with walkedIndex: RecordInfo) -> String? {
+        guard let index, index.offset == walkedIndex.offset, entries != nil else { return "it does not decode" }
+        if let count = entries?.count, count != walked { return "it lists \(count) records, the file holds \(walked)" }
+        if first == nil, entries?.next() != nil { return "it does not decode" }
+        return first
     }
 }
 

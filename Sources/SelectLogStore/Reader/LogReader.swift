@@ -5,7 +5,12 @@ import SelectLog
 ///
 /// Opening keeps every complete record; a torn tail (a crash mid-write) is noted
 /// in `tail` and otherwise ignored. Damage before the end is an error that names
-/// its byte offset: it is never skipped silently.
+/// its byte offset: it is never skipped silently. A cleanly closed log is opened
+/// from its stored index, and each record is checked, with every record before it,
+/// the first time a read needs it; so damage in such a log is thrown by the first
+/// read at or past it. Memory does not grow with the log: the file is mapped, the
+/// pages a walk leaves are released, and only checkpoints and every 32nd batch are
+/// remembered.
 ///
 /// ```swift
 /// let log = try LogReader(path: "session.slog")
@@ -17,15 +22,14 @@ public final class LogReader: Sendable {
     public let path: String
     /// The file header (format version, salt, checkpoint interval, behaviour fingerprint).
     package let header: FileHeader
-    /// Every record, in file order.
-    package let records: [RecordInfo]
     /// Events in the log.
     public let eventCount: Int
     /// A torn tail that was left out, if any.
     public let tail: LogProblem?
     /// The file's size in bytes.
     public var fileSize: Int { file.bytes.count }
-    /// Whether the seek index came from the file's index record (a clean close) rather than a scan.
+    /// Whether the log was closed cleanly and its stored seek index is sound (then opening
+    /// reads the index alone), rather than walked from the start.
     public let usedStoredIndex: Bool
     /// Whether this build's engine behaves as the one that wrote the log (same behaviour
     /// fingerprint). When false, the log's checkpoints hold another engine's states:
@@ -38,21 +42,11 @@ public final class LogReader: Sendable {
     let rebuilt = RebuiltCheckpoints()
 
     let file: MappedFile
-    /// Positions in `records` of the batches and of the checkpoints (indices, not copies:
-    /// a 10M-event log has some 80,000 records).
-    private let batchSlots: [Int32]
-    private let checkpointSlots: [Int32]
-    private var batches: Slots { Slots(records: records, slots: batchSlots) }
-    private var checkpoints: Slots { Slots(records: records, slots: checkpointSlots) }
-
-    /// A view of some records through their positions.
-    private struct Slots {
-        let records: [RecordInfo]
-        let slots: [Int32]
-        var count: Int { slots.count }
-        var last: RecordInfo? { slots.last.map { records[Int($0)] } }
-        subscript(i: Int) -> RecordInfo { records[Int(slots[i])] }
-    }
+    /// Where the data records end: the index record's offset, or the end of the last
+    /// whole record.
+    let dataEnd: Int
+    /// What has been checked so far, and where records are found again.
+    private let checked: LockedBox<CheckedPrefix>
     /// The zstd context, one per reader: reads from several tasks take turns with it.
     private let decompressor: LockedBox<ZstdDecompressor?>
 
@@ -64,23 +58,36 @@ public final class LogReader: Sendable {
     /// Opens the log at `path`, replaying with `engine`. When the engine's behaviour
     /// fingerprint differs from the log's, the log's checkpoints are not used, and a
     /// notice says so once per process on stderr.
+    ///
+    /// A cleanly closed log is opened from its stored index alone, read where it lies in
+    /// the mapping: no record is read, and nothing proportional to the log is kept. A
+    /// log without a sound index is walked (and every payload checksummed) now. Either
+    /// way memory stays flat: pages behind a walk are released.
     package init(path: String, engine: EngineBehaviour) throws(LogError) {
         self.path = path
         self.engine = engine
-        file = try MappedFile(path: path)
-        let bytes = file.bytes
+        let mapped = try MappedFile(path: path)
+        file = mapped
+        let bytes = mapped.bytes
         decompressor = LockedBox(Zstd.isAvailable ? ZstdDecompressor() : nil)
         if bytes.count > 0, bytes.count < 8, Array(bytes) == Array(LogFormat.magic.prefix(bytes.count)) {
             // A log torn inside its magic: no events.
             throw LogError(.damaged, "the file header is incomplete (no events)", path: path, offset: 0, eventIndex: 0)
         }
-        if let indexed = LogIndexCheck.storedIndex(bytes) {
-            header = indexed.header
-            records = indexed.records
+        if let found = LogIndexCheck.storedIndex(bytes, release: { mapped.release($0) }) {
+            header = found.header
+            eventCount = found.eventCount
+            dataEnd = found.index.offset
             tail = nil
             usedStoredIndex = true
+            mapped.release(found.index.offset..<found.index.end)
         } else {
-            let scan = LogScan.scan(bytes, deep: false)
+            var released = 0
+            let scan = LogScan.scan(bytes, deep: false, keep: false) { offset in
+                guard offset > released else { return }
+                mapped.release(released..<offset)
+                released = offset
+            }
             if let problem = scan.problem, !problem.isTornTail || scan.header == nil {
                 throw LogError(scan.header == nil && problem.offset == 0 && !problem.isTornTail ? .notALog : .damaged,
                                "\(problem.reason) (\(scan.eventCount) intact events before it)",
@@ -88,64 +95,106 @@ public final class LogReader: Sendable {
             }
             guard let h = scan.header else { throw LogError(.damaged, "no file header", path: path, offset: 0) }
             header = h
-            records = scan.records
+            eventCount = scan.eventCount
+            dataEnd = scan.last.map { $0.header.kind == .index ? $0.offset : $0.end } ?? h.size
             tail = scan.problem
             usedStoredIndex = false
         }
-        if usedStoredIndex, let index = records.last { file.release(index.offset..<index.end) }
-        try LogReader.sweepPayloads(records, file, salt: header.salt, storedIndex: usedStoredIndex, path: path)
-        let all = records
-        batchSlots = all.indices.filter { all[$0].header.kind == .batch }.map { Int32($0) }
-        checkpointSlots = all.indices.filter { all[$0].header.kind == .checkpoint }.map { Int32($0) }
-        let lastBatch = batchSlots.last.map { all[Int($0)] }
-        eventCount = lastBatch.map { $0.header.firstEvent + $0.header.eventCount } ?? 0
+        checked = LockedBox(CheckedPrefix(end: header.size))
         checkpointsTrusted = header.behaviour != nil && header.behaviour == engine.fingerprint
-        if !checkpointsTrusted && !checkpointSlots.isEmpty && engine.isStandard {
+        if !usedStoredIndex {
+            // The records were just walked: check their payloads now too, while they are
+            // at hand, so that damage anywhere is an error at open.
+            try advance(throughEvent: Int.max)
+        }
+        // A log as long as its checkpoint interval holds a checkpoint.
+        let interval = Int(header.checkpointInterval)
+        if !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {
             BehaviourNotice.sayOnce(BehaviourNotice.untrusted(path: path, recorded: header.behaviour))
         }
     }
 
-    /// Checks every record's payload checksum (and, with a stored index, every record
-    /// header against its entry) before any read, so that no read answers from beyond a
-    /// damaged record: a checkpoint past the damage must not hide it. Checksums only, no
-    /// decompression; the pages behind the sweep are released as it goes.
-    private static func sweepPayloads(_ records: [RecordInfo], _ file: MappedFile, salt: UInt64,
-                                      storedIndex: Bool, path: String) throws(LogError) {
-        let bytes = file.bytes
-        var events = 0
-        for (k, info) in records.enumerated() {
-            let why: String?
-            if storedIndex, let disagreement = LogIndexCheck.disagreement(info, bytes, salt: salt) {
-                why = "the seek index disagrees with the file: \(disagreement); run `selectlog verify`"
-            } else {
-                let start = info.offset + LogFormat.recordHeaderSize
-                if info.offset < 0 || start > info.end || info.end > bytes.count {
-                    why = "record runs past the end of the file"
-                } else if CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<info.end]), salt: salt) != info.payloadChecksum {
-                    why = "record payload checksum mismatch"
-                } else {
-                    why = nil
-                }
-            }
-            if let why {
-                throw LogError(.damaged, "\(why) (\(events) intact events before it)",
-                               path: path, offset: info.offset, eventIndex: events)
-            }
-            if info.header.kind == .batch { events = info.header.firstEvent + info.header.eventCount }
-            if k % 64 == 63 { file.release(upTo: info.end) }
-        }
-        file.release(upTo: records.last?.end ?? 0)
-    }
-
     // MARK: Records
 
-    /// The raw payload of `info`, checksum verified first. When the record came from the
-    /// stored index, its header in the file is checked against the index entry first.
-    func payload(_ info: RecordInfo) throws(LogError) -> [UInt8] {
-        if usedStoredIndex, let why = LogIndexCheck.disagreement(info, file.bytes, salt: header.salt) {
-            throw LogError(.damaged, "the seek index disagrees with the file: \(why); run `selectlog verify`",
-                           path: path, offset: info.offset, eventIndex: info.header.firstEvent)
+    /// Every record, in file order, as a walk of the headers finds them (the index record
+    /// included when there is one). For tests and tools on small logs: it holds them all.
+    package var records: [RecordInfo] { LogScan.scan(file.bytes, deep: false).records }
+
+    /// Checks records, in order from where the checks stopped, while the events before the
+    /// next one are at most `event` and it starts at or before `offset`: its header (checksum,
+    /// limits, place in the sequence) and its payload's checksum. A checkpoint past damage
+    /// must not hide it, so no record is used before every record before it is checked.
+    /// Pages behind the walk are released; checkpoints and every 32nd batch are kept as
+    /// anchors for finding records again. Damage is remembered and thrown again.
+    func advance(throughEvent event: Int = Int.max, pastOffset offset: Int = Int.max) throws(LogError) {
+        let file = self.file, salt = header.salt, dataEnd = self.dataEnd, path = self.path
+        let failure: LogError? = checked.withLockedValue { c in
+            if let failure = c.failure { return failure }
+            var walked = 0
+            var released = c.end
+            while c.end < dataEnd, c.events <= event, c.end <= offset {
+                if let why = CheckedPrefix.problem(at: c.end, file.bytes, salt: salt, dataEnd: dataEnd, events: c.events, then: { info in
+                    c.note(info)
+                }) {
+                    c.failure = LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path, offset: c.end, eventIndex: c.events)
+                    return c.failure
+                }
+                walked += 1
+                if walked % 64 == 0 {
+                    file.release(released..<c.end)
+                    released = c.end
+                }
+            }
+            if walked > 0 { file.release(released..<c.end) }
+            return nil
         }
+        if let failure { throw failure }
+    }
+
+    /// The checked record whose header starts at `offset`.
+    func record(at offset: Int) throws(LogError) -> RecordInfo {
+        try advance(pastOffset: offset)
+        let bytes = file.bytes
+        guard offset >= header.size, offset <= dataEnd - LogFormat.recordHeaderSize,
+              case .success(let (h, checksum)) = RecordHeader.decode(
+                UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: header.salt) else {
+            throw LogError(.damaged, "no record header at byte offset \(offset) (the file changed while it was read?)", path: path, offset: offset)
+        }
+        return RecordInfo(offset: offset, header: h, payloadChecksum: checksum)
+    }
+
+    /// Calls `body` with every data record (batches and checkpoints, not the index), in
+    /// file order, each checked before it is passed; stops when `body` returns false.
+    func forEachRecord(_ body: (RecordInfo) throws(LogError) -> Bool) throws(LogError) {
+        var offset = header.size
+        var walk = Walk(from: offset)
+        while offset < dataEnd {
+            let info = try record(at: offset)
+            if try !body(info) { return }
+            offset = info.end
+            walk.passed(offset, file)
+        }
+    }
+
+    /// A sequential walk's pages, released every 64 records: ranges that follow one
+    /// another, so no page is left behind (records are mostly smaller than a page).
+    struct Walk {
+        private var from: Int
+        private var count = 0
+
+        init(from: Int) { self.from = from }
+
+        mutating func passed(_ offset: Int, _ file: MappedFile) {
+            count += 1
+            guard count % 64 == 0, offset > from else { return }
+            file.release(from..<offset)
+            from = offset
+        }
+    }
+
+    /// The raw payload of `info`, checksum verified first (the record itself was checked
+    /// with every record before it, before it could be found).
+    func payload(_ info: RecordInfo) throws(LogError) -> [UInt8] {
         let salt = header.salt, bytes = file.bytes
         switch decompressor.withLockedValue({ LogScan.payload(info, bytes, salt: salt, $0) }) {
         case .success(let raw):
@@ -158,14 +207,20 @@ public final class LogReader: Sendable {
         }
     }
 
-    /// The batch holding event `index`.
-    func batchIndex(containing index: Int) -> Int? {
-        var lo = 0, hi = batches.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if batches[mid].header.firstEvent + batches[mid].header.eventCount <= index { lo = mid + 1 } else { hi = mid }
+    /// The batch holding event `index`: from the nearest anchor at or before it, a walk
+    /// of at most 32 batches.
+    func batch(containing index: Int) throws(LogError) -> RecordInfo? {
+        guard index >= 0, index < eventCount else { return nil }
+        try advance(throughEvent: index)
+        var offset = checked.withLockedValue { $0.batchAnchor(atOrBefore: index) } ?? header.size
+        while offset < dataEnd {
+            let info = try record(at: offset)
+            if info.header.kind == .batch, info.header.firstEvent + info.header.eventCount > index {
+                return info.header.firstEvent <= index ? info : nil
+            }
+            offset = info.end
         }
-        return lo < batches.count ? lo : nil
+        throw LogError(.damaged, "the log ends before event \(index + 1), its index says \(eventCount) events", path: path, offset: dataEnd, eventIndex: index)
     }
 
     /// Calls `body` with each event's index and the event, from `start` up to (not
@@ -173,9 +228,10 @@ public final class LogReader: Sendable {
     public func forEachEvent(from start: Int = 0, to end: Int? = nil,
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
         let end = min(end ?? eventCount, eventCount)
-        guard start < end, var b = batchIndex(containing: start) else { return }
-        while b < batches.count {
-            let batch = batches[b]
+        guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
+        var walk = Walk(from: next.offset)
+        while true {
+            let batch = next
             var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime, version: header.version)
             var index = batch.header.firstEvent
             while true {
@@ -194,8 +250,21 @@ public final class LogReader: Sendable {
                 throw LogError(.damaged, "batch holds \(index - batch.header.firstEvent) events, its header says \(batch.header.eventCount)",
                                path: path, offset: batch.offset, eventIndex: batch.header.firstEvent)
             }
-            if b % 64 == 63 { file.release(upTo: batch.end) }
-            b += 1
+            guard index < end else { return }
+            // The next batch, past any checkpoint.
+            var offset = batch.end
+            while true {
+                guard offset < dataEnd else {
+                    throw LogError(.damaged, "the log ends after \(index) events, its index says \(eventCount)", path: path, offset: offset, eventIndex: index)
+                }
+                let info = try record(at: offset)
+                walk.passed(info.offset, file)
+                if info.header.kind == .batch {
+                    next = info
+                    break
+                }
+                offset = info.end
+            }
         }
     }
 
@@ -210,13 +279,10 @@ public final class LogReader: Sendable {
     }
 
     /// The checkpoint with the most events, at most `n`.
-    func checkpoint(atOrBefore n: Int) -> RecordInfo? {
-        var lo = 0, hi = checkpoints.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if checkpoints[mid].header.firstEvent <= n { lo = mid + 1 } else { hi = mid }
-        }
-        return lo > 0 ? checkpoints[lo - 1] : nil
+    func checkpoint(atOrBefore n: Int) throws(LogError) -> RecordInfo? {
+        try advance(throughEvent: n)
+        guard let offset = checked.withLockedValue({ $0.checkpoint(atOrBefore: n) }) else { return nil }
+        return try record(at: offset)
     }
 
     /// The state after the first `n` events: the nearest checkpoint at or before `n`,
@@ -230,7 +296,7 @@ public final class LogReader: Sendable {
         }
         if !checkpointsTrusted { return try rebuiltState(at: n) }
         var state = TableState()
-        if let c = checkpoint(atOrBefore: n) { state = try checkpointState(c) }
+        if let c = try checkpoint(atOrBefore: n) { state = try checkpointState(c) }
         try replay(into: &state, to: n)
         return state
     }
@@ -253,7 +319,7 @@ public final class LogReader: Sendable {
     /// Applies events `state.events..<n` to `state`.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
         try forEachEvent(from: state.events, to: n) { (index, e) throws(LogError) -> Bool in
-            try apply(e, index: index, to: &state)
+            try apply(e, index: index, to: &state, validated: true)
             return true
         }
     }
@@ -261,9 +327,18 @@ public final class LogReader: Sendable {
     /// Applies logged event `index` to `state`. A logged event was valid when it was
     /// recorded, so a rejection means the log (or the engine) is wrong: `.damaged`.
     public func apply(_ e: TimedEvent, index: Int, to state: inout TableState) throws(LogError) {
+        try apply(e, index: index, to: &state, validated: false)
+    }
+
+    /// `validated`: `e` came from `forEachEvent`, whose decoder validated it.
+    private func apply(_ e: TimedEvent, index: Int, to state: inout TableState, validated: Bool) throws(LogError) {
         do throws(InvalidEvent) {
             // The standard engine skips working out `TableChanges`, which replay discards.
-            if engine.isStandard { try state.applyDiscardingChanges(e) } else { try engine.apply(e, to: &state) }
+            if engine.isStandard {
+                if validated { try state.applyValidated(e) } else { try state.applyDiscardingChanges(e) }
+            } else {
+                try engine.apply(e, to: &state)
+            }
         } catch {
             throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
         }
@@ -274,5 +349,86 @@ public final class LogReader: Sendable {
     func batchError(_ error: BinaryError, _ decoder: BinaryEventDecoder, _ batch: RecordInfo, _ index: Int) -> LogError {
         if decoder.isNewer { return LogError(.unsupported, error.reason, path: path, offset: batch.offset, eventIndex: index) }
         return LogError(.damaged, "batch does not decode: \(error)", path: path, offset: batch.offset, eventIndex: index)
+    }
+}
+
+/// How far a reader has checked its log, and where to find records again: every
+/// checkpoint and every 32nd batch (some 2 KB per million events).
+struct CheckedPrefix {
+    /// Every record before this offset is checked.
+    var end: Int
+    /// Events in the batches before `end`.
+    var events = 0
+    /// Batches before `end`.
+    var batches = 0
+    /// The damage met, thrown again by every later read.
+    var failure: LogError?
+    /// (offset, first event) of the 0th, 32nd, 64th, … batch.
+    private var batchAnchors: [(offset: Int, first: Int)] = []
+    /// (offset, events before it) of every checkpoint.
+    private var checkpoints: [(offset: Int, first: Int)] = []
+
+    init(end: Int) { self.end = end }
+
+    /// Notes a record just checked.
+    mutating func note(_ info: RecordInfo) {
+        switch info.header.kind {
+        case .batch:
+            if batches % 32 == 0 { batchAnchors.append((info.offset, info.header.firstEvent)) }
+            batches += 1
+            events = info.header.firstEvent + info.header.eventCount
+        case .checkpoint:
+            checkpoints.append((info.offset, info.header.firstEvent))
+        case .index:
+            break
+        }
+        end = info.end
+    }
+
+    /// The offset of the last anchor batch whose first event is at most `n`.
+    func batchAnchor(atOrBefore n: Int) -> Int? { Self.last(batchAnchors, atOrBefore: n) }
+
+    /// The offset of the last checkpoint after at most `n` events.
+    func checkpoint(atOrBefore n: Int) -> Int? { Self.last(checkpoints, atOrBefore: n) }
+
+    private static func last(_ list: [(offset: Int, first: Int)], atOrBefore n: Int) -> Int? {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid].first <= n { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? list[lo - 1].offset : nil
+    }
+
+    /// Why the record at `offset` is not the next one after `events` events, whole and
+    /// intact, before `dataEnd`; nil when it is, after calling `then` with it.
+    static func problem(at offset: Int, _ bytes: UnsafeRawBufferPointer, salt: UInt64, dataEnd: Int, events: Int,
+                        then: (RecordInfo) -> Void) -> String? {
+        guard dataEnd - offset >= LogFormat.recordHeaderSize, dataEnd <= bytes.count else { return "incomplete record header" }
+        let info: RecordInfo
+        switch RecordHeader.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: salt) {
+        case .failure(let box):
+            switch box.problem {
+            case .badMagic: return "not a record header (bad magic)"
+            case .badChecksum: return "record header checksum mismatch"
+            case .badField(let why): return why
+            }
+        case .success(let (h, checksum)):
+            info = RecordInfo(offset: offset, header: h, payloadChecksum: checksum)
+        }
+        if info.end > dataEnd { return "record runs past the end of the records" }
+        switch info.header.kind {
+        case .batch:
+            if info.header.firstEvent != events { return "batch starts after \(info.header.firstEvent) events, expected after \(events)" }
+            if info.header.eventCount == 0 { return "empty batch" }
+        case .checkpoint:
+            if info.header.firstEvent != events { return "checkpoint of event \(info.header.firstEvent) after \(events) events" }
+        case .index:
+            return "an index record before the end of the log"
+        }
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + LogFormat.recordHeaderSize)..<info.end])
+        if CRC32C.checksum(stored, salt: salt) != info.payloadChecksum { return "record payload checksum mismatch" }
+        then(info)
+        return nil
     }
 }

@@ -77,6 +77,13 @@ struct SelectionPan: Hashable, Sendable {
 ///  any selection phase ── row edit, reload, configure (not multiple),
 ///                         setEditing (changed) ──▶ interrupted ── panEnded / panCancelled ──▶ idle
 /// ```
+///
+/// The enum `State` is the machine as the rest of the engine reads it. It is stored
+/// flat, as its phase beside each case's payload, so that pan samples and ticks
+/// (nine events in ten of a session) change the selection pan in place: copying it
+/// out of an enum case and back cost about 140 bytes, its retains and releases, and
+/// value-witness calls per sample. Only the payload of the current phase is part of
+/// the value (`==` and `hash(into:)` read nothing else).
 public struct PanState: Hashable, Sendable {
     enum State: Hashable, Sendable {
         /// No finger is down.
@@ -94,56 +101,134 @@ public struct PanState: Hashable, Sendable {
         case interrupted(finger: ViewportPoint)
     }
 
-    var state = State.idle
+    /// `State`'s cases without their payloads.
+    enum Phase: UInt8, Hashable, Sendable {
+        case idle, dragScroll, waitingForStartRow, running, autoScrolling, interrupted
+
+        /// Whether a strip or multi-select pan is in this phase.
+        var isSelecting: Bool { self == .waitingForStartRow || self == .running || self == .autoScrolling }
+    }
+
+    /// The current case of `State`.
+    private(set) var phase = Phase.idle
+    /// The selection pan in the selecting phases; `SelectionPan.none` otherwise.
+    private var selecting = SelectionPan.none
+    /// The auto-scroll in `.autoScrolling`; unused otherwise.
+    private var running = AutoScroll(direction: .down, since: .zero)
+    /// The drag scroll in `.dragScroll`; unused otherwise.
+    private var drag = DragScroll(began: ViewportPoint(x: .zero, y: .zero), offsetAtBegan: .zero)
+    /// The finger of an interrupted pan; unused otherwise.
+    private var interruptedFinger = ViewportPoint(x: .zero, y: .zero)
+
     /// The pan's kind as the state JSON shows it, or nil when idle. Stored beside the
-    /// state so that hot paths read it without copying the state's payload.
+    /// state so that hot paths read it without building the state.
     public private(set) var kind: Pan.Kind?
 
     init() {}
 
-    /// Enters `newState`, whose kind is `newKind`. Every transition sets the state here.
+    /// The state machine's current state, payload included. Setting it keeps `kind`.
+    var state: State {
+        get {
+            switch phase {
+            case .idle: .idle
+            case .dragScroll: .dragScroll(drag)
+            case .waitingForStartRow: .waitingForStartRow(selecting)
+            case .running: .running(selecting)
+            case .autoScrolling: .autoScrolling(selecting, running)
+            case .interrupted: .interrupted(finger: interruptedFinger)
+            }
+        }
+        set { enter(newValue, kind: kind) }
+    }
+
+    /// Enters `newState`, whose kind is `newKind`. Every transition that is not a
+    /// selection pan's own step (`settle(_:autoscroll:)`) sets the state here.
     mutating func enter(_ newState: State, kind newKind: Pan.Kind?) {
-        state = newState
+        let wasSelecting = phase.isSelecting
+        switch newState {
+        case .idle: phase = .idle
+        case .dragScroll(let d): phase = .dragScroll; drag = d
+        case .waitingForStartRow(let p): phase = .waitingForStartRow; selecting = p
+        case .running(let p): phase = .running; selecting = p
+        case .autoScrolling(let p, let a): phase = .autoScrolling; selecting = p; running = a
+        case .interrupted(let finger): phase = .interrupted; interruptedFinger = finger
+        }
+        // A finished selection pan lets go of its selection.
+        if wasSelecting && !phase.isSelecting { selecting = .none }
         kind = newKind
+    }
+
+    /// Moves the selection pan out for a step of its phase, leaving `SelectionPan.none`;
+    /// `settle(_:autoscroll:)` puts it back. Only in a selecting phase.
+    mutating func takeSelectionPan() -> SelectionPan {
+        var pan = SelectionPan.none
+        swap(&pan, &selecting)
+        return pan
+    }
+
+    /// Puts back the pan `takeSelectionPan()` moved out, in its phase: auto-scrolling,
+    /// else running once it has its start row, else waiting for it.
+    mutating func settle(_ pan: inout SelectionPan, autoscroll: AutoScroll?) {
+        if let autoscroll {
+            pan.lastAutoscrollChange = autoscroll.since
+            phase = .autoScrolling
+            running = autoscroll
+        } else {
+            phase = pan.rows == nil ? .waitingForStartRow : .running
+        }
+        kind = pan.kind
+        swap(&pan, &selecting)
+    }
+
+    /// Stops a running auto-scroll; the pan stays as it is.
+    mutating func stopAutoscroll() {
+        guard phase == .autoScrolling else { return }
+        phase = selecting.rows == nil ? .waitingForStartRow : .running
     }
 
     /// The kind `state` implies; invariants compare it with `kind`.
     var kindOfState: Pan.Kind? {
-        switch state {
+        switch phase {
         case .idle: nil
         case .dragScroll: .scroll
-        case .waitingForStartRow(let p), .running(let p), .autoScrolling(let p, _): p.kind
+        case .waitingForStartRow, .running, .autoScrolling: selecting.kind
         case .interrupted: .interrupted
         }
     }
 
     /// Whether a pan (of any kind, interrupted included) is active.
-    public var isActive: Bool {
-        if case .idle = state { return false }
-        return true
-    }
+    public var isActive: Bool { phase != .idle }
 
     /// Whether a strip or multi-select pan is running (owns the selection).
-    public var isSelecting: Bool { selectionPan != nil }
+    public var isSelecting: Bool { phase.isSelecting }
 
     /// Whether a drag scroll is running.
-    public var isDragScroll: Bool {
-        if case .dragScroll = state { return true }
-        return false
-    }
+    public var isDragScroll: Bool { phase == .dragScroll }
+
+    /// The drag scroll, while one runs.
+    var dragScroll: DragScroll? { phase == .dragScroll ? drag : nil }
 
     /// The selection pan, in whichever of its phases.
-    var selectionPan: SelectionPan? {
-        switch state {
-        case .waitingForStartRow(let p), .running(let p), .autoScrolling(let p, _): p
-        case .idle, .dragScroll, .interrupted: nil
-        }
-    }
+    var selectionPan: SelectionPan? { phase.isSelecting ? selecting : nil }
 
     /// The running auto-scroll.
-    var autoscroll: AutoScroll? {
-        if case .autoScrolling(_, let a) = state { return a }
-        return nil
+    var autoscroll: AutoScroll? { phase == .autoScrolling ? running : nil }
+
+    public static func == (a: PanState, b: PanState) -> Bool {
+        a.kind == b.kind && a.state == b.state
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(state)
+    }
+}
+
+extension SelectionPan {
+    /// What `PanState` holds outside the selecting phases: no rows, no selection.
+    static var none: SelectionPan {
+        SelectionPan(kind: .strip, reversal: .flip, yAtBegan: .zero, offsetAtBegan: .zero,
+                     finger: ViewportPoint(x: .zero, y: .zero), direction: nil, selectionBefore: RowSet(), rows: nil)
     }
 }
 

@@ -35,46 +35,38 @@ extension TableState {
         var pan = SelectionPan(kind: kind, reversal: reversal, yAtBegan: p.y, offsetAtBegan: contentOffset,
                                finger: p, direction: nil, selectionBefore: selection, rows: nil)
         applyMoveRule(&pan, reversal: false, &changed)
-        settle(pan, autoscroll: nil)
+        gesture.settle(&pan, autoscroll: nil)
     }
 
     mutating func panMoved(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
-        switch gesture.state {
+        switch gesture.phase {
         case .idle:
             throw InvalidEvent("panMoved", "no pan is active")
-        case .dragScroll(let drag):
-            contentOffset = clampedOffset(drag.offsetAtBegan - (p.y - drag.began.y))
-        case .waitingForStartRow(var pan), .running(var pan):
-            var auto: AutoScroll?
-            countMove(&pan, &auto, to: p, now: now, &changed)
-            settle(pan, autoscroll: auto)
-        case .autoScrolling(var pan, let running):
-            var auto: AutoScroll? = running
-            countMove(&pan, &auto, to: p, now: now, &changed)
-            settle(pan, autoscroll: auto)
+        case .dragScroll:
+            if let drag = gesture.dragScroll { contentOffset = clampedOffset(drag.offsetAtBegan - (p.y - drag.began.y)) }
+        case .waitingForStartRow, .running, .autoScrolling:
+            countMove(to: p, now: now, &changed)
         case .interrupted:
             break  // its samples are ignored
         }
     }
 
+    /// A finger move of the selection pan, in place (the pan is moved out and back, never copied).
+    private mutating func countMove(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) {
+        var auto = gesture.autoscroll
+        var pan = gesture.takeSelectionPan()
+        countMove(&pan, &auto, to: p, now: now, &changed)
+        gesture.settle(&pan, autoscroll: auto)
+    }
+
     mutating func panEnded(at p: ViewportPoint?, targetOffset: Points?, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
-        switch gesture.state {
+        switch gesture.phase {
         case .idle:
             throw InvalidEvent("panEnded", "no pan is active")
-        case .dragScroll(let drag):
-            if let p { contentOffset = clampedOffset(drag.offsetAtBegan - (p.y - drag.began.y)) }
-        case .waitingForStartRow(var pan), .running(var pan):
-            if let p {
-                var auto: AutoScroll?
-                countMove(&pan, &auto, to: p, now: now, &changed)
-                settle(pan, autoscroll: auto)
-            }
-        case .autoScrolling(var pan, let running):
-            if let p {
-                var auto: AutoScroll? = running
-                countMove(&pan, &auto, to: p, now: now, &changed)
-                settle(pan, autoscroll: auto)
-            }
+        case .dragScroll:
+            if let p, let drag = gesture.dragScroll { contentOffset = clampedOffset(drag.offsetAtBegan - (p.y - drag.began.y)) }
+        case .waitingForStartRow, .running, .autoScrolling:
+            if let p { countMove(to: p, now: now, &changed) }
         case .interrupted:
             break  // ends it and changes nothing else
         }
@@ -82,7 +74,7 @@ extension TableState {
     }
 
     mutating func panCancelled() throws(InvalidEvent) {
-        if case .idle = gesture.state { throw InvalidEvent("panCancelled", "no pan is active") }
+        if gesture.phase == .idle { throw InvalidEvent("panCancelled", "no pan is active") }
         finishPan(.cancelled)
     }
 
@@ -143,55 +135,32 @@ extension TableState {
     /// `tick`: moves a running auto-scroll by the exact distance for the time since it
     /// last moved, then applies the move rule for the row now under the still finger.
     mutating func tick(_ now: Micros, _ changed: inout SelectionDelta) {
-        switch gesture.state {
-        case .autoScrolling(var pan, var auto):
-            let distance = autoscrollDistance(elapsed: Micros(raw: now.raw - auto.since.raw))
-            auto.since = now
-            let moved = auto.direction == .up ? contentOffset - distance : contentOffset + distance
-            contentOffset = clampedOffset(moved)
-            applyMoveRule(&pan, reversal: false, &changed)
-            settle(pan, autoscroll: auto)
-        case .idle, .dragScroll, .waitingForStartRow, .running, .interrupted:
-            return
-        }
+        guard var auto = gesture.autoscroll else { return }
+        let distance = autoscrollDistance(elapsed: Micros(raw: now.raw - auto.since.raw))
+        auto.since = now
+        let moved = auto.direction == .up ? contentOffset - distance : contentOffset + distance
+        contentOffset = clampedOffset(moved)
+        var pan = gesture.takeSelectionPan()
+        applyMoveRule(&pan, reversal: false, &changed)
+        gesture.settle(&pan, autoscroll: auto)
     }
 
     /// After the offset moved under a still finger (`scroll`, `jumpToSection`): a
     /// selection pan applies the move rule for the row now under the finger.
     mutating func followFingerAfterScroll(_ changed: inout SelectionDelta) {
-        switch gesture.state {
-        case .waitingForStartRow(var pan), .running(var pan):
-            applyMoveRule(&pan, reversal: false, &changed)
-            settle(pan, autoscroll: nil)
-        case .autoScrolling(var pan, let auto):
-            applyMoveRule(&pan, reversal: false, &changed)
-            settle(pan, autoscroll: auto)
-        case .idle, .dragScroll, .interrupted:
-            return
-        }
+        guard gesture.isSelecting else { return }
+        let auto = gesture.autoscroll
+        var pan = gesture.takeSelectionPan()
+        applyMoveRule(&pan, reversal: false, &changed)
+        gesture.settle(&pan, autoscroll: auto)
     }
 
     /// Stops auto-scroll once the offset sits at its bound in the scroll direction
     /// (spec 5.10.4); run after every event.
     mutating func stopAutoscrollAtBound() {
-        // The direction first: the pan is copied out only when auto-scroll stops.
         guard let auto = gesture.autoscroll,
-              (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset),
-              case .autoScrolling(let pan, _) = gesture.state else { return }
-        settle(pan, autoscroll: nil)
-    }
-
-    /// The selection pan's phase: auto-scrolling, else running once it has its start row,
-    /// else waiting for it.
-    private mutating func settle(_ pan: SelectionPan, autoscroll: AutoScroll?) {
-        if let autoscroll {
-            var pan = pan
-            pan.lastAutoscrollChange = autoscroll.since
-            gesture.enter(.autoScrolling(pan, autoscroll), kind: pan.kind)
-        } else if pan.rows == nil {
-            gesture.enter(.waitingForStartRow(pan), kind: pan.kind)
-        } else {
-            gesture.enter(.running(pan), kind: pan.kind)
-        }
+              (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset)
+        else { return }
+        gesture.stopAutoscroll()
     }
 }

@@ -30,7 +30,7 @@ extension TableState {
 
     /// The move rule of spec 5.3 for the row now under the finger.
     mutating func applyMoveRule(_ pan: inout SelectionPan, reversal: Bool, _ changed: inout SelectionDelta) {
-        let r = row(at: pan.finger)
+        let r = rowUnderFinger(pan.finger)
         guard var rows = pan.rows else {
             // Reversals before the start row exist flip nothing (spec 5.10.4).
             guard let r else { return }
@@ -83,6 +83,7 @@ extension TableState {
     }
 
     /// Auto-scroll after a counted move (spec 5.3): starts, keeps or stops it.
+    @inline(__always)  // a call would copy the whole state to pass `self`
     private func updatedAutoscroll(_ pan: inout SelectionPan, _ auto: AutoScroll?, now: Micros) -> AutoScroll? {
         let s = configuration.strip
         var wanted: Direction?
@@ -98,6 +99,7 @@ extension TableState {
 
     /// `rowsPerSecond × (total data-row height / data-row count) × elapsed / 1000`, rounded
     /// once, half to even, onto the 1/64 pt grid (spec 5.10.1). Saturates instead of overflowing.
+    @inline(__always)  // a call would copy the whole state to pass `self`
     func autoscrollDistance(elapsed: Micros) -> Points {
         let count = layout.rowCount
         guard count > 0, elapsed.raw > 0 else { return .zero }
@@ -114,7 +116,9 @@ extension TableState {
         let top = highPart.high &+ (carry ? 1 : 0)
         let saturated = Points.limit
         if top != 0 || middle >= divisor { return saturated }
-        let (q, r) = divisor.dividingFullWidth((middle, lowPart.low))
+        // The same quotient and remainder; one machine division when the product fits 64 bits.
+        let (q, r) = middle == 0 ? lowPart.low.quotientAndRemainder(dividingBy: divisor)
+                                 : divisor.dividingFullWidth((middle, lowPart.low))
         var result = q
         if r > divisor - r || (r == divisor - r && q % 2 == 1) { result += 1 }
         return result > UInt64(saturated.raw) ? saturated : Points(raw: Int64(result))
