@@ -131,7 +131,7 @@ struct CodedBatchTests {
     func newerRefused() {
         var encoder = RangeEncoder()
         let models = CodedModels()
-        encoder.encodeSymbol(40, bits: 6, &models.p, CodedModels.kindBase)
+        encoder.encodeSymbol(40, bits: 6, models.table, CodedModels.kindBase)
         var decoder = BinaryEventDecoder(encoder.finished(), baseTime: .zero, version: 3)
         #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
         #expect(decoder.isNewer)

@@ -10,7 +10,7 @@ extension BinaryEventEncoder {
         let tag = BinaryEventEncoder.tag(of: timed.event)
         let symbol = Int(tag.rawValue)
         codeSymbol(symbol)
-        coder.encode(timed.t != nil, &coded.models.p[M.hasTimeBase])
+        coder.encode(timed.t != nil, coded.models.table, M.hasTimeBase)
         var timeKey = symbol
         if case .scroll(let motion, let phase, let target) = timed.event {
             let m: Int
@@ -20,15 +20,15 @@ extension BinaryEventEncoder {
             case .by?: m = 2
             }
             let shape = M.scrollShape(motion: m, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
-            coder.encodeSymbol(shape, bits: 5, &coded.models.p, M.scrollShapeBase + coded.lastScrollShape * 32)
+            coder.encodeSymbol(shape, bits: 5, coded.models.table, M.scrollShapeBase + coded.lastScrollShape * 32)
             coded.lastScrollShape = shape
             timeKey = M.scrollTimeKey(shape)
         }
         if let t = timed.t {
             let step = t.raw &- coded.time
-            let residual = step &- coded.lastStep[timeKey]
+            let residual = step &- coded.lastStep(timeKey)
             let model = coded.timeModel(timeKey)
-            coder.encodeInt(residual, &coded.models.p, model)
+            coder.encodeInt(residual, coded.models.table, model)
             coded.noteTime(timeKey, step: step, residual: residual, t: t.raw)
         }
         switch timed.event {
@@ -36,11 +36,11 @@ extension BinaryEventEncoder {
             point(p, tag)
         case .panBegan(let p, let fingers):
             point(p, tag)
-            coder.encodeInt(Int64(fingers), &coded.models.p, M.smallBase)
+            coder.encodeInt(Int64(fingers), coded.models.table, M.smallBase)
         case .panEnded(let p, let target):
-            coder.encode(p != nil, &coded.models.p[M.flagBase + M.Flag.panEndedHasPoint.rawValue])
+            coder.encode(p != nil, coded.models.table, M.flagBase + M.Flag.panEndedHasPoint.rawValue)
             if let p { point(p, tag) }
-            coder.encode(target != nil, &coded.models.p[M.flagBase + M.Flag.panEndedHasTarget.rawValue])
+            coder.encode(target != nil, coded.models.table, M.flagBase + M.Flag.panEndedHasTarget.rawValue)
             if let target { value(target.raw, .target, model: M.targetBase) }
         case .scroll(let motion, _, let target):
             switch motion {
@@ -52,16 +52,16 @@ extension BinaryEventEncoder {
         case .swipeMoved(let offset):
             value(offset.raw, .swipe, model: M.swipeBase)
         case .swipeEnded(let velocity):
-            coder.encode(velocity != nil, &coded.models.p[M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue])
-            if let velocity { coder.encodeInt(velocity.raw, &coded.models.p, M.velocityBase) }
+            coder.encode(velocity != nil, coded.models.table, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue)
+            if let velocity { coder.encodeInt(velocity.raw, coded.models.table, M.velocityBase) }
         case .tick, .panCancelled, .selectAll, .deselectAll, .undo, .redo:
             break
         default:
             // Rarer events: their version 2 fields, as bytes.
             body.removeAll()
             encodeFields(timed.event)
-            coder.encodeInt(Int64(body.count), &coded.models.p, M.lengthBase)
-            for b in body.bytes { coder.encodeSymbol(Int(b), bits: 8, &coded.models.p, M.byteBase) }
+            coder.encodeInt(Int64(body.count), coded.models.table, M.lengthBase)
+            for b in body.bytes { coder.encodeSymbol(Int(b), bits: 8, coded.models.table, M.byteBase) }
         }
     }
 
@@ -73,22 +73,25 @@ extension BinaryEventEncoder {
     /// The batch's coded bytes: the end symbol and the flush, on copies.
     func finishedCoded() -> [UInt8] {
         var c = coder
-        var p = coded.models.p
-        c.encodeSymbol(M.endSymbol, bits: 6, &p, coded.kindContext)
+        // The end symbol (all its bits 0) under copies of its models, which stay as they were.
+        let context = coded.kindContext
+        var node = 1
+        for _ in 0..<6 {
+            var p = coded.models.table.at(context + node).pointee
+            c.encode(false, &p)
+            node <<= 1
+        }
         return c.finished()
     }
 
-    /// A value through a channel. The channel is copied out and back, so that the
-    /// models array is never under two accesses at once (which would copy it).
+    /// A value through a channel.
     private mutating func value(_ v: Int64, _ channel: M.Channel, model: Int) {
-        var c = coded.channels[channel.rawValue]
-        coder.encodeValue(v, &c, &coded.models.p, model: model, flag: channel.rawValue)
-        coded.channels[channel.rawValue] = c
+        coder.encodeValue(v, &coded.channel(channel).pointee, coded.models.table, model: model, flag: channel.rawValue)
     }
 
     private mutating func codeSymbol(_ symbol: Int) {
         let context = coded.kindContext
-        coder.encodeSymbol(symbol, bits: 6, &coded.models.p, context)
+        coder.encodeSymbol(symbol, bits: 6, coded.models.table, context)
         coded.lastSymbol = symbol
     }
 
@@ -131,8 +134,9 @@ struct CodedEventDecoder {
         guard !isAtEnd else { return nil }
         items += 1
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
+        let m = s.models.table
         let context = s.kindContext
-        let symbol = rc.decodeSymbol(bits: 6, &s.models.p, context)
+        let symbol = rc.decodeSymbol(bits: 6, m, context)
         s.lastSymbol = symbol
         if symbol == M.endSymbol {
             isAtEnd = true
@@ -148,11 +152,11 @@ struct CodedEventDecoder {
             isNewer = true
             throw fail("unknown event type \(symbol): written by a newer selectlog")
         }
-        let hasTime = rc.decode(&s.models.p[M.hasTimeBase])
+        let hasTime = rc.decode(m, M.hasTimeBase)
         var timeKey = symbol
         var shape = 0
         if tag == .scroll {
-            shape = rc.decodeSymbol(bits: 5, &s.models.p, M.scrollShapeBase + s.lastScrollShape * 32)
+            shape = rc.decodeSymbol(bits: 5, m, M.scrollShapeBase + s.lastScrollShape * 32)
             guard shape < M.scrollShapes else { throw fail("bad scroll shape \(shape)") }
             s.lastScrollShape = shape
             timeKey = M.scrollTimeKey(shape)
@@ -160,8 +164,8 @@ struct CodedEventDecoder {
         var t: Micros?
         if hasTime {
             let model = s.timeModel(timeKey)
-            let residual = rc.decodeInt(&s.models.p, model)
-            let step = s.lastStep[timeKey] &+ residual
+            let residual = rc.decodeInt(m, model)
+            let step = s.lastStep(timeKey) &+ residual
             let time = s.time &+ step
             s.noteTime(timeKey, step: step, residual: residual, t: time)
             t = Micros(raw: time)
@@ -172,13 +176,13 @@ struct CodedEventDecoder {
         case .panMoved: event = .panMoved(try point(tag))
         case .panBegan:
             let p = try point(tag)
-            let fingers = rc.decodeInt(&s.models.p, M.smallBase)
+            let fingers = rc.decodeInt(m, M.smallBase)
             guard fingers >= 0, fingers <= EventLimits.index else { throw fail("finger count out of range") }
             event = .panBegan(p, fingers: Int(fingers))
         case .panEnded:
-            let p: ViewportPoint? = rc.decode(&s.models.p[M.flagBase + M.Flag.panEndedHasPoint.rawValue]) ? try point(tag) : nil
+            let p: ViewportPoint? = rc.decode(m, M.flagBase + M.Flag.panEndedHasPoint.rawValue) ? try point(tag) : nil
             var target: Points?
-            if rc.decode(&s.models.p[M.flagBase + M.Flag.panEndedHasTarget.rawValue]) {
+            if rc.decode(m, M.flagBase + M.Flag.panEndedHasTarget.rawValue) {
                 target = try length(value(.target, model: M.targetBase))
             }
             event = .panEnded(p, targetOffset: target)
@@ -203,8 +207,8 @@ struct CodedEventDecoder {
             event = .swipeMoved(offset: try length(value(.swipe, model: M.swipeBase)))
         case .swipeEnded:
             var velocity: Points?
-            if rc.decode(&s.models.p[M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue]) {
-                velocity = try length(rc.decodeInt(&s.models.p, M.velocityBase))
+            if rc.decode(m, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue) {
+                velocity = try length(rc.decodeInt(m, M.velocityBase))
             }
             event = .swipeEnded(velocity: velocity)
         case .tick: event = .tick
@@ -214,11 +218,11 @@ struct CodedEventDecoder {
         case .undo: event = .undo
         case .redo: event = .redo
         default:
-            let n = rc.decodeInt(&s.models.p, M.lengthBase)
+            let n = rc.decodeInt(m, M.lengthBase)
             guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail("event of \(n) bytes, over the format's limit") }
             var bytes: [UInt8] = []
             for i in 0..<Int(n) {
-                bytes.append(UInt8(rc.decodeSymbol(bits: 8, &s.models.p, M.byteBase)))
+                bytes.append(UInt8(rc.decodeSymbol(bits: 8, m, M.byteBase)))
                 if i & 63 == 63, rc.overran { throw fail("coded batch runs past its end") }
             }
             if rc.overran { throw fail("coded batch runs past its end") }
@@ -228,12 +232,9 @@ struct CodedEventDecoder {
         return .item(.event(TimedEvent(event, t: t)))
     }
 
-    /// A value through a channel, copied out and back (see the encoder's).
+    /// A value through a channel.
     private mutating func value(_ channel: M.Channel, model: Int) -> Int64 {
-        var c = s.channels[channel.rawValue]
-        let v = rc.decodeValue(&c, &s.models.p, model: model, flag: channel.rawValue)
-        s.channels[channel.rawValue] = c
-        return v
+        rc.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
     }
 
     private func length(_ raw: Int64) throws(BinaryError) -> Points {

@@ -7,9 +7,17 @@ import SelectLog
 /// stay in order. Models start fresh at every batch, so a batch decodes on its own.
 /// docs/LOG-FORMAT.md, "Coded batches", specifies it.
 ///
-/// A class, so that the coder's hot loop updates the one array in place: a copy of an
-/// encoder or decoder shares its models (none of ours is copied and then advanced twice).
-/// Unchecked `Sendable`: the recorder touches its encoder only under its lock.
+/// One allocation owned by one class instance, so that the coder's hot loop updates it in
+/// place without copy-on-write, reference counting or exclusivity checks: a copy of an
+/// encoder or decoder shares its models (none of ours is copied and then advanced twice;
+/// the encoder's flush works on copies of the few models it touches).
+///
+/// Memory safety does not rest on the index arithmetic: every access goes through
+/// `ModelTable.at`, which masks the index to the allocation, whose size is a power of
+/// two (`CodedBatchTests` checks the layout fits). A malformed batch can at worst make
+/// its own decoding wrong, which the batch's checksum and the event checks catch.
+/// Unchecked `Sendable`: the recorder touches its encoder only under its lock, and a
+/// reader's decoder is a local of one call.
 final class CodedModels: @unchecked Sendable {
     /// Item symbols: 0 ends the batch, 1-31 are `EventTag`s, 32 a gesture fingerprint.
     static let endSymbol = 0
@@ -19,7 +27,7 @@ final class CodedModels: @unchecked Sendable {
     /// An integer model: nonzero, sign, bit length (6-bit tree), the bit below the leading one.
     static let intSize = 2 + 64 + 64
 
-    // Layout of `p`: offsets of each model.
+    // Layout of the table: offsets of each model.
     static let kindBase = 0                                        // 33 contexts x 64-node tree
     static let kindContexts = 33
     static let hasTimeBase = kindBase + kindContexts * 64          // one model
@@ -39,17 +47,46 @@ final class CodedModels: @unchecked Sendable {
     static let flagBase = lengthBase + intSize                     // 8 yes/no flags
     static let byteBase = flagBase + 8                             // 256-node tree
     static let size = byteBase + 256
+    /// The allocation: the power of two at or above `size`.
+    static let capacity = 8192
 
-    /// Unchecked exclusivity: only the owning coder touches it, one element at a time.
-    @exclusivity(unchecked) var p: [UInt32]
+    /// The probabilities (`RangeCoder`'s models).
+    let table: ModelTable
+    /// Per time key: the last time step and the sign of the last residual (0, +, -).
+    let lastStep: UnsafeMutablePointer<Int64>
+    let lastSign: UnsafeMutablePointer<UInt8>
+    /// Indexed by `CodedModels.Channel` (8 slots, 6 used).
+    let channels: UnsafeMutablePointer<CodedChannel>
 
-    /// Fresh models; `empty` holds none (the unused coder of a version 2 decoder).
+    /// Fresh models; `empty` holds a table of one model (the unused coder of a version 2 decoder).
     init(empty: Bool = false) {
-        p = empty ? [] : [UInt32](repeating: RangeCoder.fresh, count: CodedModels.size)
+        let n = empty ? 1 : CodedModels.capacity
+        let base = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        base.initialize(repeating: RangeCoder.fresh, count: n)
+        table = ModelTable(base: base, mask: n - 1)
+        lastStep = .allocate(capacity: CodedModels.symbolCount)
+        lastStep.initialize(repeating: 0, count: CodedModels.symbolCount)
+        lastSign = .allocate(capacity: CodedModels.symbolCount)
+        lastSign.initialize(repeating: 0, count: CodedModels.symbolCount)
+        channels = .allocate(capacity: 8)
+        channels.initialize(from: CodedModels.freshChannels, count: 8)
     }
 
+    deinit {
+        table.base.deallocate()
+        lastStep.deallocate()
+        lastSign.deallocate()
+        channels.deallocate()
+    }
+
+    static let freshChannels = [CodedChannel(), CodedChannel(), CodedChannel(), CodedChannel(damps: true), CodedChannel(), CodedChannel(),
+                                CodedChannel(), CodedChannel()]
+
     func reset() {
-        for i in p.indices { p[i] = RangeCoder.fresh }
+        table.base.update(repeating: RangeCoder.fresh, count: table.mask + 1)
+        lastStep.update(repeating: 0, count: CodedModels.symbolCount)
+        lastSign.update(repeating: 0, count: CodedModels.symbolCount)
+        for i in 0..<8 { channels[i] = CodedModels.freshChannels[i] }
     }
 
     /// The time model group of an item symbol.
@@ -130,110 +167,116 @@ struct CodedChannel {
     }
 }
 
+/// The probabilities of a coder's models: every index is masked to the allocation,
+/// so no index, however computed, reaches outside it.
+struct ModelTable {
+    let base: UnsafeMutablePointer<UInt32>
+    /// The allocation's size less one (a power of two less one).
+    let mask: Int
+
+    @inline(__always)
+    func at(_ i: Int) -> UnsafeMutablePointer<UInt32> { base + (i & mask) }
+}
+
 extension RangeEncoder {
-    /// A signed integer under the model at `base` of `p`.
-    mutating func encodeInt(_ v: Int64, _ p: inout [UInt32], _ base: Int) {
-        encode(v != 0, &p[base])
+    @inline(__always)
+    mutating func encode(_ bit: Bool, _ m: ModelTable, _ i: Int) { encode(bit, &m.at(i).pointee) }
+
+    /// A signed integer under the model at `base`.
+    mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int) {
+        encode(v != 0, m, base)
         if v == 0 { return }
-        encode(v < 0, &p[base + 1])
-        let m = v.magnitude
-        let n = 64 - m.leadingZeroBitCount            // 1...64
+        encode(v < 0, m, base + 1)
+        let mag = v.magnitude
+        let n = 64 - mag.leadingZeroBitCount            // 1...64
         let symbol = n - 1
         var node = 1
         for i in stride(from: 5, through: 0, by: -1) {
             let bit = (symbol >> i) & 1
-            encode(bit != 0, &p[base + 2 + node])
+            encode(bit != 0, m, base + 2 + node)
             node = node << 1 | bit
         }
         if n >= 2 {
-            encode((m >> UInt64(n - 2)) & 1 != 0, &p[base + 66 + symbol])
-            if n >= 3 { encodeDirect(m, count: n - 2) }
+            encode((mag >> UInt64(n - 2)) & 1 != 0, m, base + 66 + symbol)
+            if n >= 3 { encodeDirect(mag, count: n - 2) }
         }
     }
 
     /// A value of `channel`, predicted; `flag` is the channel's grid-flag model.
-    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ p: inout [UInt32], model: Int, flag: Int) {
+    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
         let r = v &- channel.prediction
         let grid = channel.grid
         if grid > 0 {
             let off = r & ((1 << Int64(grid)) - 1) != 0
-            encode(off, &p[CodedModels.gridFlagBase + flag])
-            if off { encodeInt(r, &p, CodedModels.offGridBase) } else { encodeInt(r >> Int64(grid), &p, model) }
+            encode(off, m, CodedModels.gridFlagBase + flag)
+            if off { encodeInt(r, m, CodedModels.offGridBase) } else { encodeInt(r >> Int64(grid), m, model) }
         } else {
-            encodeInt(r, &p, model)
+            encodeInt(r, m, model)
         }
         channel.update(v)
     }
 
     /// A tree-coded symbol of `bits` bits under the tree at `base`.
-    mutating func encodeSymbol(_ s: Int, bits: Int, _ p: inout [UInt32], _ base: Int) {
+    mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int) {
         var node = 1
         for i in stride(from: bits - 1, through: 0, by: -1) {
             let bit = (s >> i) & 1
-            encode(bit != 0, &p[base + node])
+            encode(bit != 0, m, base + node)
             node = node << 1 | bit
         }
     }
 }
 
 extension RangeDecoder {
-    mutating func decodeInt(_ p: inout [UInt32], _ base: Int) -> Int64 {
-        guard decode(&p[base]) else { return 0 }
-        let negative = decode(&p[base + 1])
+    @inline(__always)
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decode(&m.at(i).pointee) }
+
+    mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
+        guard decode(m, base) else { return 0 }
+        let negative = decode(m, base + 1)
         var node = 1
-        for _ in 0..<6 { node = node << 1 | (decode(&p[base + 2 + node]) ? 1 : 0) }
+        for _ in 0..<6 { node = node << 1 | (decode(m, base + 2 + node) ? 1 : 0) }
         let symbol = node - 64
         let n = symbol + 1
-        var m: UInt64 = 1
+        var mag: UInt64 = 1
         if n >= 2 {
-            m = m << 1 | (decode(&p[base + 66 + symbol]) ? 1 : 0)
-            if n >= 3 { m = m << UInt64(n - 2) | decodeDirect(count: n - 2) }
+            mag = mag << 1 | (decode(m, base + 66 + symbol) ? 1 : 0)
+            if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
         }
-        let v = Int64(bitPattern: m)
+        let v = Int64(bitPattern: mag)
         return negative ? 0 &- v : v
     }
 
-    mutating func decodeValue(_ channel: inout CodedChannel, _ p: inout [UInt32], model: Int, flag: Int) -> Int64 {
+    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
         let grid = channel.grid
         let r: Int64
-        if grid > 0 && !decode(&p[CodedModels.gridFlagBase + flag]) {
-            r = decodeInt(&p, model) &<< Int64(grid)
+        if grid > 0 && !decode(m, CodedModels.gridFlagBase + flag) {
+            r = decodeInt(m, model) &<< Int64(grid)
         } else {
-            r = decodeInt(&p, grid > 0 ? CodedModels.offGridBase : model)
+            r = decodeInt(m, grid > 0 ? CodedModels.offGridBase : model)
         }
         let v = channel.prediction &+ r
         channel.update(v)
         return v
     }
 
-    mutating func decodeSymbol(bits: Int, _ p: inout [UInt32], _ base: Int) -> Int {
+    mutating func decodeSymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
         var node = 1
-        for _ in 0..<bits { node = node << 1 | (decode(&p[base + node]) ? 1 : 0) }
+        for _ in 0..<bits { node = node << 1 | (decode(m, base + node) ? 1 : 0) }
         return node - (1 << bits)
     }
 }
 
 /// The prediction state both sides share, besides the models.
 struct CodedState {
-    var models = CodedModels()
+    var models: CodedModels
     var time: Int64
     var lastSymbol = 0
     var lastScrollShape = 0
-    var lastStep = [Int64](repeating: 0, count: CodedModels.symbolCount)
-    var lastSign = [UInt8](repeating: 0, count: CodedModels.symbolCount)
-    /// Indexed by `CodedModels.Channel`.
-    var channels = CodedState.freshChannels
-
-    static let freshChannels = [CodedChannel(), CodedChannel(), CodedChannel(), CodedChannel(damps: true), CodedChannel(), CodedChannel()]
 
     init(time: Micros, empty: Bool = false) {
         self.time = time.raw
-        if empty {
-            models = CodedModels(empty: true)
-            lastStep = []
-            lastSign = []
-            channels = []
-        }
+        models = CodedModels(empty: empty)
     }
 
     mutating func reset(time: Micros) {
@@ -241,20 +284,23 @@ struct CodedState {
         self.time = time.raw
         lastSymbol = 0
         lastScrollShape = 0
-        for i in lastStep.indices { lastStep[i] = 0; lastSign[i] = 0 }
-        channels = CodedState.freshChannels
     }
 
     /// The model of a time residual under `key` (`CodedModels.scrollTimeKey`).
     func timeModel(_ key: Int) -> Int {
-        CodedModels.timeBase + (CodedModels.timeGroup(key) * 3 + Int(lastSign[key])) * CodedModels.intSize
+        CodedModels.timeBase + (CodedModels.timeGroup(key) * 3 + Int(models.lastSign[key & 63])) * CodedModels.intSize
     }
 
+    func lastStep(_ key: Int) -> Int64 { models.lastStep[key & 63] }
+
     mutating func noteTime(_ symbol: Int, step: Int64, residual: Int64, t: Int64) {
-        lastStep[symbol] = step
-        lastSign[symbol] = residual == 0 ? 0 : (residual > 0 ? 1 : 2)
+        models.lastStep[symbol & 63] = step
+        models.lastSign[symbol & 63] = residual == 0 ? 0 : (residual > 0 ? 1 : 2)
         time = t
     }
+
+    /// A channel's state (`CodedModels.Channel`).
+    func channel(_ c: CodedModels.Channel) -> UnsafeMutablePointer<CodedChannel> { models.channels + (c.rawValue & 7) }
 
     var kindContext: Int { CodedModels.kindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) * 64 }
 }
