@@ -14,13 +14,21 @@ enum RangeCoder {
     static let top: UInt32 = 1 << 24
 
     @inline(__always)
-    static func adapt(_ p: inout UInt32, _ bit: Bool) {
-        var prob = p & 0xFFFF
+    static func adapt(_ p: inout UInt32, _ bit: Bool) { p = adapted(p, bit) }
+
+    /// The model `p` after coding `bit`, computed without branches (both ways, then a select).
+    @inline(__always)
+    static func adapted(_ p: UInt32, _ bit: Bool) -> UInt32 {
+        let prob = p & 0xFFFF
         let seen = p >> 16
-        let shift = UInt32(33 - (seen + 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
-        if bit { prob &-= prob >> shift } else { prob &+= (65_536 &- prob) >> shift }
-        prob = Swift.min(Swift.max(prob, 64), 65_472)
-        p = Swift.min(seen &+ 1, 30) << 16 | prob
+        let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
+        let down = prob &- (prob >> shift)
+        let up = prob &+ ((65_536 &- prob) >> shift)
+        var q = bit ? down : up
+        q = q < 64 ? 64 : q
+        q = q > 65_472 ? 65_472 : q
+        let n = seen < 30 ? seen &+ 1 : 30
+        return n << 16 | q
     }
 }
 
@@ -142,35 +150,40 @@ struct RangeDecoder {
     }
 
     @inline(__always)
-    mutating func decode(_ p: inout UInt32) -> Bool {
-        let bound = (range >> 16) &* (p & 0xFFFF)
-        let bit: Bool
-        if code < bound {
-            range = bound
-            bit = false
-        } else {
-            code &-= bound
-            range &-= bound
-            bit = true
-        }
-        RangeCoder.adapt(&p, bit)
+    mutating func decode(_ p: inout UInt32) -> Bool { decodeBit(&p) != 0 }
+
+    /// A decision as 0 or 1, without branches on its value: the bits of a residual are
+    /// hard to predict, and a mispredicted branch costs more than the arithmetic.
+    @inline(__always)
+    mutating func decodeBit(_ p: inout UInt32) -> Int {
+        let model = p
+        let prob = model & 0xFFFF
+        let bound = (range >> 16) &* prob
+        // All ones when the bit is 0 (code < bound), else zero.
+        let zero = UInt32(truncatingIfNeeded: (Int64(code) &- Int64(bound)) >> 63)
+        code &-= bound & ~zero
+        range = (bound & zero) | ((range &- bound) & ~zero)
+        let seen = model >> 16
+        let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
+        let up = prob &+ ((65_536 &- prob) >> shift)
+        let down = prob &- (prob >> shift)
+        var q = (up & zero) | (down & ~zero)
+        q = Swift.min(Swift.max(q, 64), 65_472)
+        p = Swift.min(seen &+ 1, 30) << 16 | q
         while range < RangeCoder.top {
             range <<= 8
             code = code << 8 | nextByte()
         }
-        return bit
+        return Int(truncatingIfNeeded: ~zero & 1)
     }
 
     mutating func decodeDirect(count: Int) -> UInt64 {
         var v: UInt64 = 0
         for _ in 0..<count {
             range >>= 1
-            var bit: UInt64 = 0
-            if code >= range {
-                code &-= range
-                bit = 1
-            }
-            v = v << 1 | bit
+            let zero = UInt32(truncatingIfNeeded: (Int64(code) &- Int64(range)) >> 63)
+            code &-= range & ~zero
+            v = v << 1 | UInt64(~zero & 1)
             while range < RangeCoder.top {
                 range <<= 8
                 code = code << 8 | nextByte()

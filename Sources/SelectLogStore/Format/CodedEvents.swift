@@ -229,22 +229,27 @@ extension RangeEncoder {
 
 extension RangeDecoder {
     @inline(__always)
-    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decode(&m.at(i).pointee) }
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
+
+    @inline(__always)
+    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
         guard decode(m, base) else { return 0 }
-        let negative = decode(m, base + 1)
+        let negative = decodeBit(m, base + 1) != 0
         var node = 1
-        for _ in 0..<6 { node = node << 1 | (decode(m, base + 2 + node) ? 1 : 0) }
+        for _ in 0..<6 { node = node << 1 | decodeBit(m, base + 2 + node) }
         let symbol = node - 64
         let n = symbol + 1
         var mag: UInt64 = 1
         if n >= 2 {
-            mag = mag << 1 | (decode(m, base + 66 + symbol) ? 1 : 0)
+            mag = mag << 1 | UInt64(decodeBit(m, base + 66 + symbol))
             if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
         }
+        // Negated without a branch: all ones when negative.
+        let sign = Int64(negative ? 1 : 0)
         let v = Int64(bitPattern: mag)
-        return negative ? 0 &- v : v
+        return (v ^ (0 &- sign)) &+ sign
     }
 
     mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
@@ -262,7 +267,7 @@ extension RangeDecoder {
 
     mutating func decodeSymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
         var node = 1
-        for _ in 0..<bits { node = node << 1 | (decode(m, base + node) ? 1 : 0) }
+        for _ in 0..<bits { node = node << 1 | decodeBit(m, base + node) }
         return node - (1 << bits)
     }
 }
