@@ -20,7 +20,10 @@ extension BinaryEventEncoder {
             case .by?: m = 2
             }
             let shape = M.scrollShape(motion: m, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
-            coder.encodeSymbol(shape, bits: 5, coded.models.table, M.scrollShapeBase + coded.lastScrollShape * 32)
+            coder.encode(shape == coded.lastScrollShape, coded.models.table, M.sameShapeBase + coded.lastScrollShape)
+            if shape != coded.lastScrollShape {
+                coder.encodeSymbol(shape, bits: 5, coded.models.table, M.scrollShapeBase + coded.lastScrollShape * 32)
+            }
             coded.lastScrollShape = shape
             timeKey = M.scrollTimeKey(shape)
         }
@@ -73,14 +76,13 @@ extension BinaryEventEncoder {
     /// The batch's coded bytes: the end symbol and the flush, on copies.
     func finishedCoded() -> [UInt8] {
         var c = coder
-        // The end symbol (all its bits 0) under copies of its models, which stay as they were.
-        let context = coded.kindContext
-        var node = 1
-        for _ in 0..<6 {
-            var p = coded.models.table.at(context + node).pointee
-            c.encode(false, &p)
-            node <<= 1
-        }
+        // The end symbol, with the models it touches restored afterwards.
+        let m = coded.models.table
+        let touched = [coded.sameKindModel] + [1, 2, 4, 8, 16, 32].map { coded.kindContext + $0 }
+        let saved = touched.map { m.at($0).pointee }
+        c.encode(coded.lastSymbol == M.endSymbol, m, coded.sameKindModel)
+        if coded.lastSymbol != M.endSymbol { c.encodeSymbol(M.endSymbol, bits: 6, m, coded.kindContext) }
+        for (i, v) in zip(touched, saved) { m.at(i).pointee = v }
         return c.finished()
     }
 
@@ -90,8 +92,8 @@ extension BinaryEventEncoder {
     }
 
     private mutating func codeSymbol(_ symbol: Int) {
-        let context = coded.kindContext
-        coder.encodeSymbol(symbol, bits: 6, coded.models.table, context)
+        coder.encode(symbol == coded.lastSymbol, coded.models.table, coded.sameKindModel)
+        if symbol != coded.lastSymbol { coder.encodeSymbol(symbol, bits: 6, coded.models.table, coded.kindContext) }
         coded.lastSymbol = symbol
     }
 
@@ -135,8 +137,8 @@ struct CodedEventDecoder {
         items += 1
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
         let m = s.models.table
-        let context = s.kindContext
-        let symbol = rc.decodeSymbol(bits: 6, m, context)
+        var symbol = s.lastSymbol
+        if !rc.decode(m, s.sameKindModel) { symbol = rc.decodeSymbol(bits: 6, m, s.kindContext) }
         s.lastSymbol = symbol
         if symbol == M.endSymbol {
             isAtEnd = true
@@ -156,7 +158,10 @@ struct CodedEventDecoder {
         var timeKey = symbol
         var shape = 0
         if tag == .scroll {
-            shape = rc.decodeSymbol(bits: 5, m, M.scrollShapeBase + s.lastScrollShape * 32)
+            shape = s.lastScrollShape
+            if !rc.decode(m, M.sameShapeBase + (shape & 31)) {
+                shape = rc.decodeSymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
+            }
             guard shape < M.scrollShapes else { throw fail("bad scroll shape \(shape)") }
             s.lastScrollShape = shape
             timeKey = M.scrollTimeKey(shape)

@@ -24,20 +24,23 @@ final class CodedModels: @unchecked Sendable {
     static let fingerprintSymbol = 32
     static let symbolCount = 64
 
-    /// An integer model: nonzero, sign, bit length (6-bit tree), the bit below the leading one.
-    static let intSize = 2 + 64 + 64
+    /// An integer model: nonzero, sign, bit length (4-bit tree, 15 meaning 16 or more),
+    /// the bit below the leading one (bit lengths 2-16).
+    static let intSize = 2 + 16 + 16
 
     // Layout of the table: offsets of each model.
     static let kindBase = 0                                        // 33 contexts x 64-node tree
     static let kindContexts = 33
-    static let hasTimeBase = kindBase + kindContexts * 64          // one model
+    static let sameKindBase = kindBase + kindContexts * 64         // 33 contexts: the same kind again
+    static let hasTimeBase = sameKindBase + kindContexts           // one model
     static let timeGroups = 8
     static let timeBase = hasTimeBase + 1                          // group x previous residual's sign (3)
     static let pointBase = timeBase + timeGroups * 3 * intSize     // 4 kinds x (x, y)
     static let offGridBase = pointBase + 8 * intSize               // values off the batch's grid
     static let gridFlagBase = offGridBase + intSize                // 8 channels
     static let scrollShapeBase = gridFlagBase + 8                  // 18 shapes as contexts x 32-node tree
-    static let scrollToBase = scrollShapeBase + 18 * 32
+    static let sameShapeBase = scrollShapeBase + 18 * 32           // 18 contexts: the same shape again
+    static let scrollToBase = sameShapeBase + 18
     static let scrollByBase = scrollToBase + intSize
     static let targetBase = scrollByBase + intSize
     static let swipeBase = targetBase + intSize
@@ -46,7 +49,8 @@ final class CodedModels: @unchecked Sendable {
     static let lengthBase = smallBase + intSize                    // bodies of other events
     static let flagBase = lengthBase + intSize                     // 8 yes/no flags
     static let byteBase = flagBase + 8                             // 256-node tree
-    static let size = byteBase + 256
+    static let longLengthBase = byteBase + 256                     // 64-node tree: bit lengths over 16, less 16
+    static let size = longLengthBase + 64
     /// The allocation: the power of two at or above `size`.
     static let capacity = 8192
 
@@ -189,16 +193,15 @@ extension RangeEncoder {
         encode(v < 0, m, base + 1)
         let mag = v.magnitude
         let n = 64 - mag.leadingZeroBitCount            // 1...64
-        let symbol = n - 1
-        var node = 1
-        for i in stride(from: 5, through: 0, by: -1) {
-            let bit = (symbol >> i) & 1
-            encode(bit != 0, m, base + 2 + node)
-            node = node << 1 | bit
-        }
+        encodeSymbol(Swift.min(n - 1, 15), bits: 4, m, base + 2)
+        if n >= 16 { encodeSymbol(n - 16, bits: 6, m, CodedModels.longLengthBase) }
         if n >= 2 {
-            encode((mag >> UInt64(n - 2)) & 1 != 0, m, base + 66 + symbol)
-            if n >= 3 { encodeDirect(mag, count: n - 2) }
+            if n <= 16 {
+                encode((mag >> UInt64(n - 2)) & 1 != 0, m, base + 16 + n)
+                if n >= 3 { encodeDirect(mag, count: n - 2) }
+            } else {
+                encodeDirect(mag, count: n - 1)
+            }
         }
     }
 
@@ -236,18 +239,20 @@ extension RangeDecoder {
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
         guard decode(m, base) else { return 0 }
-        let negative = decodeBit(m, base + 1) != 0
-        var node = 1
-        for _ in 0..<6 { node = node << 1 | decodeBit(m, base + 2 + node) }
-        let symbol = node - 64
-        let n = symbol + 1
+        let negative = decodeBit(m, base + 1)
+        var n = decodeSymbol(bits: 4, m, base + 2) + 1
         var mag: UInt64 = 1
+        if n >= 16 { n = decodeSymbol(bits: 6, m, CodedModels.longLengthBase) + 16 }
         if n >= 2 {
-            mag = mag << 1 | UInt64(decodeBit(m, base + 66 + symbol))
-            if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
+            if n <= 16 {
+                mag = mag << 1 | UInt64(decodeBit(m, base + 16 + n))
+                if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
+            } else {
+                mag = mag << UInt64(n - 1) | decodeDirect(count: n - 1)
+            }
         }
         // Negated without a branch: all ones when negative.
-        let sign = Int64(negative ? 1 : 0)
+        let sign = Int64(negative)
         let v = Int64(bitPattern: mag)
         return (v ^ (0 &- sign)) &+ sign
     }
@@ -308,4 +313,5 @@ struct CodedState {
     func channel(_ c: CodedModels.Channel) -> UnsafeMutablePointer<CodedChannel> { models.channels + (c.rawValue & 7) }
 
     var kindContext: Int { CodedModels.kindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) * 64 }
+    var sameKindModel: Int { CodedModels.sameKindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) }
 }
