@@ -272,7 +272,17 @@ extension RangeDecoder {
 
     mutating func decodeSymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
         var node = 1
-        for _ in 0..<bits { node = node << 1 | decodeBit(m, base + node) }
+        // Both children's models are loaded before the bit is known, so the next
+        // decision does not wait for a load whose address depends on this one.
+        var model = m.at(base + node).pointee
+        for _ in 0..<bits {
+            let zero = m.at(base + 2 * node).pointee
+            let one = m.at(base + 2 * node + 1).pointee
+            let bit = decodeBit(&model)
+            m.at(base + node).pointee = model
+            node = node << 1 | bit
+            model = bit != 0 ? one : zero
+        }
         return node - (1 << bits)
     }
 }
