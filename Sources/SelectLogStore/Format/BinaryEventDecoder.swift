@@ -44,6 +44,17 @@ struct BinaryEventDecoder {
 
     /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
     mutating func next() throws(BinaryError) -> TimedEvent? {
+        if isCoded {
+            while true {
+                let start = coded.position
+                if let e = try nextCoded() { return try validated(e, at: start) }
+                switch coded.marker {
+                case .end: return nil
+                case .fingerprint: continue
+                case .cold(let tag, let t, let bytes): return try validated(cold(tag, t, bytes, at: start), at: start)
+                }
+            }
+        }
         while let item = try nextItem() {
             if case .event(let e) = item { return e }
         }
@@ -101,33 +112,41 @@ struct BinaryEventDecoder {
     /// The next item of a version 3 batch; every event passes the same checks as in version 2.
     private mutating func nextCodedItem() throws(BinaryError) -> Item? {
         let start = coded.position
-        let output: CodedEventDecoder.Output?
+        if let e = try nextCoded() { return .event(try validated(e, at: start)) }
+        switch coded.marker {
+        case .end: return nil
+        case .fingerprint(let v): return .gestureFingerprint(v)
+        case .cold(let tag, let t, let bytes): return .event(try validated(cold(tag, t, bytes, at: start), at: start))
+        }
+    }
+
+    private mutating func nextCoded() throws(BinaryError) -> TimedEvent? {
         do {
-            output = try coded.next()
+            return try coded.next()
         } catch {
             if coded.isNewer { isNewer = true }
             throw error
         }
-        let timed: TimedEvent
-        switch output {
-        case nil: return nil
-        case .item(.gestureFingerprint(let v))?: return .gestureFingerprint(v)
-        case .item(.event(let e))?: timed = e
-        case .cold(let tag, let t, let bytes)?:
-            var r = BinaryReader(bytes)
-            let event = try decodeFields(tag, &r)
-            guard r.isAtEnd else {
-                isNewer = true
-                throw BinaryError(offset: start, reason: "\(event.typeName) has \(r.remaining) bytes of fields this reader does not know: written by a newer selectlog")
-            }
-            timed = TimedEvent(event, t: t)
+    }
+
+    /// An event the coded batch holds as a version 2 body.
+    private mutating func cold(_ tag: EventTag, _ t: Micros?, _ bytes: [UInt8], at start: Int) throws(BinaryError) -> TimedEvent {
+        var r = BinaryReader(bytes)
+        let event = try decodeFields(tag, &r)
+        guard r.isAtEnd else {
+            isNewer = true
+            throw BinaryError(offset: start, reason: "\(event.typeName) has \(r.remaining) bytes of fields this reader does not know: written by a newer selectlog")
         }
+        return TimedEvent(event, t: t)
+    }
+
+    private func validated(_ timed: TimedEvent, at start: Int) throws(BinaryError) -> TimedEvent {
         do throws(InvalidEvent) {
             try timed.validate()
         } catch {
             throw BinaryError(offset: start, reason: "invalid event: \(error)")
         }
-        return .event(timed)
+        return timed
     }
 
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {

@@ -121,18 +121,21 @@ struct CodedEventDecoder {
 
     private func fail(_ reason: String) -> BinaryError { BinaryError(offset: rc.position, reason: reason) }
 
-    /// What `next()` read.
-    enum Output {
-        case item(BinaryEventDecoder.Item)
-        /// An event whose fields are a version 2 body, for `BinaryEventDecoder.decodeFields`.
+    /// What `next()` read when it returns nil: the batch's end, a gesture fingerprint, or
+    /// an event whose fields are a version 2 body, for `BinaryEventDecoder.decodeFields`.
+    /// (Events come back as they are, so the hot path copies no enum around them.)
+    enum Marker {
+        case end
+        case fingerprint(UInt32)
         case cold(EventTag, Micros?, [UInt8])
     }
+    private(set) var marker = Marker.end
 
     /// Set when the batch holds an item symbol this reader does not know.
     private(set) var isNewer = false
 
-    /// The next item, or nil at the end of the batch.
-    mutating func next() throws(BinaryError) -> Output? {
+    /// The next event, or nil with `marker` saying what was read instead.
+    mutating func next() throws(BinaryError) -> TimedEvent? {
         guard !isAtEnd else { return nil }
         items += 1
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
@@ -142,13 +145,15 @@ struct CodedEventDecoder {
         s.lastSymbol = symbol
         if symbol == M.endSymbol {
             isAtEnd = true
+            marker = .end
             if rc.overran { throw fail("coded batch runs past its end") }
             return nil
         }
         if symbol == M.fingerprintSymbol {
             let v = UInt32(truncatingIfNeeded: rc.decodeDirect(count: 32))
             if rc.overran { throw fail("coded batch runs past its end") }
-            return .item(.gestureFingerprint(v))
+            marker = .fingerprint(v)
+            return nil
         }
         guard let tag = EventTag(rawValue: UInt8(symbol)), symbol < M.fingerprintSymbol else {
             isNewer = true
@@ -231,10 +236,11 @@ struct CodedEventDecoder {
                 if i & 63 == 63, rc.overran { throw fail("coded batch runs past its end") }
             }
             if rc.overran { throw fail("coded batch runs past its end") }
-            return .cold(tag, t, bytes)
+            marker = .cold(tag, t, bytes)
+            return nil
         }
         if rc.overran { throw fail("coded batch runs past its end") }
-        return .item(.event(TimedEvent(event, t: t)))
+        return TimedEvent(event, t: t)
     }
 
     /// A value through a channel.
