@@ -22,8 +22,8 @@ enum RangeCoder {
         let prob = p & 0xFFFF
         let seen = p >> 16
         let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
-        let down = prob &- (prob >> shift)
-        let up = prob &+ ((65_536 &- prob) >> shift)
+        let down = prob &- (prob &>> shift)
+        let up = prob &+ ((65_536 &- prob) &>> shift)
         var q = bit ? down : up
         q = q < 64 ? 64 : q
         q = q > 65_472 ? 65_472 : q
@@ -165,8 +165,8 @@ struct RangeDecoder {
         range = (bound & zero) | ((range &- bound) & ~zero)
         let seen = model >> 16
         let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
-        let up = prob &+ ((65_536 &- prob) >> shift)
-        let down = prob &- (prob >> shift)
+        let up = prob &+ ((65_536 &- prob) &>> shift)
+        let down = prob &- (prob &>> shift)
         var q = (up & zero) | (down & ~zero)
         q = Swift.min(Swift.max(q, 64), 65_472)
         p = Swift.min(seen &+ 1, 30) << 16 | q

@@ -270,20 +270,21 @@ extension RangeDecoder {
         return v
     }
 
+    @inline(__always)
     mutating func decodeSymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
-        var node = 1
         // Both children's models are loaded before the bit is known, so the next
         // decision does not wait for a load whose address depends on this one.
-        var model = m.at(base + node).pointee
+        var node = 1
+        var model = m.at(base &+ 1).pointee
         for _ in 0..<bits {
-            let zero = m.at(base + 2 * node).pointee
-            let one = m.at(base + 2 * node + 1).pointee
+            let zero = m.at(base &+ 2 &* node).pointee
+            let one = m.at(base &+ 2 &* node &+ 1).pointee
             let bit = decodeBit(&model)
-            m.at(base + node).pointee = model
-            node = node << 1 | bit
+            m.at(base &+ node).pointee = model
+            node = node &<< 1 | bit
             model = bit != 0 ? one : zero
         }
-        return node - (1 << bits)
+        return node &- (1 &<< bits)
     }
 }
 
