@@ -127,10 +127,54 @@ struct CodedBatchTests {
         #expect(errors > 0)
     }
 
+    @Test("the coded models fit their table, and every index is masked into it")
+    func modelTable() {
+        #expect(CodedModels.size <= CodedModels.capacity)
+        #expect(CodedModels.capacity & (CodedModels.capacity - 1) == 0)
+        let models = CodedModels()
+        #expect(models.table.mask == CodedModels.capacity - 1)
+        for i in [-1, Int.min, Int.max, CodedModels.size, CodedModels.capacity, 123_456_789] {
+            let p = models.table.at(i)
+            #expect(p >= models.table.base && p < models.table.base + CodedModels.capacity, "index \(i)")
+        }
+        // A version 2 decoder's unused table is one model, and every index lands on it.
+        let empty = CodedModels(empty: true)
+        #expect(empty.table.at(CodedModels.byteBase) == empty.table.base)
+    }
+
+    @Test("random bytes as a coded batch give errors or valid items, through items and events alike")
+    func randomBatches() {
+        var rng = SeededRandom(seed: 11)
+        var errors = 0
+        for round in 0..<500 {
+            let bytes = (0..<Int.random(in: 0...400, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            var decoder = BinaryEventDecoder(bytes, baseTime: .zero, version: 3)
+            var n = 0
+            do {
+                if round % 2 == 0 {
+                    while let item = try decoder.nextItem() {
+                        if case .event(let e) = item { #expect(throws: Never.self) { try e.validate() } }
+                        n += 1
+                    }
+                } else {
+                    while let e = try decoder.next() {
+                        #expect(throws: Never.self) { try e.validate() }
+                        n += 1
+                    }
+                }
+            } catch {
+                errors += 1
+            }
+            #expect(n <= LogFormat.Limits.batchEvents * 2)
+        }
+        #expect(errors > 0)
+    }
+
     @Test("an item symbol this reader does not know is refused as written by a newer selectlog")
     func newerRefused() {
         var encoder = RangeEncoder()
         let models = CodedModels()
+        encoder.encode(false, models.table, CodedModels.sameKindBase)   // not the same symbol as before the batch (0)
         encoder.encodeSymbol(40, bits: 6, models.table, CodedModels.kindBase)
         var decoder = BinaryEventDecoder(encoder.finished(), baseTime: .zero, version: 3)
         #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
