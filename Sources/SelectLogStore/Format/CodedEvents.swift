@@ -152,7 +152,9 @@ struct CodedChannel {
         if damps { dampedError = 0 }
     }
 
-    private var damped: Int64 { ((value &- value >> 4) >> Int64(grid)) &<< Int64(grid) }
+    // Wrapping and masked operations throughout: grid is 0...6, and each error sum
+    // stays below 2^43 (it decays by a quarter and grows by at most 2^40 a value).
+    private var damped: Int64 { ((value &- value &>> 4) &>> Int64(grid)) &<< Int64(grid) }
 
     var prediction: Int64 {
         if movingError < stillError && movingError <= dampedError { return value &+ step }
@@ -162,7 +164,9 @@ struct CodedChannel {
 
     mutating func update(_ v: Int64) {
         if v != 0 { grid = Swift.min(grid, v.trailingZeroBitCount) }
-        func decay(_ e: Int64, _ miss: Int64) -> Int64 { e - e >> 2 + Int64(clamping: Swift.min(miss.magnitude, 1 << 40)) }
+        func decay(_ e: Int64, _ miss: Int64) -> Int64 {
+            e &- e &>> 2 &+ Int64(truncatingIfNeeded: Swift.min(miss.magnitude, 1 << 40))
+        }
         stillError = decay(stillError, v &- value)
         movingError = decay(movingError, v &- value &- step)
         if damps { dampedError = decay(dampedError, v &- damped) }
