@@ -23,6 +23,18 @@ struct BinaryEventDecoder {
         }
     }
     private let version: UInt16
+
+    /// Starts on another batch of the same log, as a fresh decoder would, keeping this
+    /// one's allocations.
+    mutating func restart(_ bytes: [UInt8], baseTime: Micros) {
+        predictor = Predictor(time: baseTime, version: version)
+        isNewer = false
+        if isCoded {
+            coded.restart(bytes, baseTime: baseTime)
+        } else {
+            reader = BinaryReader(bytes)
+        }
+    }
     /// Version 3: the range decoder of a coded batch.
     private let isCoded: Bool
     private var coded: CodedEventDecoder

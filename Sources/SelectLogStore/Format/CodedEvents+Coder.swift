@@ -119,6 +119,16 @@ struct CodedEventDecoder {
 
     var position: Int { rc.position }
 
+    /// Starts on another batch, keeping the models' allocation (they start fresh).
+    mutating func restart(_ bytes: [UInt8], baseTime: Micros) {
+        rc = RangeDecoder(bytes)
+        s.reset(time: baseTime)
+        isAtEnd = false
+        items = 0
+        marker = .end
+        isNewer = false
+    }
+
     private func fail(_ reason: String) -> BinaryError { BinaryError(offset: rc.position, reason: reason) }
 
     /// What `next()` read when it returns nil: the batch's end, a gesture fingerprint, or

@@ -87,7 +87,9 @@ final class CodedModels: @unchecked Sendable {
                                 CodedChannel(), CodedChannel()]
 
     func reset() {
-        table.base.update(repeating: RangeCoder.fresh, count: table.mask + 1)
+        // Only the models in use: the rest of the table is never reached by a valid index
+        // (an index is masked, not checked, so it stays as fresh as at allocation).
+        table.base.update(repeating: RangeCoder.fresh, count: Swift.min(CodedModels.size, table.mask + 1))
         lastStep.update(repeating: 0, count: CodedModels.symbolCount)
         lastSign.update(repeating: 0, count: CodedModels.symbolCount)
         for i in 0..<8 { channels[i] = CodedModels.freshChannels[i] }
