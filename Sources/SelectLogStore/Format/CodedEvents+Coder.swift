@@ -9,8 +9,17 @@ extension BinaryEventEncoder {
     mutating func appendCoded(_ timed: TimedEvent) {
         let tag = BinaryEventEncoder.tag(of: timed.event)
         let symbol = Int(tag.rawValue)
-        codeSymbol(symbol)
-        coder.encode(timed.t != nil, coded.models.table, M.hasTimeBase)
+        // One decision for the common case: the same kind as the item before, timed as
+        // the event before was; else the kind's tree and the time flag.
+        let hasTime = timed.t != nil
+        let same = symbol == coded.lastSymbol && hasTime == coded.lastHasTime
+        coder.encode(same, coded.models.table, coded.sameKindModel)
+        if !same {
+            coder.encodeSymbol(symbol, bits: 6, coded.models.table, coded.kindContext)
+            coder.encode(hasTime, coded.models.table, M.hasTimeBase)
+        }
+        coded.lastSymbol = symbol
+        coded.lastHasTime = hasTime
         var timeKey = symbol
         if case .scroll(let motion, let phase, let target) = timed.event {
             let m: Int
@@ -151,7 +160,8 @@ struct CodedEventDecoder {
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
         let m = s.models.table
         var symbol = s.lastSymbol
-        if !rc.decode(m, s.sameKindModel) { symbol = rc.decodeSymbol(bits: 6, m, s.kindContext) }
+        let same = rc.decode(m, s.sameKindModel)
+        if !same { symbol = rc.decodeSymbol(bits: 6, m, s.kindContext) }
         s.lastSymbol = symbol
         if symbol == M.endSymbol {
             isAtEnd = true
@@ -169,7 +179,8 @@ struct CodedEventDecoder {
             isNewer = true
             throw fail("unknown event type \(symbol): written by a newer selectlog")
         }
-        let hasTime = rc.decode(m, M.hasTimeBase)
+        let hasTime = same ? s.lastHasTime : rc.decode(m, M.hasTimeBase)
+        s.lastHasTime = hasTime
         var timeKey = symbol
         var shape = 0
         if tag == .scroll {

@@ -299,6 +299,8 @@ struct CodedState {
     var models: CodedModels
     var time: Int64
     var lastSymbol = 0
+    /// Whether the last event had a time (items of the same kind and timing cost one decision).
+    var lastHasTime = true
     var lastScrollShape = 0
 
     init(time: Micros, empty: Bool = false) {
@@ -310,6 +312,7 @@ struct CodedState {
         models.reset()
         self.time = time.raw
         lastSymbol = 0
+        lastHasTime = true
         lastScrollShape = 0
     }
 
