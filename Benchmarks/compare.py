@@ -94,14 +94,32 @@ def sizes():
     n_log, n_json = 1_000_000, 200_000
     for generator in ["standard", "random-walk"]:
         log, jsonl = f"/tmp/selectlog-size-{generator}.slog", f"/tmp/selectlog-size-{generator}.jsonl"
-        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_log), "-o", log, "--durability", "none"], check=True)
-        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_json), "--script", "-o", jsonl], check=True)
+        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_log), "-o", log, "--durability", "none", "--force"], check=True)
+        subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_json), "--script", "-o", jsonl, "--force"], check=True)
         subprocess.run(["zstd", "-19", "-q", "-f", jsonl, "-o", jsonl + ".zst"], check=True)
         ours = os.path.getsize(log) / n_log
         plain = os.path.getsize(jsonl) / n_json
         c = os.path.getsize(jsonl + ".zst") / n_json
         print(f"size ({generator}): selectlog {ours:.2f} B/event; JSON Lines {plain:.1f} B/event (b); JSON Lines + zstd -19 {c:.2f} B/event (c)")
         print(f"      ratio to (c): {ours / c:.2f} (target <= 0.50); target <= 2.0 B/event: {'met' if ours <= 2.0 else 'MISSED'}")
+        parts = breakdown(log)
+        print("      where the bytes go (B/event): " + "; ".join(f"{k} {v / n_log:.3f}" for k, v in parts.items()))
+
+
+def breakdown(path):
+    """Bytes of a log by what holds them: record headers, and batch, checkpoint and index payloads (docs/LOG-FORMAT.md)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    names = {0x42: "batch", 0x43: "checkpoint", 0x49: "index"}
+    parts = {"record headers": 0, "batch": 0, "checkpoint": 0, "index": 0, "file header": data[10]}
+    offset = data[10]
+    while offset + 48 <= len(data) and data[offset:offset + 3] == b"SLR":
+        stored = struct.unpack_from("<I", data, offset + 12)[0]
+        parts["record headers"] += 48
+        parts[names.get(data[offset + 3], "batch")] += stored
+        offset += 48 + stored
+    return parts
 
 
 def time_travel():

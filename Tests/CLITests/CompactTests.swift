@@ -63,7 +63,7 @@ struct CompactTests {
         #expect(compactTotal < storedTotal)
     }
 
-    @Test("compact of a longer stored session is much smaller, with the same hash; without -o it replaces the log")
+    @Test("compact of a longer stored session is smaller, with the same hash; without -o it replaces the log")
     func compactInPlace() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -79,7 +79,8 @@ struct CompactTests {
         let r = try CLI.run(["compact", path])
         #expect(r.status == 0, "\(r.stderr)")
         let after = try size(path)
-        #expect(after * 2 < before, "\(before) -> \(after) bytes")
+        // Version 3 batches are range-coded even when stored; zstd still shrinks the checkpoints.
+        #expect(after < before, "\(before) -> \(after) bytes")
         #expect(r.stdout.contains("\(before) -> \(after) bytes, hash \(hash)"))
         let log = try LogReader(path: path)
         #expect(log.eventCount == 20_000)

@@ -84,7 +84,7 @@ struct CodecTests {
         #expect(encoder.byteCount - before <= 600 * 3 + 8)  // the first tick changes the interval
     }
 
-    @Test("annotation frames (tags 64-127) are skipped; gesture fingerprints are read back")
+    @Test("version 2: annotation frames (tags 64-127) are skipped; gesture fingerprints are read back")
     func annotationsSkipped() throws {
         var w = BinaryWriter()
         // An annotation frame this reader does not know.
@@ -92,13 +92,13 @@ struct CodecTests {
         w.varint(3)
         w.append([1, 2, 3])
         let tap = TimedEvent(.tap(ViewportPoint(x: Points(raw: 1), y: Points(raw: 2))))
-        var encoder = BinaryEventEncoder(baseTime: .zero)
+        var encoder = BinaryEventEncoder(baseTime: .zero, version: 2)
         encoder.append(tap)
         w.append(encoder.out.bytes)
         w.u8(EventTag.gestureFingerprint)
         w.varint(4)
         w.u32(0xDEAD_BEEF)
-        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
+        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero, version: 2)
         guard case .event(let e)? = try decoder.nextItem() else { Issue.record("no event"); return }
         #expect(e == tap)
         guard case .gestureFingerprint(let v)? = try decoder.nextItem() else { Issue.record("no fingerprint"); return }
@@ -106,29 +106,29 @@ struct CodecTests {
         #expect(try decoder.nextItem() == nil)
     }
 
-    @Test("an unknown event type, or fields a reader does not know, is refused as written by a newer selectlog")
+    @Test("version 2: an unknown event type, or fields a reader does not know, is refused as written by a newer selectlog")
     func newerRefused() throws {
         // A tap with two extra trailing bytes in its body.
         var w = BinaryWriter()
         w.u8(EventTag.tap.rawValue)
         w.varint(4)
         w.append([0x02, 0x04, 0xFF, 0x01])
-        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero)
+        var decoder = BinaryEventDecoder(w.bytes, baseTime: .zero, version: 2)
         #expect { try decoder.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
         #expect(decoder.isNewer)
         // An event type after the last one this reader knows.
         var u = BinaryWriter()
         u.u8(EventTag.redo.rawValue + 1)
         u.varint(0)
-        var unknown = BinaryEventDecoder(u.bytes, baseTime: .zero)
+        var unknown = BinaryEventDecoder(u.bytes, baseTime: .zero, version: 2)
         #expect { try unknown.next() } throws: { ($0 as? BinaryError)?.reason.contains("written by a newer selectlog") == true }
         #expect(unknown.isNewer)
     }
 
-    @Test("truncated or garbled frames are errors, never crashes; the frames before the damage decode unchanged")
+    @Test("version 2: truncated or garbled frames are errors, never crashes; the frames before the damage decode unchanged")
     func garbage() {
         let events = Array(CodecTests.sampleEvents().prefix(200))
-        var encoder = BinaryEventEncoder(baseTime: .zero)
+        var encoder = BinaryEventEncoder(baseTime: .zero, version: 2)
         var ends: [Int] = []
         for e in events {
             encoder.append(e)
@@ -146,7 +146,7 @@ struct CodecTests {
                 damaged[at] = UInt8.random(in: 0...255, using: &rng)
                 if damaged[at] != bytes[at] { intact = at }
             }
-            var decoder = BinaryEventDecoder(damaged, baseTime: .zero)
+            var decoder = BinaryEventDecoder(damaged, baseTime: .zero, version: 2)
             var back: [TimedEvent] = []
             var failed = false
             do {
@@ -186,12 +186,14 @@ struct PredictionTests {
             default: events.append(TimedEvent(.panMoved(ViewportPoint(x: Points(raw: gx), y: Points(raw: gy))), t: Micros(raw: Int64(k) * 8_333)))
             }
         }
-        var encoder = BinaryEventEncoder(baseTime: .zero)
-        for e in events { encoder.append(e) }
-        var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero)
-        var back: [TimedEvent] = []
-        while let e = try decoder.next() { back.append(e) }
-        #expect(back == events, "seed \(seed)")
+        for version in [2, 3] as [UInt16] {
+            var encoder = BinaryEventEncoder(baseTime: .zero, version: version)
+            for e in events { encoder.append(e) }
+            var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero, version: version)
+            var back: [TimedEvent] = []
+            while let e = try decoder.next() { back.append(e) }
+            #expect(back == events, "seed \(seed), version \(version)")
+        }
     }
 
     @Test("a random walk on a half-point grid costs less than the steady-motion predictor alone would")

@@ -236,7 +236,7 @@ struct HostileFileTests {
         }
         try w.close()
         let v2 = try LogReader(path: upgraded)
-        #expect(v2.header.version == 2 && v2.checkpointsTrusted)
+        #expect(v2.header.version == LogFormat.version && v2.checkpointsTrusted)
         #expect(try v2.events() == session)
         #expect(try v2.check().isSame)
     }

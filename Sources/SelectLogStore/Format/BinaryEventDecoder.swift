@@ -11,14 +11,36 @@ struct BinaryEventDecoder {
 
     /// A decoder for one batch of a log of format `version`.
     init(_ bytes: [UInt8], baseTime: Micros, version: UInt16 = LogFormat.version) {
-        reader = BinaryReader(bytes)
         predictor = Predictor(time: baseTime, version: version)
         self.version = version
+        isCoded = version >= 3
+        if isCoded {
+            coded = CodedEventDecoder(bytes, baseTime: baseTime)
+            reader = BinaryReader([])
+        } else {
+            coded = CodedEventDecoder([], baseTime: baseTime, empty: true)
+            reader = BinaryReader(bytes)
+        }
     }
     private let version: UInt16
 
-    var isAtEnd: Bool { reader.isAtEnd }
-    var offset: Int { reader.offset }
+    /// Starts on another batch of the same log, as a fresh decoder would, keeping this
+    /// one's allocations.
+    mutating func restart(_ bytes: [UInt8], baseTime: Micros) {
+        predictor = Predictor(time: baseTime, version: version)
+        isNewer = false
+        if isCoded {
+            coded.restart(bytes, baseTime: baseTime)
+        } else {
+            reader = BinaryReader(bytes)
+        }
+    }
+    /// Version 3: the range decoder of a coded batch.
+    private let isCoded: Bool
+    private var coded: CodedEventDecoder
+
+    var isAtEnd: Bool { isCoded ? coded.isAtEnd : reader.isAtEnd }
+    var offset: Int { isCoded ? coded.position : reader.offset }
 
     /// Set when the batch holds an event type, or fields of an event, that this reader
     /// does not know: the log was written by a newer selectlog.
@@ -34,6 +56,17 @@ struct BinaryEventDecoder {
 
     /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
     mutating func next() throws(BinaryError) -> TimedEvent? {
+        if isCoded {
+            while true {
+                let start = coded.position
+                if let e = try nextCoded() { return try validated(e, at: start) }
+                switch coded.marker {
+                case .end: return nil
+                case .fingerprint: continue
+                case .cold(let tag, let t, let bytes): return try validated(cold(tag, t, bytes, at: start), at: start)
+                }
+            }
+        }
         while let item = try nextItem() {
             if case .event(let e) = item { return e }
         }
@@ -44,6 +77,7 @@ struct BinaryEventDecoder {
     /// frames this reader does not know are skipped whole; an unknown event type or an
     /// event with more fields than this reader knows throws, with `isNewer` set.
     mutating func nextItem() throws(BinaryError) -> Item? {
+        if isCoded { return try nextCodedItem() }
         while !reader.isAtEnd {
             let start = reader.offset
             let tagByte = try reader.u8()
@@ -85,6 +119,46 @@ struct BinaryEventDecoder {
             return .event(timed)
         }
         return nil
+    }
+
+    /// The next item of a version 3 batch; every event passes the same checks as in version 2.
+    private mutating func nextCodedItem() throws(BinaryError) -> Item? {
+        let start = coded.position
+        if let e = try nextCoded() { return .event(try validated(e, at: start)) }
+        switch coded.marker {
+        case .end: return nil
+        case .fingerprint(let v): return .gestureFingerprint(v)
+        case .cold(let tag, let t, let bytes): return .event(try validated(cold(tag, t, bytes, at: start), at: start))
+        }
+    }
+
+    private mutating func nextCoded() throws(BinaryError) -> TimedEvent? {
+        do {
+            return try coded.next()
+        } catch {
+            if coded.isNewer { isNewer = true }
+            throw error
+        }
+    }
+
+    /// An event the coded batch holds as a version 2 body.
+    private mutating func cold(_ tag: EventTag, _ t: Micros?, _ bytes: [UInt8], at start: Int) throws(BinaryError) -> TimedEvent {
+        var r = BinaryReader(bytes)
+        let event = try decodeFields(tag, &r)
+        guard r.isAtEnd else {
+            isNewer = true
+            throw BinaryError(offset: start, reason: "\(event.typeName) has \(r.remaining) bytes of fields this reader does not know: written by a newer selectlog")
+        }
+        return TimedEvent(event, t: t)
+    }
+
+    private func validated(_ timed: TimedEvent, at start: Int) throws(BinaryError) -> TimedEvent {
+        do throws(InvalidEvent) {
+            try timed.validate()
+        } catch {
+            throw BinaryError(offset: start, reason: "invalid event: \(error)")
+        }
+        return timed
     }
 
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {
@@ -151,7 +225,7 @@ struct BinaryEventDecoder {
         return out
     }
 
-    private mutating func decodeFields(_ tag: EventTag, _ r: inout BinaryReader) throws(BinaryError) -> Event {
+    mutating func decodeFields(_ tag: EventTag, _ r: inout BinaryReader) throws(BinaryError) -> Event {
         switch tag {
         case .configure:
             var p = ConfigurationPatch()

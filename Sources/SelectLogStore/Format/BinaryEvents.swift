@@ -25,26 +25,47 @@ enum EventTag: UInt8 {
 /// its residuals, mostly one byte each. The predictor starts fresh at every batch,
 /// so every batch decodes on its own.
 struct BinaryEventEncoder {
-    private(set) var out = BinaryWriter(capacity: 1 << 16)
-    private var body = BinaryWriter(capacity: 256)
+    /// Frames of versions 1 and 2.
+    private var frames = BinaryWriter(capacity: 1 << 16)
+    var body = BinaryWriter(capacity: 256)
     private var predictor: Predictor
+    /// Version 3: the range coder and its models.
+    var coder = RangeEncoder()
+    var coded: CodedState
 
-    /// The format version written (this build writes the current one; tests forge version 1).
-    private let version: UInt16
+    /// The format version written (this build writes the current one; tests forge versions 1 and 2).
+    let version: UInt16
 
     init(baseTime: Micros, version: UInt16 = LogFormat.version) {
         predictor = Predictor(time: baseTime, version: version)
+        coded = CodedState(time: baseTime)
         self.version = version
     }
 
-    var byteCount: Int { out.count }
+    /// The batch so far, ready to store (in version 3, the coder flushed on a copy).
+    var out: BinaryWriter {
+        guard version >= 3 else { return frames }
+        var w = BinaryWriter(capacity: 0)
+        w.bytes = finishedCoded()
+        return w
+    }
+
+    var byteCount: Int { version >= 3 ? coder.count : frames.count }
 
     mutating func reset(baseTime: Micros) {
-        out.removeAll()
+        frames.removeAll()
         predictor = Predictor(time: baseTime, version: version)
+        if version >= 3 {
+            coder.reset()
+            coded.reset(time: baseTime)
+        }
     }
 
     mutating func append(_ timed: TimedEvent) {
+        if version >= 3 {
+            appendCoded(timed)
+            return
+        }
         body.removeAll()
         var tag = BinaryEventEncoder.tag(of: timed.event).rawValue
         if let t = timed.t {
@@ -52,9 +73,9 @@ struct BinaryEventEncoder {
             body.signed(predictor.timeResidual(t))
         }
         encodeFields(timed.event)
-        out.u8(tag)
-        out.varint(body.count)
-        out.append(body.bytes)
+        frames.u8(tag)
+        frames.varint(body.count)
+        frames.append(body.bytes)
     }
 
     /// Appends `timed`, which changed `changes` and gave `state`; at a gesture end, also
@@ -66,9 +87,13 @@ struct BinaryEventEncoder {
 
     /// Appends a gesture fingerprint annotation frame.
     mutating func appendGestureFingerprint(_ value: UInt32) {
-        out.u8(EventTag.gestureFingerprint)
-        out.u8(4)
-        out.u32(value)
+        if version >= 3 {
+            appendCodedFingerprint(value)
+            return
+        }
+        frames.u8(EventTag.gestureFingerprint)
+        frames.u8(4)
+        frames.u32(value)
     }
 
     private mutating func point(_ p: ViewportPoint) {
@@ -117,7 +142,7 @@ struct BinaryEventEncoder {
         }
     }
 
-    private mutating func encodeFields(_ e: Event) {
+    mutating func encodeFields(_ e: Event) {
         switch e {
         case .configure(let p):
             for flag in [p.allowsSelection, p.allowsMultipleSelection, p.allowsSelectionDuringEditing,

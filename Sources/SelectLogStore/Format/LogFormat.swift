@@ -4,9 +4,10 @@ import SelectLog
 package enum LogFormat {
     /// The file's first 8 bytes.
     package static let magic: [UInt8] = Array("SELECTLG".utf8)
-    /// The version this build writes; it also reads version 1.
-    package static let version: UInt16 = 2
-    /// The file header of the current version (40 bytes; version 1's was 32).
+    /// The version this build writes; it also reads versions 1 and 2. Version 3 differs
+    /// from 2 only in how a batch's events are encoded (coded batches).
+    package static let version: UInt16 = 3
+    /// The file header of versions 2 and 3 (40 bytes; version 1's was 32).
     package static let fileHeaderSize = 40
     /// The file header of version 1.
     package static let fileHeaderSizeV1 = 32
@@ -44,7 +45,7 @@ package enum LogFormat {
 
 /// The 32-byte file header.
 package struct FileHeader: Sendable, Equatable {
-    /// The format version: 1 or 2.
+    /// The format version: 1, 2 or 3.
     package var version: UInt16
     /// Feature flags (`LogFormat.featureZstd`, `featureCheckpoints`; bits 16-31 required).
     package var features: UInt32
@@ -91,15 +92,15 @@ package struct FileHeader: Sendable, Equatable {
         return w.bytes
     }
 
-    /// Reads a header of version 1 (32 bytes) or 2 (40 bytes) from the start of `bytes`.
+    /// Reads a header of version 1 (32 bytes), 2 or 3 (40 bytes) from the start of `bytes`.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<FileHeader, LogError> {
         guard bytes.count >= LogFormat.fileHeaderSizeV1 else {
             return .failure(LogError(.damaged, "file header is incomplete", offset: 0))
         }
         guard Array(bytes[0..<8]) == LogFormat.magic else { return .failure(LogError(.notALog, "not a selectlog log (bad magic)", offset: 0)) }
         let version = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
-        guard version == 1 || version == LogFormat.version else {
-            return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 and \(LogFormat.version))", offset: 8))
+        guard version >= 1 && version <= LogFormat.version else {
+            return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 to \(LogFormat.version))", offset: 8))
         }
         let size = version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize
         guard bytes.count >= size else { return .failure(LogError(.damaged, "file header is incomplete", offset: 0)) }
@@ -227,7 +228,8 @@ package struct RecordHeader: Sendable, Equatable {
         switch kind {
         case .batch:
             if eventCount > LogFormat.Limits.batchEvents { return "batch claims \(eventCount) events, over the format's limit" }
-            if eventCount > rawLength { return "batch claims \(eventCount) events in \(rawLength) bytes" }
+            // A coded event (version 3) can take a small fraction of a byte, never 1/256.
+            if eventCount > Swift.max(rawLength, 1) * 256 { return "batch claims \(eventCount) events in \(rawLength) bytes" }
         case .checkpoint, .index:
             if eventCount != 0 { return "\(kind) record claims \(eventCount) events" }
         }

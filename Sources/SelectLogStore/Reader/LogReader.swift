@@ -230,9 +230,10 @@ public final class LogReader: Sendable {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
+        // One decoder for every batch, restarted at each (its models are allocated once).
+        var decoder = BinaryEventDecoder(try payload(next), baseTime: next.header.baseTime, version: header.version)
         while true {
             let batch = next
-            var decoder = BinaryEventDecoder(try payload(batch), baseTime: batch.header.baseTime, version: header.version)
             var index = batch.header.firstEvent
             while true {
                 let next: TimedEvent?
@@ -265,6 +266,7 @@ public final class LogReader: Sendable {
                 }
                 offset = info.end
             }
+            decoder.restart(try payload(next), baseTime: next.header.baseTime)
         }
     }
 

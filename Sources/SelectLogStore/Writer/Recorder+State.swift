@@ -25,9 +25,10 @@ extension Recorder {
         /// Set by the writer thread as it exits.
         var workerDone = false
 
-        init(engine: TableState) {
+        /// `version`: the log's format version (a version 2 log is appended to in version 2).
+        init(engine: TableState, version: UInt16) {
             self.engine = engine
-            encoder = BinaryEventEncoder(baseTime: engine.t)
+            encoder = BinaryEventEncoder(baseTime: engine.t, version: version)
             batchFirst = engine.events
             batchBaseTime = engine.t
             sealedUpTo = engine.events

@@ -1,0 +1,337 @@
+import SelectLog
+
+/// Format version 3's batch encoding: every field of every event is predicted and its
+/// residual coded by `RangeCoder` under an adaptive model of its own (the event kind
+/// after the previous kind, each kind's time step, each coordinate of each gesture
+/// event, scroll deltas, …), so each column gets its own statistics although events
+/// stay in order. Models start fresh at every batch, so a batch decodes on its own.
+/// docs/LOG-FORMAT.md, "Coded batches", specifies it.
+///
+/// One allocation owned by one class instance, so that the coder's hot loop updates it in
+/// place without copy-on-write, reference counting or exclusivity checks: a copy of an
+/// encoder or decoder shares its models (none of ours is copied and then advanced twice;
+/// the encoder's flush works on copies of the few models it touches).
+///
+/// Memory safety does not rest on the index arithmetic: every access goes through
+/// `ModelTable.at`, which masks the index to the allocation, whose size is a power of
+/// two (`CodedBatchTests` checks the layout fits). A malformed batch can at worst make
+/// its own decoding wrong, which the batch's checksum and the event checks catch.
+/// Unchecked `Sendable`: the recorder touches its encoder only under its lock, and a
+/// reader's decoder is a local of one call.
+final class CodedModels: @unchecked Sendable {
+    /// Item symbols: 0 ends the batch, 1-31 are `EventTag`s, 32 a gesture fingerprint.
+    static let endSymbol = 0
+    static let fingerprintSymbol = 32
+    static let symbolCount = 64
+
+    /// An integer model: nonzero, sign, bit length (4-bit tree, 15 meaning 16 or more),
+    /// the bit below the leading one (bit lengths 2-16).
+    static let intSize = 2 + 16 + 16
+
+    // Layout of the table: offsets of each model.
+    static let kindBase = 0                                        // 33 contexts x 64-node tree
+    static let kindContexts = 33
+    static let sameKindBase = kindBase + kindContexts * 64         // 33 contexts: the same kind again
+    static let hasTimeBase = sameKindBase + kindContexts           // one model
+    static let timeGroups = 8
+    static let timeBase = hasTimeBase + 1                          // group x previous residual's sign (3)
+    static let pointBase = timeBase + timeGroups * 3 * intSize     // 4 kinds x (x, y)
+    static let offGridBase = pointBase + 8 * intSize               // values off the batch's grid
+    static let gridFlagBase = offGridBase + intSize                // 8 channels
+    static let scrollShapeBase = gridFlagBase + 8                  // 18 shapes as contexts x 32-node tree
+    static let sameShapeBase = scrollShapeBase + 18 * 32           // 18 contexts: the same shape again
+    static let scrollToBase = sameShapeBase + 18
+    static let scrollByBase = scrollToBase + intSize
+    static let targetBase = scrollByBase + intSize
+    static let swipeBase = targetBase + intSize
+    static let velocityBase = swipeBase + intSize
+    static let smallBase = velocityBase + intSize                  // finger counts
+    static let lengthBase = smallBase + intSize                    // bodies of other events
+    static let flagBase = lengthBase + intSize                     // 8 yes/no flags
+    static let byteBase = flagBase + 8                             // 256-node tree
+    static let longLengthBase = byteBase + 256                     // 64-node tree: bit lengths over 16, less 16
+    static let size = longLengthBase + 64
+    /// The allocation: the power of two at or above `size`.
+    static let capacity = 8192
+
+    /// The probabilities (`RangeCoder`'s models).
+    let table: ModelTable
+    /// Per time key: the last time step and the sign of the last residual (0, +, -).
+    let lastStep: UnsafeMutablePointer<Int64>
+    let lastSign: UnsafeMutablePointer<UInt8>
+    /// Indexed by `CodedModels.Channel` (8 slots, 6 used).
+    let channels: UnsafeMutablePointer<CodedChannel>
+
+    /// Fresh models; `empty` holds a table of one model (the unused coder of a version 2 decoder).
+    init(empty: Bool = false) {
+        let n = empty ? 1 : CodedModels.capacity
+        let base = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        base.initialize(repeating: RangeCoder.fresh, count: n)
+        table = ModelTable(base: base, mask: n - 1)
+        lastStep = .allocate(capacity: CodedModels.symbolCount)
+        lastStep.initialize(repeating: 0, count: CodedModels.symbolCount)
+        lastSign = .allocate(capacity: CodedModels.symbolCount)
+        lastSign.initialize(repeating: 0, count: CodedModels.symbolCount)
+        channels = .allocate(capacity: 8)
+        channels.initialize(from: CodedModels.freshChannels, count: 8)
+    }
+
+    deinit {
+        table.base.deallocate()
+        lastStep.deallocate()
+        lastSign.deallocate()
+        channels.deallocate()
+    }
+
+    static let freshChannels = [CodedChannel(), CodedChannel(), CodedChannel(), CodedChannel(damps: true), CodedChannel(), CodedChannel(),
+                                CodedChannel(), CodedChannel()]
+
+    func reset() {
+        // Only the models in use: the rest of the table is never reached by a valid index
+        // (an index is masked, not checked, so it stays as fresh as at allocation).
+        table.base.update(repeating: RangeCoder.fresh, count: Swift.min(CodedModels.size, table.mask + 1))
+        lastStep.update(repeating: 0, count: CodedModels.symbolCount)
+        lastSign.update(repeating: 0, count: CodedModels.symbolCount)
+        for i in 0..<8 { channels[i] = CodedModels.freshChannels[i] }
+    }
+
+    /// The time model group of an item symbol.
+    static func timeGroup(_ key: Int) -> Int {
+        switch key {
+        case Int(EventTag.panMoved.rawValue): 0
+        case Int(EventTag.tick.rawValue): 1
+        case scrollTimeKey(12)..<scrollTimeKey(18): 2    // relative scrolls
+        case Int(EventTag.swipeMoved.rawValue): 3
+        case Int(EventTag.tap.rawValue): 4
+        case Int(EventTag.panBegan.rawValue), Int(EventTag.panEnded.rawValue), Int(EventTag.panCancelled.rawValue): 5
+        case scrollTimeKey(0)..<scrollTimeKey(12): 6     // other scrolls
+        default: 7
+        }
+    }
+
+    /// The point model of a finger event kind.
+    static func pointModel(_ tag: EventTag, y: Bool) -> Int {
+        let k: Int
+        switch tag {
+        case .tap: k = 0
+        case .panBegan: k = 1
+        case .panMoved: k = 2
+        default: k = 3
+        }
+        return pointBase + (2 * k + (y ? 1 : 0)) * intSize
+    }
+
+    /// Channel numbers for the grid flags.
+    enum Channel: Int { case fingerX = 0, fingerY, scrollTo, scrollBy, target, swipe }
+
+    /// Flags.
+    enum Flag: Int { case panEndedHasPoint = 0, panEndedHasTarget, swipeEndedHasVelocity }
+
+    /// A scroll's shape: motion (none, to, by) x phase (none, decelerate, idle) x has a target.
+    static func scrollShape(motion: Int, phase: Int, hasTarget: Bool) -> Int { motion * 6 + phase * 2 + (hasTarget ? 1 : 0) }
+    static let scrollShapes = 18
+    /// Scrolls keep a time step per shape (a burst's deltas come at the frame rate, its
+    /// end after a pause): their time key is 33 + shape; other events' is their symbol.
+    static func scrollTimeKey(_ shape: Int) -> Int { 33 + shape }
+}
+
+/// A value predicted by whichever of three predictors has erred least lately: "where
+/// it was" (right for random walks), "where it was plus its last step" (steady
+/// motion), and, for channels that damp, "where it was less a sixteenth" (decaying
+/// scroll velocities). Values on a grid coarser than 1/64 pt are coded in grid units:
+/// `grid` is the largest power of two (at most 64) that every value so far divides.
+struct CodedChannel {
+    var value: Int64 = 0
+    var step: Int64 = 0
+    var grid = 6
+    private var stillError: Int64 = 0
+    private var movingError: Int64 = 0
+    private var dampedError: Int64 = Int64.max / 4
+    private let damps: Bool
+
+    init(damps: Bool = false) {
+        self.damps = damps
+        if damps { dampedError = 0 }
+    }
+
+    // Wrapping and masked operations throughout: grid is 0...6, and each error sum
+    // stays below 2^43 (it decays by a quarter and grows by at most 2^40 a value).
+    private var damped: Int64 { ((value &- value &>> 4) &>> Int64(grid)) &<< Int64(grid) }
+
+    var prediction: Int64 {
+        if movingError < stillError && movingError <= dampedError { return value &+ step }
+        if dampedError < stillError { return damped }
+        return value
+    }
+
+    mutating func update(_ v: Int64) {
+        if v != 0 { grid = Swift.min(grid, v.trailingZeroBitCount) }
+        func decay(_ e: Int64, _ miss: Int64) -> Int64 {
+            e &- e &>> 2 &+ Int64(truncatingIfNeeded: Swift.min(miss.magnitude, 1 << 40))
+        }
+        stillError = decay(stillError, v &- value)
+        movingError = decay(movingError, v &- value &- step)
+        if damps { dampedError = decay(dampedError, v &- damped) }
+        step = v &- value
+        value = v
+    }
+}
+
+/// The probabilities of a coder's models: every index is masked to the allocation,
+/// so no index, however computed, reaches outside it.
+struct ModelTable {
+    let base: UnsafeMutablePointer<UInt32>
+    /// The allocation's size less one (a power of two less one).
+    let mask: Int
+
+    @inline(__always)
+    func at(_ i: Int) -> UnsafeMutablePointer<UInt32> { base + (i & mask) }
+}
+
+extension RangeEncoder {
+    @inline(__always)
+    mutating func encode(_ bit: Bool, _ m: ModelTable, _ i: Int) { encode(bit, &m.at(i).pointee) }
+
+    /// A signed integer under the model at `base`.
+    mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int) {
+        encode(v != 0, m, base)
+        if v == 0 { return }
+        encode(v < 0, m, base + 1)
+        let mag = v.magnitude
+        let n = 64 - mag.leadingZeroBitCount            // 1...64
+        encodeSymbol(Swift.min(n - 1, 15), bits: 4, m, base + 2)
+        if n >= 16 { encodeSymbol(n - 16, bits: 6, m, CodedModels.longLengthBase) }
+        if n >= 2 {
+            if n <= 16 {
+                encode((mag >> UInt64(n - 2)) & 1 != 0, m, base + 16 + n)
+                if n >= 3 { encodeDirect(mag, count: n - 2) }
+            } else {
+                encodeDirect(mag, count: n - 1)
+            }
+        }
+    }
+
+    /// A value of `channel`, predicted; `flag` is the channel's grid-flag model.
+    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
+        let r = v &- channel.prediction
+        let grid = channel.grid
+        if grid > 0 {
+            let off = r & ((1 << Int64(grid)) - 1) != 0
+            encode(off, m, CodedModels.gridFlagBase + flag)
+            if off { encodeInt(r, m, CodedModels.offGridBase) } else { encodeInt(r >> Int64(grid), m, model) }
+        } else {
+            encodeInt(r, m, model)
+        }
+        channel.update(v)
+    }
+
+    /// A tree-coded symbol of `bits` bits under the tree at `base`.
+    mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int) {
+        var node = 1
+        for i in stride(from: bits - 1, through: 0, by: -1) {
+            let bit = (s >> i) & 1
+            encode(bit != 0, m, base + node)
+            node = node << 1 | bit
+        }
+    }
+}
+
+extension RangeDecoder {
+    @inline(__always)
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
+
+    @inline(__always)
+    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
+
+    mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
+        guard decode(m, base) else { return 0 }
+        let negative = decodeBit(m, base + 1)
+        var n = decodeSymbol(bits: 4, m, base + 2) + 1
+        var mag: UInt64 = 1
+        if n >= 16 { n = decodeSymbol(bits: 6, m, CodedModels.longLengthBase) + 16 }
+        if n >= 2 {
+            if n <= 16 {
+                mag = mag << 1 | UInt64(decodeBit(m, base + 16 + n))
+                if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
+            } else {
+                mag = mag << UInt64(n - 1) | decodeDirect(count: n - 1)
+            }
+        }
+        // Negated without a branch: all ones when negative.
+        let sign = Int64(negative)
+        let v = Int64(bitPattern: mag)
+        return (v ^ (0 &- sign)) &+ sign
+    }
+
+    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        let grid = channel.grid
+        let r: Int64
+        if grid > 0 && !decode(m, CodedModels.gridFlagBase + flag) {
+            r = decodeInt(m, model) &<< Int64(grid)
+        } else {
+            r = decodeInt(m, grid > 0 ? CodedModels.offGridBase : model)
+        }
+        let v = channel.prediction &+ r
+        channel.update(v)
+        return v
+    }
+
+    @inline(__always)
+    mutating func decodeSymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
+        // Both children's models are loaded before the bit is known, so the next
+        // decision does not wait for a load whose address depends on this one.
+        var node = 1
+        var model = m.at(base &+ 1).pointee
+        for _ in 0..<bits {
+            let zero = m.at(base &+ 2 &* node).pointee
+            let one = m.at(base &+ 2 &* node &+ 1).pointee
+            let bit = decodeBit(&model)
+            m.at(base &+ node).pointee = model
+            node = node &<< 1 | bit
+            model = bit != 0 ? one : zero
+        }
+        return node &- (1 &<< bits)
+    }
+}
+
+/// The prediction state both sides share, besides the models.
+struct CodedState {
+    var models: CodedModels
+    var time: Int64
+    var lastSymbol = 0
+    /// Whether the last event had a time (items of the same kind and timing cost one decision).
+    var lastHasTime = true
+    var lastScrollShape = 0
+
+    init(time: Micros, empty: Bool = false) {
+        self.time = time.raw
+        models = CodedModels(empty: empty)
+    }
+
+    mutating func reset(time: Micros) {
+        models.reset()
+        self.time = time.raw
+        lastSymbol = 0
+        lastHasTime = true
+        lastScrollShape = 0
+    }
+
+    /// The model of a time residual under `key` (`CodedModels.scrollTimeKey`).
+    func timeModel(_ key: Int) -> Int {
+        CodedModels.timeBase + (CodedModels.timeGroup(key) * 3 + Int(models.lastSign[key & 63])) * CodedModels.intSize
+    }
+
+    func lastStep(_ key: Int) -> Int64 { models.lastStep[key & 63] }
+
+    mutating func noteTime(_ symbol: Int, step: Int64, residual: Int64, t: Int64) {
+        models.lastStep[symbol & 63] = step
+        models.lastSign[symbol & 63] = residual == 0 ? 0 : (residual > 0 ? 1 : 2)
+        time = t
+    }
+
+    /// A channel's state (`CodedModels.Channel`).
+    func channel(_ c: CodedModels.Channel) -> UnsafeMutablePointer<CodedChannel> { models.channels + (c.rawValue & 7) }
+
+    var kindContext: Int { CodedModels.kindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) * 64 }
+    var sameKindModel: Int { CodedModels.sameKindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) }
+}
