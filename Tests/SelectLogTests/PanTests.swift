@@ -22,6 +22,19 @@ struct PanClassificationTests {
         #expect(!s.dragging)
     }
 
+    @Test("two pans are equal only when their kind and their state agree")
+    func panStateEquality() throws {
+        var a = try play(stripTable)
+        try apply(&a, #"{"type": "panBegan", "x": 10, "y": 75}"#)
+        var b = a
+        #expect(a.gesture == b.gesture)
+        try apply(&b, #"{"type": "panMoved", "x": 10, "y": 175}"#)
+        // Same kind (a strip pan), another finger and anchor: not the same pan.
+        #expect(a.gesture.kind == b.gesture.kind)
+        #expect(a.gesture != b.gesture)
+        #expect(a != b)
+    }
+
     @Test("the strip is the half-open band [0, stripWidth)")
     func stripBandIsHalfOpen() throws {
         var a = try play(stripTable)
