@@ -112,19 +112,34 @@ struct CodedBatchTests {
             if !damaged.isEmpty && Bool.random(using: &rng) {
                 damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
             }
-            var decoder = BinaryEventDecoder(damaged, baseTime: .zero, version: 3)
-            var n = 0
-            do {
+            if !decodesSoundly(damaged, byItem: false) { errors += 1 }
+        }
+        #expect(errors > 0)
+    }
+
+    /// Decodes `bytes` as a version 3 batch to its end or its first error, through
+    /// `nextItem()` or `next()`; every event must be valid and the count bounded.
+    /// Whether it decoded without an error.
+    private func decodesSoundly(_ bytes: [UInt8], byItem: Bool) -> Bool {
+        var decoder = BinaryEventDecoder(bytes, baseTime: .zero, version: 3)
+        var n = 0
+        defer { #expect(n <= LogFormat.Limits.batchEvents * 2) }
+        do {
+            if byItem {
+                while let item = try decoder.nextItem() {
+                    if case .event(let e) = item { #expect(throws: Never.self) { try e.validate() } }
+                    n += 1
+                }
+            } else {
                 while let e = try decoder.next() {
                     #expect(throws: Never.self) { try e.validate() }
                     n += 1
                 }
-            } catch {
-                errors += 1
             }
-            #expect(n <= LogFormat.Limits.batchEvents * 2)
+            return true
+        } catch {
+            return false
         }
-        #expect(errors > 0)
     }
 
     @Test("the coded models fit their table, and every index is masked into it")
@@ -148,24 +163,7 @@ struct CodedBatchTests {
         var errors = 0
         for round in 0..<500 {
             let bytes = (0..<Int.random(in: 0...400, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            var decoder = BinaryEventDecoder(bytes, baseTime: .zero, version: 3)
-            var n = 0
-            do {
-                if round % 2 == 0 {
-                    while let item = try decoder.nextItem() {
-                        if case .event(let e) = item { #expect(throws: Never.self) { try e.validate() } }
-                        n += 1
-                    }
-                } else {
-                    while let e = try decoder.next() {
-                        #expect(throws: Never.self) { try e.validate() }
-                        n += 1
-                    }
-                }
-            } catch {
-                errors += 1
-            }
-            #expect(n <= LogFormat.Limits.batchEvents * 2)
+            if !decodesSoundly(bytes, byItem: round % 2 == 0) { errors += 1 }
         }
         #expect(errors > 0)
     }
