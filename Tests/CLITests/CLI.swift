@@ -28,6 +28,11 @@ struct CLI {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? root
+        return try collect(process)
+    }
+
+    /// Runs a prepared `process` to its end with its standard output and error captured.
+    static func collect(_ process: Process) throws -> Result {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -64,15 +64,7 @@ struct DamagedLogTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "exe=$1; shift; cat \"$0\" | \"$exe\" \"$@\"", path, CLI.executable.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        return try CLI.collect(process)
     }
 
     @Test("verify and check read a piped log (- and /dev/stdin); verify --repair refuses a pipe")

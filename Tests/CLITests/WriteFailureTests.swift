@@ -18,14 +18,9 @@ struct WriteFailureTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", command]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 74, "\(message)")
+        let result = try CLI.collect(process)
+        let printed = result.stdout, message = result.stderr
+        #expect(result.status == 74, "\(message)")
         #expect(message.contains("write failed"), "\(message)")
         let acknowledged = printed.split(separator: "\n").compactMap { Int($0) }.last ?? 0
         #expect(acknowledged > 1000)
