@@ -85,7 +85,7 @@ struct DamageTests {
             try Data(damaged).write(to: URL(fileURLWithPath: path))
             let record = log.records.first { $0.offset <= at && at < $0.end }
             let region = at < LogFormat.fileHeaderSize ? "file header"
-                : (record.map { at - $0.offset < LogFormat.recordHeaderSize ? "\($0.header.kind) header" : "\($0.header.kind) payload" } ?? "?")
+                : (record.map { at < $0.payloadStart ? "\($0.header.kind) header" : "\($0.header.kind) payload" } ?? "?")
             regions[region, default: 0] += 1
             let report = try LogReader.verify(path: path)
             #expect(!report.isIntact, "flip \(k) at \(at) (\(region)) went undetected")
@@ -201,7 +201,7 @@ struct DamageTests {
         for zeros in [0, 1, 4096] {
             // No index (a crash leaves none), a payload byte of the second batch flipped, then zeros.
             var damaged = Array(f.bytes[..<index.offset])
-            damaged[batch.offset + LogFormat.recordHeaderSize + 1] ^= 0x20
+            damaged[batch.payloadStart + 1] ^= 0x20
             damaged += [UInt8](repeating: 0, count: zeros)
             let path = try f.write(damaged, as: "z.slog")
             let report = try LogReader.verify(path: path)
@@ -224,16 +224,16 @@ struct DamageTests {
         // payload, in a build without zstd, may end in zeros of its own; then nothing
         // could tell damage before them from a cut padded with zeros).
         let last = try #require(log.records.dropLast().last { f.bytes[$0.end - 1] != 0 })
-        #expect(last.end <= index.offset && last.end - last.offset > LogFormat.recordHeaderSize + 4)
+        #expect(last.end <= index.offset && last.end - last.payloadStart > 4)
         // A flipped payload byte in the middle of the last record: nothing says a crash cut it.
         var flipped = Array(f.bytes[..<last.end])
-        flipped[last.offset + LogFormat.recordHeaderSize + 2] ^= 0x04
+        flipped[last.payloadStart + 2] ^= 0x04
         let damagedPath = try f.write(flipped, as: "d.slog")
         let damaged = try LogReader.verify(path: damagedPath)
         #expect(damaged.problem?.offset == last.offset && damaged.problem?.isTornTail == false)
         #expect(throws: LogError.self) { try LogReader(path: damagedPath) }
         // Cut in its header, or in its payload, then zeros to the old length and beyond: torn.
-        for cut in [last.offset + 7, last.offset + LogFormat.recordHeaderSize + 2, last.end - 1] {
+        for cut in [last.offset + 7, last.payloadStart + 2, last.end - 1] {
             var torn = Array(f.bytes[..<cut])
             torn += [UInt8](repeating: 0, count: last.end - cut + 100)
             let path = try f.write(torn, as: "t.slog")

@@ -70,7 +70,7 @@ struct FingerprintTests {
     let interval = 256
 
     func writeLog(_ path: String, engine: EngineBehaviour) throws {
-        let w = try LogRewriter(path: path, engine: engine, checkpointInterval: interval, batchEvents: 100)
+        let w = try LogRewriter(path: path, engine: engine, checkpointInterval: interval, batchEvents: 100, putsOffLargeCheckpoints: false)
         for e in events { try w.append(e) }
         try w.close()
     }

@@ -18,7 +18,7 @@ struct SkippedDamageTests {
         let checkpoint = try #require(clean.records.last { $0.header.kind == .checkpoint })
         #expect(checkpoint.offset > batch.end)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes[batch.offset + LogFormat.recordHeaderSize] ^= 0x5A
+        bytes[batch.payloadStart] ^= 0x5A
         if !indexed, let index = clean.records.last, index.header.kind == .index { bytes.removeLast(bytes.count - index.offset) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return (dir, path, batch.offset, checkpoint.header.firstEvent)
@@ -57,7 +57,7 @@ struct ErrorEventNumberTests {
         let batches = try LogReader(path: path).records.filter { $0.header.kind == .batch }
         let second = try #require(batches.dropFirst().first)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes[second.offset + LogFormat.recordHeaderSize] ^= 0x01
+        bytes[second.payloadStart] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let intact = try LogReader.verify(path: path).intactEvents
         #expect(intact == second.header.firstEvent)

@@ -35,6 +35,31 @@ struct BinaryEventDecoder {
             reader = BinaryReader(bytes)
         }
     }
+    /// Goes on to a continued batch (version 4): models, predictions and time carry over
+    /// from the batch this decoder has just read to its end.
+    mutating func continueBatch(_ bytes: [UInt8]) {
+        isNewer = false
+        coded.continueBatch(bytes)
+    }
+
+    /// Starts `decoder` on the batch `header` heads: one that starts a window restarts it
+    /// (or creates it), a continued one goes on from the batch before it, which `decoder`
+    /// must have read to its end.
+    static func start(_ decoder: inout BinaryEventDecoder?, _ bytes: [UInt8], _ header: RecordHeader,
+                      version: UInt16) throws(BinaryError) {
+        if header.continues {
+            guard version >= LogFormat.continuedBatchesVersion, decoder?.isAtEnd == true else {
+                decoder = nil
+                throw BinaryError(offset: 0, reason: "a continued batch without the whole batch before it")
+            }
+            decoder?.continueBatch(bytes)
+        } else if decoder == nil {
+            decoder = BinaryEventDecoder(bytes, baseTime: header.baseTime, version: version)
+        } else {
+            decoder?.restart(bytes, baseTime: header.baseTime)
+        }
+    }
+
     /// Version 3: the range decoder of a coded batch.
     private let isCoded: Bool
     private var coded: CodedEventDecoder

@@ -52,6 +52,41 @@ struct BinaryEventEncoder {
 
     var byteCount: Int { version >= 3 ? coder.count : frames.count }
 
+    /// Events in the current window (version 4): the batches since the last one that
+    /// started with fresh models.
+    private(set) var windowEvents = 0
+    /// Whether the next batch may continue the one before it (version 4).
+    private var windowOpen = false
+    /// A window holds at most this many events, so that a reader that wants an event
+    /// decodes at most this many before it, with or without checkpoints.
+    static let windowLimit = 8192
+
+    /// Starts the next batch: a continued one (version 4) when the window is open and not
+    /// full, else one with fresh models. Returns whether it continues.
+    mutating func startBatch(baseTime: Micros) -> Bool {
+        if version >= LogFormat.continuedBatchesVersion && windowOpen && windowEvents < Self.windowLimit {
+            frames.removeAll()
+            coder.reset()
+            return true
+        }
+        reset(baseTime: baseTime)
+        windowOpen = version >= LogFormat.continuedBatchesVersion
+        windowEvents = 0
+        return false
+    }
+
+    /// Ends the window: the next batch starts with fresh models (after a checkpoint, so
+    /// that a reader starting there can decode it).
+    mutating func endWindow() { windowOpen = false }
+
+    /// Ends the batch of `events` events and returns its bytes. In version 4 the end is
+    /// coded into the models, which the next batch may carry on with.
+    mutating func seal(events: Int) -> [UInt8] {
+        windowEvents += events
+        guard version >= LogFormat.continuedBatchesVersion else { return out.bytes }
+        return sealCoded()
+    }
+
     mutating func reset(baseTime: Micros) {
         frames.removeAll()
         predictor = Predictor(time: baseTime, version: version)

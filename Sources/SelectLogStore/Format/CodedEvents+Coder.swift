@@ -82,6 +82,14 @@ extension BinaryEventEncoder {
         coder.encodeDirect(UInt64(value), count: 32)
     }
 
+    /// Ends the batch for good: codes the end symbol (its models adapt, as the decoder's
+    /// do when it reads it) and returns the flushed bytes. The models go on, so the next
+    /// batch can continue this one (version 4); the range coder must be reset before it.
+    mutating func sealCoded() -> [UInt8] {
+        codeSymbol(M.endSymbol)
+        return coder.finished()
+    }
+
     /// The batch's coded bytes: the end symbol and the flush, on copies.
     func finishedCoded() -> [UInt8] {
         var c = coder
@@ -132,6 +140,16 @@ struct CodedEventDecoder {
     mutating func restart(_ bytes: [UInt8], baseTime: Micros) {
         rc = RangeDecoder(bytes)
         s.reset(time: baseTime)
+        isAtEnd = false
+        items = 0
+        marker = .end
+        isNewer = false
+    }
+
+    /// Goes on to a continued batch: the models, predictions, time and last item (the end
+    /// of the batch before) carry over; only the range decoder starts again.
+    mutating func continueBatch(_ bytes: [UInt8]) {
+        rc = RangeDecoder(bytes)
         isAtEnd = false
         items = 0
         marker = .end

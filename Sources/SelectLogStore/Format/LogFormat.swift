@@ -4,15 +4,22 @@ import SelectLog
 package enum LogFormat {
     /// The file's first 8 bytes.
     package static let magic: [UInt8] = Array("SELECTLG".utf8)
-    /// The version this build writes; it also reads versions 1 and 2. Version 3 differs
-    /// from 2 only in how a batch's events are encoded (coded batches).
-    package static let version: UInt16 = 3
+    /// The version this build writes; it also reads versions 1 to 3. Version 3 differs
+    /// from 2 only in how a batch's events are encoded (coded batches); version 4 adds
+    /// continued batches (16-byte headers, models carried on from the batch before).
+    package static let version: UInt16 = 4
+    /// The first version with continued batches.
+    package static let continuedBatchesVersion: UInt16 = 4
     /// The file header of versions 2 and 3 (40 bytes; version 1's was 32).
     package static let fileHeaderSize = 40
     /// The file header of version 1.
     package static let fileHeaderSizeV1 = 32
-    /// Every record's header.
+    /// The header of batches that start a window, checkpoints and the index.
     package static let recordHeaderSize = 48
+    /// The header of a continued batch (version 4): kind "b".
+    package static let continuedHeaderSize = 16
+    /// A continued batch's kind byte.
+    static let continuedKind: UInt8 = 0x62   // "b"
     static let recordMagic: [UInt8] = Array("SLR".utf8)
     static let indexTrailerMagic: [UInt8] = Array("SLINDEX1".utf8)
 
@@ -138,10 +145,15 @@ package enum RecordKind: UInt8, Sendable {
     case index = 0x49        // "I"
 }
 
-/// The 48-byte header in front of every record.
+/// The header in front of every record: 48 bytes, or 16 for a continued batch.
 package struct RecordHeader: Sendable, Equatable {
     /// What the record holds.
     package var kind: RecordKind
+    /// A continued batch (version 4, kind "b", a 16-byte header): its coded events go on
+    /// from the batch record just before it (models, predictions and time carry over),
+    /// so it is decoded only after that one. Its first event and base time are not
+    /// stored: they follow from the records before it.
+    package var continues = false
     /// Payload bytes in the file.
     package var storedLength: Int
     /// Payload bytes once decompressed (equal to `storedLength` when stored).
@@ -155,8 +167,12 @@ package struct RecordHeader: Sendable, Equatable {
     /// 0 stored, 1 zstd.
     package var codec: UInt8
 
+    /// The header's length in the file.
+    package var size: Int { continues ? LogFormat.continuedHeaderSize : LogFormat.recordHeaderSize }
+
     /// The header followed by `stored` (the payload as stored), checksummed with `salt`.
     static func record(_ header: RecordHeader, payload stored: [UInt8], salt: UInt64) -> [UInt8] {
+        if header.continues { return continuedRecord(header, payload: stored, salt: salt) }
         var w = BinaryWriter(capacity: LogFormat.recordHeaderSize + stored.count)
         w.append(LogFormat.recordMagic)
         w.u8(header.kind.rawValue)
@@ -177,6 +193,36 @@ package struct RecordHeader: Sendable, Equatable {
         return w.bytes
     }
 
+    /// A continued batch: "SLR" "b", a 16-bit header check (the low half of the salted
+    /// CRC-32C of bytes 0-3 and 6-15), the payload's CRC, the stored length (u24) and the
+    /// event count (u24). The payload is stored (codec 0).
+    private static func continuedRecord(_ header: RecordHeader, payload stored: [UInt8], salt: UInt64) -> [UInt8] {
+        var w = BinaryWriter(capacity: LogFormat.continuedHeaderSize + stored.count)
+        w.append(LogFormat.recordMagic)
+        w.u8(LogFormat.continuedKind)
+        w.u8(0)
+        w.u8(0)
+        w.u32(CRC32C.checksum(stored, salt: salt))
+        for v in [stored.count, header.eventCount] {
+            w.u8(UInt8(truncatingIfNeeded: v))
+            w.u8(UInt8(truncatingIfNeeded: v >> 8))
+            w.u8(UInt8(truncatingIfNeeded: v >> 16))
+        }
+        let check = continuedHeaderCheck(w.bytes, salt: salt)
+        w.bytes[4] = UInt8(truncatingIfNeeded: check)
+        w.bytes[5] = UInt8(truncatingIfNeeded: check >> 8)
+        w.append(stored)
+        return w.bytes
+    }
+
+    /// The check of a continued batch's header: the low 16 bits of the salted CRC-32C of
+    /// bytes 0-3 and 6-15.
+    static func continuedHeaderCheck(_ bytes: some RandomAccessCollection<UInt8>, salt: UInt64) -> UInt16 {
+        var covered = Array(bytes.prefix(4))
+        covered.append(contentsOf: bytes.dropFirst(6).prefix(LogFormat.continuedHeaderSize - 6))
+        return UInt16(truncatingIfNeeded: CRC32C.checksum(covered, salt: salt))
+    }
+
     /// The checksum over bytes 0-3 and 8-47 of a header (everything but itself).
     static func headerChecksum(_ bytes: some RandomAccessCollection<UInt8>, salt: UInt64) -> UInt32 {
         var covered = Array(bytes.prefix(4))
@@ -185,12 +231,45 @@ package struct RecordHeader: Sendable, Equatable {
     }
 
     enum Problem {
+        /// Fewer bytes are left than the header's kind needs.
+        case incomplete
         case badMagic
         case badChecksum
         case badField(String)
     }
 
-    /// Reads a header from exactly 48 bytes; returns it with its payload checksum.
+    /// Reads the header at `offset` in `bytes`, which must lie before `end`; returns it with
+    /// its payload checksum. A continued batch (kind "b", only when `continued`: version 4)
+    /// gets `events`, the events before it, as its first event.
+    static func decode(in bytes: UnsafeRawBufferPointer, at offset: Int, end: Int, salt: UInt64, events: Int,
+                       continued: Bool) -> Result<(RecordHeader, UInt32), ProblemBox> {
+        guard offset >= 0, end <= bytes.count, end - offset >= 4 else { return .failure(ProblemBox(problem: .incomplete)) }
+        if continued && bytes[offset + 3] == LogFormat.continuedKind {
+            guard end - offset >= LogFormat.continuedHeaderSize else { return .failure(ProblemBox(problem: .incomplete)) }
+            return decodeContinued(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.continuedHeaderSize]),
+                                   salt: salt, events: events)
+        }
+        guard end - offset >= LogFormat.recordHeaderSize else { return .failure(ProblemBox(problem: .incomplete)) }
+        return decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: salt)
+    }
+
+    private static func decodeContinued(_ b: UnsafeRawBufferPointer, salt: UInt64, events: Int) -> Result<(RecordHeader, UInt32), ProblemBox> {
+        guard b[0] == LogFormat.recordMagic[0], b[1] == LogFormat.recordMagic[1], b[2] == LogFormat.recordMagic[2] else {
+            return .failure(ProblemBox(problem: .badMagic))
+        }
+        guard continuedHeaderCheck(b, salt: salt) == UInt16(b[4]) | UInt16(b[5]) << 8 else { return .failure(ProblemBox(problem: .badChecksum)) }
+        func u24(_ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 }
+        let checksum = UInt32(b[6]) | UInt32(b[7]) << 8 | UInt32(b[8]) << 16 | UInt32(b[9]) << 24
+        let stored = u24(10)
+        var header = RecordHeader(kind: .batch, storedLength: stored, rawLength: stored, eventCount: u24(13),
+                                  firstEvent: events, baseTime: .zero, codec: LogFormat.codecRaw)
+        header.continues = true
+        if header.eventCount == 0 { return .failure(ProblemBox(problem: .badField("empty batch"))) }
+        if let why = header.limitViolation { return .failure(ProblemBox(problem: .badField(why))) }
+        return .success((header, checksum))
+    }
+
+    /// Reads a 48-byte header from exactly 48 bytes; returns it with its payload checksum.
     static func decode(_ b: UnsafeRawBufferPointer, salt: UInt64) -> Result<(RecordHeader, UInt32), ProblemBox> {
         guard b[0] == LogFormat.recordMagic[0], b[1] == LogFormat.recordMagic[1], b[2] == LogFormat.recordMagic[2] else {
             return .failure(ProblemBox(problem: .badMagic))

@@ -30,7 +30,7 @@ enum LogIndexCheck {
             released = offset
         }
         guard checksum(payload, salt: header.salt, release: { passed(start + $0) }) == info.payloadChecksum,
-              var entries = LogIndex.Entries(payload, at: info.offset) else { return nil }
+              var entries = LogIndex.Entries(payload, at: info.offset, version: header.version) else { return nil }
         released = start
         var check = Structure(start: header.size)
         while let next = entries.next() {
@@ -86,9 +86,10 @@ enum LogIndexCheck {
 
         init(start: Int) { expected = start }
 
-        /// Why `r`, the next record, cannot follow the ones before it, or nil.
-        mutating func add(_ r: RecordInfo, end: Int) -> String? {
+        /// Why the records of `entry`, the next entry, cannot follow the ones before it, or nil.
+        mutating func add(_ entry: IndexEntry, end: Int) -> String? {
             defer { k += 1 }
+            let r = entry.record
             if r.offset != expected { return "entry \(k) is at byte offset \(r.offset), the record before it ends at \(expected)" }
             if let why = r.header.limitViolation { return "entry \(k): \(why)" }
             switch r.header.kind {
@@ -97,11 +98,17 @@ enum LogIndexCheck {
                 if r.header.firstEvent != events || r.header.eventCount == 0 {
                     return "entry \(k) is a batch of events \(r.header.firstEvent)+\(r.header.eventCount), expected a batch after \(events) events"
                 }
-                events += r.header.eventCount
+                // Each continued batch holds 1 to 2^20 events in a 16-byte header and at most 16 MiB.
+                if entry.continuedEvents > entry.continued * LogFormat.Limits.batchEvents
+                    || entry.continuedBytes > entry.continued * (LogFormat.continuedHeaderSize + LogFormat.Limits.payloadBytes) {
+                    return "entry \(k) claims \(entry.continued) continued batches of \(entry.continuedEvents) events in \(entry.continuedBytes) bytes"
+                }
+                events += entry.events
             case .checkpoint:
                 if r.header.firstEvent != events { return "entry \(k) is a checkpoint after \(r.header.firstEvent) events, expected \(events)" }
+                if entry.continued != 0 { return "entry \(k) is a checkpoint with continued batches" }
             }
-            expected = r.end
+            expected = entry.end
             if expected > end { return "entry \(k) ends at byte offset \(expected), past the index at \(end)" }
             return nil
         }
@@ -110,12 +117,5 @@ enum LogIndexCheck {
         func finish(end: Int) -> String? {
             expected == end ? nil : "the records end at byte offset \(expected), the index is at \(end)"
         }
-    }
-
-    /// Why `records` cannot be the records between `start` and `end`, or nil.
-    static func structureProblem(_ records: [RecordInfo], start: Int, end: Int) -> String? {
-        var check = Structure(start: start)
-        for r in records { if let why = check.add(r, end: end) { return why } }
-        return check.finish(end: end)
     }
 }

@@ -7,8 +7,10 @@ package struct RecordInfo: Sendable, Equatable {
     /// What the header says.
     package var header: RecordHeader
     var payloadChecksum: UInt32
+    /// Where the payload starts.
+    package var payloadStart: Int { offset + header.size }
     /// Where the payload ends (the next record's offset).
-    package var end: Int { offset + LogFormat.recordHeaderSize + header.storedLength }
+    package var end: Int { offset + header.size + header.storedLength }
 }
 
 /// The first place a log stops being trustworthy.
@@ -61,26 +63,31 @@ struct LogScan {
         scan.goodEnd = offset
         let decompressor = deep && Zstd.isAvailable ? ZstdDecompressor() : nil
         let zeros = LogScan.trailingZerosStart(bytes)
+        let version = scan.header?.version ?? LogFormat.version
+        let continued = version >= LogFormat.continuedBatchesVersion
+        // The deep check's decoder, carried from batch to batch: a continued batch goes on
+        // from the one before it.
+        var decoder: BinaryEventDecoder?
+        var previousIsBatch = false
         while offset < bytes.count {
             /// A failure of the record that ends at `end` (its header's end when the header
             /// does not verify): a torn tail when the torn-tail rule says so, else damage.
             func fail(_ reason: String, end: Int? = nil) {
-                scan.problem = LogScan.problem(reason, recordAt: offset, end: end ?? offset + LogFormat.recordHeaderSize, bytes)
+                // A header that does not verify ends where its kind says (16 bytes for "b").
+                let headerSize = continued && bytes.count - offset >= 4 && bytes[offset + 3] == LogFormat.continuedKind
+                    ? LogFormat.continuedHeaderSize : LogFormat.recordHeaderSize
+                scan.problem = LogScan.problem(reason, recordAt: offset, end: end ?? offset + headerSize, bytes)
             }
             if zeros <= offset {
                 fail("zero-filled tail")
                 break
             }
-            guard bytes.count - offset >= LogFormat.recordHeaderSize else {
-                fail("incomplete record header")
-                break
-            }
-            let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize])
             let header: RecordHeader
             let payloadChecksum: UInt32
-            switch RecordHeader.decode(headerBytes, salt: salt) {
+            switch RecordHeader.decode(in: bytes, at: offset, end: bytes.count, salt: salt, events: scan.eventCount, continued: continued) {
             case .failure(let box):
                 switch box.problem {
+                case .incomplete: fail("incomplete record header")
                 case .badMagic: fail("not a record header (bad magic)")
                 case .badChecksum: fail("record header checksum mismatch")
                 case .badField(let why): fail(why)
@@ -99,6 +106,8 @@ struct LogScan {
                         fail("batch starts after \(header.firstEvent) events, expected after \(scan.eventCount)")
                     } else if header.eventCount == 0 {
                         fail("empty batch")
+                    } else if header.continues && !previousIsBatch {
+                        fail("a continued batch must follow a batch")
                     }
                 case .checkpoint:
                     if header.firstEvent != scan.eventCount { fail("checkpoint of event \(header.firstEvent) after \(scan.eventCount) events") }
@@ -106,17 +115,18 @@ struct LogScan {
                     break
                 }
                 if scan.problem == nil, deep {
-                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: scan.header?.version ?? LogFormat.version,
+                    if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
                                                    release: release) {
                         fail(why, end: info.end)
                     }
                 } else if scan.problem == nil, zeros < info.end {
                     // Only zeros follow: a payload cut and padded by zeros has a header that
                     // verifies; its checksum tells it from a whole last record.
-                    let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + LogFormat.recordHeaderSize)..<info.end])
+                    let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
                     if CRC32C.checksum(stored, salt: salt) != payloadChecksum { fail("record payload checksum mismatch", end: info.end) }
                 }
                 if scan.problem != nil { break }
+                previousIsBatch = header.kind == .batch
                 if keep { scan.records.append(info) }
                 scan.recordCount += 1
                 scan.last = info
@@ -139,7 +149,7 @@ struct LogScan {
     /// The payload of a record, checksum verified before decompressing.
     static func payload(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64,
                         _ decompressor: ZstdDecompressor?) -> Result<[UInt8], LogError> {
-        let start = info.offset + LogFormat.recordHeaderSize
+        let start = info.payloadStart
         guard info.offset >= 0, start <= info.end, info.end <= bytes.count else {
             return .failure(LogError(.damaged, "record runs past the end of the file", offset: info.offset))
         }
@@ -162,17 +172,17 @@ struct LogScan {
     }
 
     private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
-                                  version: UInt16, release: ((Int) -> Void)?) -> String? {
+                                  version: UInt16, decoder: inout BinaryEventDecoder?, release: ((Int) -> Void)?) -> String? {
         if info.header.kind == .index {
             // Checked where it lies, entry by entry: an index is as long as the log is.
-            let stored = UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end])
-            let start = info.offset + LogFormat.recordHeaderSize
+            let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
+            let start = info.payloadStart
             let passed: ((Int) -> Void)? = release.map { r in { (n: Int) in r(start + n) } }
             guard LogIndexCheck.checksum(stored, salt: salt, release: passed) == info.payloadChecksum else {
                 return "record payload checksum mismatch"
             }
             // Its entries are decoded (and compared with the records) by `verify` as it walks.
-            guard info.header.codec == LogFormat.codecRaw, LogIndex.Entries(stored, at: info.offset) != nil else {
+            guard info.header.codec == LogFormat.codecRaw, LogIndex.Entries(stored, at: info.offset, version: version) != nil else {
                 return "index record does not decode"
             }
             return nil
@@ -184,12 +194,14 @@ struct LogScan {
         }
         switch info.header.kind {
         case .batch:
-            var decoder = BinaryEventDecoder(raw, baseTime: info.header.baseTime, version: version)
             var n = 0
             do throws(BinaryError) {
-                while try decoder.next() != nil { n += 1 }
+                try BinaryEventDecoder.start(&decoder, raw, info.header, version: version)
+                while try decoder?.next() != nil { n += 1 }
             } catch {
-                return decoder.isNewer ? "\(error)" : "batch does not decode: \(error)"
+                let newer = decoder?.isNewer ?? false
+                decoder = nil
+                return newer ? "\(error)" : "batch does not decode: \(error)"
             }
             return n == info.header.eventCount ? nil : "batch holds \(n) events, its header says \(info.header.eventCount)"
         case .checkpoint:
@@ -200,7 +212,7 @@ struct LogScan {
                 return "\(error)"
             }
         case .index:
-            return LogIndex.decode(raw, at: info.offset) == nil ? "index record does not decode" : nil
+            return LogIndex.decode(raw, at: info.offset, version: version) == nil ? "index record does not decode" : nil
         }
     }
 }
@@ -264,17 +276,42 @@ extension LogScan {
     }
 }
 
-/// The seek index written on a clean close: every record's header fields, then a
-/// trailer (the index record's own offset and a magic) as the last 16 bytes of the
-/// file, so that opening a cleanly closed log reads the index alone.
+/// One entry of the seek index: a record, and, for a batch that starts a window in
+/// version 4, the continued batches that follow it (one entry per window, not per batch).
+struct IndexEntry: Sendable, Equatable {
+    var record: RecordInfo
+    /// Continued batches after `record`, their bytes (headers included) and their events.
+    var continued = 0
+    var continuedBytes = 0
+    var continuedEvents = 0
+
+    init(_ record: RecordInfo) { self.record = record }
+
+    /// Where the entry's last record ends.
+    var end: Int { record.end + continuedBytes }
+    /// The events in the entry's records.
+    var events: Int { record.header.eventCount + continuedEvents }
+
+    /// Adds a continued batch to the window this entry heads.
+    mutating func add(continued r: RecordInfo) {
+        continued += 1
+        continuedBytes += r.end - r.offset
+        continuedEvents += r.header.eventCount
+    }
+}
+
+/// The seek index written on a clean close: every record's header fields (in version 4,
+/// every record but continued batches, whose number, bytes and events are added to the
+/// window's first batch), then a trailer (the index record's own offset and a magic) as
+/// the last 16 bytes of the file, so that opening a cleanly closed log reads the index alone.
 enum LogIndex {
-    static func encode(_ records: [RecordInfo], at offset: Int) -> [UInt8] {
-        var w = BinaryWriter(capacity: records.count * 16 + 32)
-        w.varint(records.count)
+    static func encode(_ entries: [IndexEntry], at offset: Int, version: UInt16) -> [UInt8] {
+        var w = BinaryWriter(capacity: entries.count * 20 + 32)
+        w.varint(entries.count)
         var lastOffset = 0, lastEvent = 0
         var lastTime: Int64 = 0
-        for r in records {
-            let h = r.header
+        for e in entries {
+            let r = e.record, h = r.header
             w.u8(h.kind.rawValue)
             w.u8(h.codec)
             w.varint(r.offset - lastOffset)
@@ -284,6 +321,11 @@ enum LogIndex {
             w.varint(h.rawLength)
             w.signed(h.baseTime.raw &- lastTime)
             w.u32(r.payloadChecksum)
+            if version >= LogFormat.continuedBatchesVersion {
+                w.varint(e.continued)
+                w.varint(e.continuedBytes)
+                w.varint(e.continuedEvents)
+            }
             lastOffset = r.offset
             lastEvent = h.firstEvent
             lastTime = h.baseTime.raw
@@ -293,15 +335,15 @@ enum LogIndex {
         return w.bytes
     }
 
-    /// The records an index lists, or nil if it does not decode.
-    static func decode(_ raw: [UInt8], at offset: Int) -> [RecordInfo]? {
+    /// The entries an index lists, or nil if it does not decode.
+    static func decode(_ raw: [UInt8], at offset: Int, version: UInt16) -> [IndexEntry]? {
         raw.withUnsafeBytes { buffer in
-            guard var entries = Entries(buffer, at: offset) else { return nil }
-            var out: [RecordInfo] = []
+            guard var entries = Entries(buffer, at: offset, version: version) else { return nil }
+            var out: [IndexEntry] = []
             out.reserveCapacity(Swift.min(entries.count, 1 << 16))
             while let next = entries.next() {
-                guard let info = next else { return nil }
-                out.append(info)
+                guard let entry = next else { return nil }
+                out.append(entry)
             }
             return out
         }
@@ -311,6 +353,8 @@ enum LogIndex {
     /// (in the mapped file): memory does not grow with the index.
     struct Entries {
         let raw: UnsafeRawBufferPointer
+        /// Whether entries carry their window's continued batches (version 4).
+        private let windows: Bool
         /// Entries the index says it holds (at most one per 13 bytes of payload).
         private(set) var count = 0
         /// Entries read so far.
@@ -322,8 +366,9 @@ enum LogIndex {
 
         /// Nil when the payload is too short to hold its count and trailer, or the
         /// trailer does not name `offset`, the index record's own offset.
-        init?(_ raw: UnsafeRawBufferPointer, at offset: Int) {
+        init?(_ raw: UnsafeRawBufferPointer, at offset: Int, version: UInt16) {
             self.raw = raw
+            windows = version >= LogFormat.continuedBatchesVersion
             guard raw.count >= 16, let n = varint(limit: UInt64(raw.count / 13)) else { return nil }
             count = Int(n)
             var trailer: UInt64 = 0
@@ -356,7 +401,7 @@ enum LogIndex {
 
         /// The next entry: nil after the last one (`.some(nil)` when it does not decode,
         /// or when bytes are left over after the last one).
-        mutating func next() -> RecordInfo?? {
+        mutating func next() -> IndexEntry?? {
             guard read < count else { return at == raw.count - 16 ? nil : .some(nil) }
             guard at + 2 <= raw.count - 16, let kind = RecordKind(rawValue: raw[at]) else { return .some(nil) }
             let codec = raw[at + 1]
@@ -365,13 +410,28 @@ enum LogIndex {
                   let count = varint(limit: UInt64(UInt32.max)), let stored = varint(limit: UInt64(UInt32.max)),
                   let rawLength = varint(limit: UInt64(UInt32.max)), let zigzag = varint(limit: UInt64.max),
                   let checksum = u32() else { return .some(nil) }
+            // A window's continued batches: as many as the file has room for, each with
+            // at least one event and a 16-byte header.
+            var continued: UInt64 = 0, continuedBytes: UInt64 = 0, continuedEvents: UInt64 = 0
+            if windows {
+                guard let c = varint(limit: UInt64(Int32.max)), let b = varint(limit: UInt64(Int32.max) * 16),
+                      let e = varint(limit: UInt64(Int32.max) * 16),
+                      b >= c * UInt64(LogFormat.continuedHeaderSize), e >= c else { return .some(nil) }
+                continued = c
+                continuedBytes = b
+                continuedEvents = e
+            }
             lastOffset += Int(dOffset)
             lastEvent += Int(dEvent)
             lastTime = lastTime &+ Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
             read += 1
             let header = RecordHeader(kind: kind, storedLength: Int(stored), rawLength: Int(rawLength), eventCount: Int(count),
                                       firstEvent: lastEvent, baseTime: Micros(raw: lastTime), codec: codec)
-            return .some(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
+            var entry = IndexEntry(RecordInfo(offset: lastOffset, header: header, payloadChecksum: checksum))
+            entry.continued = Int(continued)
+            entry.continuedBytes = Int(continuedBytes)
+            entry.continuedEvents = Int(continuedEvents)
+            return .some(entry)
         }
     }
 }

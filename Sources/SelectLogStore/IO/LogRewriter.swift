@@ -18,17 +18,20 @@ package final class LogRewriter {
     private var batchFirst = 0
     private var batchBaseTime = Micros.zero
     private var batchCount = 0
+    private var batchContinues = false
+    private var checkpoints: CheckpointPolicy
     /// The state after every event appended.
     package private(set) var state = TableState()
 
     /// Creates (or replaces) the log at `path`.
     package init(path: String, engine: EngineBehaviour = .standard, checkpointInterval: Int = 8192, batchEvents: Int = 4096,
-                 salt: UInt64 = 0x5E1E_C7ED, zstd: Bool = true) throws(LogError) {
+                 salt: UInt64 = 0x5E1E_C7ED, zstd: Bool = true, putsOffLargeCheckpoints: Bool = true) throws(LogError) {
         file = try LogFile.create(path: path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
                                   behaviour: engine.fingerprint)
         self.engine = engine
         self.compressor = zstd && Zstd.isAvailable ? ZstdCompressor(level: 6) : nil
         self.checkpointInterval = checkpointInterval
+        checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints)
         self.batchEvents = Swift.max(1, batchEvents)
         encoder = BinaryEventEncoder(baseTime: .zero)
     }
@@ -44,16 +47,18 @@ package final class LogRewriter {
                            eventIndex: state.events, invalidEvent: error)
         }
         if batchCount == 0 {
-            encoder.reset(baseTime: before)
+            batchContinues = encoder.startBatch(baseTime: before)
             batchFirst = state.events - 1
             batchBaseTime = before
         }
         encoder.append(event, after: state, changes: changes)
         batchCount += 1
-        if checkpointInterval > 0 && state.events % checkpointInterval == 0 {
+        if checkpoints.noted(eventAt: state.events), case let snapshot = state.snapshot(),
+           checkpoints.take(snapshot, pending: encoder.byteCount) {
             try seal()
-            try file.append(.checkpoint, payload: state.snapshot(), firstEvent: state.events, eventCount: 0,
+            try file.append(.checkpoint, payload: snapshot, firstEvent: state.events, eventCount: 0,
                             baseTime: state.t, compressor: compressor)
+            encoder.endWindow()
         } else if batchCount >= batchEvents || GestureBoundary.endsGesture(changes) {
             try seal()
         }
@@ -61,8 +66,10 @@ package final class LogRewriter {
 
     private func seal() throws(LogError) {
         guard batchCount > 0 else { return }
-        try file.append(.batch, payload: encoder.out.bytes, firstEvent: batchFirst, eventCount: batchCount,
-                        baseTime: batchBaseTime, compressor: compressor)
+        let raw = encoder.seal(events: batchCount)
+        checkpoints.noted(batchBytes: raw.count)
+        try file.append(.batch, payload: raw, firstEvent: batchFirst, eventCount: batchCount,
+                        baseTime: batchBaseTime, continues: batchContinues, compressor: compressor)
         batchCount = 0
     }
 

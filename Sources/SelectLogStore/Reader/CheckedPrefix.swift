@@ -1,5 +1,7 @@
 /// How far a reader has checked its log, and where to find records again: every
-/// checkpoint and every 32nd batch (some 2 KB per million events).
+/// checkpoint, and a batch that starts a window at least every 32 batches (some 2 KB per
+/// million events). Decoding starts at such a batch: a continued batch (version 4) is
+/// decoded only after the batches before it in its window.
 struct CheckedPrefix {
     /// Every record before this offset is checked.
     var end: Int
@@ -7,9 +9,13 @@ struct CheckedPrefix {
     var events = 0
     /// Batches before `end`.
     var batches = 0
+    /// Whether the last record checked is a batch (a continued batch may follow it).
+    var lastIsBatch = false
+    /// Batches since the last anchor.
+    private var sinceAnchor = Int.max
     /// The damage met, thrown again by every later read.
     var failure: LogError?
-    /// (offset, first event) of the 0th, 32nd, 64th, … batch.
+    /// (offset, first event) of batches that start a window, at least 32 batches apart.
     private var batchAnchors: [(offset: Int, first: Int)] = []
     /// (offset, events before it) of every checkpoint.
     private var checkpoints: [(offset: Int, first: Int)] = []
@@ -20,7 +26,11 @@ struct CheckedPrefix {
     mutating func note(_ info: RecordInfo) {
         switch info.header.kind {
         case .batch:
-            if batches % 32 == 0 { batchAnchors.append((info.offset, info.header.firstEvent)) }
+            if !info.header.continues && sinceAnchor >= 32 {
+                batchAnchors.append((info.offset, info.header.firstEvent))
+                sinceAnchor = 0
+            }
+            sinceAnchor &+= 1
             batches += 1
             events = info.header.firstEvent + info.header.eventCount
         case .checkpoint:
@@ -28,33 +38,37 @@ struct CheckedPrefix {
         case .index:
             break
         }
+        lastIsBatch = info.header.kind == .batch
         end = info.end
     }
 
-    /// The offset of the last anchor batch whose first event is at most `n`.
-    func batchAnchor(atOrBefore n: Int) -> Int? { Self.last(batchAnchors, atOrBefore: n) }
+    /// The last anchor batch whose first event is at most `n`.
+    func batchAnchor(atOrBefore n: Int) -> (offset: Int, first: Int)? { Self.last(batchAnchors, atOrBefore: n) }
 
-    /// The offset of the last checkpoint after at most `n` events.
-    func checkpoint(atOrBefore n: Int) -> Int? { Self.last(checkpoints, atOrBefore: n) }
+    /// The last checkpoint after at most `n` events: its offset and the events before it.
+    func checkpoint(atOrBefore n: Int) -> (offset: Int, first: Int)? { Self.last(checkpoints, atOrBefore: n) }
 
-    private static func last(_ list: [(offset: Int, first: Int)], atOrBefore n: Int) -> Int? {
+    private static func last(_ list: [(offset: Int, first: Int)], atOrBefore n: Int) -> (offset: Int, first: Int)? {
         var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if list[mid].first <= n { lo = mid + 1 } else { hi = mid }
         }
-        return lo > 0 ? list[lo - 1].offset : nil
+        return lo > 0 ? list[lo - 1] : nil
     }
 
     /// Why the record at `offset` is not the next one after `events` events, whole and
-    /// intact, before `dataEnd`; nil when it is, after calling `then` with it.
+    /// intact, before `dataEnd`; nil when it is, after calling `then` with it. `continued`:
+    /// the log may hold continued batches (version 4); `afterBatch`: the record before is
+    /// a batch, which a continued batch must follow.
     static func problem(at offset: Int, _ bytes: UnsafeRawBufferPointer, salt: UInt64, dataEnd: Int, events: Int,
-                        then: (RecordInfo) -> Void) -> String? {
-        guard dataEnd - offset >= LogFormat.recordHeaderSize, dataEnd <= bytes.count else { return "incomplete record header" }
+                        continued: Bool, afterBatch: Bool, then: (RecordInfo) -> Void) -> String? {
+        guard dataEnd <= bytes.count else { return "incomplete record header" }
         let info: RecordInfo
-        switch RecordHeader.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: salt) {
+        switch RecordHeader.decode(in: bytes, at: offset, end: dataEnd, salt: salt, events: events, continued: continued) {
         case .failure(let box):
             switch box.problem {
+            case .incomplete: return "incomplete record header"
             case .badMagic: return "not a record header (bad magic)"
             case .badChecksum: return "record header checksum mismatch"
             case .badField(let why): return why
@@ -67,12 +81,13 @@ struct CheckedPrefix {
         case .batch:
             if info.header.firstEvent != events { return "batch starts after \(info.header.firstEvent) events, expected after \(events)" }
             if info.header.eventCount == 0 { return "empty batch" }
+            if info.header.continues && !afterBatch { return "a continued batch must follow a batch" }
         case .checkpoint:
             if info.header.firstEvent != events { return "checkpoint of event \(info.header.firstEvent) after \(events) events" }
         case .index:
             return "an index record before the end of the log"
         }
-        let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + LogFormat.recordHeaderSize)..<info.end])
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
         if CRC32C.checksum(stored, salt: salt) != info.payloadChecksum { return "record payload checksum mismatch" }
         then(info)
         return nil

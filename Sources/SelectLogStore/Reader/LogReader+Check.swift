@@ -47,6 +47,8 @@ extension LogReader {
         var gestureStart = 0
         var gestureKind = "gesture"
         var lastCheckpoint = 0
+        // One decoder, restarted at each window and carried on through continued batches.
+        var decoder: BinaryEventDecoder?
         try forEachRecord { (record) throws(LogError) -> Bool in
             if let d = report.divergence, d.checkpoint != nil { return false }
             switch record.header.kind {
@@ -68,14 +70,21 @@ extension LogReader {
                 }
                 lastCheckpoint = position
             case .batch:
-                var decoder = BinaryEventDecoder(try payload(record), baseTime: record.header.baseTime, version: header.version)
                 var index = record.header.firstEvent
+                let raw = try payload(record)
+                do throws(BinaryError) {
+                    try BinaryEventDecoder.start(&decoder, raw, record.header, version: header.version)
+                } catch {
+                    throw LogError(.damaged, "batch does not decode: \(error)", path: path, offset: record.offset, eventIndex: index)
+                }
+                guard var d = decoder else { return true }
+                defer { decoder = d }
                 while true {
                     let item: BinaryEventDecoder.Item?
                     do throws(BinaryError) {
-                        item = try decoder.nextItem()
+                        item = try d.nextItem()
                     } catch {
-                        throw batchError(error, decoder, record, index)
+                        throw batchError(error, d, record, index)
                     }
                     guard let item else { break }
                     switch item {

@@ -66,24 +66,39 @@ extension LogReader {
 }
 
 /// The stored index the trailer names, compared entry by entry with the records a walk
-/// finds, as it finds them.
+/// finds, as it finds them (in version 4, a window's continued batches are summed into
+/// its first batch's entry).
 private struct IndexComparison {
     private var index: RecordInfo?
     private var entries: LogIndex.Entries?
+    /// Entries the walk has completed, and the one it is in.
     private var walked = 0
+    private var current: IndexEntry?
     private var first: String?
     /// Drops the pages of a range of the file: the entries behind the comparison.
     private let release: (Range<Int>) -> Void
 
     init(_ bytes: UnsafeRawBufferPointer, release: @escaping (Range<Int>) -> Void) {
         self.release = release
-        guard let (_, info) = LogIndexCheck.indexRecord(bytes) else { return }
+        guard let (header, info) = LogIndexCheck.indexRecord(bytes) else { return }
         index = info
-        entries = LogIndex.Entries(UnsafeRawBufferPointer(rebasing: bytes[(info.offset + LogFormat.recordHeaderSize)..<info.end]), at: info.offset)
+        entries = LogIndex.Entries(UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end]), at: info.offset,
+                                   version: header.version)
     }
 
     mutating func visit(_ r: RecordInfo) {
-        guard r.header.kind != .index else { return }
+        if r.header.continues, current != nil {
+            current?.add(continued: r)
+            return
+        }
+        completeEntry()
+        if r.header.kind != .index { current = IndexEntry(r) }
+    }
+
+    /// Compares the entry the walk has just completed with the index's next one.
+    private mutating func completeEntry() {
+        guard let walkedEntry = current else { return }
+        current = nil
         defer { walked += 1 }
         guard first == nil, entries != nil else { return }
         switch entries?.next() {
@@ -91,7 +106,9 @@ private struct IndexComparison {
             if let index, let at = entries?.at, walked % 65_536 == 65_535 {
                 release(index.offset..<(index.offset + LogFormat.recordHeaderSize + at))
             }
-            if listed != r { first = "entry \(walked) (byte offset \(listed.offset)) differs from the record at byte offset \(r.offset)" }
+            if listed != walkedEntry {
+                first = "entry \(walked) (byte offset \(listed.record.offset)) differs from the records at byte offset \(walkedEntry.record.offset)"
+            }
         case .some(.none):
             first = "it does not decode"
         case .none:
@@ -102,6 +119,7 @@ private struct IndexComparison {
     /// Why the index record `walkedIndex`, the last record walked, does not list exactly
     /// the records walked before it, or nil.
     mutating func disagreement(with walkedIndex: RecordInfo) -> String? {
+        completeEntry()
         guard let index, index.offset == walkedIndex.offset, entries != nil else { return "it does not decode" }
         if let count = entries?.count, count != walked { return "it lists \(count) records, the file holds \(walked)" }
         if first == nil, entries?.next() != nil { return "it does not decode" }

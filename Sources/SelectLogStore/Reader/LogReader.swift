@@ -128,12 +128,14 @@ public final class LogReader: Sendable {
     /// anchors for finding records again. Damage is remembered and thrown again.
     func advance(throughEvent event: Int = Int.max, pastOffset offset: Int = Int.max) throws(LogError) {
         let file = self.file, salt = header.salt, dataEnd = self.dataEnd, path = self.path
+        let continued = header.version >= LogFormat.continuedBatchesVersion
         let failure: LogError? = checked.withLockedValue { c in
             if let failure = c.failure { return failure }
             var walked = 0
             var released = c.end
             while c.end < dataEnd, c.events <= event, c.end <= offset {
-                if let why = CheckedPrefix.problem(at: c.end, file.bytes, salt: salt, dataEnd: dataEnd, events: c.events, then: { info in
+                if let why = CheckedPrefix.problem(at: c.end, file.bytes, salt: salt, dataEnd: dataEnd, events: c.events,
+                                                   continued: continued, afterBatch: c.lastIsBatch, then: { info in
                     c.note(info)
                 }) {
                     c.failure = LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path, offset: c.end, eventIndex: c.events)
@@ -151,13 +153,15 @@ public final class LogReader: Sendable {
         if let failure { throw failure }
     }
 
-    /// The checked record whose header starts at `offset`.
-    func record(at offset: Int) throws(LogError) -> RecordInfo {
+    /// The checked record whose header starts at `offset`, after `events` events (the
+    /// first event of a continued batch, whose header does not say).
+    func record(at offset: Int, events: Int) throws(LogError) -> RecordInfo {
         try advance(pastOffset: offset)
-        let bytes = file.bytes
-        guard offset >= header.size, offset <= dataEnd - LogFormat.recordHeaderSize,
+        guard offset >= header.size,
               case .success(let (h, checksum)) = RecordHeader.decode(
-                UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + LogFormat.recordHeaderSize]), salt: header.salt) else {
+                in: file.bytes, at: offset, end: dataEnd, salt: header.salt, events: events,
+                continued: header.version >= LogFormat.continuedBatchesVersion),
+              h.kind == .index || h.firstEvent == events else {
             throw LogError(.damaged, "no record header at byte offset \(offset) (the file changed while it was read?)", path: path, offset: offset)
         }
         return RecordInfo(offset: offset, header: h, payloadChecksum: checksum)
@@ -167,10 +171,12 @@ public final class LogReader: Sendable {
     /// file order, each checked before it is passed; stops when `body` returns false.
     func forEachRecord(_ body: (RecordInfo) throws(LogError) -> Bool) throws(LogError) {
         var offset = header.size
+        var events = 0
         var walk = Walk(from: offset)
         while offset < dataEnd {
-            let info = try record(at: offset)
+            let info = try record(at: offset, events: events)
             if try !body(info) { return }
+            if info.header.kind == .batch { events = info.header.firstEvent + info.header.eventCount }
             offset = info.end
             walk.passed(offset, file)
         }
@@ -207,16 +213,30 @@ public final class LogReader: Sendable {
         }
     }
 
-    /// The batch holding event `index`: from the nearest anchor at or before it, a walk
-    /// of at most 32 batches.
+    /// Where decoding starts for event `index`: the batch that starts the window holding
+    /// it (the batch holding it, but for a continued batch, the first batch of its window).
+    /// Found from the nearest anchor at or before it: a walk of some 32 batches, or one window.
     func batch(containing index: Int) throws(LogError) -> RecordInfo? {
         guard index >= 0, index < eventCount else { return nil }
         try advance(throughEvent: index)
-        var offset = checked.withLockedValue { $0.batchAnchor(atOrBefore: index) } ?? header.size
+        let anchor = checked.withLockedValue { $0.batchAnchor(atOrBefore: index) }
+        var offset = anchor?.offset ?? header.size
+        var events = anchor?.first ?? 0
+        var windowStart: RecordInfo?
         while offset < dataEnd {
-            let info = try record(at: offset)
-            if info.header.kind == .batch, info.header.firstEvent + info.header.eventCount > index {
-                return info.header.firstEvent <= index ? info : nil
+            let info = try record(at: offset, events: events)
+            if info.header.kind == .batch {
+                if !info.header.continues { windowStart = info }
+                if info.header.firstEvent + info.header.eventCount > index {
+                    guard info.header.firstEvent <= index else { return nil }
+                    guard let windowStart else {
+                        throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: info.offset, eventIndex: index)
+                    }
+                    return windowStart
+                }
+                events = info.header.firstEvent + info.header.eventCount
+            } else {
+                windowStart = nil
             }
             offset = info.end
         }
@@ -230,7 +250,8 @@ public final class LogReader: Sendable {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
-        // One decoder for every batch, restarted at each (its models are allocated once).
+        // One decoder for every batch, restarted at each window's first batch (its models
+        // are allocated once) and carried on through continued batches.
         var decoder = BinaryEventDecoder(try payload(next), baseTime: next.header.baseTime, version: header.version)
         while true {
             let batch = next
@@ -258,7 +279,7 @@ public final class LogReader: Sendable {
                 guard offset < dataEnd else {
                     throw LogError(.damaged, "the log ends after \(index) events, its index says \(eventCount)", path: path, offset: offset, eventIndex: index)
                 }
-                let info = try record(at: offset)
+                let info = try record(at: offset, events: index)
                 walk.passed(info.offset, file)
                 if info.header.kind == .batch {
                     next = info
@@ -266,7 +287,14 @@ public final class LogReader: Sendable {
                 }
                 offset = info.end
             }
-            decoder.restart(try payload(next), baseTime: next.header.baseTime)
+            if next.header.continues {
+                guard decoder.isAtEnd, batch.end == next.offset else {
+                    throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: next.offset, eventIndex: index)
+                }
+                decoder.continueBatch(try payload(next))
+            } else {
+                decoder.restart(try payload(next), baseTime: next.header.baseTime)
+            }
         }
     }
 
@@ -283,8 +311,8 @@ public final class LogReader: Sendable {
     /// The checkpoint with the most events, at most `n`.
     func checkpoint(atOrBefore n: Int) throws(LogError) -> RecordInfo? {
         try advance(throughEvent: n)
-        guard let offset = checked.withLockedValue({ $0.checkpoint(atOrBefore: n) }) else { return nil }
-        return try record(at: offset)
+        guard let (offset, events) = checked.withLockedValue({ $0.checkpoint(atOrBefore: n) }) else { return nil }
+        return try record(at: offset, events: events)
     }
 
     /// The state after the first `n` events: the nearest checkpoint at or before `n`,

@@ -10,17 +10,18 @@ final class LogFile {
     let path: String
     let header: FileHeader
     private(set) var size: Int
-    /// Every record written or found, in order (the index lists them on close).
-    private(set) var records: [RecordInfo]
+    /// The index entries of the records written or found, in order: one per record, but
+    /// one per window for a window's continued batches (the index lists them on close).
+    private(set) var entries: [IndexEntry]
     private(set) var eventCount: Int
     private var fd: Int32
 
-    private init(path: String, fd: Int32, header: FileHeader, size: Int, records: [RecordInfo], eventCount: Int) {
+    private init(path: String, fd: Int32, header: FileHeader, size: Int, entries: [IndexEntry], eventCount: Int) {
         self.path = path
         self.fd = fd
         self.header = header
         self.size = size
-        self.records = records
+        self.entries = entries
         self.eventCount = eventCount
     }
 
@@ -39,7 +40,7 @@ final class LogFile {
         if zstd && Zstd.isAvailable { features |= LogFormat.featureZstd }
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
                                 behaviour: behaviour)
-        let file = LogFile(path: path, fd: fd, header: header, size: 0, records: [], eventCount: 0)
+        let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
         try file.write(header.encoded())
         try FileIO.syncData(fd, path: path)
         try FileIO.syncDirectory(of: path)
@@ -68,15 +69,20 @@ final class LogFile {
         guard behaviour == BehaviourFingerprint.current else {
             throw LogError(.unsupported, BehaviourNotice.appendRefusal(recorded: behaviour), path: path, offset: 28)
         }
-        var records = scan.records
         var end = scan.goodEnd
-        if let last = records.last, last.header.kind == .index {
-            records.removeLast()
-            end = last.offset
+        var entries: [IndexEntry] = []
+        for r in scan.records {
+            if r.header.kind == .index {
+                end = r.offset
+            } else if r.header.continues, !entries.isEmpty {
+                entries[entries.count - 1].add(continued: r)
+            } else {
+                entries.append(IndexEntry(r))
+            }
         }
         let fd = open(path, O_RDWR)
         guard fd >= 0 else { throw FileIO.error("open", path) }
-        let file = LogFile(path: path, fd: fd, header: header, size: end, records: records, eventCount: scan.eventCount)
+        let file = LogFile(path: path, fd: fd, header: header, size: end, entries: entries, eventCount: scan.eventCount)
         if try FileIO.fileSize(fd, path: path) != end {
             try FileIO.truncate(fd, to: end, path: path)
             try FileIO.syncData(fd, path: path)
@@ -90,22 +96,29 @@ final class LogFile {
         size += bytes.count
     }
 
-    /// Appends one record.
+    /// Appends one record. `continues`: a continued batch (version 4), which must follow a
+    /// batch; it is stored as it is (its short header has no codec).
     func append(_ kind: RecordKind, payload raw: [UInt8], firstEvent: Int, eventCount: Int, baseTime: Micros,
-                compressor: ZstdCompressor?) throws(LogError) {
+                continues: Bool = false, compressor: ZstdCompressor?) throws(LogError) {
         var stored = raw
         var codec = LogFormat.codecRaw
-        if Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
+        if !continues, Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
             stored = packed
             codec = LogFormat.codecZstd
         }
-        let header = RecordHeader(kind: kind, storedLength: stored.count, rawLength: raw.count, eventCount: eventCount,
-                                  firstEvent: firstEvent, baseTime: baseTime, codec: codec)
+        var header = RecordHeader(kind: kind, storedLength: stored.count, rawLength: raw.count, eventCount: eventCount,
+                                  firstEvent: firstEvent, baseTime: continues ? .zero : baseTime, codec: codec)
+        header.continues = continues
         let bytes = RecordHeader.record(header, payload: stored, salt: self.header.salt)
         let offset = size
         try write(bytes)
         let checksum = CRC32C.checksum(stored, salt: self.header.salt)
-        records.append(RecordInfo(offset: offset, header: header, payloadChecksum: checksum))
+        let info = RecordInfo(offset: offset, header: header, payloadChecksum: checksum)
+        if continues, !entries.isEmpty {
+            entries[entries.count - 1].add(continued: info)
+        } else {
+            entries.append(IndexEntry(info))
+        }
         if kind == .batch { self.eventCount = firstEvent + eventCount }
     }
 
@@ -116,7 +129,7 @@ final class LogFile {
         guard fd >= 0 else { return }
         if writingIndex {
             let offset = size
-            try append(.index, payload: LogIndex.encode(records, at: offset), firstEvent: eventCount, eventCount: 0,
+            try append(.index, payload: LogIndex.encode(entries, at: offset, version: header.version), firstEvent: eventCount, eventCount: 0,
                        baseTime: .zero, compressor: nil)
         }
         if sync { try self.sync() }

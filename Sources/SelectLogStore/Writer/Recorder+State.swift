@@ -11,6 +11,10 @@ extension Recorder {
         var batchFirst: Int
         var batchBaseTime: Micros
         var batchCount = 0
+        /// Whether the current batch continues the one before it (format version 4).
+        var batchContinues = false
+        /// When to write a checkpoint.
+        var checkpoints: CheckpointPolicy
         var batchSealedAt = ContinuousClock.now
         /// Sealed work the writer thread has not taken yet.
         var queue: [Job] = []
@@ -26,8 +30,9 @@ extension Recorder {
         var workerDone = false
 
         /// `version`: the log's format version (a version 2 log is appended to in version 2).
-        init(engine: TableState, version: UInt16) {
+        init(engine: TableState, version: UInt16, checkpointInterval: Int, putsOff: Bool) {
             self.engine = engine
+            checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOff)
             encoder = BinaryEventEncoder(baseTime: engine.t, version: version)
             batchFirst = engine.events
             batchBaseTime = engine.t
@@ -46,7 +51,9 @@ extension Recorder {
         @discardableResult
         mutating func sealBatch() -> Bool {
             guard batchCount > 0 else { return false }
-            queue.append(.batch(raw: encoder.out.bytes, first: batchFirst, count: batchCount, baseTime: batchBaseTime))
+            let raw = encoder.seal(events: batchCount)
+            checkpoints.noted(batchBytes: raw.count)
+            queue.append(.batch(raw: raw, first: batchFirst, count: batchCount, baseTime: batchBaseTime, continues: batchContinues))
             batchCount = 0
             batchFirst = engine.events
             sealedUpTo = engine.events
@@ -57,8 +64,8 @@ extension Recorder {
 
     /// A unit of work for the writer thread.
     enum Job: Sendable {
-        case batch(raw: [UInt8], first: Int, count: Int, baseTime: Micros)
-        case checkpoint(TableState)
+        case batch(raw: [UInt8], first: Int, count: Int, baseTime: Micros, continues: Bool)
+        case checkpoint(snapshot: [UInt8], events: Int, t: Micros)
     }
 
     /// The stages of `close()`: the first caller closes, later ones wait for its outcome.

@@ -61,12 +61,12 @@ extension Recorder {
             do throws(LogError) {
                 for job in jobs {
                     switch job {
-                    case let .batch(raw, first, count, baseTime):
+                    case let .batch(raw, first, count, baseTime, continues):
                         try output.file.append(.batch, payload: raw, firstEvent: first, eventCount: count, baseTime: baseTime,
-                                               compressor: output.compressor)
-                    case let .checkpoint(state):
-                        try output.file.append(.checkpoint, payload: state.snapshot(), firstEvent: state.events, eventCount: 0,
-                                               baseTime: state.t, compressor: output.compressor)
+                                               continues: continues, compressor: output.compressor)
+                    case let .checkpoint(snapshot, events, t):
+                        try output.file.append(.checkpoint, payload: snapshot, firstEvent: events, eventCount: 0,
+                                               baseTime: t, compressor: output.compressor)
                     }
                 }
                 switch durability {

@@ -46,8 +46,14 @@ public final class Recorder: Sendable {
         public var batchBytes = 64 * 1024
         /// … or has waited this long.
         public var flushIntervalMilliseconds = 250
-        /// A checkpoint every this many events; `LogReader.state(at:)` replays at most this many.
+        /// A checkpoint every this many events (but see `putsOffLargeCheckpoints`);
+        /// `LogReader.state(at:)` replays at most this many, or four times as many.
         public var checkpointInterval = 8192
+        /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to four
+        /// intervals) while its snapshot is larger than half the coded event bytes since the
+        /// last checkpoint, so that a large table's snapshots (thousands of row heights)
+        /// stay a small part of the log. Off: a checkpoint at every multiple.
+        public var putsOffLargeCheckpoints = true
         /// The zstd level (ignored in a build without zstd, which stores batches).
         public var compressionLevel: Int32 = 6
         /// Store batches uncompressed even where zstd exists, exactly as a build without
@@ -109,7 +115,8 @@ public final class Recorder: Sendable {
     private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
-        self.guarded = LockedBox(State(engine: engine, version: file.header.version))
+        self.guarded = LockedBox(State(engine: engine, version: file.header.version, checkpointInterval: options.checkpointInterval,
+                                           putsOff: options.putsOffLargeCheckpoints))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
         self.clockOrigin = ContinuousClock.now
@@ -192,7 +199,7 @@ public final class Recorder: Sendable {
             throw LogError(.invalidEvent, error.description, path: path, eventIndex: s.engine.events, invalidEvent: error)
         }
         if s.batchCount == 0 {
-            s.encoder.reset(baseTime: before)
+            s.batchContinues = s.encoder.startBatch(baseTime: before)
             s.batchFirst = s.engine.events - 1
             s.batchBaseTime = before
         }
@@ -201,10 +208,14 @@ public final class Recorder: Sendable {
         s.encoder.append(timed)
         if endsGesture { s.encoder.appendGestureFingerprint(s.engine.gestureFingerprint) }
         s.batchCount += 1
-        if interval > 0 && s.engine.events % interval == 0 {
-            s.sealBatch()
-            s.queue.append(.checkpoint(s.engine))
-            return (changes, true)
+        if s.checkpoints.noted(eventAt: s.engine.events) {
+            let snapshot = s.engine.snapshot()
+            if s.checkpoints.take(snapshot, pending: s.encoder.byteCount) {
+                s.sealBatch()
+                s.queue.append(.checkpoint(snapshot: snapshot, events: s.engine.events, t: s.engine.t))
+                s.encoder.endWindow()
+                return (changes, true)
+            }
         }
         if s.batchCount >= batchEvents || s.encoder.byteCount >= batchBytes || endsGesture {
             return (changes, s.sealBatch())

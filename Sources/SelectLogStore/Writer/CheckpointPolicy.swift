@@ -1,0 +1,44 @@
+import SelectLog
+
+/// When a writer puts a checkpoint in the log: at a multiple of the checkpoint interval
+/// K, unless the snapshot would outweigh the events it saves replaying — a snapshot
+/// larger than half the coded event bytes since the last checkpoint is put off to the
+/// next multiple of K, and never past `maxIntervals` × K. So checkpoints stay a small
+/// part of any log (a table of thousands of random row heights snapshots to kilobytes),
+/// while a reader still replays at most `maxIntervals` × K events to reach any state.
+///
+/// Deterministic: it depends only on the events and their coded bytes, so the same
+/// events make the same log. Without `putsOff`, a checkpoint at every multiple of K.
+struct CheckpointPolicy: Sendable {
+    /// Multiples of K a checkpoint may be put off to.
+    static let maxIntervals = 4
+
+    let interval: Int
+    let putsOff: Bool
+    /// Coded event bytes and events since the last checkpoint (or the writer's start).
+    private var bytes = 0
+    private var events = 0
+
+    init(interval: Int, putsOff: Bool = true) {
+        self.interval = interval
+        self.putsOff = putsOff
+    }
+
+    /// Notes a sealed batch of `bytes` coded bytes.
+    mutating func noted(batchBytes: Int) { bytes += batchBytes }
+
+    /// Notes an event; true when the state after it is at a multiple of K (then call `take`).
+    mutating func noted(eventAt count: Int) -> Bool {
+        events += 1
+        return interval > 0 && count % interval == 0
+    }
+
+    /// Whether to write `snapshot` now, given `pending`, the coded bytes of the unsealed
+    /// batch; when it does, the counts start again.
+    mutating func take(_ snapshot: [UInt8], pending: Int) -> Bool {
+        guard !putsOff || snapshot.count * 2 <= bytes + pending || events >= Self.maxIntervals * interval else { return false }
+        bytes = 0
+        events = 0
+        return true
+    }
+}
