@@ -4,8 +4,10 @@ import SelectLogStore
 
 /// Options shared by the commands that write logs.
 struct LogWriting: ParsableArguments {
-    @Option(name: .customLong("checkpoint-interval"), help: "A state checkpoint every this many events.")
-    var checkpointInterval = 8192
+    @Option(name: .customLong("checkpoint-interval"),
+            help: ArgumentHelp("A state checkpoint exactly every this many events.",
+                               discussion: "Without it, a checkpoint every 8192 events, put off (up to four times as far) while a snapshot outweighs the events since the last one."))
+    var checkpointInterval: Int?
 
     @Option(help: "When to fsync: none, interval (every second), or always (every flush).")
     var durability: DurabilityChoice = .interval
@@ -18,13 +20,16 @@ struct LogWriting: ParsableArguments {
     }
 
     func validate() throws {
-        if checkpointInterval < 1 { throw ValidationError("--checkpoint-interval must be at least 1") }
+        if let n = checkpointInterval, n < 1 { throw ValidationError("--checkpoint-interval must be at least 1") }
         if batchEvents < 1 { throw ValidationError("--batch-events must be at least 1") }
     }
 
     var options: Recorder.Options {
         var o = Recorder.Options()
-        o.checkpointInterval = checkpointInterval
+        if let checkpointInterval {
+            o.checkpointInterval = checkpointInterval
+            o.putsOffLargeCheckpoints = false
+        }
         o.batchEvents = batchEvents
         switch durability {
         case .none: o.durability = .none
