@@ -1,0 +1,674 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// Format version 4: a batch with a 48-byte header ("B") starts a window with fresh coder
+/// models; the batches after it in the window are continued batches ("b", 16-byte headers)
+/// whose events carry on the models, predictions and time of the batch before. The index
+/// has one entry per window and per checkpoint. Windows start at the file's start, after
+/// every checkpoint, after reopening for append, and when a window holds 8192 events.
+@Suite("format 4: continued batches in windows")
+struct FormatV4Tests {
+    static let windowLimit = 8192
+
+    // MARK: Helpers
+
+    /// `log.state(at: n)` for every n in `positions`, against replaying `events` in memory.
+    func expectStates(_ log: LogReader, _ events: [TimedEvent], at positions: [Int],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var state = TableState()
+        var applied = 0
+        for n in Set(positions).sorted() {
+            while applied < n {
+                try state.apply(events[applied])
+                applied += 1
+            }
+            #expect(try log.state(at: n) == state, "state at \(n)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The windows of `records`: each batch that starts one, with the continued batches after it.
+    func windows(_ records: [RecordInfo]) -> [[RecordInfo]] {
+        var out: [[RecordInfo]] = []
+        for r in records where r.header.kind == .batch {
+            if r.header.continues, !out.isEmpty { out[out.count - 1].append(r) } else { out.append([r]) }
+        }
+        return out
+    }
+
+    /// The writer's rule, both ways: a batch starts a window ("B") exactly when it is the
+    /// first record, follows a checkpoint, follows a window of 8192 events or more, or is
+    /// the first batch after reopening (`reopenedAt`: its first event); every other batch
+    /// continues the one before it ("b", a 16-byte header, stored).
+    func expectWindowRule(_ records: [RecordInfo], _ bytes: [UInt8], reopenedAt: Set<Int> = [],
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+        var windowEvents = 0
+        for (k, r) in records.enumerated() where r.header.kind == .batch {
+            let before = k > 0 ? records[k - 1] : nil
+            let mustStart = before == nil || before?.header.kind == .checkpoint || windowEvents >= Self.windowLimit
+                || reopenedAt.contains(r.header.firstEvent)
+            #expect(r.header.continues == !mustStart, "batch of events \(r.header.firstEvent)+\(r.header.eventCount)",
+                    sourceLocation: sourceLocation)
+            if r.header.continues {
+                #expect(bytes[r.offset + 3] == UInt8(ascii: "b") && r.end - r.offset == 16 + r.header.storedLength,
+                        sourceLocation: sourceLocation)
+                #expect(r.header.codec == LogFormat.codecRaw, sourceLocation: sourceLocation)
+                windowEvents += r.header.eventCount
+            } else {
+                #expect(bytes[r.offset + 3] == UInt8(ascii: "B") && r.end - r.offset == 48 + r.header.storedLength,
+                        sourceLocation: sourceLocation)
+                windowEvents = r.header.eventCount
+            }
+        }
+    }
+
+    /// The stored index lists one entry per window and per checkpoint: each window's first
+    /// batch, with the number, bytes (headers included) and events of its continued batches.
+    func expectIndexListsWindows(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let bytes = try fileBytes(path)
+        let records = try LogReader(path: path).records
+        let index = try #require(records.last, sourceLocation: sourceLocation)
+        try #require(index.header.kind == .index, sourceLocation: sourceLocation)
+        let entries = try #require(LogIndex.decode(Array(bytes[index.payloadStart..<index.end]), at: index.offset, version: 4),
+                                   sourceLocation: sourceLocation)
+        // (record, continued batches, their bytes, their events), from the walk.
+        var expected: [(RecordInfo, Int, Int, Int)] = []
+        for r in records.dropLast() {
+            if r.header.continues, let last = expected.indices.last {
+                expected[last].1 += 1
+                expected[last].2 += r.end - r.offset
+                expected[last].3 += r.header.eventCount
+            } else {
+                expected.append((r, 0, 0, 0))
+            }
+        }
+        #expect(entries.count == expected.count, sourceLocation: sourceLocation)
+        for (entry, (r, count, bytes, events)) in zip(entries, expected) {
+            #expect(entry.record == r && entry.continued == count && entry.continuedBytes == bytes && entry.continuedEvents == events,
+                    "entry at byte offset \(r.offset)", sourceLocation: sourceLocation)
+        }
+    }
+
+    func fileBytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    func write(_ bytes: [UInt8], to path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+    /// Cuts the stored index off a cleanly closed log, as a crash before close would.
+    func stripIndex(_ path: String) throws {
+        let index = try #require(try LogReader(path: path).records.last)
+        try #require(index.header.kind == .index)
+        #expect(truncate(path, off_t(index.offset)) == 0)
+    }
+
+    func options(checkpointInterval: Int, batchEvents: Int = 25) -> Recorder.Options {
+        var o = smallBatches(checkpointInterval: checkpointInterval)
+        o.batchEvents = batchEvents
+        return o
+    }
+
+    // MARK: Windows written and read back
+
+    @Test("a log of many windows of continued batches: events from any position, states, check and verify, with or without the index",
+          arguments: [true, false])
+    func manyWindows(indexed: Bool) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 12, count: 6_000))
+        let path = dir.appendingPathComponent("w.slog").path
+        let written = try writeLog(events, to: path, options: options(checkpointInterval: 1_000))
+        #expect(written == (try replayed(events)))
+        if indexed { try expectIndexListsWindows(path) } else { try stripIndex(path) }
+        let log = try LogReader(path: path)
+        #expect(log.header.version == 4)
+        #expect(log.usedStoredIndex == indexed)
+        let records = log.records
+        expectWindowRule(records, try fileBytes(path))
+        let continued = records.filter(\.header.continues)
+        let windows = windows(records)
+        #expect(windows.count >= 6 && continued.count >= 4 * windows.count, "\(windows.count) windows, \(continued.count) continued batches")
+        // Backwards first (every read past the checked prefix, when indexed), then forwards:
+        // the first event of every continued batch, the one before it, and the middle of it.
+        var positions: [Int] = []
+        for r in continued.reversed() {
+            positions += [r.header.firstEvent, r.header.firstEvent - 1, r.header.firstEvent + r.header.eventCount / 2]
+        }
+        for n in positions {
+            let end = Swift.min(n + 40, events.count)
+            #expect(try log.events(from: n, to: end) == Array(events[n..<end]), "events from \(n)")
+        }
+        // To the end of the log, from the middle of a few windows.
+        for w in windows.dropFirst().prefix(3) + windows.suffix(1) {
+            let n = try #require(w.dropFirst().first).header.firstEvent + 1
+            #expect(try log.events(from: n) == Array(events[n...]), "events from \(n) to the end")
+        }
+        var rng = SeededRandom(seed: 12)
+        try expectStates(log, events, at: positions.enumerated().filter { $0.offset % 7 == 0 }.map(\.element)
+                            + (0..<30).map { _ in Int.random(in: 0...events.count, using: &rng) } + [0, events.count])
+        #expect(try log.check().isSame)
+        let report = try LogReader.verify(path: path)
+        #expect(report.isIntact && report.intactEvents == events.count)
+        let deep = try LogReader.verify(path: path, replaying: true)
+        #expect(deep.isIntact && deep.checkpointsReplayed == 6)
+    }
+
+    @Test("without checkpoints, a window ends once it holds 8192 events: every event and state reads back")
+    func windowsSplitAt8192() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 3, count: 20_000))
+        let path = dir.appendingPathComponent("long.slog").path
+        try writeLog(events, to: path, options: options(checkpointInterval: 0))
+        try expectIndexListsWindows(path)
+        let log = try LogReader(path: path)
+        let records = log.records
+        #expect(!records.contains { $0.header.kind == .checkpoint })
+        expectWindowRule(records, try fileBytes(path))
+        let windows = windows(records)
+        try #require(windows.count == 3)
+        for w in windows.dropLast() {
+            let held = w.reduce(0) { $0 + $1.header.eventCount }
+            #expect(held >= Self.windowLimit && held < Self.windowLimit + 25, "a window of \(held) events")
+        }
+        // Around each window's start, and in the middle of its continued batches.
+        var positions: [Int] = []
+        for w in windows {
+            let start = w[0].header.firstEvent
+            positions += [start - 2, start, start + 1, start + 5_000]
+            positions += w.dropFirst().enumerated().filter { $0.offset % 50 == 0 }.map(\.element.header.firstEvent)
+        }
+        positions = positions.filter { $0 >= 0 && $0 < events.count }
+        for n in positions {
+            let end = Swift.min(n + 30, events.count)
+            #expect(try log.events(from: n, to: end) == Array(events[n..<end]), "events from \(n)")
+        }
+        #expect(try log.events(from: windows[1][3].header.firstEvent) == Array(events[windows[1][3].header.firstEvent...]))
+        try expectStates(log, events, at: [8_191, 8_192, 8_200, 12_345, 16_384, 16_390, 20_000])
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact)
+    }
+
+    @Test("the forge follows format 4: a forged log of windows and a checkpoint reads back, indexed or walked")
+    func forgedWindowsAreSound() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 2, count: 60))
+        let s = try replayed(Array(events[0..<30]))
+        var f = Forge(interval: 30, version: 4)
+        f.window([Array(events[0..<10]), Array(events[10..<20]), Array(events[20..<30])], first: 0, baseTime: 0)
+        f.record("C", s.snapshot(), first: 30, baseTime: s.t.raw)
+        f.window([Array(events[30..<45]), Array(events[45..<60])], first: 30, baseTime: s.t.raw)
+        let unindexed = f
+        f.index()
+        let path = dir.appendingPathComponent("forged.slog").path
+        for (forge, indexed) in [(f, true), (unindexed, false)] {
+            try forge.write(to: path)
+            let log = try LogReader(path: path)
+            #expect(log.usedStoredIndex == indexed)
+            #expect(log.records.filter(\.header.continues).count == 3)
+            #expect(try log.events() == events)
+            #expect(try log.events(from: 47) == Array(events[47...]))
+            try expectStates(log, events, at: [0, 15, 29, 30, 31, 50, 60])
+            #expect(try LogReader.verify(path: path, replaying: true).isIntact)
+            if indexed { try expectIndexListsWindows(path) }
+        }
+    }
+
+    // MARK: Appending
+
+    @Test("reopening for append starts a fresh window; the log replays as one written in one go")
+    func reopenStartsAWindow() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 21, count: 5_000))
+        let o = options(checkpointInterval: 1_000)
+        let once = dir.appendingPathComponent("once.slog").path
+        let final = try writeLog(events, to: once, options: o)
+        let twice = dir.appendingPathComponent("twice.slog").path
+        // Not at a multiple of the interval: the window is open when the writer stops.
+        try writeLog(Array(events[..<2_990]), to: twice, options: o)
+        let more = try Recorder(appendingTo: twice, options: o)
+        #expect(more.count == 2_990)
+        for e in events[2_990...] { try more.append(e) }
+        try more.close()
+        #expect(more.state == final)
+
+        let log = try LogReader(path: twice)
+        #expect(log.usedStoredIndex)
+        let records = log.records
+        let k = try #require(records.firstIndex { $0.header.kind == .batch && $0.header.firstEvent == 2_990 })
+        #expect(records[k - 1].header.kind == .batch && records[k - 1].header.continues)
+        #expect(!records[k].header.continues)
+        expectWindowRule(records, try fileBytes(twice), reopenedAt: [2_990])
+        try expectIndexListsWindows(twice)
+        #expect(try log.events() == events)
+        #expect(try log.events(from: 2_985, to: 3_100) == Array(events[2_985..<3_100]))
+        let oneGo = try LogReader(path: once)
+        for n in [0, 1_000, 2_989, 2_990, 2_991, 3_000, 3_500, 5_000] {
+            #expect(try log.state(at: n) == oneGo.state(at: n), "state at \(n)")
+        }
+        try expectStates(log, events, at: [2_990, 2_995, 4_321, 5_000])
+        #expect(try LogReader.verify(path: twice, replaying: true).isIntact)
+    }
+
+    @Test("appending to a version 3 log writes version 3 batches: never a continued one")
+    func versionThreeAppend() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 6, count: 400))
+        var f = Forge(interval: 0, version: 3)
+        f.batch(Array(events[0..<100]), first: 0, baseTime: 0)
+        f.index()
+        let path = dir.appendingPathComponent("v3.slog").path
+        try f.write(to: path)
+        let recorder = try Recorder(appendingTo: path, options: options(checkpointInterval: 0))
+        for e in events[100...] { try recorder.append(e) }
+        try recorder.close()
+        let log = try LogReader(path: path)
+        #expect(log.header.version == 3)
+        #expect(log.records.filter { $0.header.kind == .batch }.count > 4)
+        #expect(!log.records.contains { $0.header.continues })
+        #expect(try log.events() == events)
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact)
+    }
+
+    // MARK: Damage
+
+    /// Whether opening `path` (and, when the open succeeds from a stored index, reading every
+    /// event) fails as damage at `offset`.
+    func readFails(_ path: String, at offset: Int) -> Bool {
+        do throws(LogError) {
+            let log = try LogReader(path: path)
+            _ = try log.events()
+            _ = try log.state(at: log.eventCount)
+            return false
+        } catch {
+            return error.code == .damaged && error.offset == offset
+        }
+    }
+
+    /// The index entries of `f` with the continued batch at `hidden` (holding `events`
+    /// events from `first`, `payload` bytes) listed as a batch of its own whose stored
+    /// length makes the entries contiguous: an index that passes the structure check, so
+    /// that the reader uses it and meets the record itself when it reads.
+    func entriesHiding(_ f: Forge, continuedAt hidden: Int, payload: Int, events: Int, first: Int)
+        -> ([(Int, UInt8, UInt8, Int, Int, Int, Int, Int64, UInt32)], [Forge.Continued]) {
+        var entries = f.entries
+        var continued = f.continued
+        let at = entries.firstIndex { $0.0 > hidden } ?? entries.count
+        entries.insert((hidden, UInt8(ascii: "B"), 0, payload - 32, payload - 32, events, first, 0, 0), at: at)
+        continued.insert(Forge.Continued(), at: at)
+        if at > 0 { continued[at - 1] = Forge.Continued() }
+        return (entries, continued)
+    }
+
+    @Test("a continued batch first in the file, or right after a checkpoint, is damage at its offset: verify, walk and indexed read",
+          arguments: [false, true])
+    func continuedWithoutABatchBefore(afterCheckpoint: Bool) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 8, count: 90))
+        let payloads = Forge.windowPayloads([Array(events[0..<30]), Array(events[30..<60])], baseTime: 0)
+        try #require(payloads[1].count >= 32)
+        var f = Forge(interval: 30, version: 4)
+        var first = 0
+        if afterCheckpoint {
+            f.batch(Array(events[0..<30]), first: 0, baseTime: 0)
+            let s = try replayed(Array(events[0..<30]))
+            f.record("C", s.snapshot(), first: 30, baseTime: s.t.raw)
+            first = 30
+        }
+        // A continued batch (the second of a window) where no batch comes before it.
+        let at = f.continuedRecord(payloads[1], events: 30)
+        f.batch(Array(events[60..<90]), first: first + 30, baseTime: events[59].t?.raw ?? 0)
+        let path = dir.appendingPathComponent("orphan.slog").path
+        try f.write(to: path)
+        let report = try LogReader.verify(path: path)
+        #expect(report.problem?.offset == at && report.problem?.isTornTail == false, "\(String(describing: report.problem))")
+        #expect(report.intactEvents == first)
+        #expect(readFails(path, at: at))
+        // With an index that lists it as a batch: used, and the read meets the record.
+        let (entries, continued) = entriesHiding(f, continuedAt: at, payload: payloads[1].count, events: 30, first: first)
+        var indexed = f
+        indexed.index(entries, continuedOverride: continued)
+        try indexed.write(to: path)
+        #expect(try LogReader(path: path).usedStoredIndex)
+        #expect(readFails(path, at: at))
+        #expect(try LogReader.verify(path: path).problem?.offset == at)
+    }
+
+    @Test("a continued batch in a version 3 log is refused: damage at its offset, with or without the index")
+    func continuedInVersionThree() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 9, count: 90))
+        let payloads = Forge.windowPayloads([Array(events[0..<30]), Array(events[30..<60])], baseTime: 0)
+        try #require(payloads[1].count >= 32)
+        var f = Forge(interval: 0, version: 3)
+        f.batch(Array(events[0..<30]), first: 0, baseTime: 0)
+        let at = f.continuedRecord(payloads[1], events: 30)
+        f.batch(Array(events[60..<90]), first: 60, baseTime: events[59].t?.raw ?? 0)
+        let path = dir.appendingPathComponent("v3b.slog").path
+        try f.write(to: path)
+        let report = try LogReader.verify(path: path)
+        #expect(report.problem?.offset == at && report.problem?.isTornTail == false, "\(String(describing: report.problem))")
+        #expect(report.intactEvents == 30)
+        #expect(readFails(path, at: at))
+        let (entries, continued) = entriesHiding(f, continuedAt: at, payload: payloads[1].count, events: 30, first: 30)
+        var indexed = f
+        indexed.index(entries, continuedOverride: continued)
+        try indexed.write(to: path)
+        #expect(try LogReader(path: path).usedStoredIndex)
+        #expect(readFails(path, at: at))
+        #expect(try LogReader(path: path).events(to: 30) == Array(events[0..<30]))
+    }
+
+    /// A recorded log with windows of several continued batches, and the states after each prefix.
+    struct Recorded {
+        let dir: URL
+        let path: String
+        let events: [TimedEvent]
+        let bytes: [UInt8]
+        let records: [RecordInfo]
+
+        init(count: Int = 600, seed: UInt64 = 14) throws {
+            dir = try temporaryDirectory()
+            path = dir.appendingPathComponent("r.slog").path
+            events = Array(RandomWalkSession(seed: seed, count: count))
+            var o = smallBatches(checkpointInterval: 200)
+            o.batchEvents = 20
+            try writeLog(events, to: path, options: o)
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            records = try LogReader(path: path).records
+        }
+
+        /// The bytes before the index: the file a crash before close leaves.
+        var unindexed: [UInt8] { Array(bytes[..<(records.last { $0.header.kind == .index }?.offset ?? bytes.count)]) }
+    }
+
+    @Test("every single-bit flip in a continued batch's header is damage at its offset, not a torn tail, indexed or not")
+    func headerBitFlips() throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        let continued = r.records.filter(\.header.continues)
+        try #require(continued.count > 10)
+        let middle = continued[continued.count / 2]
+        let path = r.dir.appendingPathComponent("flip.slog").path
+        for (base, name) in [(r.bytes, "indexed"), (r.unindexed, "walked")] {
+            for bit in 0..<128 {
+                var b = base
+                b[middle.offset + bit / 8] ^= UInt8(1) << (bit % 8)
+                try write(b, to: path)
+                let report = try LogReader.verify(path: path)
+                #expect(report.problem?.offset == middle.offset && report.problem?.isTornTail == false,
+                        "\(name), bit \(bit): \(String(describing: report.problem))")
+                #expect(report.intactEvents == middle.header.firstEvent, "\(name), bit \(bit)")
+                #expect(readFails(path, at: middle.offset), "\(name), bit \(bit)")
+            }
+        }
+    }
+
+    @Test("a bit flip in the last record's header, a continued batch the file ends with, is damage; a torn tail only when the flip makes a longer header than the file holds")
+    func lastHeaderBitFlips() throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        // The file as a crash leaves it right after a continued batch.
+        let last = try #require(r.records.last { $0.header.continues })
+        let base = Array(r.bytes[..<last.end])
+        let path = r.dir.appendingPathComponent("flip-last.slog").path
+        for bit in 0..<128 {
+            var b = base
+            b[last.offset + bit / 8] ^= UInt8(1) << (bit % 8)
+            try write(b, to: path)
+            // Any other kind byte reads a 48-byte header: past the end of a short last record.
+            let torn = bit / 8 == 3 && last.offset + 48 > b.count
+            let report = try LogReader.verify(path: path)
+            #expect(report.problem?.offset == last.offset && report.problem?.isTornTail == torn,
+                    "bit \(bit): \(String(describing: report.problem))")
+            #expect(report.intactEvents == last.header.firstEvent, "bit \(bit)")
+            if torn {
+                #expect(try LogReader(path: path).events() == Array(r.events[..<last.header.firstEvent]), "bit \(bit)")
+            } else {
+                #expect(readFails(path, at: last.offset), "bit \(bit)")
+            }
+        }
+    }
+
+    @Test("a continued batch's count or length changed, its check recomputed: verify names its offset, a read never returns other events")
+    func forgedFields() throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        let continued = r.records.filter(\.header.continues)
+        let middle = continued[continued.count / 2]
+        let nextWindow = try #require(r.records.first { $0.offset > middle.offset && !$0.header.continues })
+        let path = r.dir.appendingPathComponent("forged.slog").path
+        for (field, delta) in [(13, 1), (13, -1), (10, 1), (10, -1)] {
+            for base in [r.bytes, r.unindexed] {
+                var b = base
+                let v = Int(b[middle.offset + field]) | Int(b[middle.offset + field + 1]) << 8 | Int(b[middle.offset + field + 2]) << 16
+                let w = v + delta
+                for k in 0..<3 { b[middle.offset + field + k] = UInt8(truncatingIfNeeded: w >> (8 * k)) }
+                Forge.setContinuedCheck(&b, at: middle.offset, salt: 0x5EED)
+                try write(b, to: path)
+                let deep = try LogReader.verify(path: path)
+                #expect(deep.problem?.offset == middle.offset, "field \(field) \(delta): \(String(describing: deep.problem))")
+                #expect(deep.problem?.isTornTail == false)
+                // A walk may only notice at the next window's header (a continued batch does
+                // not say its first event), but never returns events the log does not hold.
+                do throws(LogError) {
+                    let log = try LogReader(path: path)
+                    let read = try log.events()
+                    Issue.record("field \(field) \(delta): read \(read.count) events, \(read == r.events ? "the right ones" : "others")")
+                } catch {
+                    #expect(error.code == .damaged, "field \(field) \(delta)")
+                    #expect((middle.offset...nextWindow.offset).contains(error.offset ?? -1), "field \(field) \(delta): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test("a continued batch cut at the end of the file (in its header or its payload) is a torn tail: everything before it is kept, and appending starts a window")
+    func tornContinuedBatch() throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        let last = try #require(r.records.last { $0.header.continues })
+        let path = r.dir.appendingPathComponent("torn.slog").path
+        let kept = last.header.firstEvent
+        for (cut, zeros) in [(last.offset + 7, 0), (last.payloadStart + 1, 0), (last.end - 1, 0), (last.payloadStart + 2, 64)] {
+            try write(Array(r.bytes[..<cut]) + [UInt8](repeating: 0, count: zeros), to: path)
+            let report = try LogReader.verify(path: path)
+            #expect(report.problem?.offset == last.offset && report.problem?.isTornTail == true, "cut \(cut): \(String(describing: report.problem))")
+            #expect(report.intactEvents == kept && report.intactBytes == last.offset)
+            let log = try LogReader(path: path)
+            #expect(log.tail?.offset == last.offset)
+            #expect(log.eventCount == kept)
+            #expect(try log.events() == Array(r.events[..<kept]))
+            try expectStates(log, r.events, at: [kept, kept - 1, kept / 2])
+        }
+        // Appending cuts the tail and goes on with a fresh window.
+        var o = smallBatches(checkpointInterval: 200)
+        o.batchEvents = 20
+        let recorder = try Recorder(appendingTo: path, options: o)
+        #expect(recorder.count == kept)
+        for e in r.events[kept...] { try recorder.append(e) }
+        try recorder.close()
+        let log = try LogReader(path: path)
+        let resumed = try #require(log.records.first { $0.header.kind == .batch && $0.header.firstEvent == kept })
+        #expect(!resumed.header.continues)
+        expectWindowRule(log.records, try fileBytes(path), reopenedAt: [kept])
+        #expect(try log.events() == r.events)
+        try expectStates(log, r.events, at: [kept, kept + 1, r.events.count])
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact)
+    }
+
+    /// The log of `r` with its index's entries changed by `change`, re-encoded with valid
+    /// checksums and trailer.
+    func reindexed(_ r: Recorded, _ change: (inout [IndexEntry]) -> Void) throws -> [UInt8] {
+        let index = try #require(r.records.last)
+        var entries = try #require(LogIndex.decode(Array(r.bytes[index.payloadStart..<index.end]), at: index.offset, version: 4))
+        change(&entries)
+        var f = Forge(version: 4)
+        f.bytes = Array(r.bytes[..<index.offset])
+        f.record("I", LogIndex.encode(entries, at: index.offset, version: 4), first: index.header.firstEvent)
+        return f.bytes
+    }
+
+    @Test("an index entry whose continued batches disagree with the records is not used: the reader walks, verify reports the index")
+    func indexContinuedDisagrees() throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        let path = r.dir.appendingPathComponent("index.slog").path
+        // The re-encoding itself changes nothing.
+        try write(try reindexed(r) { _ in }, to: path)
+        #expect(try fileBytes(path) == r.bytes)
+        let changes: [(String, (inout IndexEntry) -> Void)] = [
+            ("events + 1", { $0.continuedEvents += 1 }),
+            ("events - 1", { $0.continuedEvents -= 1 }),
+            ("bytes + 16", { $0.continuedBytes += 16 }),
+            ("bytes - 1", { $0.continuedBytes -= 1 }),
+            ("one batch more, bytes and events to match", { $0.continued += 1; $0.continuedBytes += 16; $0.continuedEvents += 1 }),
+        ]
+        for (name, change) in changes {
+            try write(try reindexed(r) { entries in
+                let k = entries.indices.first { entries[$0].continued > 2 } ?? 0
+                change(&entries[k])
+            }, to: path)
+            let log = try LogReader(path: path)
+            #expect(!log.usedStoredIndex, "\(name)")
+            #expect(try log.events() == r.events, "\(name)")
+            let report = try LogReader.verify(path: path)
+            #expect(report.problem?.reason.contains("seek index disagrees") == true, "\(name): \(String(describing: report.problem))")
+            #expect(report.intactEvents == r.events.count, "\(name)")
+        }
+    }
+
+    @Test("an index entry that miscounts only its continued batches is harmless to reads; verify reports it")
+    func indexMiscountsBatches() throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        let path = r.dir.appendingPathComponent("miscount.slog").path
+        // Bytes and events still add up: only a walk of the window can tell.
+        try write(try reindexed(r) { entries in
+            let k = entries.indices.first { entries[$0].continued > 2 } ?? 0
+            entries[k].continued -= 1
+        }, to: path)
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == r.events.count)
+        #expect(try log.events() == r.events)
+        #expect(try log.state(at: r.events.count) == (try replayed(r.events)))
+        let report = try LogReader.verify(path: path)
+        #expect(report.problem?.reason.contains("seek index disagrees") == true, "\(String(describing: report.problem))")
+    }
+
+    @Test("an index whose last window claims one event more or less than its records hold is not believed: every read agrees with the records",
+          arguments: [1, -1])
+    func indexMiscountsLastWindow(delta: Int) throws {
+        // The last data record is a continued batch, not a checkpoint (whose event count
+        // the structure check compares with the window's).
+        let r = try Recorded(count: 590)
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        try #require(r.records.dropLast().last?.header.continues == true)
+        let path = r.dir.appendingPathComponent("miscount.slog").path
+        try write(try reindexed(r) { entries in
+            if let k = entries.indices.last(where: { entries[$0].record.header.kind == .batch }) { entries[k].continuedEvents += delta }
+        }, to: path)
+        #expect(try LogReader.verify(path: path).problem?.reason.contains("seek index disagrees") == true)
+        // Known issue (fmt4): the structure check cannot see the last window's continued
+        // batches, so the reader takes its event count from the index: one more and reads
+        // end in damage, one less and they silently stop an event short.
+        withKnownIssue("the stored index's count of the last window's events is believed over its records") {
+            let log = try LogReader(path: path)
+            #expect(log.eventCount == r.events.count)
+            #expect(try log.events() == r.events)
+            #expect(try log.state(at: r.events.count) == (try replayed(r.events)))
+        }
+    }
+
+    // MARK: Checkpoints put off
+
+    /// Checkpoint positions of the log at `path`.
+    func checkpoints(_ records: [RecordInfo]) -> [Int] {
+        records.filter { $0.header.kind == .checkpoint }.map(\.header.firstEvent)
+    }
+
+    @Test("large snapshots put checkpoints off to a later multiple of K, never past 4K; state(at:) still equals replay")
+    func checkpointsPutOff() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 4, count: 8_000))
+        let k = 256
+        let path = dir.appendingPathComponent("put-off.slog").path
+        var o = options(checkpointInterval: k)
+        o.putsOffLargeCheckpoints = true
+        try writeLog(events, to: path, options: o)
+        let log = try LogReader(path: path)
+        let records = log.records
+        let at = checkpoints(records)
+        let gaps = zip([0] + at, at).map { $1 - $0 }
+        #expect(at.allSatisfy { $0 % k == 0 })
+        #expect(gaps.allSatisfy { $0 <= 4 * k }, "\(gaps)")
+        #expect(gaps.contains { $0 > k }, "\(gaps)")
+        #expect(events.count - (at.last ?? 0) < 4 * k)
+        // Each checkpoint taken before 4K is one whose snapshot is at most half the coded
+        // event bytes since the last (the batch that ended at it included); each multiple of
+        // K passed over has a snapshot larger than half the coded bytes of the whole batches
+        // between them.
+        var states = [Int: Int]()
+        var s = TableState()
+        for (n, e) in events.enumerated() {
+            try s.apply(e)
+            if (n + 1) % k == 0 { states[n + 1] = s.snapshot().count }
+        }
+        let batches = records.filter { $0.header.kind == .batch }
+        func coded(from: Int, through: Int) -> Int {
+            batches.filter { $0.header.firstEvent + $0.header.eventCount > from && $0.header.firstEvent + $0.header.eventCount <= through }
+                .reduce(0) { $0 + $1.header.rawLength }
+        }
+        for (previous, next) in zip([0] + at, at) {
+            let snapshot = try #require(records.first { $0.header.kind == .checkpoint && $0.header.firstEvent == next }).header.rawLength
+            if next - previous < 4 * k {
+                // The batch before the last checkpoint counts too.
+                #expect(snapshot * 2 <= coded(from: Swift.max(0, previous - 1), through: next), "checkpoint at \(next)")
+            }
+            for skipped in stride(from: previous + k, to: next, by: k) {
+                #expect(try #require(states[skipped]) * 2 > coded(from: previous, through: skipped), "no checkpoint at \(skipped)")
+            }
+        }
+        try expectStates(log, events, at: at.map { $0 - 1 } + at + gaps.indices.map { (at[$0] - gaps[$0] / 2) } + [events.count, 1_000])
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact)
+    }
+
+    @Test("without putting off, a checkpoint at every multiple of K, whatever the snapshot's size")
+    func checkpointsEveryK() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 4, count: 3_000))
+        let path = dir.appendingPathComponent("every-k.slog").path
+        try writeLog(events, to: path, options: options(checkpointInterval: 256))
+        let log = try LogReader(path: path)
+        #expect(checkpoints(log.records) == Array(stride(from: 256, through: 3_000, by: 256)))
+        try expectStates(log, events, at: [255, 256, 257, 2_999, 3_000])
+    }
+
+    // MARK: Sizes
+
+    @Test("sizes, a regression guard: 200k events with default options, under 2.0 bytes an event on random walks, 1.2 on the synthetic session",
+          arguments: ["random walk", "synthetic"])
+    func sizes(session: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let count = 200_000
+        let events = session == "synthetic" ? Array(SyntheticSession(seed: 1, count: count)) : Array(RandomWalkSession(seed: 1, count: count))
+        let path = dir.appendingPathComponent("size.slog").path
+        var o = Recorder.Options()
+        o.durability = .none
+        try writeLog(events, to: path, options: o)
+        let log = try LogReader(path: path)
+        let perEvent = Double(log.fileSize) / Double(count)
+        let bound = session == "synthetic" ? 1.2 : 2.0
+        #expect(perEvent < bound, "\(session): \(perEvent) bytes an event")
+        // Checkpoints stay a small part of the log.
+        let checkpointBytes = log.records.filter { $0.header.kind == .checkpoint }.reduce(0) { $0 + $1.end - $1.offset }
+        #expect(Double(checkpointBytes) < 0.25 * Double(log.fileSize), "\(session): checkpoints \(checkpointBytes) of \(log.fileSize) bytes")
+        #expect(log.eventCount == count)
+    }
+}
