@@ -1,5 +1,8 @@
 // libFuzzer harness: the log reader on forged files (mutations with their
-// checksums recomputed, so they reach the decoders behind the checksums).
+// checksums recomputed, so they reach the decoders behind the checksums). Besides
+// never crashing, it checks reads against each other: a read that starts anywhere
+// gives what a read from the start gives, and a log verify calls intact replays to
+// the same states from its checkpoints as from the start.
 // Built by Fuzz/build.sh; run by `make fuzz`.
 #if canImport(Glibc)
 import Glibc
@@ -32,25 +35,63 @@ func finding(_ message: String) -> Never {
 }
 
 func checkLog() {
-    _ = try? LogReader.verify(path: logPath)
+    // With `replaying`, verify also compares every checkpoint with a replay from the start.
+    let intact = (try? LogReader.verify(path: logPath, replaying: true))?.isIntact ?? false
     guard let reader = try? LogReader(path: logPath) else { return }
+    let total = reader.eventCount
+    // Positions compared below: the middle, the end, the first event of a continued batch
+    // (format 4: decoding starts at its window's first batch) and one inside it.
+    var positions = Set([0, total / 2, total])
+    if total <= 100_000, let b = reader.records.first(where: { $0.header.continues && $0.header.firstEvent < total }) {
+        positions.insert(b.header.firstEvent)
+        positions.insert(Swift.min(total, b.header.firstEvent + b.header.eventCount / 2))
+    }
+    // The events read from the start (kept for short logs only) and the states at `positions`.
+    var events: [TimedEvent] = []
+    var states: [Int: TableState] = [:]
     var count = 0
     var state = TableState()
+    var replayed = true
     do {
         try reader.forEachEvent { index, event in
             if index != count { finding("event index \(index), expected \(count)") }
+            if positions.contains(count) { states[count] = state }
             count += 1
-            do { _ = try state.apply(event) } catch { return false }
+            if total <= 100_000 { events.append(event) }
+            do { _ = try state.apply(event) } catch {
+                replayed = false
+                return false
+            }
             let problems = state.invariantViolations()
             if !problems.isEmpty { finding("invariants broken at event \(index): \(problems)") }
             return true
         }
     } catch {
+        if intact { finding("verify says intact, but a read from the start fails: \(error)") }
         return
     }
-    if count > reader.eventCount { finding("\(count) events read, \(reader.eventCount) counted") }
+    if intact && reader.checkpointsTrusted && !replayed { finding("verify replayed the log, but TableState.apply rejects event \(count - 1)") }
+    if count > total { finding("\(count) events read, \(total) counted") }
+    if intact && replayed && count < total { finding("verify says intact, but a read from the start stops after \(count) of \(total) events") }
+    if count == total && replayed { states[total] = state }
+    // A read that starts anywhere gives the events a read from the start gives. A fresh
+    // reader: one that has met damage (past the last event, say) throws it on every read.
+    if count == total && total <= 100_000, let fresh = try? LogReader(path: logPath) {
+        for n in positions where n < total {
+            let end = Swift.min(total, n + 64)
+            guard let slice = try? fresh.events(from: n, to: end) else { finding("events(from: \(n)) fails, a read from the start does not") }
+            if slice != Array(events[n..<end]) { finding("events(from: \(n)) differ from a read from the start") }
+        }
+    }
     // Time travel lands on states the engine could reach: sound ones.
-    for n in Set([0, reader.eventCount / 2, reader.eventCount]) {
+    for n in positions {
         if let s = try? reader.state(at: n), !s.invariantViolations().isEmpty { finding("state(at: \(n)) is unsound") }
+    }
+    // A log verify calls intact replays to the same state from its checkpoints and from the start.
+    if intact && reader.checkpointsTrusted && count == total && replayed {
+        for (n, expected) in states {
+            guard let s = try? reader.state(at: n) else { finding("verify says intact, but state(at: \(n)) fails") }
+            if s != expected { finding("state(at: \(n)) differs from a replay from the start of a log verify calls intact") }
+        }
     }
 }

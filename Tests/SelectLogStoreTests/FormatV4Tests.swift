@@ -637,6 +637,32 @@ struct FormatV4Tests {
         #expect(try LogReader.verify(path: path, replaying: true).isIntact)
     }
 
+    @Test("checkpoints put off stay at most 4K apart across a reopen for append")
+    func checkpointsPutOffAcrossReopen() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 4, count: 6_000))
+        let k = 256
+        let path = dir.appendingPathComponent("reopened.slog").path
+        var o = options(checkpointInterval: k)
+        o.putsOffLargeCheckpoints = true
+        // Stopped 876 events after the checkpoint at 1024 (put off to 4K: the snapshots are large).
+        try writeLog(Array(events[..<1_900]), to: path, options: o)
+        #expect(checkpoints(try LogReader(path: path).records) == [1_024])
+        let more = try Recorder(appendingTo: path, options: o)
+        for e in events[1_900...] { try more.append(e) }
+        try more.close()
+        let log = try LogReader(path: path)
+        let at = checkpoints(log.records)
+        let gaps = zip([0] + at, at).map { $1 - $0 }
+        // Known issue (fmt4): the policy counts events from the reopen, not from the last
+        // checkpoint, so the first one after a reopen can be up to 8K after the one before.
+        withKnownIssue("after a reopen, the policy counts events from the reopen, not from the last checkpoint") {
+            #expect(gaps.allSatisfy { $0 <= 4 * k }, "\(at)")
+        }
+        try expectStates(log, events, at: at.map { $0 - 1 } + [1_900, 3_000, 6_000])
+    }
+
     @Test("without putting off, a checkpoint at every multiple of K, whatever the snapshot's size")
     func checkpointsEveryK() throws {
         let dir = try temporaryDirectory()
