@@ -362,6 +362,38 @@ struct FormatV4Tests {
         #expect(try LogReader(path: path).events(to: 30) == Array(events[0..<30]))
     }
 
+    @Test("a window's first batch holding more events than its header says: damage at its offset, and no event past the header's count reaches a reader")
+    func batchHoldsMoreThanItsHeaderSays() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(RandomWalkSession(seed: 5, count: 10))
+        // The first batch codes 4 events but says 3; the continued batch after it says 1.
+        let payloads = Forge.windowPayloads([Array(events[0..<4]), [events[4]]], baseTime: 0)
+        var f = Forge(interval: 0, version: 4)
+        let at = f.record("B", payloads[0], events: 3, first: 0, baseTime: 0)
+        f.continuedRecord(payloads[1], events: 1)
+        f.index()
+        let path = dir.appendingPathComponent("more.slog").path
+        try f.write(to: path)
+        #expect(try LogReader.verify(path: path).problem?.offset == at)
+        let log = try LogReader(path: path)
+        var seen: [TimedEvent] = []
+        let error = #expect(throws: LogError.self) {
+            try log.forEachEvent { (_, e) throws(LogError) -> Bool in
+                seen.append(e)
+                return true
+            }
+        }
+        #expect(error?.code == .damaged && error?.offset == at)
+        #expect(seen.prefix(3) == events[0..<3])
+        // Known issue (fmt4, and format 3 alike): the reader checks a batch's count only at
+        // its end, so the 4th event is passed on as event 3 (which the headers put in the
+        // continued batch) before the error.
+        withKnownIssue("an event past a batch's count is passed on before the count is checked") {
+            #expect(seen.count == 3)
+        }
+    }
+
     /// A recorded log with windows of several continued batches, and the states after each prefix.
     struct Recorded {
         let dir: URL
