@@ -213,6 +213,27 @@ struct FormatV4Tests {
         }
     }
 
+    @Test("the rewriter (compact, upgrade) writes windows by the same rule: after every checkpoint and at 8192 events",
+          arguments: [0, 3_000])
+    func rewriterWindows(checkpointInterval: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 17, count: 18_000))
+        let path = dir.appendingPathComponent("rewritten.slog").path
+        let w = try LogRewriter(path: path, checkpointInterval: checkpointInterval, batchEvents: 100, putsOffLargeCheckpoints: false)
+        for e in events { try w.append(e) }
+        try w.close()
+        try expectIndexListsWindows(path)
+        let log = try LogReader(path: path)
+        let records = log.records
+        expectWindowRule(records, try fileBytes(path))
+        #expect(checkpoints(records) == (checkpointInterval == 0 ? [] : Array(stride(from: 3_000, through: 18_000, by: 3_000))))
+        #expect(records.filter(\.header.continues).count > 100)
+        #expect(try log.events(from: 8_195, to: 8_300) == Array(events[8_195..<8_300]))
+        try expectStates(log, events, at: [2_999, 3_000, 8_192, 9_001, 18_000])
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact)
+    }
+
     // MARK: Appending
 
     @Test("reopening for append starts a fresh window; the log replays as one written in one go")
