@@ -54,7 +54,7 @@ struct ViewerData {
     /// Records event `number`, which took `before` to `after`.
     mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
         guard let shape else { return }
-        let frame = ViewerFrame(after, shape: shape)
+        let frame = ViewerFrame(after, shape: shape, previous: previous)
         if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json(shape)) }
         let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
         previous = frame

@@ -6,7 +6,11 @@ import SelectLog
 /// page can print the state JSON as `replay --json` does); the others (`sel`, `band`,
 /// `finger`, …) are what the drawing needs. A frame is stored whole every few events
 /// (a key frame) and otherwise as the fields that differ from the previous frame.
-struct ViewerFrame: Equatable {
+///
+/// A frame is built from the previous one where it can: a spec field whose text did not
+/// change keeps its quoted form, and the band is drawn again only when what it is drawn
+/// from changed (`ViewerBand.Key`), so most events cost the fields they changed.
+struct ViewerFrame {
     /// Which fields a frame holds, read once from the engine's own state JSON so that the
     /// page prints exactly what `replay --json` prints, whatever fields it gains.
     struct Shape: Equatable {
@@ -17,6 +21,8 @@ struct ViewerFrame: Equatable {
         /// Spec keys this file does not compute itself: taken from `state.json` at every
         /// frame (slower, but never wrong).
         var copied: Set<String>
+        /// For each spec key, its place in `ViewerFrame.ownKeys`, if this file computes it.
+        var own: [Int?]
 
         /// The frame's field names: the spec keys, then the drawing's own.
         var names: [String] { specKeys + ViewerFrame.drawNames }
@@ -29,6 +35,7 @@ struct ViewerFrame: Equatable {
             let specKeys = jsonOrder.filter { !["events", "t", "selected", "hash"].contains($0) }
             self.specKeys = specKeys
             copied = Set(engine.filter { specKeys.contains($0.key) && own[$0.key] != $0.value }.map(\.key))
+            self.own = specKeys.map { ViewerFrame.ownKeys.firstIndex(of: $0) }
         }
     }
 
@@ -37,10 +44,24 @@ struct ViewerFrame: Equatable {
 
     /// Each field's value as JSON text, in `shape.names` order; spec fields as JSON strings.
     var values: [String]
+    /// The spec fields' texts before quoting, in `shape.specKeys` order.
+    private var spec: [String]
+    /// What the band was drawn from, and the band (also in `values`).
+    private var band: ViewerBand.Key
+    private var bandJSON: String
 
-    /// The spec 6 fields this file computes, as `TableState.json` writes them — without
-    /// expanding the selection row by row at every event, which `json` must do.
+    /// The spec 6 fields this file computes, in the order of `ownValues`.
+    static let ownKeys = ["sections", "editing", "contentOffset", "contentHeight", "visible", "dragging", "decelerating",
+                          "rowsToLoad", "pan", "optionOpen", "swipe", "editor", "undo", "redo"]
+
+    /// The spec 6 fields this file computes, by key, as `TableState.json` writes them.
     static func specFields(_ state: TableState) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: zip(ownKeys, ownValues(state)))
+    }
+
+    /// The values of `ownKeys`, as `TableState.json` writes them — without expanding the
+    /// selection row by row at every event, which `json` must do.
+    static func ownValues(_ state: TableState) -> [String] {
         func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
         func range(_ r: ClosedRange<RowPath>?) -> String {
             guard let r else { return "null" }
@@ -63,20 +84,20 @@ struct ViewerFrame: Equatable {
             swipe = "{\"row\": \(path(row)), \"offset\": \(offset.description)}"
         }
         return [
-            "sections": "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
-            "editing": String(state.editing),
-            "contentOffset": state.contentOffset.description,
-            "contentHeight": state.layout.contentHeight.description,
-            "visible": range(state.visibleRows),
-            "dragging": String(state.dragging),
-            "decelerating": String(state.decelerating),
-            "rowsToLoad": range(state.rowsToLoad),
-            "pan": pan,
-            "optionOpen": path(state.options.open),
-            "swipe": swipe,
-            "editor": editor,
-            "undo": String(state.undoStack.count),
-            "redo": String(state.redoStack.count),
+            "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
+            String(state.editing),
+            state.contentOffset.description,
+            state.layout.contentHeight.description,
+            range(state.visibleRows),
+            String(state.dragging),
+            String(state.decelerating),
+            range(state.rowsToLoad),
+            pan,
+            path(state.options.open),
+            swipe,
+            editor,
+            String(state.undoStack.count),
+            String(state.redoStack.count),
         ]
     }
 
@@ -117,10 +138,19 @@ struct ViewerFrame: Equatable {
         return out
     }
 
-    init(_ state: TableState, shape: Shape) {
-        let own = ViewerFrame.specFields(state)
+    /// The frame of `state`, reusing what it shares with `previous` (the frame of an
+    /// earlier state of the same window, so of the same shape).
+    init(_ state: TableState, shape: Shape, previous: ViewerFrame? = nil) {
+        let own = ViewerFrame.ownValues(state)
         let engine = shape.copied.isEmpty ? [:] : Dictionary(ViewerFrame.split(state.json), uniquingKeysWith: { a, _ in a })
-        let spec = shape.specKeys.map { key in (shape.copied.contains(key) ? engine[key] : own[key]) ?? "null" }
+        let spec = shape.specKeys.indices.map { i in
+            (shape.copied.contains(shape.specKeys[i]) ? engine[shape.specKeys[i]] : shape.own[i].map { own[$0] }) ?? "null"
+        }
+        let quoted = spec.indices.map { i in
+            previous.flatMap { $0.spec[i] == spec[i] ? $0.values[i] : nil } ?? JSONText.quote(spec[i])
+        }
+        let band = ViewerBand.Key(state)
+        let bandJSON = previous.flatMap { $0.band == band ? $0.bandJSON : nil } ?? ViewerBand(band).json
         var finger = "null"
         if let p = state.pan, p.kind != .scroll {
             let direction = p.direction.map { "\"\($0.rawValue)\"" } ?? "null"
@@ -132,10 +162,13 @@ struct ViewerFrame: Equatable {
             : "null"
         var swipe = "null"
         if case .active(let row, let offset) = state.options.swipe { swipe = "[\(row.section),\(row.row),\(offset)]" }
-        values = spec.map(JSONText.quote) + [
+        self.spec = spec
+        self.band = band
+        self.bandJSON = bandJSON
+        values = quoted + [
             ViewerFrame.ranges(state.selection),
             "[\(state.viewport.width),\(state.viewport.height)]",
-            ViewerBand(state).json,
+            bandJSON,
             finger,
             strip,
             swipe,
