@@ -46,6 +46,11 @@ struct ViewerFrame {
     var values: [String]
     /// The spec fields' texts before quoting, in `shape.specKeys` order.
     private var spec: [String]
+    /// The spec fields kept while the layout and the editor row do not change.
+    private var layoutFields: LayoutFields
+    /// The selection, and its ranges (also in `values`).
+    private var selection: RowSet
+    private var selectionJSON: String
     /// What the band was drawn from, and the band (also in `values`).
     private var band: ViewerBand.Key
     private var bandJSON: String
@@ -59,10 +64,44 @@ struct ViewerFrame {
         Dictionary(uniqueKeysWithValues: zip(ownKeys, ownValues(state)))
     }
 
+    /// The spec fields that change only with the layout or the editor row, as text: kept
+    /// from the previous frame while those are equal (which compares in O(1) while they
+    /// share storage).
+    struct LayoutFields {
+        var layout: TableLayout
+        var openEditor: EditorRow?
+        var sections: String
+        var contentHeight: String
+        var editor: String
+
+        init(_ state: TableState, previous: LayoutFields? = nil) {
+            if let previous, previous.layout == state.layout, previous.openEditor == state.editor {
+                self = previous
+                return
+            }
+            layout = state.layout
+            openEditor = state.editor
+            sections = "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]"
+            contentHeight = state.layout.contentHeight.description
+            editor = "null"
+            if let e = state.editor, let row = state.layout.editorRow {
+                let options = e.options.map(JSONText.quote).joined(separator: ", ")
+                let chosen = e.chosen.map(String.init).joined(separator: ", ")
+                editor = "{\"row\": \(ViewerFrame.path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
+            }
+        }
+    }
+
+    static func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+
     /// The values of `ownKeys`, as `TableState.json` writes them — without expanding the
     /// selection row by row at every event, which `json` must do.
     static func ownValues(_ state: TableState) -> [String] {
-        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+        ownValues(state, LayoutFields(state))
+    }
+
+    /// `ownValues(_:)` with the fields of `layoutFields`, which must be `state`'s.
+    static func ownValues(_ state: TableState, _ layoutFields: LayoutFields) -> [String] {
         func range(_ r: ClosedRange<RowPath>?) -> String {
             guard let r else { return "null" }
             return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
@@ -73,21 +112,15 @@ struct ViewerFrame {
             let auto = p.autoscroll.map { "\"\($0.rawValue)\"" } ?? "null"
             pan = "{\"kind\": \"\(p.kind.rawValue)\", \"mode\": \(mode), \"anchor\": \(path(p.anchor)), \"autoscroll\": \(auto)}"
         }
-        var editor = "null"
-        if let e = state.editor, let row = state.layout.editorRow {
-            let options = e.options.map(JSONText.quote).joined(separator: ", ")
-            let chosen = e.chosen.map(String.init).joined(separator: ", ")
-            editor = "{\"row\": \(path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
-        }
         var swipe = "null"
         if case .active(let row, let offset)? = state.options.swipe {
             swipe = "{\"row\": \(path(row)), \"offset\": \(offset.description)}"
         }
         return [
-            "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
+            layoutFields.sections,
             String(state.editing),
             state.contentOffset.description,
-            state.layout.contentHeight.description,
+            layoutFields.contentHeight,
             range(state.visibleRows),
             String(state.dragging),
             String(state.decelerating),
@@ -95,7 +128,7 @@ struct ViewerFrame {
             pan,
             path(state.options.open),
             swipe,
-            editor,
+            layoutFields.editor,
             String(state.undoStack.count),
             String(state.redoStack.count),
         ]
@@ -141,7 +174,8 @@ struct ViewerFrame {
     /// The frame of `state`, reusing what it shares with `previous` (the frame of an
     /// earlier state of the same window, so of the same shape).
     init(_ state: TableState, shape: Shape, previous: ViewerFrame? = nil) {
-        let own = ViewerFrame.ownValues(state)
+        let layoutFields = LayoutFields(state, previous: previous?.layoutFields)
+        let own = ViewerFrame.ownValues(state, layoutFields)
         let engine = shape.copied.isEmpty ? [:] : Dictionary(ViewerFrame.split(state.json), uniquingKeysWith: { a, _ in a })
         let spec = shape.specKeys.indices.map { i in
             (shape.copied.contains(shape.specKeys[i]) ? engine[shape.specKeys[i]] : shape.own[i].map { own[$0] }) ?? "null"
@@ -162,11 +196,16 @@ struct ViewerFrame {
             : "null"
         var swipe = "null"
         if case .active(let row, let offset) = state.options.swipe { swipe = "[\(row.section),\(row.row),\(offset)]" }
+        let selectionJSON = previous.flatMap { $0.selection == state.selection ? $0.selectionJSON : nil }
+            ?? ViewerFrame.ranges(state.selection)
         self.spec = spec
+        self.layoutFields = layoutFields
+        self.selection = state.selection
+        self.selectionJSON = selectionJSON
         self.band = band
         self.bandJSON = bandJSON
         values = quoted + [
-            ViewerFrame.ranges(state.selection),
+            selectionJSON,
             "[\(state.viewport.width),\(state.viewport.height)]",
             bandJSON,
             finger,
