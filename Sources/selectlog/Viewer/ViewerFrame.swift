@@ -8,8 +8,10 @@ import SelectLog
 /// (a key frame) and otherwise as the fields that differ from the previous frame.
 ///
 /// A frame is built from the previous one where it can: a spec field whose text did not
-/// change keeps its quoted form, and the band is drawn again only when what it is drawn
-/// from changed (`ViewerBand.Key`), so most events cost the fields they changed.
+/// change keeps its quoted form; the selection's ranges, the band (`ViewerBand.Key`) and
+/// the fields that follow the layout (`LayoutFields`) are written again only when what
+/// they are written from changed. So most events cost the fields they changed; the
+/// state's hash, which the engine computes over the whole state, costs the most.
 struct ViewerFrame {
     /// Which fields a frame holds, read once from the engine's own state JSON so that the
     /// page prints exactly what `replay --json` prints, whatever fields it gains.
@@ -92,6 +94,7 @@ struct ViewerFrame {
         }
     }
 
+    /// A row as the state JSON writes it: `[section, row]`, or `null`.
     static func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
 
     /// The values of `ownKeys`, as `TableState.json` writes them — without expanding the
