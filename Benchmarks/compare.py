@@ -114,11 +114,14 @@ def breakdown(path):
     names = {0x42: "batch", 0x43: "checkpoint", 0x49: "index"}
     parts = {"record headers": 0, "batch": 0, "checkpoint": 0, "index": 0, "file header": data[10]}
     offset = data[10]
-    while offset + 48 <= len(data) and data[offset:offset + 3] == b"SLR":
-        stored = struct.unpack_from("<I", data, offset + 12)[0]
-        parts["record headers"] += 48
-        parts[names.get(data[offset + 3], "batch")] += stored
-        offset += 48 + stored
+    while offset + 16 <= len(data) and data[offset:offset + 3] == b"SLR":
+        if data[offset + 3] == 0x62:  # "b", a continued batch (version 4): a 16-byte header, u24 length
+            header, stored, kind = 16, int.from_bytes(data[offset + 10:offset + 13], "little"), "batch"
+        else:
+            header, stored, kind = 48, struct.unpack_from("<I", data, offset + 12)[0], names.get(data[offset + 3], "batch")
+        parts["record headers"] += header
+        parts[kind] += stored
+        offset += header + stored
     return parts
 
 

@@ -89,6 +89,10 @@ extension LogReader {
                     guard let item else { break }
                     switch item {
                     case .event(let e):
+                        guard index < record.header.firstEvent + record.header.eventCount else {
+                            throw LogError(.damaged, "batch holds more than the \(record.header.eventCount) events its header says",
+                                           path: path, offset: record.offset, eventIndex: index)
+                        }
                         do throws(InvalidEvent) {
                             let changes = try engine.apply(e, to: &state)
                             if let kind = GestureBoundary.kind(began: changes) {
@@ -112,6 +116,10 @@ extension LogReader {
                                                       reason: "the state at the gesture's end differs (recorded fingerprint \(hex8(recorded)), this build \(hex8(replayed)))")
                         }
                     }
+                }
+                guard index == record.header.firstEvent + record.header.eventCount else {
+                    throw LogError(.damaged, "batch holds \(index - record.header.firstEvent) events, its header says \(record.header.eventCount)",
+                                   path: path, offset: record.offset, eventIndex: index)
                 }
             }
             return true

@@ -264,6 +264,11 @@ public final class LogReader: Sendable {
                     throw batchError(error, decoder, batch, index)
                 }
                 guard let e = next else { break }
+                // An event past the header's count is damage before it is anyone's event.
+                guard index < batch.header.firstEvent + batch.header.eventCount else {
+                    throw LogError(.damaged, "batch holds more than the \(batch.header.eventCount) events its header says",
+                                   path: path, offset: batch.offset, eventIndex: index)
+                }
                 if index >= end { return }
                 if index >= start, try !body(index, e) { return }
                 index += 1

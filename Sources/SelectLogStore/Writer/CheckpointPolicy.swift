@@ -19,9 +19,13 @@ struct CheckpointPolicy: Sendable {
     private var bytes = 0
     private var events = 0
 
-    init(interval: Int, putsOff: Bool = true) {
+    /// `events` and `bytes`: what a log reopened for append holds after its last
+    /// checkpoint (or from its start), so that a reopen does not reset the 4K bound.
+    init(interval: Int, putsOff: Bool = true, events: Int = 0, bytes: Int = 0) {
         self.interval = interval
         self.putsOff = putsOff
+        self.events = events
+        self.bytes = bytes
     }
 
     /// Notes a sealed batch of `bytes` coded bytes.

@@ -14,6 +14,9 @@ final class LogFile {
     /// one per window for a window's continued batches (the index lists them on close).
     private(set) var entries: [IndexEntry]
     private(set) var eventCount: Int
+    /// Events and coded batch bytes after the last checkpoint (or from the start), as
+    /// found when a log is reopened for append (for `CheckpointPolicy`).
+    private(set) var sinceCheckpoint = (events: 0, bytes: 0)
     private var fd: Int32
 
     private init(path: String, fd: Int32, header: FileHeader, size: Int, entries: [IndexEntry], eventCount: Int) {
@@ -71,7 +74,13 @@ final class LogFile {
         }
         var end = scan.goodEnd
         var entries: [IndexEntry] = []
+        var since = (events: 0, bytes: 0)
         for r in scan.records {
+            switch r.header.kind {
+            case .batch: since = (since.events + r.header.eventCount, since.bytes + r.header.rawLength)
+            case .checkpoint: since = (0, 0)
+            case .index: break
+            }
             if r.header.kind == .index {
                 end = r.offset
             } else if r.header.continues, !entries.isEmpty {
@@ -83,6 +92,7 @@ final class LogFile {
         let fd = open(path, O_RDWR)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         let file = LogFile(path: path, fd: fd, header: header, size: end, entries: entries, eventCount: scan.eventCount)
+        file.sinceCheckpoint = since
         if try FileIO.fileSize(fd, path: path) != end {
             try FileIO.truncate(fd, to: end, path: path)
             try FileIO.syncData(fd, path: path)

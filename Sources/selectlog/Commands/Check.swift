@@ -20,11 +20,14 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let report: CheckReport
+        var mappedAt: String?
         do {
-            report = try Input.withLogPath(log) { mapped, _ in try LogReader(path: mapped).check() }
-        } catch var error as LogError {
-            if error.path != nil { error.path = log }
-            complain("\(error)")
+            report = try Input.withLogPath(log) { mapped, _ in
+                mappedAt = mapped
+                return try LogReader(path: mapped).check()
+            }
+        } catch let error as LogError {
+            ReadFailure.report(error, log: log, mapped: mappedAt)
             throw error.code == .damaged ? Exit.damaged : (error.code == .io ? Exit.io : Exit.invalidInput)
         }
         print(json ? CheckOutput.json(report, log: log) : CheckOutput.text(report, log: log))

@@ -33,7 +33,7 @@ struct Compact: ParsableCommand {
             state = try Recorder.compact(log, into: destination, replacingExisting: true)
         } catch {
             if inPlace { unlink(destination) }
-            complain("\(error)")
+            ReadFailure.report(error, log: log)
             throw error.code == .io ? Exit.io : Exit.invalidInput
         }
         if inPlace, rename(destination, log) != 0 {

@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try Session.openLog(log)
+        let (reader, isScript) = try Session.open(log)
         var out = OutputBuffer()
         do {
             if from == nil && to == nil {
@@ -43,7 +43,7 @@ struct Export: ParsableCommand {
             throw exit
         } catch {
             out.flush()
-            complain("\(error)")
+            ReadFailure.report(error, log: log, mapped: reader.path, isLog: !isScript)
             throw Exit.invalidInput
         }
         out.flush()

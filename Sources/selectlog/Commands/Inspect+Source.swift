@@ -10,12 +10,8 @@ import SelectLogStore
 enum Session {
     /// A log reader over the input: a log as it is; a script recorded into a temporary
     /// log first (removed once mapped), so that every `inspect` view works on scripts.
-    static func openLog(_ path: String) throws -> LogReader {
-        try open(path).reader
-    }
-
-    /// A log reader over the input, and whether the input was a script (whose summary
-    /// then describes the script, not the temporary log).
+    /// Also whether the input was a script (whose summary then describes the script,
+    /// not the temporary log, and which has nothing to repair).
     static func open(_ path: String) throws -> (reader: LogReader, isScript: Bool) {
         switch try Input.open(path) {
         case .log(let reader):
@@ -69,7 +65,7 @@ enum Session {
             do {
                 return try reader.events()
             } catch {
-                complain("\(error)")
+                ReadFailure.report(error, log: path, mapped: reader.path)
                 throw Exit.invalidInput
             }
         case .script(let file):

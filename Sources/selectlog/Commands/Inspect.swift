@@ -73,7 +73,7 @@ struct Inspect: ParsableCommand {
                 try summarize(reader, isScript: isScript)
             }
         } catch let error as LogError {
-            complain("\(error)")
+            ReadFailure.report(error, log: log, mapped: reader.path, isLog: !isScript)
             throw error.code == .outOfRange ? Exit.usage : Exit.invalidInput
         }
     }

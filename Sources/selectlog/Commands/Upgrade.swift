@@ -45,7 +45,7 @@ struct Upgrade: ParsableCommand {
             print("\(output ?? log): \(writer.state.events) events, format version \(LogFormat.version), state \(writer.state.hashHex)")
         } catch {
             if output == nil { unlink(target) }
-            complain("\(error)")
+            ReadFailure.report(error, log: log)
             switch error.code {
             case .invalidEvent, .unsupported: throw Exit.invalidInput
             case .damaged, .notALog: throw Exit.damaged

@@ -55,7 +55,7 @@ enum Input {
                 }
                 return try log.state(at: at ?? log.eventCount)
             } catch {
-                complain("\(error)")
+                ReadFailure.report(error, log: path, mapped: log.path)
                 throw Exit.invalidInput
             }
         case .script(let file):
@@ -128,7 +128,8 @@ enum Input {
         return script
     }
 
-    /// Opens a log for reading; a torn tail is reported on stderr, damage exits 65.
+    /// Opens a log for reading; a torn tail is reported on stderr, damage exits 65
+    /// (reported by `ReadFailure`, like damage that a later read finds).
     static func openLog(_ path: String) throws -> LogReader {
         try openLog(InputFile(path))
     }
@@ -167,12 +168,8 @@ enum Input {
             }
             return log
         } catch {
-            var error = error
-            if error.path == mapped { error.path = file.path }
-            complain("\(error)")
-            if error.code == .io { throw Exit.io }
-            if error.code == .damaged { complain("run `selectlog verify --repair \(file.path)` to cut the log back to its intact prefix") }
-            throw Exit.invalidInput
+            ReadFailure.report(error, log: file.path, mapped: mapped)
+            throw error.code == .io ? Exit.io : Exit.invalidInput
         }
     }
 

@@ -17,10 +17,30 @@ struct ViewerBand {
 
     private(set) var entries: [String] = []
 
+    /// All a band is drawn from: the layout, the viewport's height and the offset rounded
+    /// down to a multiple of it. States with equal keys have equal bands, so the viewer
+    /// draws the band again only when the key changes (comparing layouts is cheap while
+    /// they share storage, as they do between events that do not edit the table).
+    struct Key: Equatable {
+        var layout: TableLayout
+        /// The viewport's height in raw units, at least 1.
+        var height: Int64
+        /// The content offset rounded down to a multiple of `height`.
+        var aligned: Int64
+
+        init(_ state: TableState) {
+            layout = state.layout
+            height = state.viewport.height.raw > 0 ? state.viewport.height.raw : 1
+            aligned = (state.contentOffset.raw / height) * height
+        }
+    }
+
     init(_ state: TableState) {
-        let layout = state.layout
-        let height = state.viewport.height.raw > 0 ? state.viewport.height.raw : 1
-        let aligned = (state.contentOffset.raw / height) * height
+        self.init(Key(state))
+    }
+
+    init(_ key: Key) {
+        let layout = key.layout, height = key.height, aligned = key.aligned
         let low = max(aligned - height / 2, 0)
         let high = min(aligned + height * 5 / 2, layout.contentHeight.raw)
         guard low < high else { return }

@@ -46,7 +46,7 @@ struct ViewerData {
         let frame = ViewerFrame(state, shape: shape)
         keys.append(frame.json(shape))
         previous = frame
-        firstHash = state.hashHex
+        firstHash = ViewerData.hex(state.hashValue64)
         firstT = state.t.description
         for (slot, kind) in ViewerData.gestures(of: state) { openGestures[slot] = (kind, from) }
     }
@@ -54,7 +54,7 @@ struct ViewerData {
     /// Records event `number`, which took `before` to `after`.
     mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
         guard let shape else { return }
-        let frame = ViewerFrame(after, shape: shape)
+        let frame = ViewerFrame(after, shape: shape, previous: previous)
         if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json(shape)) }
         let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
         previous = frame
@@ -72,7 +72,7 @@ struct ViewerData {
         let fields = line.dropFirst(("{\"type\": \"" + name + "\"").count)
         let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : "0"
         let step = after.stepsRecorded > before.stepsRecorded ? 1 : 0
-        var record = "[\(type), \(after.t), \(body), \"\(after.hashHex)\", \(step), \(delta)"
+        var record = "[\(type), \(after.t), \(body), \"\(ViewerData.hex(after.hashValue64))\", \(step), \(delta)"
         // A row edit's selection changes follow rows through the edit: only the engine can
         // say which rows changed, so its words go with the event. Other events' changes are
         // exactly the frame fields in their delta.
@@ -92,6 +92,19 @@ struct ViewerData {
             if openGestures[slot] == nil, let kind = now[slot] { openGestures[slot] = (kind, number) }
         }
     }
+
+    /// `hash` as `TableState.hashHex` writes it, 16 lower-case hex digits, each looked up
+    /// and written in place: the page holds one hash per event.
+    static func hex(_ hash: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { digits in
+            for i in 0..<16 {
+                digits[i] = hexDigits[Int(truncatingIfNeeded: (hash >> UInt64(60 - 4 * i)) & 0xF)]
+            }
+            return 16
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The gestures in progress in `state`: a pan (by its kind) and a swipe.
     private static func gestures(of state: TableState) -> [String: String] {

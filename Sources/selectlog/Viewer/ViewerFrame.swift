@@ -6,7 +6,13 @@ import SelectLog
 /// page can print the state JSON as `replay --json` does); the others (`sel`, `band`,
 /// `finger`, …) are what the drawing needs. A frame is stored whole every few events
 /// (a key frame) and otherwise as the fields that differ from the previous frame.
-struct ViewerFrame: Equatable {
+///
+/// A frame is built from the previous one where it can: a spec field whose text did not
+/// change keeps its quoted form; the selection's ranges, the band (`ViewerBand.Key`) and
+/// the fields that follow the layout (`LayoutFields`) are written again only when what
+/// they are written from changed. So most events cost the fields they changed; the
+/// state's hash, which the engine computes over the whole state, costs the most.
+struct ViewerFrame {
     /// Which fields a frame holds, read once from the engine's own state JSON so that the
     /// page prints exactly what `replay --json` prints, whatever fields it gains.
     struct Shape: Equatable {
@@ -17,6 +23,8 @@ struct ViewerFrame: Equatable {
         /// Spec keys this file does not compute itself: taken from `state.json` at every
         /// frame (slower, but never wrong).
         var copied: Set<String>
+        /// For each spec key, its place in `ViewerFrame.ownKeys`, if this file computes it.
+        var own: [Int?]
 
         /// The frame's field names: the spec keys, then the drawing's own.
         var names: [String] { specKeys + ViewerFrame.drawNames }
@@ -29,6 +37,7 @@ struct ViewerFrame: Equatable {
             let specKeys = jsonOrder.filter { !["events", "t", "selected", "hash"].contains($0) }
             self.specKeys = specKeys
             copied = Set(engine.filter { specKeys.contains($0.key) && own[$0.key] != $0.value }.map(\.key))
+            self.own = specKeys.map { ViewerFrame.ownKeys.firstIndex(of: $0) }
         }
     }
 
@@ -37,11 +46,65 @@ struct ViewerFrame: Equatable {
 
     /// Each field's value as JSON text, in `shape.names` order; spec fields as JSON strings.
     var values: [String]
+    /// The spec fields' texts before quoting, in `shape.specKeys` order.
+    private var spec: [String]
+    /// The spec fields kept while the layout and the editor row do not change.
+    private var layoutFields: LayoutFields
+    /// The selection, and its ranges (also in `values`).
+    private var selection: RowSet
+    private var selectionJSON: String
+    /// What the band was drawn from, and the band (also in `values`).
+    private var band: ViewerBand.Key
+    private var bandJSON: String
 
-    /// The spec 6 fields this file computes, as `TableState.json` writes them — without
-    /// expanding the selection row by row at every event, which `json` must do.
+    /// The spec 6 fields this file computes, in the order of `ownValues`.
+    static let ownKeys = ["sections", "editing", "contentOffset", "contentHeight", "visible", "dragging", "decelerating",
+                          "rowsToLoad", "pan", "optionOpen", "swipe", "editor", "undo", "redo"]
+
+    /// The spec 6 fields this file computes, by key, as `TableState.json` writes them.
     static func specFields(_ state: TableState) -> [String: String] {
-        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+        Dictionary(uniqueKeysWithValues: zip(ownKeys, ownValues(state)))
+    }
+
+    /// The spec fields that change only with the layout or the editor row, as text: kept
+    /// from the previous frame while those are equal (which compares in O(1) while they
+    /// share storage).
+    struct LayoutFields {
+        var layout: TableLayout
+        var openEditor: EditorRow?
+        var sections: String
+        var contentHeight: String
+        var editor: String
+
+        init(_ state: TableState, previous: LayoutFields? = nil) {
+            if let previous, previous.layout == state.layout, previous.openEditor == state.editor {
+                self = previous
+                return
+            }
+            layout = state.layout
+            openEditor = state.editor
+            sections = "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]"
+            contentHeight = state.layout.contentHeight.description
+            editor = "null"
+            if let e = state.editor, let row = state.layout.editorRow {
+                let options = e.options.map(JSONText.quote).joined(separator: ", ")
+                let chosen = e.chosen.map(String.init).joined(separator: ", ")
+                editor = "{\"row\": \(ViewerFrame.path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
+            }
+        }
+    }
+
+    /// A row as the state JSON writes it: `[section, row]`, or `null`.
+    static func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+
+    /// The values of `ownKeys`, as `TableState.json` writes them — without expanding the
+    /// selection row by row at every event, which `json` must do.
+    static func ownValues(_ state: TableState) -> [String] {
+        ownValues(state, LayoutFields(state))
+    }
+
+    /// `ownValues(_:)` with the fields of `layoutFields`, which must be `state`'s.
+    static func ownValues(_ state: TableState, _ layoutFields: LayoutFields) -> [String] {
         func range(_ r: ClosedRange<RowPath>?) -> String {
             guard let r else { return "null" }
             return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
@@ -52,31 +115,25 @@ struct ViewerFrame: Equatable {
             let auto = p.autoscroll.map { "\"\($0.rawValue)\"" } ?? "null"
             pan = "{\"kind\": \"\(p.kind.rawValue)\", \"mode\": \(mode), \"anchor\": \(path(p.anchor)), \"autoscroll\": \(auto)}"
         }
-        var editor = "null"
-        if let e = state.editor, let row = state.layout.editorRow {
-            let options = e.options.map(JSONText.quote).joined(separator: ", ")
-            let chosen = e.chosen.map(String.init).joined(separator: ", ")
-            editor = "{\"row\": \(path(row)), \"options\": [\(options)], \"multiple\": \(e.multiple), \"chosen\": [\(chosen)]}"
-        }
         var swipe = "null"
         if case .active(let row, let offset)? = state.options.swipe {
             swipe = "{\"row\": \(path(row)), \"offset\": \(offset.description)}"
         }
         return [
-            "sections": "[" + state.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
-            "editing": String(state.editing),
-            "contentOffset": state.contentOffset.description,
-            "contentHeight": state.layout.contentHeight.description,
-            "visible": range(state.visibleRows),
-            "dragging": String(state.dragging),
-            "decelerating": String(state.decelerating),
-            "rowsToLoad": range(state.rowsToLoad),
-            "pan": pan,
-            "optionOpen": path(state.options.open),
-            "swipe": swipe,
-            "editor": editor,
-            "undo": String(state.undoStack.count),
-            "redo": String(state.redoStack.count),
+            layoutFields.sections,
+            String(state.editing),
+            state.contentOffset.description,
+            layoutFields.contentHeight,
+            range(state.visibleRows),
+            String(state.dragging),
+            String(state.decelerating),
+            range(state.rowsToLoad),
+            pan,
+            path(state.options.open),
+            swipe,
+            layoutFields.editor,
+            String(state.undoStack.count),
+            String(state.redoStack.count),
         ]
     }
 
@@ -117,10 +174,20 @@ struct ViewerFrame: Equatable {
         return out
     }
 
-    init(_ state: TableState, shape: Shape) {
-        let own = ViewerFrame.specFields(state)
+    /// The frame of `state`, reusing what it shares with `previous` (the frame of an
+    /// earlier state of the same window, so of the same shape).
+    init(_ state: TableState, shape: Shape, previous: ViewerFrame? = nil) {
+        let layoutFields = LayoutFields(state, previous: previous?.layoutFields)
+        let own = ViewerFrame.ownValues(state, layoutFields)
         let engine = shape.copied.isEmpty ? [:] : Dictionary(ViewerFrame.split(state.json), uniquingKeysWith: { a, _ in a })
-        let spec = shape.specKeys.map { key in (shape.copied.contains(key) ? engine[key] : own[key]) ?? "null" }
+        let spec = shape.specKeys.indices.map { i in
+            (shape.copied.contains(shape.specKeys[i]) ? engine[shape.specKeys[i]] : shape.own[i].map { own[$0] }) ?? "null"
+        }
+        let quoted = spec.indices.map { i in
+            previous.flatMap { $0.spec[i] == spec[i] ? $0.values[i] : nil } ?? JSONText.quote(spec[i])
+        }
+        let band = ViewerBand.Key(state)
+        let bandJSON = previous.flatMap { $0.band == band ? $0.bandJSON : nil } ?? ViewerBand(band).json
         var finger = "null"
         if let p = state.pan, p.kind != .scroll {
             let direction = p.direction.map { "\"\($0.rawValue)\"" } ?? "null"
@@ -132,10 +199,18 @@ struct ViewerFrame: Equatable {
             : "null"
         var swipe = "null"
         if case .active(let row, let offset) = state.options.swipe { swipe = "[\(row.section),\(row.row),\(offset)]" }
-        values = spec.map(JSONText.quote) + [
-            ViewerFrame.ranges(state.selection),
+        let selectionJSON = previous.flatMap { $0.selection == state.selection ? $0.selectionJSON : nil }
+            ?? ViewerFrame.ranges(state.selection)
+        self.spec = spec
+        self.layoutFields = layoutFields
+        self.selection = state.selection
+        self.selectionJSON = selectionJSON
+        self.band = band
+        self.bandJSON = bandJSON
+        values = quoted + [
+            selectionJSON,
             "[\(state.viewport.width),\(state.viewport.height)]",
-            ViewerBand(state).json,
+            bandJSON,
             finger,
             strip,
             swipe,

@@ -45,8 +45,15 @@ enum ViewerPage {
     /// JSON safe inside a `<script>` element: `<` occurs only inside JSON strings, where
     /// `\u003c` means the same and cannot close the element.
     static func embed(_ json: String) -> String {
-        json.replacingOccurrences(of: "<", with: "\\u003c")
+        var out: [UInt8] = []
+        out.reserveCapacity(json.utf8.count)
+        for byte in json.utf8 {
+            if byte == UInt8(ascii: "<") { out += escapedLessThan } else { out.append(byte) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let escapedLessThan = Array(#"\u003c"#.utf8)
 
     static let body = #"""
     <header>

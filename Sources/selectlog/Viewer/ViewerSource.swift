@@ -7,14 +7,14 @@ import SelectLogStore
 /// the viewer reads exactly what `replay` reads; errors name the file and the line or
 /// event, and exit 65. A script is streamed: only the events a window can need are kept.
 enum ViewerSource {
-    case log(LogReader)
+    case log(LogReader, path: String)
     case script(ScriptWindowBuffer, path: String)
 
     /// Opens `path` as a log or a script, for a window chosen by `from`, `to` and `at`.
     static func open(_ path: String, from: Int?, to: Int?, at: Int?) throws -> ViewerSource {
         switch try Input.open(path) {
         case .log(let reader):
-            return .log(reader)
+            return .log(reader, path: path)
         case .script(let file):
             var buffer = ScriptWindowBuffer(from: from, to: to, at: at)
             var rejected: ScriptError?
@@ -38,7 +38,7 @@ enum ViewerSource {
     /// How many events the file holds.
     var eventCount: Int {
         switch self {
-        case .log(let reader): reader.eventCount
+        case .log(let reader, _): reader.eventCount
         case .script(let buffer, _): buffer.count
         }
     }
@@ -49,7 +49,7 @@ enum ViewerSource {
               start: (TableState) -> Void,
               body: (_ number: Int, _ event: TimedEvent, _ before: TableState, _ after: TableState) -> Void) throws {
         switch self {
-        case .log(let reader):
+        case .log(let reader, let path):
             do throws(LogError) {
                 var state = try reader.state(at: from)
                 start(state)
@@ -60,7 +60,7 @@ enum ViewerSource {
                     return true
                 }
             } catch {
-                complain("\(error)")
+                ReadFailure.report(error, log: path, mapped: reader.path)
                 throw error.code == .io ? Exit.io : Exit.invalidInput
             }
         case .script(let buffer, let path):

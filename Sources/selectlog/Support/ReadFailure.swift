@@ -1,0 +1,48 @@
+import SelectLogStore
+
+/// How every command reports an error met while reading a log.
+///
+/// A log without a sound index is checked whole at open, but a cleanly closed log's
+/// records are checked on first use (LOG-FORMAT.md, "Reading, verifying, recovering"),
+/// so damage can surface at open or at any later read: `replay`, `export`,
+/// `inspect --at`, `view`. Each of those reads reports its error here, once, so the
+/// message and the hint to repair are the same wherever the damage was found. An
+/// error met at open has already been reported when the command sees it (as an
+/// `ExitCode`, not a `LogError`), so it is never reported twice.
+enum ReadFailure {
+    /// Prints `error` on stderr, naming the log as the user did (`name`, not the
+    /// temporary copy `mapped` that a piped log is read from), then, for damage in the
+    /// log's bytes after its file header, the `verify --repair` command that cuts the
+    /// log back to its intact prefix. `isLog` is false when `name` is a script that was
+    /// recorded into a temporary log: there is nothing to repair then.
+    static func report(_ error: LogError, log name: String, mapped: String? = nil, isLog: Bool = true) {
+        var error = error
+        if let mapped, error.path == mapped { error.path = name }
+        complain("\(error)")
+        guard isLog, let hint = repairHint(for: error, log: name, piped: mapped.map { $0 != name } ?? false) else { return }
+        complain(hint)
+    }
+
+    /// `report(_:log:mapped:isLog:)` for an error of any type: a `LogError` as there,
+    /// anything else printed as it is.
+    static func report(_ error: any Error, log name: String, mapped: String? = nil, isLog: Bool = true) {
+        if let error = error as? LogError {
+            report(error, log: name, mapped: mapped, isLog: isLog)
+        } else {
+            complain("\(error)")
+        }
+    }
+
+    /// What to run for `error`, or nil when `verify --repair` cannot help: the error is
+    /// not damage at a byte offset (an event the engine rejects, say, which `verify`
+    /// finds intact), the damage is in the file header (which `verify --repair` refuses
+    /// to cut), or the error is about another file (a command's output).
+    static func repairHint(for error: LogError, log name: String, piped: Bool) -> String? {
+        guard error.code == .damaged, let offset = error.offset, offset >= LogFormat.fileHeaderSizeV1,
+              error.path == nil || error.path == name else { return nil }
+        if piped {
+            return "save the log to a file and run `selectlog verify --repair FILE` to cut it back to its intact prefix"
+        }
+        return "run `selectlog verify --repair \(name)` to cut the log back to its intact prefix"
+    }
+}
