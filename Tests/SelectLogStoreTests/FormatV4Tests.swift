@@ -406,13 +406,8 @@ struct FormatV4Tests {
             }
         }
         #expect(error?.code == .damaged && error?.offset == at)
-        #expect(seen.prefix(3) == events[0..<3])
-        // Known issue (fmt4, and format 3 alike): the reader checks a batch's count only at
-        // its end, so the 4th event is passed on as event 3 (which the headers put in the
-        // continued batch) before the error.
-        withKnownIssue("an event past a batch's count is passed on before the count is checked") {
-            #expect(seen.count == 3)
-        }
+        // The 4th event, which the headers put in the continued batch, never reaches the caller.
+        #expect(seen == Array(events[0..<3]))
     }
 
     /// A recorded log with windows of several continued batches, and the states after each prefix.
@@ -708,11 +703,8 @@ struct FormatV4Tests {
         let log = try LogReader(path: path)
         let at = checkpoints(log.records)
         let gaps = zip([0] + at, at).map { $1 - $0 }
-        // Known issue (fmt4): the policy counts events from the reopen, not from the last
-        // checkpoint, so the first one after a reopen can be up to 8K after the one before.
-        withKnownIssue("after a reopen, the policy counts events from the reopen, not from the last checkpoint") {
-            #expect(gaps.allSatisfy { $0 <= 4 * k }, "\(at)")
-        }
+        // The policy counts events from the last checkpoint, not from the reopen.
+        #expect(gaps.allSatisfy { $0 <= 4 * k }, "\(at)")
         try expectStates(log, events, at: at.map { $0 - 1 } + [1_900, 3_000, 6_000])
     }
 
