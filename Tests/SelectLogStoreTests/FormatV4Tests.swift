@@ -514,6 +514,24 @@ struct FormatV4Tests {
         }
     }
 
+    @Test("a continued batch claiming 0 events, or more than 2^20, is damage at its offset, not a torn tail",
+          arguments: [0, (1 << 20) + 1, (1 << 24) - 1])
+    func continuedCountLimits(count: Int) throws {
+        let r = try Recorded()
+        defer { try? FileManager.default.removeItem(at: r.dir) }
+        let continued = r.records.filter(\.header.continues)
+        let middle = continued[continued.count / 2]
+        var b = r.unindexed
+        for k in 0..<3 { b[middle.offset + 13 + k] = UInt8(truncatingIfNeeded: count >> (8 * k)) }
+        Forge.setContinuedCheck(&b, at: middle.offset, salt: 0x5EED)
+        let path = r.dir.appendingPathComponent("count.slog").path
+        try write(b, to: path)
+        let report = try LogReader.verify(path: path)
+        #expect(report.problem?.offset == middle.offset && report.problem?.isTornTail == false, "\(String(describing: report.problem))")
+        #expect(report.intactEvents == middle.header.firstEvent)
+        #expect(readFails(path, at: middle.offset))
+    }
+
     @Test("a continued batch cut at the end of the file (in its header or its payload) is a torn tail: everything before it is kept, and appending starts a window")
     func tornContinuedBatch() throws {
         let r = try Recorded()
