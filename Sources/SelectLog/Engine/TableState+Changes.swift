@@ -1,23 +1,65 @@
 /// Rows whose selection a hot event (a pan sample, a tick, a scroll) changed, net:
-/// a row selected and deselected again within one event is no change. Empty sets
-/// allocate nothing, so a sample that changes nothing costs nothing here.
+/// a row selected and deselected again within one event is no change.
+///
+/// A hot event changes at most one or two runs of rows (the rows the finger moved
+/// over), so the first two disjoint runs are held inline and cost no allocation;
+/// anything more (or a run that overlaps one already recorded, which needs netting)
+/// moves to a pair of `RowSet`s.
 struct SelectionDelta {
-    /// The rows, while recording. A delta that does not record holds no sets, so that
-    /// replay creates and destroys none per event.
-    private var sets: (added: RowSet, removed: RowSet)?
+    /// Rows `rows` of `section` that became selected (`selected`) or deselected.
+    private struct Run {
+        var section: Int
+        var rows: Range<Int>
+        var selected: Bool
 
-    init(recording: Bool = true) { sets = recording ? (RowSet(), RowSet()) : nil }
+        /// Whether the two runs share a row.
+        func overlaps(_ other: Run) -> Bool { section == other.section && rows.overlaps(other.rows) }
+    }
 
     /// False when nobody reads the delta (replay): `record` then does nothing, and
     /// callers skip computing what they would record.
-    var isRecording: Bool { sets != nil }
-    /// Rows that became selected.
-    var added: RowSet { sets?.added ?? RowSet() }
-    /// Rows that became deselected.
-    var removed: RowSet { sets?.removed ?? RowSet() }
+    let isRecording: Bool
+    private var first: Run?
+    private var second: Run?
+    /// The rows, once two inline runs are not enough.
+    private var sets: (added: RowSet, removed: RowSet)?
+
+    init(recording: Bool = true) { isRecording = recording }
+
+    /// Whether no row changed.
+    var isEmpty: Bool {
+        if let sets { return sets.added.isEmpty && sets.removed.isEmpty }
+        return first == nil
+    }
+
+    /// Rows `rows` of `section` became selected (`selected`) or deselected.
+    mutating func record(section: Int, rows: Range<Int>, selected: Bool) {
+        guard isRecording, !rows.isEmpty else { return }
+        let run = Run(section: section, rows: rows, selected: selected)
+        if sets == nil {
+            guard let held = first else { first = run; return }
+            if second == nil && !held.overlaps(run) { second = run; return }
+            spill()
+        }
+        let one = RowSet(section: section, rows: rows)
+        if selected { record(added: one, removed: RowSet()) } else { record(added: RowSet(), removed: one) }
+    }
+
+    /// Moves the inline runs into `sets`.
+    private mutating func spill() {
+        var added = RowSet(), removed = RowSet()
+        for run in [first, second].lazy.compactMap({ $0 }) {
+            if run.selected { added.insert(run.rows, in: run.section) } else { removed.insert(run.rows, in: run.section) }
+        }
+        first = nil
+        second = nil
+        sets = (added, removed)
+    }
 
     /// Rows that became selected (`added`) and deselected (`removed`) by one step.
     mutating func record(added a: RowSet, removed r: RowSet) {
+        guard isRecording else { return }
+        if sets == nil { spill() }
         guard case var (added, removed)? = sets else { return }
         if !a.isEmpty {
             let back = a.intersection(removed)
@@ -32,11 +74,35 @@ struct SelectionDelta {
         sets = (added, removed)
     }
 
-    /// One row that became selected or deselected.
-    mutating func record(_ row: RowPath, selected: Bool) {
-        guard isRecording else { return }
-        let one = RowSet(CollectionOfOne(row))
-        if selected { record(added: one, removed: RowSet()) } else { record(added: RowSet(), removed: one) }
+    /// Whether no row became selected (`selected`) or deselected.
+    func isEmpty(selected: Bool) -> Bool {
+        if let sets { return selected ? sets.added.isEmpty : sets.removed.isEmpty }
+        return first?.selected != selected && second?.selected != selected
+    }
+
+    /// The rows that became selected (`selected`) or deselected, ascending, appended to `paths`.
+    func append(selected: Bool, to paths: inout [RowPath]) {
+        if let sets {
+            (selected ? sets.added : sets.removed).appendPaths(to: &paths)
+            return
+        }
+        let a = first?.selected == selected ? first : nil
+        let b = second?.selected == selected ? second : nil
+        switch (a, b) {
+        case (nil, nil): return
+        case (let a?, nil): SelectionDelta.append(a, to: &paths)
+        case (nil, let b?): SelectionDelta.append(b, to: &paths)
+        case (let a?, let b?):
+            paths.reserveCapacity(paths.count + a.rows.count + b.rows.count)
+            let (lower, upper) = (b.section, b.rows.lowerBound) < (a.section, a.rows.lowerBound) ? (b, a) : (a, b)
+            SelectionDelta.append(lower, to: &paths)
+            SelectionDelta.append(upper, to: &paths)
+        }
+    }
+
+    private static func append(_ run: Run, to paths: inout [RowPath]) {
+        paths.reserveCapacity(paths.count + run.rows.count)
+        for row in run.rows { paths.append(RowPath(run.section, row)) }
     }
 }
 
@@ -101,18 +167,31 @@ extension GestureKind {
 extension TableState {
     /// What a hot event changed: the selection its move rule recorded, the offset, a
     /// pan that ended, and an undo step. Hot events change nothing else.
-    func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: SelectionDelta) -> TableChanges {
-        var c = TableChanges()
-        if !delta.added.isEmpty { c.selected = delta.added.paths }
-        if !delta.removed.isEmpty { c.deselected = delta.removed.paths }
-        if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
-        c.undoStepRecorded = history.stepsRecorded != steps
-        if pan != gesture.kind { recordPanGestures(from: pan, event: event, into: &c) }
-        return c
+    @inline(__always)  // outlined, its result is copied once more
+    mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: SelectionDelta) -> TableChanges {
+        var selected: [RowPath] = [], deselected: [RowPath] = [], gestures: [GestureTransition] = []
+        if !delta.isEmpty(selected: true) {
+            var list = ChangeBuffers.take(&changeBuffers.selected)
+            delta.append(selected: true, to: &list)
+            selected = ChangeBuffers.keep(list, in: &changeBuffers.selected)
+        }
+        if !delta.isEmpty(selected: false) {
+            var list = ChangeBuffers.take(&changeBuffers.deselected)
+            delta.append(selected: false, to: &list)
+            deselected = ChangeBuffers.keep(list, in: &changeBuffers.deselected)
+        }
+        if pan != gesture.kind, let transition = panTransition(from: pan, event: event) {
+            var list = ChangeBuffers.take(&changeBuffers.gestures)
+            list.append(transition)
+            gestures = ChangeBuffers.keep(list, in: &changeBuffers.gestures)
+        }
+        return TableChanges(selected: selected, deselected: deselected, gestures: gestures,
+                            offsetChange: offset != contentOffset ? OffsetChange(from: offset, to: contentOffset) : nil,
+                            undoStepRecorded: history.stepsRecorded != steps)
     }
 
     /// What `event` changed, from the mark taken before it and the selection before it.
-    func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
+    mutating func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
         var c = TableChanges()
         let operations = event.rowOperations
         if let operations { c.rowOperations = operations }
@@ -120,8 +199,17 @@ extension TableState {
         if !c.reloaded {
             let before = operations.map { baseline.applying($0) } ?? baseline
             if before != selection {
-                c.selected = selection.subtracting(before).paths
-                c.deselected = before.subtracting(selection).paths
+                let selected = selection.subtracting(before), deselected = before.subtracting(selection)
+                if !selected.isEmpty {
+                    var list = ChangeBuffers.take(&changeBuffers.selected)
+                    selected.appendPaths(to: &list)
+                    c.selected = ChangeBuffers.keep(list, in: &changeBuffers.selected)
+                }
+                if !deselected.isEmpty {
+                    var list = ChangeBuffers.take(&changeBuffers.deselected)
+                    deselected.appendPaths(to: &list)
+                    c.deselected = ChangeBuffers.keep(list, in: &changeBuffers.deselected)
+                }
             }
         }
         if mark.offset != contentOffset { c.offsetChange = OffsetChange(from: mark.offset, to: contentOffset) }
@@ -139,31 +227,39 @@ extension TableState {
                 c.chosenChanged = true
             }
         }
-        recordPanGestures(from: mark.pan, event: event, into: &c)
-        recordSwipeGestures(since: mark, event: event, into: &c)
+        let pan = panTransition(from: mark.pan, event: event)
+        let swipe = swipeTransitions(since: mark, event: event)
+        if pan != nil || swipe.first != nil {
+            var list = ChangeBuffers.take(&changeBuffers.gestures)
+            if let pan { list.append(pan) }
+            if let first = swipe.first { list.append(first) }
+            if let second = swipe.second { list.append(second) }
+            c.gestures = ChangeBuffers.keep(list, in: &changeBuffers.gestures)
+        }
         return c
     }
 
-    /// Pan boundaries from the kind before and after the event. A pan cannot begin
+    /// The pan boundary from the kind before and after the event. A pan cannot begin
     /// while another is active, so a kind before and after is the same pan.
-    private func recordPanGestures(from before: Pan.Kind?, event: Event, into c: inout TableChanges) {
+    private func panTransition(from before: Pan.Kind?, event: Event) -> GestureTransition? {
         switch (before, gesture.kind) {
-        case (nil, nil): break
-        case (nil, let now?): c.gestures.append(.began(GestureKind(now)))
-        case (let was?, nil):
-            c.gestures.append(event.cancelsGestures ? .cancelled(GestureKind(was)) : .ended(GestureKind(was)))
-        case (let was?, let now?):
-            if was != now { c.gestures.append(.interrupted(GestureKind(was))) }
+        case (nil, nil): return nil
+        case (nil, let now?): return .began(GestureKind(now))
+        case (let was?, nil): return event.cancelsGestures ? .cancelled(GestureKind(was)) : .ended(GestureKind(was))
+        case (let was?, let now?): return was != now ? .interrupted(GestureKind(was)) : nil
         }
     }
 
-    /// Swipe boundaries from the swipe before and after the event.
-    private func recordSwipeGestures(since mark: ChangeMark, event: Event, into c: inout TableChanges) {
+    /// Swipe boundaries from the swipe before and after the event, in order (`first`
+    /// is nil when there are none).
+    private func swipeTransitions(since mark: ChangeMark, event: Event) -> (first: GestureTransition?, second: GestureTransition?) {
         if case .swipeBegan = event {
-            if mark.swipe != nil { c.gestures.append(.cancelled(.swipe)) }
-            c.gestures.append(.began(.swipe))
-        } else if mark.swipe != nil && options.swipe == nil {
-            if case .swipeEnded = event { c.gestures.append(.ended(.swipe)) } else { c.gestures.append(.cancelled(.swipe)) }
+            return mark.swipe != nil ? (.cancelled(.swipe), .began(.swipe)) : (.began(.swipe), nil)
         }
+        if mark.swipe != nil && options.swipe == nil {
+            if case .swipeEnded = event { return (.ended(.swipe), nil) }
+            return (.cancelled(.swipe), nil)
+        }
+        return (nil, nil)
     }
 }

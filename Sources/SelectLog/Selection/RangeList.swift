@@ -62,6 +62,30 @@ public struct RangeList: Hashable, Sendable {
         return i < ranges.count && ranges[i].lowerBound < range.upperBound
     }
 
+    /// Calls `body` with the maximal runs of `range`, ascending, whose rows are
+    /// members (`members`) or not. No allocation.
+    func forEachRun(in range: Range<Int>, members: Bool, _ body: (Range<Int>) -> Void) {
+        var i = firstIndex(endingAfter: range.lowerBound)
+        if members {
+            while i < ranges.count && ranges[i].lowerBound < range.upperBound {
+                body(max(ranges[i].lowerBound, range.lowerBound)..<min(ranges[i].upperBound, range.upperBound))
+                i += 1
+            }
+            return
+        }
+        var lower = range.lowerBound
+        while lower < range.upperBound {
+            if i < ranges.count && ranges[i].lowerBound <= lower {
+                lower = ranges[i].upperBound
+                i += 1
+                continue
+            }
+            let next = i < ranges.count ? min(ranges[i].lowerBound, range.upperBound) : range.upperBound
+            body(lower..<next)
+            lower = next
+        }
+    }
+
     /// Adds every row of `range`.
     public mutating func insert(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
@@ -78,19 +102,30 @@ public struct RangeList: Hashable, Sendable {
         ranges.replaceSubrange(i..<j, with: CollectionOfOne(lower..<upper))
     }
 
-    /// Removes every row of `range`.
+    /// Removes every row of `range`. In place: at most the two ends of the ranges it
+    /// cuts survive, so nothing is allocated when the storage is not shared.
     public mutating func remove(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let i = firstIndex(endingAfter: range.lowerBound)
         var j = i
-        var keep: [Range<Int>] = []
-        while j < ranges.count && ranges[j].lowerBound < range.upperBound {
-            let r = ranges[j]
-            if r.lowerBound < range.lowerBound { keep.append(r.lowerBound..<range.lowerBound) }
-            if r.upperBound > range.upperBound { keep.append(range.upperBound..<r.upperBound) }
-            j += 1
+        while j < ranges.count && ranges[j].lowerBound < range.upperBound { j += 1 }
+        guard i < j else { return }
+        let head = ranges[i].lowerBound < range.lowerBound ? ranges[i].lowerBound..<range.lowerBound : nil
+        let tail = ranges[j - 1].upperBound > range.upperBound ? range.upperBound..<ranges[j - 1].upperBound : nil
+        switch (head, tail) {
+        case (nil, nil): ranges.removeSubrange(i..<j)
+        case (let h?, nil): ranges.replaceSubrange(i..<j, with: CollectionOfOne(h))
+        case (nil, let t?): ranges.replaceSubrange(i..<j, with: CollectionOfOne(t))
+        case (let h?, let t?):
+            if j - i >= 2 {
+                ranges[i] = h
+                ranges[i + 1] = t
+                ranges.removeSubrange(i + 2..<j)
+            } else {
+                ranges[i] = h
+                ranges.insert(t, at: i + 1)
+            }
         }
-        if i < j { ranges.replaceSubrange(i..<j, with: keep) }
     }
 
     /// Adds `row`.

@@ -8,6 +8,13 @@ public struct RowSet: Hashable, Sendable {
     /// No rows.
     public init() {}
 
+    /// Rows `rows` of `section`.
+    init(section: Int, rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        sectionNumbers = [section]
+        lists = [RangeList(rows)]
+    }
+
     /// The rows of `paths`, duplicates merged.
     public init<S: Sequence>(_ paths: S) where S.Element == RowPath {
         for p in paths { insert(p) }
@@ -77,6 +84,17 @@ public struct RowSet: Hashable, Sendable {
     public func intersects(_ rows: Range<Int>, in section: Int) -> Bool {
         let (i, found) = slot(of: section)
         return found && lists[i].intersects(rows)
+    }
+
+    /// Calls `body` with the maximal runs of `rows` in `section`, ascending, whose rows
+    /// are members (`members`) or not. No allocation.
+    func forEachRun(in rows: Range<Int>, section: Int, members: Bool, _ body: (Range<Int>) -> Void) {
+        let (i, found) = slot(of: section)
+        if found {
+            lists[i].forEachRun(in: rows, members: members, body)
+        } else if !members && !rows.isEmpty {
+            body(rows)
+        }
     }
 
     /// Adds the row at `path`.
@@ -176,10 +194,16 @@ public struct RowSet: Hashable, Sendable {
     /// Every member, in index-path order. O(rows): for output, not for engine logic.
     public var paths: [RowPath] {
         var out: [RowPath] = []
-        for (s, list) in zip(sectionNumbers, lists) {
-            for r in list.ranges { for row in r { out.append(RowPath(s, row)) } }
-        }
+        appendPaths(to: &out)
         return out
+    }
+
+    /// Appends every member to `paths`, in index-path order.
+    func appendPaths(to paths: inout [RowPath]) {
+        paths.reserveCapacity(paths.count + count)
+        for (s, list) in zip(sectionNumbers, lists) {
+            for r in list.ranges { for row in r { paths.append(RowPath(s, row)) } }
+        }
     }
 
     public static func == (a: RowSet, b: RowSet) -> Bool {

@@ -1,0 +1,32 @@
+/// Storage that `apply(_:)` reuses for the lists of the `TableChanges` it returns.
+///
+/// A non-empty array is a heap allocation, and most events that change anything change
+/// one row or begin one gesture. The state keeps a reference to the storage of the
+/// lists it returned last; once the caller has dropped those changes (the recorder,
+/// replay, a host that mirrors them at once), the state is its only owner and the next
+/// lists are written into it in place, so a pan sample that selects a row allocates
+/// nothing. A caller that keeps its changes keeps their storage, and the next list is
+/// allocated afresh, as it would be without this. It is no part of the state's value.
+struct ChangeBuffers: Equatable, Sendable {
+    var selected: [RowPath] = []
+    var deselected: [RowPath] = []
+    var gestures: [GestureTransition] = []
+
+    /// Buffers are no part of a state's value: equal states may hold different ones.
+    static func == (_: ChangeBuffers, _: ChangeBuffers) -> Bool { true }
+
+    /// `buffer`'s storage, emptied, for a list that will not be empty. `keep(_:in:)`
+    /// hands it back.
+    static func take<T>(_ buffer: inout [T]) -> [T] {
+        var list: [T] = []
+        swap(&list, &buffer)
+        list.removeAll(keepingCapacity: true)
+        return list
+    }
+
+    /// Keeps a reference to `list`'s storage in `buffer` for the next event.
+    static func keep<T>(_ list: [T], in buffer: inout [T]) -> [T] {
+        buffer = list
+        return list
+    }
+}
