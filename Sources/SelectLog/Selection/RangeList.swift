@@ -65,6 +65,7 @@ public struct RangeList: Hashable, Sendable {
     /// Calls `body` with the maximal runs of `range`, ascending, whose rows are
     /// members (`members`) or not. No allocation.
     func forEachRun(in range: Range<Int>, members: Bool, _ body: (Range<Int>) -> Void) {
+        guard !range.isEmpty else { return }
         var i = firstIndex(endingAfter: range.lowerBound)
         if members {
             while i < ranges.count && ranges[i].lowerBound < range.upperBound {
