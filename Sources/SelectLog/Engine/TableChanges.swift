@@ -45,16 +45,6 @@ public struct TableChanges: Hashable, Sendable {
     /// No changes.
     public init() {}
 
-    /// The changes a hot event can make (a pan sample, a tick, a scroll).
-    init(selected: [RowPath], deselected: [RowPath], gestures: [GestureTransition], offsetChange: OffsetChange?,
-         undoStepRecorded: Bool) {
-        self.selected = selected
-        self.deselected = deselected
-        self.gestures = gestures
-        self.offsetChange = offsetChange
-        self.undoStepRecorded = undoStepRecorded
-    }
-
     /// Whether the event changed nothing at all that a host mirrors.
     public var isEmpty: Bool { self == TableChanges() }
 }

@@ -167,27 +167,26 @@ extension GestureKind {
 extension TableState {
     /// What a hot event changed: the selection its move rule recorded, the offset, a
     /// pan that ended, and an undo step. Hot events change nothing else.
-    @inline(__always)  // outlined, its result is copied once more
     mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: SelectionDelta) -> TableChanges {
-        var selected: [RowPath] = [], deselected: [RowPath] = [], gestures: [GestureTransition] = []
+        var c = TableChanges()
         if !delta.isEmpty(selected: true) {
-            var list = ChangeBuffers.take(&changeBuffers.selected)
-            delta.append(selected: true, to: &list)
-            selected = ChangeBuffers.keep(list, in: &changeBuffers.selected)
+            ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
+            delta.append(selected: true, to: &c.selected)
+            changeBuffers.selected = c.selected
         }
         if !delta.isEmpty(selected: false) {
-            var list = ChangeBuffers.take(&changeBuffers.deselected)
-            delta.append(selected: false, to: &list)
-            deselected = ChangeBuffers.keep(list, in: &changeBuffers.deselected)
+            ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
+            delta.append(selected: false, to: &c.deselected)
+            changeBuffers.deselected = c.deselected
         }
+        if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
+        c.undoStepRecorded = history.stepsRecorded != steps
         if pan != gesture.kind, let transition = panTransition(from: pan, event: event) {
-            var list = ChangeBuffers.take(&changeBuffers.gestures)
-            list.append(transition)
-            gestures = ChangeBuffers.keep(list, in: &changeBuffers.gestures)
+            ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
+            c.gestures.append(transition)
+            changeBuffers.gestures = c.gestures
         }
-        return TableChanges(selected: selected, deselected: deselected, gestures: gestures,
-                            offsetChange: offset != contentOffset ? OffsetChange(from: offset, to: contentOffset) : nil,
-                            undoStepRecorded: history.stepsRecorded != steps)
+        return c
     }
 
     /// What `event` changed, from the mark taken before it and the selection before it.
@@ -201,14 +200,14 @@ extension TableState {
             if before != selection {
                 let selected = selection.subtracting(before), deselected = before.subtracting(selection)
                 if !selected.isEmpty {
-                    var list = ChangeBuffers.take(&changeBuffers.selected)
-                    selected.appendPaths(to: &list)
-                    c.selected = ChangeBuffers.keep(list, in: &changeBuffers.selected)
+                    ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
+                    selected.appendPaths(to: &c.selected)
+                    changeBuffers.selected = c.selected
                 }
                 if !deselected.isEmpty {
-                    var list = ChangeBuffers.take(&changeBuffers.deselected)
-                    deselected.appendPaths(to: &list)
-                    c.deselected = ChangeBuffers.keep(list, in: &changeBuffers.deselected)
+                    ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
+                    deselected.appendPaths(to: &c.deselected)
+                    changeBuffers.deselected = c.deselected
                 }
             }
         }
@@ -230,11 +229,11 @@ extension TableState {
         let pan = panTransition(from: mark.pan, event: event)
         let swipe = swipeTransitions(since: mark, event: event)
         if pan != nil || swipe.first != nil {
-            var list = ChangeBuffers.take(&changeBuffers.gestures)
-            if let pan { list.append(pan) }
-            if let first = swipe.first { list.append(first) }
-            if let second = swipe.second { list.append(second) }
-            c.gestures = ChangeBuffers.keep(list, in: &changeBuffers.gestures)
+            ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
+            if let pan { c.gestures.append(pan) }
+            if let first = swipe.first { c.gestures.append(first) }
+            if let second = swipe.second { c.gestures.append(second) }
+            changeBuffers.gestures = c.gestures
         }
         return c
     }

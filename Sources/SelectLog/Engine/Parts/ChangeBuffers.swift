@@ -15,18 +15,12 @@ struct ChangeBuffers: Equatable, Sendable {
     /// Buffers are no part of a state's value: equal states may hold different ones.
     static func == (_: ChangeBuffers, _: ChangeBuffers) -> Bool { true }
 
-    /// `buffer`'s storage, emptied, for a list that will not be empty. `keep(_:in:)`
-    /// hands it back.
-    static func take<T>(_ buffer: inout [T]) -> [T] {
-        var list: [T] = []
+    /// Moves `buffer`'s storage, emptied, into `list` (empty) to be filled in place,
+    /// for a list that will not be empty. The caller then keeps a reference with
+    /// `buffer = list`. In place rather than returned: assigning a list to a field of
+    /// the `TableChanges` being built makes the optimizer copy the whole value.
+    static func lend<T>(_ buffer: inout [T], to list: inout [T]) {
         swap(&list, &buffer)
         list.removeAll(keepingCapacity: true)
-        return list
-    }
-
-    /// Keeps a reference to `list`'s storage in `buffer` for the next event.
-    static func keep<T>(_ list: [T], in buffer: inout [T]) -> [T] {
-        buffer = list
-        return list
     }
 }
