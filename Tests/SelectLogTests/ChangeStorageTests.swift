@@ -38,6 +38,26 @@ struct ChangeStorageTests {
         }
     }
 
+    @Test("the rows of one set not in another, walked without building the set, are subtracting's rows", arguments: [31, 32])
+    func differenceWithoutBuilding(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        for step in 0..<300 {
+            var a = RowSet(), b = RowSet()
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                let section = Int.random(in: 0..<4, using: &rng), lower = Int.random(in: 0..<30, using: &rng)
+                let rows = lower..<lower + Int.random(in: 1...5, using: &rng)
+                if Bool.random(using: &rng) { a.insert(rows, in: section) } else { b.insert(rows, in: section) }
+                if Int.random(in: 0..<3, using: &rng) == 0 { a.insert(rows, in: section); b.insert(rows, in: section) }
+            }
+            for (x, y) in [(a, b), (b, a)] {
+                var paths: [RowPath] = [p(9, 9)]
+                x.appendPaths(subtracting: y, to: &paths)
+                #expect(paths == [p(9, 9)] + x.subtracting(y).paths, "seed \(seed) step \(step)")
+                #expect(x.isSubset(of: y) == x.subtracting(y).isEmpty, "seed \(seed) step \(step)")
+            }
+        }
+    }
+
     /// The maximal runs of `q` whose flags equal `value`, by walking the flags.
     static func runs(of flags: [Bool], in q: Range<Int>, equalTo value: Bool) -> [Range<Int>] {
         var out: [Range<Int>] = []

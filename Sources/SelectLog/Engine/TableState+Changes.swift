@@ -198,15 +198,14 @@ extension TableState {
         if !c.reloaded {
             let before = operations.map { baseline.applying($0) } ?? baseline
             if before != selection {
-                let selected = selection.subtracting(before), deselected = before.subtracting(selection)
-                if !selected.isEmpty {
+                if !selection.isSubset(of: before) {
                     ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
-                    selected.appendPaths(to: &c.selected)
+                    selection.appendPaths(subtracting: before, to: &c.selected)
                     changeBuffers.selected = c.selected
                 }
-                if !deselected.isEmpty {
+                if !before.isSubset(of: selection) {
                     ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
-                    deselected.appendPaths(to: &c.deselected)
+                    before.appendPaths(subtracting: selection, to: &c.deselected)
                     changeBuffers.deselected = c.deselected
                 }
             }

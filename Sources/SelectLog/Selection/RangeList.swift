@@ -185,6 +185,14 @@ public struct RangeList: Hashable, Sendable {
     /// The rows of this list that are not in `other`.
     public func subtracting(_ other: RangeList) -> RangeList {
         var out: [Range<Int>] = []
+        forEachRun(subtracting: other) { out.append($0) }
+        var result = RangeList()
+        result.ranges = out
+        return result
+    }
+
+    /// Calls `body` with the ranges of `subtracting(other)`, ascending, without building it.
+    func forEachRun(subtracting other: RangeList, _ body: (Range<Int>) -> Void) {
         var j = 0
         for r in ranges {
             var lower = r.lowerBound
@@ -192,15 +200,12 @@ public struct RangeList: Hashable, Sendable {
             var k = j
             while k < other.ranges.count && other.ranges[k].lowerBound < r.upperBound {
                 let cut = other.ranges[k]
-                if cut.lowerBound > lower { out.append(lower..<cut.lowerBound) }
+                if cut.lowerBound > lower { body(lower..<cut.lowerBound) }
                 lower = max(lower, cut.upperBound)
                 k += 1
             }
-            if lower < r.upperBound { out.append(lower..<r.upperBound) }
+            if lower < r.upperBound { body(lower..<r.upperBound) }
         }
-        var result = RangeList()
-        result.ranges = out
-        return result
     }
 
     /// The rows in both lists.

@@ -184,6 +184,36 @@ public struct RowSet: Hashable, Sendable {
         return out
     }
 
+    /// Calls `body` with the rows of `subtracting(other)`, section by section and
+    /// ascending, as ranges, without building the set.
+    func forEachRun(subtracting other: RowSet, _ body: (_ section: Int, _ rows: Range<Int>) -> Void) {
+        var j = 0
+        for (i, s) in sectionNumbers.enumerated() {
+            while j < other.sectionNumbers.count && other.sectionNumbers[j] < s { j += 1 }
+            if j < other.sectionNumbers.count && other.sectionNumbers[j] == s {
+                lists[i].forEachRun(subtracting: other.lists[j]) { body(s, $0) }
+            } else {
+                for r in lists[i].ranges { body(s, r) }
+            }
+        }
+    }
+
+    /// Whether every member is also a member of `other`. No allocation.
+    func isSubset(of other: RowSet) -> Bool {
+        var subset = true
+        forEachRun(subtracting: other) { _, _ in subset = false }
+        return subset
+    }
+
+    /// Appends the members not in `other` to `paths`, in index-path order: the paths of
+    /// `subtracting(other)`, without building it.
+    func appendPaths(subtracting other: RowSet, to paths: inout [RowPath]) {
+        forEachRun(subtracting: other) { s, rows in
+            paths.reserveCapacity(paths.count + rows.count)
+            for row in rows { paths.append(RowPath(s, row)) }
+        }
+    }
+
     /// The rows in either set.
     public func union(_ other: RowSet) -> RowSet { combine(other) { $0.union($1) } }
     /// The rows of this set that are not in `other`.
