@@ -4,8 +4,10 @@
 /// A hot event changes at most one or two runs of rows (the rows the finger moved
 /// over), so the first two disjoint runs are held inline and cost no allocation;
 /// anything more (or a run that overlaps one already recorded, which needs netting)
-/// moves to a pair of `RowSet`s.
-struct SelectionDelta {
+/// moves to a pair of `RowSet`s behind one reference, so that creating and dropping a
+/// delta that never spills (every event of replay) costs a few stores. Noncopyable: it
+/// is filled in place and read once, never shared.
+struct SelectionDelta: ~Copyable {
     /// Rows `rows` of `section` that became selected (`selected`) or deselected.
     private struct Run {
         var section: Int
@@ -16,19 +18,28 @@ struct SelectionDelta {
         func overlaps(_ other: Run) -> Bool { section == other.section && rows.overlaps(other.rows) }
     }
 
+    /// The rows, once two inline runs are not enough.
+    private final class Spilled {
+        var added: RowSet
+        var removed: RowSet
+        init(added: RowSet, removed: RowSet) {
+            self.added = added
+            self.removed = removed
+        }
+    }
+
     /// False when nobody reads the delta (replay): `record` then does nothing, and
     /// callers skip computing what they would record.
     let isRecording: Bool
     private var first: Run?
     private var second: Run?
-    /// The rows, once two inline runs are not enough.
-    private var sets: (added: RowSet, removed: RowSet)?
+    private var spilled: Spilled?
 
     init(recording: Bool = true) { isRecording = recording }
 
     /// Whether no row changed.
     var isEmpty: Bool {
-        if let sets { return sets.added.isEmpty && sets.removed.isEmpty }
+        if let spilled { return spilled.added.isEmpty && spilled.removed.isEmpty }
         return first == nil
     }
 
@@ -36,7 +47,7 @@ struct SelectionDelta {
     mutating func record(section: Int, rows: Range<Int>, selected: Bool) {
         guard isRecording, !rows.isEmpty else { return }
         let run = Run(section: section, rows: rows, selected: selected)
-        if sets == nil {
+        if spilled == nil {
             guard let held = first else { first = run; return }
             if second == nil && !held.overlaps(run) { second = run; return }
             spill()
@@ -45,7 +56,7 @@ struct SelectionDelta {
         if selected { record(added: one, removed: RowSet()) } else { record(added: RowSet(), removed: one) }
     }
 
-    /// Moves the inline runs into `sets`.
+    /// Moves the inline runs into `spilled`.
     private mutating func spill() {
         var added = RowSet(), removed = RowSet()
         for run in [first, second].lazy.compactMap({ $0 }) {
@@ -53,14 +64,15 @@ struct SelectionDelta {
         }
         first = nil
         second = nil
-        sets = (added, removed)
+        spilled = Spilled(added: added, removed: removed)
     }
 
     /// Rows that became selected (`added`) and deselected (`removed`) by one step.
     mutating func record(added a: RowSet, removed r: RowSet) {
         guard isRecording else { return }
-        if sets == nil { spill() }
-        guard case var (added, removed)? = sets else { return }
+        if spilled == nil { spill() }
+        guard let spilled else { return }
+        var added = spilled.added, removed = spilled.removed
         if !a.isEmpty {
             let back = a.intersection(removed)
             if !back.isEmpty { removed = removed.subtracting(back) }
@@ -71,19 +83,20 @@ struct SelectionDelta {
             if !back.isEmpty { added = added.subtracting(back) }
             removed = removed.union(back.isEmpty ? r : r.subtracting(back))
         }
-        sets = (added, removed)
+        spilled.added = added
+        spilled.removed = removed
     }
 
     /// Whether no row became selected (`selected`) or deselected.
     func isEmpty(selected: Bool) -> Bool {
-        if let sets { return selected ? sets.added.isEmpty : sets.removed.isEmpty }
+        if let spilled { return selected ? spilled.added.isEmpty : spilled.removed.isEmpty }
         return first?.selected != selected && second?.selected != selected
     }
 
     /// The rows that became selected (`selected`) or deselected, ascending, appended to `paths`.
     func append(selected: Bool, to paths: inout [RowPath]) {
-        if let sets {
-            (selected ? sets.added : sets.removed).appendPaths(to: &paths)
+        if let spilled {
+            (selected ? spilled.added : spilled.removed).appendPaths(to: &paths)
             return
         }
         let a = first?.selected == selected ? first : nil
@@ -167,7 +180,7 @@ extension GestureKind {
 extension TableState {
     /// What a hot event changed: the selection its move rule recorded, the offset, a
     /// pan that ended, and an undo step. Hot events change nothing else.
-    mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: SelectionDelta) -> TableChanges {
+    mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: borrowing SelectionDelta) -> TableChanges {
         var c = TableChanges()
         if !delta.isEmpty(selected: true) {
             ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
