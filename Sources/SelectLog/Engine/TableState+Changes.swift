@@ -4,9 +4,10 @@
 /// A hot event changes at most one or two runs of rows (the rows the finger moved
 /// over), so the first two disjoint runs are held inline and cost no allocation;
 /// anything more (or a run that overlaps one already recorded, which needs netting)
-/// moves to a pair of `RowSet`s behind one reference, so that creating and dropping a
-/// delta that never spills (every event of replay) costs a few stores. Noncopyable: it
-/// is filled in place and read once, never shared.
+/// moves to a pair of `RowSet`s behind one reference, retained and released by hand so
+/// that creating and dropping a delta that never spills (every event of replay) costs
+/// a few stores and one test. Noncopyable: it is filled in place and read once, never
+/// copied, so the reference has exactly one owner and `deinit` releases it once.
 struct SelectionDelta: ~Copyable {
     /// Rows `rows` of `section` that became selected (`selected`) or deselected.
     private struct Run {
@@ -33,9 +34,14 @@ struct SelectionDelta: ~Copyable {
     let isRecording: Bool
     private var first: Run?
     private var second: Run?
-    private var spilled: Spilled?
+    /// `Spilled`, retained once by `spill()`, released by `deinit`.
+    private var spilledStorage: Unmanaged<Spilled>?
 
     init(recording: Bool = true) { isRecording = recording }
+
+    deinit { spilledStorage?.release() }
+
+    private var spilled: Spilled? { spilledStorage?.takeUnretainedValue() }
 
     /// Whether no row changed.
     var isEmpty: Bool {
@@ -64,7 +70,7 @@ struct SelectionDelta: ~Copyable {
         }
         first = nil
         second = nil
-        spilled = Spilled(added: added, removed: removed)
+        spilledStorage = Unmanaged.passRetained(Spilled(added: added, removed: removed))
     }
 
     /// Rows that became selected (`added`) and deselected (`removed`) by one step.
