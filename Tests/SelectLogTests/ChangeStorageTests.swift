@@ -113,6 +113,23 @@ struct ChangeStorageTests {
         #expect(s.selected.isEmpty)
     }
 
+    @Test("a long list is returned whole but its storage is not kept by the state")
+    func longListsAreNotKept() throws {
+        var s = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 1000, "rowHeight": 50}]}
+            """)
+        let all = try apply(&s, #"{"type": "selectAll"}"#)
+        #expect(all.selected == rows(0...999))
+        #expect(s.changeBuffers.selected.capacity <= ChangeBuffers.keptCapacity)
+        let none = try apply(&s, #"{"type": "deselectAll"}"#)
+        #expect(none.deselected == rows(0...999))
+        #expect(s.changeBuffers.deselected.capacity <= ChangeBuffers.keptCapacity)
+        let one = try apply(&s, #"{"type": "select", "rows": [[0, 7]]}"#)
+        #expect(one.selected == [p(0, 7)])
+        #expect(!s.changeBuffers.selected.isEmpty, "a short list's storage is kept for the next event")
+    }
+
     @Test("changes a caller keeps are never overwritten by the next event's, whose lists reuse storage")
     func keptChangesStayIntact() throws {
         let script = [

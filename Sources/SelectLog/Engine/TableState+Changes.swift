@@ -45,8 +45,9 @@ struct SelectionDelta: ~Copyable {
 
     /// Whether no row changed.
     var isEmpty: Bool {
-        if let spilled { return spilled.added.isEmpty && spilled.removed.isEmpty }
-        return first == nil
+        guard let storage = spilledStorage else { return first == nil }
+        let spilled = storage.takeUnretainedValue()
+        return spilled.added.isEmpty && spilled.removed.isEmpty
     }
 
     /// Rows `rows` of `section` became selected (`selected`) or deselected.
@@ -95,8 +96,9 @@ struct SelectionDelta: ~Copyable {
 
     /// Whether no row became selected (`selected`) or deselected.
     func isEmpty(selected: Bool) -> Bool {
-        if let spilled { return selected ? spilled.added.isEmpty : spilled.removed.isEmpty }
-        return first?.selected != selected && second?.selected != selected
+        guard let storage = spilledStorage else { return first?.selected != selected && second?.selected != selected }
+        let spilled = storage.takeUnretainedValue()
+        return selected ? spilled.added.isEmpty : spilled.removed.isEmpty
     }
 
     /// The rows that became selected (`selected`) or deselected, ascending, appended to `paths`.
@@ -185,18 +187,24 @@ extension GestureKind {
 
 extension TableState {
     /// What a hot event changed: the selection its move rule recorded, the offset, a
-    /// pan that ended, and an undo step. Hot events change nothing else.
+    /// pan that ended, and an undo step. Hot events change nothing else. Inlined:
+    /// outlined, its result is copied into the caller's.
+    @inline(__always)
     mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: borrowing SelectionDelta) -> TableChanges {
         var c = TableChanges()
-        if !delta.isEmpty(selected: true) {
-            ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
-            delta.append(selected: true, to: &c.selected)
-            changeBuffers.selected = c.selected
-        }
-        if !delta.isEmpty(selected: false) {
-            ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
-            delta.append(selected: false, to: &c.deselected)
-            changeBuffers.deselected = c.deselected
+        if !delta.isEmpty {
+            if !delta.isEmpty(selected: true) {
+                ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
+                delta.append(selected: true, to: &c.selected)
+                changeBuffers.selected = c.selected
+                ChangeBuffers.trim(&changeBuffers.selected)
+            }
+            if !delta.isEmpty(selected: false) {
+                ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
+                delta.append(selected: false, to: &c.deselected)
+                changeBuffers.deselected = c.deselected
+                ChangeBuffers.trim(&changeBuffers.deselected)
+            }
         }
         if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
         c.undoStepRecorded = history.stepsRecorded != steps
@@ -204,6 +212,7 @@ extension TableState {
             ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
             c.gestures.append(transition)
             changeBuffers.gestures = c.gestures
+            ChangeBuffers.trim(&changeBuffers.gestures)
         }
         return c
     }
@@ -221,11 +230,13 @@ extension TableState {
                     ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
                     selection.appendPaths(subtracting: before, to: &c.selected)
                     changeBuffers.selected = c.selected
+                    ChangeBuffers.trim(&changeBuffers.selected)
                 }
                 if !before.isSubset(of: selection) {
                     ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
                     before.appendPaths(subtracting: selection, to: &c.deselected)
                     changeBuffers.deselected = c.deselected
+                    ChangeBuffers.trim(&changeBuffers.deselected)
                 }
             }
         }
@@ -252,6 +263,7 @@ extension TableState {
             if let first = swipe.first { c.gestures.append(first) }
             if let second = swipe.second { c.gestures.append(second) }
             changeBuffers.gestures = c.gestures
+            ChangeBuffers.trim(&changeBuffers.gestures)
         }
         return c
     }
