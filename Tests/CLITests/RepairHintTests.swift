@@ -20,7 +20,7 @@ struct RepairHintTests {
         let batches = records.filter { $0.header.kind == .batch }
         let victim = try #require(batches.dropFirst(batches.count / 2).first { $0.header.storedLength > 16 })
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes[victim.offset + LogFormat.recordHeaderSize + victim.header.storedLength / 2] ^= 0x10
+        bytes[victim.payloadStart + victim.header.storedLength / 2] ^= 0x10
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return (path, victim)
     }

@@ -1,24 +1,85 @@
 /// Rows whose selection a hot event (a pan sample, a tick, a scroll) changed, net:
-/// a row selected and deselected again within one event is no change. Empty sets
-/// allocate nothing, so a sample that changes nothing costs nothing here.
-struct SelectionDelta {
-    /// The rows, while recording. A delta that does not record holds no sets, so that
-    /// replay creates and destroys none per event.
-    private var sets: (added: RowSet, removed: RowSet)?
+/// a row selected and deselected again within one event is no change.
+///
+/// A hot event changes at most one or two runs of rows (the rows the finger moved
+/// over), so the first two disjoint runs are held inline and cost no allocation;
+/// anything more (or a run that overlaps one already recorded, which needs netting)
+/// moves to a pair of `RowSet`s behind one reference, retained and released by hand so
+/// that creating and dropping a delta that never spills (every event of replay) costs
+/// a few stores and one test. Noncopyable: it is filled in place and read once, never
+/// copied, so the reference has exactly one owner and `deinit` releases it once.
+struct SelectionDelta: ~Copyable {
+    /// Rows `rows` of `section` that became selected (`selected`) or deselected.
+    private struct Run {
+        var section: Int
+        var rows: Range<Int>
+        var selected: Bool
 
-    init(recording: Bool = true) { sets = recording ? (RowSet(), RowSet()) : nil }
+        /// Whether the two runs share a row.
+        func overlaps(_ other: Run) -> Bool { section == other.section && rows.overlaps(other.rows) }
+    }
+
+    /// The rows, once two inline runs are not enough.
+    private final class Spilled {
+        var added: RowSet
+        var removed: RowSet
+        init(added: RowSet, removed: RowSet) {
+            self.added = added
+            self.removed = removed
+        }
+    }
 
     /// False when nobody reads the delta (replay): `record` then does nothing, and
     /// callers skip computing what they would record.
-    var isRecording: Bool { sets != nil }
-    /// Rows that became selected.
-    var added: RowSet { sets?.added ?? RowSet() }
-    /// Rows that became deselected.
-    var removed: RowSet { sets?.removed ?? RowSet() }
+    let isRecording: Bool
+    private var first: Run?
+    private var second: Run?
+    /// `Spilled`, retained once by `spill()`, released by `deinit`.
+    private var spilledStorage: Unmanaged<Spilled>?
+
+    init(recording: Bool = true) { isRecording = recording }
+
+    deinit { spilledStorage?.release() }
+
+    private var spilled: Spilled? { spilledStorage?.takeUnretainedValue() }
+
+    /// Whether no row changed.
+    var isEmpty: Bool {
+        guard let storage = spilledStorage else { return first == nil }
+        let spilled = storage.takeUnretainedValue()
+        return spilled.added.isEmpty && spilled.removed.isEmpty
+    }
+
+    /// Rows `rows` of `section` became selected (`selected`) or deselected.
+    mutating func record(section: Int, rows: Range<Int>, selected: Bool) {
+        guard isRecording, !rows.isEmpty else { return }
+        let run = Run(section: section, rows: rows, selected: selected)
+        if spilled == nil {
+            guard let held = first else { first = run; return }
+            if second == nil && !held.overlaps(run) { second = run; return }
+            spill()
+        }
+        let one = RowSet(section: section, rows: rows)
+        if selected { record(added: one, removed: RowSet()) } else { record(added: RowSet(), removed: one) }
+    }
+
+    /// Moves the inline runs into `spilled`.
+    private mutating func spill() {
+        var added = RowSet(), removed = RowSet()
+        for run in [first, second].lazy.compactMap({ $0 }) {
+            if run.selected { added.insert(run.rows, in: run.section) } else { removed.insert(run.rows, in: run.section) }
+        }
+        first = nil
+        second = nil
+        spilledStorage = Unmanaged.passRetained(Spilled(added: added, removed: removed))
+    }
 
     /// Rows that became selected (`added`) and deselected (`removed`) by one step.
     mutating func record(added a: RowSet, removed r: RowSet) {
-        guard case var (added, removed)? = sets else { return }
+        guard isRecording else { return }
+        if spilled == nil { spill() }
+        guard let spilled else { return }
+        var added = spilled.added, removed = spilled.removed
         if !a.isEmpty {
             let back = a.intersection(removed)
             if !back.isEmpty { removed = removed.subtracting(back) }
@@ -29,14 +90,40 @@ struct SelectionDelta {
             if !back.isEmpty { added = added.subtracting(back) }
             removed = removed.union(back.isEmpty ? r : r.subtracting(back))
         }
-        sets = (added, removed)
+        spilled.added = added
+        spilled.removed = removed
     }
 
-    /// One row that became selected or deselected.
-    mutating func record(_ row: RowPath, selected: Bool) {
-        guard isRecording else { return }
-        let one = RowSet(CollectionOfOne(row))
-        if selected { record(added: one, removed: RowSet()) } else { record(added: RowSet(), removed: one) }
+    /// Whether no row became selected (`selected`) or deselected.
+    func isEmpty(selected: Bool) -> Bool {
+        guard let storage = spilledStorage else { return first?.selected != selected && second?.selected != selected }
+        let spilled = storage.takeUnretainedValue()
+        return selected ? spilled.added.isEmpty : spilled.removed.isEmpty
+    }
+
+    /// The rows that became selected (`selected`) or deselected, ascending, appended to `paths`.
+    func append(selected: Bool, to paths: inout [RowPath]) {
+        if let spilled {
+            (selected ? spilled.added : spilled.removed).appendPaths(to: &paths)
+            return
+        }
+        let a = first?.selected == selected ? first : nil
+        let b = second?.selected == selected ? second : nil
+        switch (a, b) {
+        case (nil, nil): return
+        case (let a?, nil): SelectionDelta.append(a, to: &paths)
+        case (nil, let b?): SelectionDelta.append(b, to: &paths)
+        case (let a?, let b?):
+            paths.reserveCapacity(paths.count + a.rows.count + b.rows.count)
+            let (lower, upper) = (b.section, b.rows.lowerBound) < (a.section, a.rows.lowerBound) ? (b, a) : (a, b)
+            SelectionDelta.append(lower, to: &paths)
+            SelectionDelta.append(upper, to: &paths)
+        }
+    }
+
+    private static func append(_ run: Run, to paths: inout [RowPath]) {
+        paths.reserveCapacity(paths.count + run.rows.count)
+        for row in run.rows { paths.append(RowPath(run.section, row)) }
     }
 }
 
@@ -100,19 +187,38 @@ extension GestureKind {
 
 extension TableState {
     /// What a hot event changed: the selection its move rule recorded, the offset, a
-    /// pan that ended, and an undo step. Hot events change nothing else.
-    func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: SelectionDelta) -> TableChanges {
+    /// pan that ended, and an undo step. Hot events change nothing else. Inlined:
+    /// outlined, its result is copied into the caller's.
+    @inline(__always)
+    mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: borrowing SelectionDelta) -> TableChanges {
         var c = TableChanges()
-        if !delta.added.isEmpty { c.selected = delta.added.paths }
-        if !delta.removed.isEmpty { c.deselected = delta.removed.paths }
+        if !delta.isEmpty {
+            if !delta.isEmpty(selected: true) {
+                ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
+                delta.append(selected: true, to: &c.selected)
+                changeBuffers.selected = c.selected
+                ChangeBuffers.trim(&changeBuffers.selected)
+            }
+            if !delta.isEmpty(selected: false) {
+                ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
+                delta.append(selected: false, to: &c.deselected)
+                changeBuffers.deselected = c.deselected
+                ChangeBuffers.trim(&changeBuffers.deselected)
+            }
+        }
         if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
         c.undoStepRecorded = history.stepsRecorded != steps
-        if pan != gesture.kind { recordPanGestures(from: pan, event: event, into: &c) }
+        if pan != gesture.kind, let transition = panTransition(from: pan, event: event) {
+            ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
+            c.gestures.append(transition)
+            changeBuffers.gestures = c.gestures
+            ChangeBuffers.trim(&changeBuffers.gestures)
+        }
         return c
     }
 
     /// What `event` changed, from the mark taken before it and the selection before it.
-    func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
+    mutating func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
         var c = TableChanges()
         let operations = event.rowOperations
         if let operations { c.rowOperations = operations }
@@ -120,8 +226,18 @@ extension TableState {
         if !c.reloaded {
             let before = operations.map { baseline.applying($0) } ?? baseline
             if before != selection {
-                c.selected = selection.subtracting(before).paths
-                c.deselected = before.subtracting(selection).paths
+                if !selection.isSubset(of: before) {
+                    ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
+                    selection.appendPaths(subtracting: before, to: &c.selected)
+                    changeBuffers.selected = c.selected
+                    ChangeBuffers.trim(&changeBuffers.selected)
+                }
+                if !before.isSubset(of: selection) {
+                    ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
+                    before.appendPaths(subtracting: selection, to: &c.deselected)
+                    changeBuffers.deselected = c.deselected
+                    ChangeBuffers.trim(&changeBuffers.deselected)
+                }
             }
         }
         if mark.offset != contentOffset { c.offsetChange = OffsetChange(from: mark.offset, to: contentOffset) }
@@ -139,31 +255,40 @@ extension TableState {
                 c.chosenChanged = true
             }
         }
-        recordPanGestures(from: mark.pan, event: event, into: &c)
-        recordSwipeGestures(since: mark, event: event, into: &c)
+        let pan = panTransition(from: mark.pan, event: event)
+        let swipe = swipeTransitions(since: mark, event: event)
+        if pan != nil || swipe.first != nil {
+            ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
+            if let pan { c.gestures.append(pan) }
+            if let first = swipe.first { c.gestures.append(first) }
+            if let second = swipe.second { c.gestures.append(second) }
+            changeBuffers.gestures = c.gestures
+            ChangeBuffers.trim(&changeBuffers.gestures)
+        }
         return c
     }
 
-    /// Pan boundaries from the kind before and after the event. A pan cannot begin
+    /// The pan boundary from the kind before and after the event. A pan cannot begin
     /// while another is active, so a kind before and after is the same pan.
-    private func recordPanGestures(from before: Pan.Kind?, event: Event, into c: inout TableChanges) {
+    private func panTransition(from before: Pan.Kind?, event: Event) -> GestureTransition? {
         switch (before, gesture.kind) {
-        case (nil, nil): break
-        case (nil, let now?): c.gestures.append(.began(GestureKind(now)))
-        case (let was?, nil):
-            c.gestures.append(event.cancelsGestures ? .cancelled(GestureKind(was)) : .ended(GestureKind(was)))
-        case (let was?, let now?):
-            if was != now { c.gestures.append(.interrupted(GestureKind(was))) }
+        case (nil, nil): return nil
+        case (nil, let now?): return .began(GestureKind(now))
+        case (let was?, nil): return event.cancelsGestures ? .cancelled(GestureKind(was)) : .ended(GestureKind(was))
+        case (let was?, let now?): return was != now ? .interrupted(GestureKind(was)) : nil
         }
     }
 
-    /// Swipe boundaries from the swipe before and after the event.
-    private func recordSwipeGestures(since mark: ChangeMark, event: Event, into c: inout TableChanges) {
+    /// Swipe boundaries from the swipe before and after the event, in order (`first`
+    /// is nil when there are none).
+    private func swipeTransitions(since mark: ChangeMark, event: Event) -> (first: GestureTransition?, second: GestureTransition?) {
         if case .swipeBegan = event {
-            if mark.swipe != nil { c.gestures.append(.cancelled(.swipe)) }
-            c.gestures.append(.began(.swipe))
-        } else if mark.swipe != nil && options.swipe == nil {
-            if case .swipeEnded = event { c.gestures.append(.ended(.swipe)) } else { c.gestures.append(.cancelled(.swipe)) }
+            return mark.swipe != nil ? (.cancelled(.swipe), .began(.swipe)) : (.began(.swipe), nil)
         }
+        if mark.swipe != nil && options.swipe == nil {
+            if case .swipeEnded = event { return (.ended(.swipe), nil) }
+            return (.cancelled(.swipe), nil)
+        }
+        return (nil, nil)
     }
 }

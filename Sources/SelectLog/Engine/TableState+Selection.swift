@@ -18,15 +18,21 @@ extension TableState {
         // One row, already as wanted (a pan sample that stays in its row): one lookup.
         if a == b && selection.contains(a) == member { return }
         guard !selectionIs(member, between: a, and: b) else { return }
-        if changed.isRecording {
-            let range = rows(between: a, and: b)
-            if member {
-                changed.record(added: range.subtracting(selection), removed: RowSet())
-            } else {
-                changed.record(added: RowSet(), removed: range.intersection(selection))
+        if changed.isRecording { recordChanges(between: a, and: b, to: member, &changed) }
+        TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
+    }
+
+    /// Records the rows from `a` to `b` whose selection is not `member` yet, without
+    /// allocating: the runs of each section that setting them to `member` changes.
+    private func recordChanges(between a: RowPath, and b: RowPath, to member: Bool, _ changed: inout SelectionDelta) {
+        let (lo, hi) = a <= b ? (a, b) : (b, a)
+        for s in lo.section...hi.section {
+            let first = s == lo.section ? lo.row : 0
+            let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
+            selection.forEachRun(in: first..<end, section: s, members: !member) {
+                changed.record(section: s, rows: $0, selected: member)
             }
         }
-        TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
     }
 
     /// Whether every row from `a` to `b` (either order) already has selection `member`.

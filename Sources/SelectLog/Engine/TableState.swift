@@ -25,6 +25,8 @@ public struct TableState: Equatable, Sendable {
     public internal(set) var events = 0
     /// The last event's time (not part of the hash).
     public internal(set) var t = Micros.zero
+    /// Storage for the lists of the next `TableChanges` (no part of the state's value).
+    var changeBuffers = ChangeBuffers()
 
     /// An empty table in the default configuration and viewport.
     public init() {}

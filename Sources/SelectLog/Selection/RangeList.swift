@@ -62,6 +62,31 @@ public struct RangeList: Hashable, Sendable {
         return i < ranges.count && ranges[i].lowerBound < range.upperBound
     }
 
+    /// Calls `body` with the maximal runs of `range`, ascending, whose rows are
+    /// members (`members`) or not. No allocation.
+    func forEachRun(in range: Range<Int>, members: Bool, _ body: (Range<Int>) -> Void) {
+        guard !range.isEmpty else { return }
+        var i = firstIndex(endingAfter: range.lowerBound)
+        if members {
+            while i < ranges.count && ranges[i].lowerBound < range.upperBound {
+                body(max(ranges[i].lowerBound, range.lowerBound)..<min(ranges[i].upperBound, range.upperBound))
+                i += 1
+            }
+            return
+        }
+        var lower = range.lowerBound
+        while lower < range.upperBound {
+            if i < ranges.count && ranges[i].lowerBound <= lower {
+                lower = ranges[i].upperBound
+                i += 1
+                continue
+            }
+            let next = i < ranges.count ? min(ranges[i].lowerBound, range.upperBound) : range.upperBound
+            body(lower..<next)
+            lower = next
+        }
+    }
+
     /// Adds every row of `range`.
     public mutating func insert(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
@@ -78,19 +103,30 @@ public struct RangeList: Hashable, Sendable {
         ranges.replaceSubrange(i..<j, with: CollectionOfOne(lower..<upper))
     }
 
-    /// Removes every row of `range`.
+    /// Removes every row of `range`. In place: at most the two ends of the ranges it
+    /// cuts survive, so nothing is allocated when the storage is not shared.
     public mutating func remove(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let i = firstIndex(endingAfter: range.lowerBound)
         var j = i
-        var keep: [Range<Int>] = []
-        while j < ranges.count && ranges[j].lowerBound < range.upperBound {
-            let r = ranges[j]
-            if r.lowerBound < range.lowerBound { keep.append(r.lowerBound..<range.lowerBound) }
-            if r.upperBound > range.upperBound { keep.append(range.upperBound..<r.upperBound) }
-            j += 1
+        while j < ranges.count && ranges[j].lowerBound < range.upperBound { j += 1 }
+        guard i < j else { return }
+        let head = ranges[i].lowerBound < range.lowerBound ? ranges[i].lowerBound..<range.lowerBound : nil
+        let tail = ranges[j - 1].upperBound > range.upperBound ? range.upperBound..<ranges[j - 1].upperBound : nil
+        switch (head, tail) {
+        case (nil, nil): ranges.removeSubrange(i..<j)
+        case (let h?, nil): ranges.replaceSubrange(i..<j, with: CollectionOfOne(h))
+        case (nil, let t?): ranges.replaceSubrange(i..<j, with: CollectionOfOne(t))
+        case (let h?, let t?):
+            if j - i >= 2 {
+                ranges[i] = h
+                ranges[i + 1] = t
+                ranges.removeSubrange(i + 2..<j)
+            } else {
+                ranges[i] = h
+                ranges.insert(t, at: i + 1)
+            }
         }
-        if i < j { ranges.replaceSubrange(i..<j, with: keep) }
     }
 
     /// Adds `row`.
@@ -149,6 +185,14 @@ public struct RangeList: Hashable, Sendable {
     /// The rows of this list that are not in `other`.
     public func subtracting(_ other: RangeList) -> RangeList {
         var out: [Range<Int>] = []
+        forEachRun(subtracting: other) { out.append($0) }
+        var result = RangeList()
+        result.ranges = out
+        return result
+    }
+
+    /// Calls `body` with the ranges of `subtracting(other)`, ascending, without building it.
+    func forEachRun(subtracting other: RangeList, _ body: (Range<Int>) -> Void) {
         var j = 0
         for r in ranges {
             var lower = r.lowerBound
@@ -156,15 +200,12 @@ public struct RangeList: Hashable, Sendable {
             var k = j
             while k < other.ranges.count && other.ranges[k].lowerBound < r.upperBound {
                 let cut = other.ranges[k]
-                if cut.lowerBound > lower { out.append(lower..<cut.lowerBound) }
+                if cut.lowerBound > lower { body(lower..<cut.lowerBound) }
                 lower = max(lower, cut.upperBound)
                 k += 1
             }
-            if lower < r.upperBound { out.append(lower..<r.upperBound) }
+            if lower < r.upperBound { body(lower..<r.upperBound) }
         }
-        var result = RangeList()
-        result.ranges = out
-        return result
     }
 
     /// The rows in both lists.

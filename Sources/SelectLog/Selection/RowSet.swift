@@ -8,6 +8,13 @@ public struct RowSet: Hashable, Sendable {
     /// No rows.
     public init() {}
 
+    /// Rows `rows` of `section`.
+    init(section: Int, rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        sectionNumbers = [section]
+        lists = [RangeList(rows)]
+    }
+
     /// The rows of `paths`, duplicates merged.
     public init<S: Sequence>(_ paths: S) where S.Element == RowPath {
         for p in paths { insert(p) }
@@ -77,6 +84,17 @@ public struct RowSet: Hashable, Sendable {
     public func intersects(_ rows: Range<Int>, in section: Int) -> Bool {
         let (i, found) = slot(of: section)
         return found && lists[i].intersects(rows)
+    }
+
+    /// Calls `body` with the maximal runs of `rows` in `section`, ascending, whose rows
+    /// are members (`members`) or not. No allocation.
+    func forEachRun(in rows: Range<Int>, section: Int, members: Bool, _ body: (Range<Int>) -> Void) {
+        let (i, found) = slot(of: section)
+        if found {
+            lists[i].forEachRun(in: rows, members: members, body)
+        } else if !members && !rows.isEmpty {
+            body(rows)
+        }
     }
 
     /// Adds the row at `path`.
@@ -166,6 +184,36 @@ public struct RowSet: Hashable, Sendable {
         return out
     }
 
+    /// Calls `body` with the rows of `subtracting(other)`, section by section and
+    /// ascending, as ranges, without building the set.
+    func forEachRun(subtracting other: RowSet, _ body: (_ section: Int, _ rows: Range<Int>) -> Void) {
+        var j = 0
+        for (i, s) in sectionNumbers.enumerated() {
+            while j < other.sectionNumbers.count && other.sectionNumbers[j] < s { j += 1 }
+            if j < other.sectionNumbers.count && other.sectionNumbers[j] == s {
+                lists[i].forEachRun(subtracting: other.lists[j]) { body(s, $0) }
+            } else {
+                for r in lists[i].ranges { body(s, r) }
+            }
+        }
+    }
+
+    /// Whether every member is also a member of `other`. No allocation.
+    func isSubset(of other: RowSet) -> Bool {
+        var subset = true
+        forEachRun(subtracting: other) { _, _ in subset = false }
+        return subset
+    }
+
+    /// Appends the members not in `other` to `paths`, in index-path order: the paths of
+    /// `subtracting(other)`, without building it.
+    func appendPaths(subtracting other: RowSet, to paths: inout [RowPath]) {
+        forEachRun(subtracting: other) { s, rows in
+            paths.reserveCapacity(paths.count + rows.count)
+            for row in rows { paths.append(RowPath(s, row)) }
+        }
+    }
+
     /// The rows in either set.
     public func union(_ other: RowSet) -> RowSet { combine(other) { $0.union($1) } }
     /// The rows of this set that are not in `other`.
@@ -176,10 +224,16 @@ public struct RowSet: Hashable, Sendable {
     /// Every member, in index-path order. O(rows): for output, not for engine logic.
     public var paths: [RowPath] {
         var out: [RowPath] = []
-        for (s, list) in zip(sectionNumbers, lists) {
-            for r in list.ranges { for row in r { out.append(RowPath(s, row)) } }
-        }
+        appendPaths(to: &out)
         return out
+    }
+
+    /// Appends every member to `paths`, in index-path order.
+    func appendPaths(to paths: inout [RowPath]) {
+        paths.reserveCapacity(paths.count + count)
+        for (s, list) in zip(sectionNumbers, lists) {
+            for r in list.ranges { for row in r { paths.append(RowPath(s, row)) } }
+        }
     }
 
     public static func == (a: RowSet, b: RowSet) -> Bool {
