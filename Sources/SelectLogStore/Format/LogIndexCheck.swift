@@ -33,12 +33,43 @@ enum LogIndexCheck {
               var entries = LogIndex.Entries(payload, at: info.offset, version: header.version) else { return nil }
         released = start
         var check = Structure(start: header.size)
+        var last: IndexEntry?
         while let next = entries.next() {
             guard let r = next, check.add(r, end: info.offset) == nil else { return nil }
+            last = r
             if entries.read % 65_536 == 0 { passed(start + entries.at) }
         }
         guard check.finish(end: info.offset) == nil else { return nil }
+        if let last, !matchesRecords(last, bytes, header: header, end: info.offset) { return nil }
         return Found(header: header, eventCount: check.events, index: info)
+    }
+
+    /// Whether the last entry says what the records it lists say: the header at its offset
+    /// (kind, first event, lengths, checksum) and, walked, the continued batches after it
+    /// up to the index. The entries' first events are running sums, so this pins the
+    /// index's event count to the records, at the cost of one window's headers; the
+    /// records before are checked against each other as reads reach them.
+    static func matchesRecords(_ last: IndexEntry, _ bytes: UnsafeRawBufferPointer, header: FileHeader, end: Int) -> Bool {
+        let r = last.record
+        let continued = header.version >= LogFormat.continuedBatchesVersion
+        guard case .success(let (h, checksum)) = RecordHeader.decode(in: bytes, at: r.offset, end: end, salt: header.salt,
+                                                                     events: r.header.firstEvent, continued: continued),
+              !h.continues, h == r.header, checksum == r.payloadChecksum else { return false }
+        var walked = IndexEntry(RecordInfo(offset: r.offset, header: h, payloadChecksum: checksum))
+        var offset = walked.record.end
+        var events = h.firstEvent + h.eventCount
+        while offset < end {
+            guard h.kind == .batch,
+                  case .success(let (b, c)) = RecordHeader.decode(in: bytes, at: offset, end: end, salt: header.salt,
+                                                                  events: events, continued: continued),
+                  b.continues else { return false }
+            let info = RecordInfo(offset: offset, header: b, payloadChecksum: c)
+            guard info.end <= end else { return false }
+            walked.add(continued: info)
+            offset = info.end
+            events += b.eventCount
+        }
+        return walked == last
     }
 
     /// The salted checksum of `bytes`, a megabyte at a time, calling `release` with how
