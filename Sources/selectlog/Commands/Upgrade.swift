@@ -9,7 +9,7 @@ import SelectLogStore
 
 struct Upgrade: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-record a log with this build: format version 3, this engine's fingerprints and checkpoints.",
+        abstract: "Re-record a log with this build: the current format version, this engine's fingerprints and checkpoints.",
         discussion: """
             Reads every event of LOG (format version 1, 2 or 3) and writes them again as this build
             records them. Without -o, replaces LOG only once the new log is complete. Fails, leaving
