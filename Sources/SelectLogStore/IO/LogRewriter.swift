@@ -54,8 +54,9 @@ package final class LogRewriter {
         encoder.append(event, after: state, changes: changes)
         batchCount += 1
         if checkpoints.noted(eventAt: state.events), case let snapshot = state.snapshot(),
-           checkpoints.take(snapshot, pending: encoder.byteCount) {
+           checkpoints.wants(snapshot, pending: encoder.byteCount) {
             try seal()
+            checkpoints.written()
             try file.append(.checkpoint, payload: snapshot, firstEvent: state.events, eventCount: 0,
                             baseTime: state.t, compressor: compressor)
             encoder.endWindow()

@@ -31,18 +31,22 @@ struct CheckpointPolicy: Sendable {
     /// Notes a sealed batch of `bytes` coded bytes.
     mutating func noted(batchBytes: Int) { bytes += batchBytes }
 
-    /// Notes an event; true when the state after it is at a multiple of K (then call `take`).
+    /// Notes an event; true when the state after it is at a multiple of K (then ask `wants`).
     mutating func noted(eventAt count: Int) -> Bool {
         events += 1
         return interval > 0 && count % interval == 0
     }
 
     /// Whether to write `snapshot` now, given `pending`, the coded bytes of the unsealed
-    /// batch; when it does, the counts start again.
-    mutating func take(_ snapshot: [UInt8], pending: Int) -> Bool {
-        guard !putsOff || snapshot.count * 2 <= bytes + pending || events >= Self.maxIntervals * interval else { return false }
+    /// batch. When it does, the writer seals that batch and then calls `written()`.
+    func wants(_ snapshot: [UInt8], pending: Int) -> Bool {
+        !putsOff || snapshot.count * 2 <= bytes + pending || events >= Self.maxIntervals * interval
+    }
+
+    /// Notes a checkpoint written (after the batch before it was sealed and noted): the
+    /// counts start again.
+    mutating func written() {
         bytes = 0
         events = 0
-        return true
     }
 }

@@ -210,8 +210,9 @@ public final class Recorder: Sendable {
         s.batchCount += 1
         if s.checkpoints.noted(eventAt: s.engine.events) {
             let snapshot = s.engine.snapshot()
-            if s.checkpoints.take(snapshot, pending: s.encoder.byteCount) {
+            if s.checkpoints.wants(snapshot, pending: s.encoder.byteCount) {
                 s.sealBatch()
+                s.checkpoints.written()
                 s.queue.append(.checkpoint(snapshot: snapshot, events: s.engine.events, t: s.engine.t))
                 s.encoder.endWindow()
                 return (changes, true)
