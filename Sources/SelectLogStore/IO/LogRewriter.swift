@@ -31,7 +31,7 @@ package final class LogRewriter {
         self.engine = engine
         self.compressor = zstd && Zstd.isAvailable ? ZstdCompressor(level: 6) : nil
         self.checkpointInterval = checkpointInterval
-        checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints, compressed: compressor != nil)
+        checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints)
         self.batchEvents = Swift.max(1, batchEvents)
         encoder = BinaryEventEncoder(baseTime: .zero)
     }

@@ -2,9 +2,8 @@ import SelectLog
 
 /// When a writer puts a checkpoint in the log: at a multiple of the checkpoint interval
 /// K, unless the snapshot would outweigh the events it saves replaying — a snapshot
-/// larger than half the coded event bytes since the last checkpoint (a quarter when
-/// snapshots are stored uncompressed: zstd halves them) is put off to the next multiple
-/// of K, and never past `maxIntervals` × K. So checkpoints stay a small
+/// larger than half the coded event bytes since the last checkpoint is put off to the
+/// next multiple of K, and never past `maxIntervals` × K. So checkpoints stay a small
 /// part of any log (a table of thousands of random row heights snapshots to kilobytes),
 /// while a reader still replays at most `maxIntervals` × K events to reach any state.
 ///
@@ -16,19 +15,15 @@ struct CheckpointPolicy: Sendable {
 
     let interval: Int
     let putsOff: Bool
-    /// How many times its raw size a snapshot's events must weigh: 2, or 4 when
-    /// checkpoints are stored uncompressed (about twice their zstd size).
-    let weight: Int
     /// Coded event bytes and events since the last checkpoint (or the writer's start).
     private var bytes = 0
     private var events = 0
 
     /// `events` and `bytes`: what a log reopened for append holds after its last
     /// checkpoint (or from its start), so that a reopen does not reset the 4K bound.
-    init(interval: Int, putsOff: Bool = true, compressed: Bool = true, events: Int = 0, bytes: Int = 0) {
+    init(interval: Int, putsOff: Bool = true, events: Int = 0, bytes: Int = 0) {
         self.interval = interval
         self.putsOff = putsOff
-        weight = compressed ? 2 : 4
         self.events = events
         self.bytes = bytes
     }
@@ -45,7 +40,7 @@ struct CheckpointPolicy: Sendable {
     /// Whether to write `snapshot` now, given `pending`, the coded bytes of the unsealed
     /// batch. When it does, the writer seals that batch and then calls `written()`.
     func wants(_ snapshot: [UInt8], pending: Int) -> Bool {
-        !putsOff || snapshot.count * weight <= bytes + pending || events >= Self.maxIntervals * interval
+        !putsOff || snapshot.count * 2 <= bytes + pending || events >= Self.maxIntervals * interval
     }
 
     /// Notes a checkpoint written (after the batch before it was sealed and noted): the

@@ -31,11 +31,9 @@ extension Recorder {
 
         /// `version`: the log's format version (a version 2 log is appended to in version 2).
         /// `since`: events and coded bytes after the log's last checkpoint (a reopened log).
-        init(engine: TableState, version: UInt16, checkpointInterval: Int, putsOff: Bool, compressed: Bool,
-             since: (events: Int, bytes: Int)) {
+        init(engine: TableState, version: UInt16, checkpointInterval: Int, putsOff: Bool, since: (events: Int, bytes: Int)) {
             self.engine = engine
-            checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOff, compressed: compressed,
-                                           events: since.events, bytes: since.bytes)
+            checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOff, events: since.events, bytes: since.bytes)
             encoder = BinaryEventEncoder(baseTime: engine.t, version: version)
             batchFirst = engine.events
             batchBaseTime = engine.t

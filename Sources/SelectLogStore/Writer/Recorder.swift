@@ -116,8 +116,7 @@ public final class Recorder: Sendable {
         self.path = file.path
         self.options = options
         self.guarded = LockedBox(State(engine: engine, version: file.header.version, checkpointInterval: options.checkpointInterval,
-                                           putsOff: options.putsOffLargeCheckpoints,
-                                           compressed: Zstd.isAvailable && !options.storesUncompressed, since: file.sinceCheckpoint))
+                                           putsOff: options.putsOffLargeCheckpoints, since: file.sinceCheckpoint))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
         self.clockOrigin = ContinuousClock.now
