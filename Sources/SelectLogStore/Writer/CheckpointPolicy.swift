@@ -11,7 +11,7 @@ import SelectLog
 /// events make the same log. Without `putsOff`, a checkpoint at every multiple of K.
 struct CheckpointPolicy: Sendable {
     /// Multiples of K a checkpoint may be put off to.
-    static let maxIntervals = 4
+    static let maxIntervals = 2
 
     let interval: Int
     let putsOff: Bool
@@ -20,7 +20,7 @@ struct CheckpointPolicy: Sendable {
     private var events = 0
 
     /// `events` and `bytes`: what a log reopened for append holds after its last
-    /// checkpoint (or from its start), so that a reopen does not reset the 4K bound.
+    /// checkpoint (or from its start), so that a reopen does not reset the bound.
     init(interval: Int, putsOff: Bool = true, events: Int = 0, bytes: Int = 0) {
         self.interval = interval
         self.putsOff = putsOff

@@ -47,9 +47,9 @@ public final class Recorder: Sendable {
         /// … or has waited this long.
         public var flushIntervalMilliseconds = 250
         /// A checkpoint every this many events (but see `putsOffLargeCheckpoints`);
-        /// `LogReader.state(at:)` replays at most this many, or four times as many.
+        /// `LogReader.state(at:)` replays at most this many, or twice as many.
         public var checkpointInterval = 8192
-        /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to four
+        /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to two
         /// intervals) while its snapshot is larger than half the coded event bytes since the
         /// last checkpoint, so that a large table's snapshots (thousands of row heights)
         /// stay a small part of the log. Off: a checkpoint at every multiple.
