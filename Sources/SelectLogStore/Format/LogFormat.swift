@@ -217,17 +217,28 @@ package struct RecordHeader: Sendable, Equatable {
 
     /// The check of a continued batch's header: the low 16 bits of the salted CRC-32C of
     /// bytes 0-3 and 6-15.
-    static func continuedHeaderCheck(_ bytes: some RandomAccessCollection<UInt8>, salt: UInt64) -> UInt16 {
-        var covered = Array(bytes.prefix(4))
-        covered.append(contentsOf: bytes.dropFirst(6).prefix(LogFormat.continuedHeaderSize - 6))
-        return UInt16(truncatingIfNeeded: CRC32C.checksum(covered, salt: salt))
+    static func continuedHeaderCheck(_ bytes: [UInt8], salt: UInt64) -> UInt16 {
+        bytes.withUnsafeBytes { continuedHeaderCheck($0, salt: salt) }
+    }
+
+    /// The same, read in place (no copy: every continued batch a reader walks passes here).
+    static func continuedHeaderCheck(_ b: UnsafeRawBufferPointer, salt: UInt64) -> UInt16 {
+        var crc = CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: b[0..<4]))
+        crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: b[6..<LogFormat.continuedHeaderSize]))
+        return UInt16(truncatingIfNeeded: crc)
     }
 
     /// The checksum over bytes 0-3 and 8-47 of a header (everything but itself).
-    static func headerChecksum(_ bytes: some RandomAccessCollection<UInt8>, salt: UInt64) -> UInt32 {
-        var covered = Array(bytes.prefix(4))
-        covered.append(contentsOf: bytes.dropFirst(8).prefix(LogFormat.recordHeaderSize - 8))
-        return CRC32C.checksum(covered, salt: salt)
+    static func headerChecksum(_ bytes: [UInt8], salt: UInt64) -> UInt32 {
+        bytes.withUnsafeBytes { headerChecksum($0, salt: salt) }
+    }
+
+    /// The same, read in place (no copy: every record a reader walks passes here).
+    static func headerChecksum(_ b: UnsafeRawBufferPointer, salt: UInt64) -> UInt32 {
+        var crc = CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
+        crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: b[0..<4]))
+        return CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: b[8..<LogFormat.recordHeaderSize]))
     }
 
     enum Problem {
