@@ -47,17 +47,27 @@ struct BinaryEventDecoder {
     /// must have read to its end.
     static func start(_ decoder: inout BinaryEventDecoder?, _ bytes: [UInt8], _ header: RecordHeader,
                       version: UInt16) throws(BinaryError) {
-        if header.continues {
-            guard version >= LogFormat.continuedBatchesVersion, decoder?.isAtEnd == true else {
-                decoder = nil
-                throw BinaryError(offset: 0, reason: "a continued batch without the whole batch before it")
-            }
-            decoder?.continueBatch(bytes)
-        } else if decoder == nil {
+        if decoder == nil, !header.continues {
             decoder = BinaryEventDecoder(bytes, baseTime: header.baseTime, version: version)
-        } else {
-            decoder?.restart(bytes, baseTime: header.baseTime)
+            return
         }
+        guard decoder?.start(bytes, header) == true else {
+            decoder = nil
+            throw BinaryError(offset: 0, reason: "a continued batch without the whole batch before it")
+        }
+    }
+
+    /// Starts this decoder on the batch `header` heads, as `start(_:_:_:version:)` does;
+    /// false (and nothing done) for a continued batch that cannot go on from here: the
+    /// batch before it not read to its end, or a version without continued batches.
+    mutating func start(_ bytes: [UInt8], _ header: RecordHeader) -> Bool {
+        if header.continues {
+            guard version >= LogFormat.continuedBatchesVersion, isAtEnd else { return false }
+            continueBatch(bytes)
+        } else {
+            restart(bytes, baseTime: header.baseTime)
+        }
+        return true
     }
 
     /// Version 3: the range decoder of a coded batch.

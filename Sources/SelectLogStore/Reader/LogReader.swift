@@ -292,13 +292,8 @@ public final class LogReader: Sendable {
                 }
                 offset = info.end
             }
-            if next.header.continues {
-                guard decoder.isAtEnd, batch.end == next.offset else {
-                    throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: next.offset, eventIndex: index)
-                }
-                decoder.continueBatch(try payload(next))
-            } else {
-                decoder.restart(try payload(next), baseTime: next.header.baseTime)
+            guard !next.header.continues || batch.end == next.offset, decoder.start(try payload(next), next.header) else {
+                throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: next.offset, eventIndex: index)
             }
         }
     }
