@@ -188,4 +188,32 @@ struct RecorderTests {
         }.value
         #expect(count == 1)
     }
+
+    @Test("the recorder's writer thread lays out events exactly as LogRewriter does on the caller's thread: same bytes",
+          arguments: [false, true])
+    func writerThreadLayout(randomWalk: Bool) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = randomWalk ? Array(RandomWalkSession(seed: 3, count: 40_000)) : Array(SyntheticSession(seed: 3, count: 40_000))
+        let written = dir.appendingPathComponent("recorded.slog").path, rewritten = dir.appendingPathComponent("rewritten.slog").path
+        var options = Recorder.Options()
+        options.salt = 0x5E1E_C7ED
+        options.checkpointInterval = 1024
+        options.durability = .none
+        options.batchBytes = .max
+        options.flushIntervalMilliseconds = 600_000
+        let recorder = try Recorder(creating: written, options: options)
+        // As fast as one thread can: the writer takes the events in chunks as they come.
+        for e in events { try recorder.append(e) }
+        try recorder.close()
+        let rewriter = try LogRewriter(path: rewritten, checkpointInterval: 1024, batchEvents: options.batchEvents)
+        for e in events { try rewriter.append(e) }
+        try rewriter.close()
+        let a = try Data(contentsOf: URL(fileURLWithPath: written)), b = try Data(contentsOf: URL(fileURLWithPath: rewritten))
+        #expect(a.count == b.count)
+        #expect(a == b)
+        let log = try LogReader(path: written)
+        #expect(try log.summary().checkpoints >= 10)
+        #expect(try log.state(at: events.count) == rewriter.state)
+    }
 }

@@ -13,13 +13,8 @@ package final class LogRewriter {
     private let engine: EngineBehaviour
     private let compressor: ZstdCompressor?
     private let checkpointInterval: Int
-    private let batchEvents: Int
-    private var encoder: BinaryEventEncoder
-    private var batchFirst = 0
-    private var batchBaseTime = Micros.zero
-    private var batchCount = 0
-    private var batchContinues = false
-    private var checkpoints: CheckpointPolicy
+    private var assembler: LogAssembler
+    private var records: [LogAssembler.Record] = []
     /// The state after every event appended.
     package private(set) var state = TableState()
 
@@ -31,9 +26,8 @@ package final class LogRewriter {
         self.engine = engine
         self.compressor = zstd && Zstd.isAvailable ? ZstdCompressor(level: 6) : nil
         self.checkpointInterval = checkpointInterval
-        checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints)
-        self.batchEvents = Swift.max(1, batchEvents)
-        encoder = BinaryEventEncoder(baseTime: .zero)
+        assembler = LogAssembler(events: 0, time: .zero, version: file.header.version, checkpointInterval: checkpointInterval,
+                                 putsOffLargeCheckpoints: putsOffLargeCheckpoints, batchEvents: batchEvents)
     }
 
     /// Applies `event` with the engine and adds it to the log.
@@ -46,37 +40,22 @@ package final class LogRewriter {
             throw LogError(.invalidEvent, "this build rejects event \(state.events + 1): \(error)", path: file.path,
                            eventIndex: state.events, invalidEvent: error)
         }
-        if batchCount == 0 {
-            batchContinues = encoder.startBatch(baseTime: before)
-            batchFirst = state.events - 1
-            batchBaseTime = before
-        }
-        encoder.append(event, after: state, changes: changes)
-        batchCount += 1
-        if checkpoints.noted(eventAt: state.events), case let snapshot = state.snapshot(),
-           checkpoints.wants(snapshot, pending: encoder.byteCount) {
-            try seal()
-            checkpoints.written()
-            try file.append(.checkpoint, payload: snapshot, firstEvent: state.events, eventCount: 0,
-                            baseTime: state.t, compressor: compressor)
-            encoder.endWindow()
-        } else if batchCount >= batchEvents || GestureBoundary.endsGesture(changes) {
-            try seal()
-        }
+        let offers = LogAssembler.offersCheckpoint(after: state.events, interval: checkpointInterval)
+        assembler.add(event, before: before,
+                      gestureFingerprint: GestureBoundary.endsGesture(changes) ? state.gestureFingerprint : nil,
+                      offered: offers ? state : nil, into: &records)
+        try write()
     }
 
-    private func seal() throws(LogError) {
-        guard batchCount > 0 else { return }
-        let raw = encoder.seal(events: batchCount)
-        checkpoints.noted(batchBytes: raw.count)
-        try file.append(.batch, payload: raw, firstEvent: batchFirst, eventCount: batchCount,
-                        baseTime: batchBaseTime, continues: batchContinues, compressor: compressor)
-        batchCount = 0
+    private func write() throws(LogError) {
+        for record in records { try file.append(record, compressor: compressor) }
+        records.removeAll(keepingCapacity: true)
     }
 
     /// Writes the last batch and the index, syncs and closes the file.
     package func close() throws(LogError) {
-        try seal()
+        assembler.seal(into: &records)
+        try write()
         try file.close(writingIndex: true, sync: true)
     }
 }

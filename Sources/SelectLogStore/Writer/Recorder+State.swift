@@ -6,20 +6,16 @@ extension Recorder {
     struct State: Sendable {
         /// The engine's state after every appended event.
         var engine: TableState
-        /// The current, unsealed batch.
-        var encoder: BinaryEventEncoder
-        var batchFirst: Int
-        var batchBaseTime: Micros
-        var batchCount = 0
-        /// Whether the current batch continues the one before it (format version 4).
-        var batchContinues = false
-        /// When to write a checkpoint.
-        var checkpoints: CheckpointPolicy
-        var batchSealedAt = ContinuousClock.now
-        /// Sealed work the writer thread has not taken yet.
-        var queue: [Job] = []
-        /// Events sealed into the queue, handed to the OS, and synced to disk.
-        var sealedUpTo: Int
+        /// Events appended and not yet taken by the writer thread, in order.
+        var pending: [Appended] = []
+        /// The states at multiples of the checkpoint interval among `pending`, in order.
+        var offered: [TableState] = []
+        /// Whether the writer thread should take `pending` now (a gesture ended, a
+        /// checkpoint is offered, enough events wait, or a flush or close asks).
+        var signalled = false
+        /// Events `flush()` asked to be written.
+        var flushTarget: Int
+        /// Events written (handed to the OS) and synced to disk.
         var writtenUpTo: Int
         var syncedUpTo: Int
         /// The first write or sync error; the recorder stops for good.
@@ -29,15 +25,9 @@ extension Recorder {
         /// Set by the writer thread as it exits.
         var workerDone = false
 
-        /// `version`: the log's format version (a version 2 log is appended to in version 2).
-        /// `since`: events and coded bytes after the log's last checkpoint (a reopened log).
-        init(engine: TableState, version: UInt16, checkpointInterval: Int, putsOff: Bool, since: (events: Int, bytes: Int)) {
+        init(engine: TableState) {
             self.engine = engine
-            checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOff, events: since.events, bytes: since.bytes)
-            encoder = BinaryEventEncoder(baseTime: engine.t, version: version)
-            batchFirst = engine.events
-            batchBaseTime = engine.t
-            sealedUpTo = engine.events
+            flushTarget = engine.events
             writtenUpTo = engine.events
             syncedUpTo = engine.events
         }
@@ -46,27 +36,18 @@ extension Recorder {
         func acknowledged(_ durability: Durability) -> Int { durability == .always ? syncedUpTo : writtenUpTo }
 
         /// Whether the writer thread has something to do (or must stop).
-        var writerHasWork: Bool { !queue.isEmpty || closing != .open || failure != nil }
-
-        /// Moves the current batch to the writer's queue; true when there was one.
-        @discardableResult
-        mutating func sealBatch() -> Bool {
-            guard batchCount > 0 else { return false }
-            let raw = encoder.seal(events: batchCount)
-            checkpoints.noted(batchBytes: raw.count)
-            queue.append(.batch(raw: raw, first: batchFirst, count: batchCount, baseTime: batchBaseTime, continues: batchContinues))
-            batchCount = 0
-            batchFirst = engine.events
-            sealedUpTo = engine.events
-            batchSealedAt = ContinuousClock.now
-            return true
-        }
+        var writerHasWork: Bool { signalled || closing != .open || failure != nil }
     }
 
-    /// A unit of work for the writer thread.
-    enum Job: Sendable {
-        case batch(raw: [UInt8], first: Int, count: Int, baseTime: Micros, continues: Bool)
-        case checkpoint(snapshot: [UInt8], events: Int, t: Micros)
+    /// An event the engine applied, as the writer thread needs it to encode it.
+    struct Appended: Sendable {
+        var event: TimedEvent
+        /// The engine's time before the event (a batch's base time).
+        var before: Micros
+        /// The state's gesture fingerprint, when the event ended a gesture.
+        var gestureFingerprint: UInt32?
+        /// Whether the state after it is in `State.offered`.
+        var offersCheckpoint: Bool
     }
 
     /// The stages of `close()`: the first caller closes, later ones wait for its outcome.

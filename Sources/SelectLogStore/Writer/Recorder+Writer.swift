@@ -3,78 +3,79 @@ import SelectLog
 extension Recorder {
     /// What the writer thread does next, decided under the lock.
     private enum Step {
-        case write([Job], upTo: Int)
-        case sync(upTo: Int)
-        case idle
+        /// Encode the events taken (in its own array), then write; seal the open batch
+        /// first when a flush asked for events up to `flushTo` or the recorder is closing.
+        case work(offered: [TableState], flushTo: Int, closing: Bool)
         case stop
     }
 
-    /// The writer thread: takes sealed batches and checkpoints, writes and syncs them,
-    /// and publishes how far it got; exits once the recorder is closing (or failed)
-    /// and its queue is empty.
-    func work() {
+    /// The writer thread: takes the events the callers appended, encodes them with
+    /// `assembler` into batches and checkpoints, writes and syncs them, and publishes
+    /// how far it got; exits once the recorder is closing (or failed) and everything
+    /// appended is written.
+    func work(_ assembler: LogAssembler) {
+        var assembler = assembler
+        var taken: [Appended] = []
+        var records: [LogAssembler.Record] = []
         var lastSync = ContinuousClock.now
+        var lastSeal = ContinuousClock.now
         let flushInterval = Duration.milliseconds(options.flushIntervalMilliseconds)
         let durability = options.durability
         while true {
             let step = guarded.withLockedValue(waitingFor: { $0.writerHasWork }, timeout: flushInterval) { s, _ -> Step in
-                // A batch that has waited long enough is written even when nothing else arrives.
-                if s.queue.isEmpty, s.closing == .open, s.batchCount > 0, ContinuousClock.now - s.batchSealedAt >= flushInterval {
-                    s.sealBatch()
-                }
                 if s.failure != nil {
                     s.workerDone = true
                     return .stop
                 }
-                if !s.queue.isEmpty {
-                    let jobs = s.queue
-                    s.queue.removeAll()
-                    return .write(jobs, upTo: s.sealedUpTo)
-                }
-                // With `.interval`, written but unsynced events are synced once the interval has passed.
-                if case .interval(let ms) = durability, s.writtenUpTo > s.syncedUpTo,
-                   ContinuousClock.now - lastSync >= .milliseconds(ms) {
-                    return .sync(upTo: s.writtenUpTo)
-                }
-                if s.closing != .open {
-                    s.workerDone = true
-                    return .stop
-                }
-                return .idle
+                s.signalled = false
+                // The arrays trade places, so the callers append into storage already allocated.
+                swap(&taken, &s.pending)
+                let offered = s.offered
+                s.offered.removeAll()
+                return .work(offered: offered, flushTo: s.flushTarget, closing: s.closing != .open)
             }
-            var jobs: [Job] = []
-            let upTo: Int
-            switch step {
-            case .stop:
+            guard case let .work(offered, flushTo, closing) = step else {
                 guarded.wake()
                 return
-            case .idle:
-                continue
-            case .sync(let n):
-                upTo = n
-            case .write(let j, let n):
-                jobs = j
-                upTo = n
             }
+            if taken.count >= Self.pendingLimit { guarded.wake() }
+            var next = offered.startIndex
+            // Borrowed in place: a copy of each event (and an optional state) per event cost
+            // about a third of what encoding it does.
+            taken.withUnsafeBufferPointer { items in
+                for i in items.indices {
+                    if items[i].offersCheckpoint, next < offered.endIndex {
+                        assembler.add(items[i].event, before: items[i].before, gestureFingerprint: items[i].gestureFingerprint,
+                                      offered: offered[next], into: &records)
+                        next += 1
+                    } else {
+                        assembler.add(items[i].event, before: items[i].before, gestureFingerprint: items[i].gestureFingerprint,
+                                      offered: nil, into: &records)
+                    }
+                }
+            }
+            taken.removeAll(keepingCapacity: true)
+            // A batch is written when a flush or close asks, or when it has waited the flush
+            // interval since the last one, even if its gesture has not ended.
+            if closing || flushTo > assembler.sealedEvents || ContinuousClock.now - lastSeal >= flushInterval {
+                assembler.seal(into: &records)
+            }
+            let upTo = assembler.sealedEvents
             var error: LogError?
             var synced = false
             do throws(LogError) {
-                for job in jobs {
-                    switch job {
-                    case let .batch(raw, first, count, baseTime, continues):
-                        try output.file.append(.batch, payload: raw, firstEvent: first, eventCount: count, baseTime: baseTime,
-                                               continues: continues, compressor: output.compressor)
-                    case let .checkpoint(snapshot, events, t):
-                        try output.file.append(.checkpoint, payload: snapshot, firstEvent: events, eventCount: 0,
-                                               baseTime: t, compressor: output.compressor)
-                    }
-                }
+                if !records.isEmpty { lastSeal = ContinuousClock.now }
+                for record in records { try output.file.append(record, compressor: output.compressor) }
+                records.removeAll(keepingCapacity: true)
+                let unsynced = guarded.withLockedValue { $0.syncedUpTo } < upTo
                 switch durability {
                 case .always:
-                    try output.file.sync()
-                    synced = true
+                    if unsynced {
+                        try output.file.sync()
+                        synced = true
+                    }
                 case .interval(let ms):
-                    if ContinuousClock.now - lastSync >= .milliseconds(ms) {
+                    if unsynced, ContinuousClock.now - lastSync >= .milliseconds(ms) {
                         try output.file.sync()
                         synced = true
                     }
@@ -85,15 +86,19 @@ extension Recorder {
                 error = e
             }
             if synced { lastSync = ContinuousClock.now }
-            guarded.withLockedValue { s in
+            let done = guarded.withLockedValue { s -> Bool in
                 if let error {
                     s.failure = error
                 } else {
                     s.writtenUpTo = max(s.writtenUpTo, upTo)
                     if synced { s.syncedUpTo = max(s.syncedUpTo, upTo) }
                 }
+                guard closing || s.failure != nil else { return false }
+                s.workerDone = true
+                return true
             }
             guarded.wake()
+            if done { return }
         }
     }
 }

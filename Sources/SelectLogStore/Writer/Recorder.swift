@@ -3,12 +3,14 @@ import SelectLog
 
 /// Records events to a log, for apps.
 ///
-/// `append(_:)` validates the event against the engine, encodes it into the current
-/// batch and returns what it changed (the value `TableState.apply` returns, taken
-/// under the same lock as the state); that is all the caller's thread does. A
-/// background thread compresses and writes batches when one fills, when a gesture
-/// ends, on an interval, on `flush()` and on `close()`, and syncs them as
-/// `Durability` says. Every checkpoint interval it also writes a snapshot of the state.
+/// `append(_:)` validates the event against the engine, hands it to the writer thread
+/// and returns what it changed (the value `TableState.apply` returns, taken under the
+/// same lock as the state); that is all the caller's thread does. The writer thread
+/// encodes the events into batches, compresses and writes a batch when it fills, when
+/// a gesture ends, when it has waited the flush interval, on `flush()` and on `close()`,
+/// and syncs as `Durability` says. Every checkpoint interval it also writes a snapshot
+/// of the state. When the writer falls more than `Recorder.pendingLimit` events behind,
+/// `append` waits for it, so memory stays bounded.
 ///
 /// ```swift
 /// let recorder = try Recorder(creating: "session.slog")
@@ -115,16 +117,23 @@ public final class Recorder: Sendable {
     private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
-        self.guarded = LockedBox(State(engine: engine, version: file.header.version, checkpointInterval: options.checkpointInterval,
-                                           putsOff: options.putsOffLargeCheckpoints, since: file.sinceCheckpoint))
+        self.guarded = LockedBox(State(engine: engine))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
         self.clockOrigin = ContinuousClock.now
         self.timeOrigin = engine.t
-        let thread = Thread { [self] in self.work() }
+        let assembler = LogAssembler(events: engine.events, time: engine.t, version: file.header.version,
+                                     checkpointInterval: options.checkpointInterval,
+                                     putsOffLargeCheckpoints: options.putsOffLargeCheckpoints, since: file.sinceCheckpoint,
+                                     batchEvents: options.batchEvents, batchBytes: options.batchBytes)
+        let thread = Thread { [self] in self.work(assembler) }
         thread.name = "selectlog.recorder"
         thread.start()
     }
+
+    /// Events the writer thread may fall behind the callers before `append` waits for it:
+    /// a few megabytes of events at most.
+    static let pendingLimit = 32_768
 
     /// Events appended so far (valid ones).
     public var count: Int { guarded.withLockedValue { $0.engine.events } }
@@ -167,30 +176,45 @@ public final class Recorder: Sendable {
     /// The one append path: `given` as it is, or (`stamp`) with the recorder's time.
     ///
     /// Everything the caller's thread does is here, under the lock once: the engine's
-    /// `apply` (whose `TableChanges` the caller gets), the encoder, and the batch ends.
-    /// The event is passed through, not taken apart and rebuilt, and whether it ended
-    /// a gesture is worked out once.
+    /// `apply` (whose `TableChanges` the caller gets), the gesture fingerprint at a
+    /// gesture end, and handing the event to the writer thread, which encodes it.
     private func append(_ given: TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
-        let batchEvents = options.batchEvents, batchBytes = options.batchBytes
-        let interval = options.checkpointInterval
-        let (changes, wake) = try guarded.withLockedValue { (s: inout State) throws(LogError) -> (TableChanges, Bool) in
+        let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
+        let (changes, wake) = try guarded.withLockedValue { (s: inout State) throws(LogError) -> (TableChanges, Wake) in
             if let failure = s.failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
             if s.closing != .open { throw LogError(.closed, "the recorder is closed", path: path) }
             if stamp {
                 return try Self.add(TimedEvent(given.event, t: max(self.now, s.engine.t)), to: &s, path: path,
-                                    batchEvents: batchEvents, batchBytes: batchBytes, interval: interval)
+                                    interval: interval, wakeAt: wakeAt)
             }
-            return try Self.add(given, to: &s, path: path, batchEvents: batchEvents, batchBytes: batchBytes, interval: interval)
+            return try Self.add(given, to: &s, path: path, interval: interval, wakeAt: wakeAt)
         }
-        if wake { guarded.wake() }
+        switch wake {
+        case .no:
+            break
+        case .writer:
+            guarded.wake()
+        case .writerAndWait:
+            guarded.wake()
+            guarded.withLockedValue(waitingFor: { $0.pending.count < Self.pendingLimit || $0.failure != nil || $0.workerDone }) { _, _ in }
+        }
         return changes
     }
 
-    /// Applies `timed` to the engine and encodes it into the current batch, under the
-    /// lock; returns what it changed and whether the writer thread has work.
+    /// What an append asks of the writer thread.
+    private enum Wake {
+        case no
+        /// Take the pending events now.
+        case writer
+        /// … and the caller waits until it has: the writer is `pendingLimit` events behind.
+        case writerAndWait
+    }
+
+    /// Applies `timed` to the engine and hands it to the writer thread, under the lock;
+    /// returns what it changed and whether to wake the writer thread.
     @inline(__always)
     private static func add(_ timed: TimedEvent, to s: inout State, path: String,
-                            batchEvents: Int, batchBytes: Int, interval: Int) throws(LogError) -> (TableChanges, Bool) {
+                            interval: Int, wakeAt: Int) throws(LogError) -> (TableChanges, Wake) {
         let before = s.engine.t
         let changes: TableChanges
         do throws(InvalidEvent) {
@@ -198,38 +222,29 @@ public final class Recorder: Sendable {
         } catch {
             throw LogError(.invalidEvent, error.description, path: path, eventIndex: s.engine.events, invalidEvent: error)
         }
-        if s.batchCount == 0 {
-            s.batchContinues = s.encoder.startBatch(baseTime: before)
-            s.batchFirst = s.engine.events - 1
-            s.batchBaseTime = before
-        }
-        // What `BinaryEventEncoder.append(_:after:changes:)` writes, with the gesture end worked out once.
         let endsGesture = GestureBoundary.endsGesture(changes)
-        s.encoder.append(timed)
-        if endsGesture { s.encoder.appendGestureFingerprint(s.engine.gestureFingerprint) }
-        s.batchCount += 1
-        if s.checkpoints.noted(eventAt: s.engine.events) {
-            let snapshot = s.engine.snapshot()
-            if s.checkpoints.wants(snapshot, pending: s.encoder.byteCount) {
-                s.sealBatch()
-                s.checkpoints.written()
-                s.queue.append(.checkpoint(snapshot: snapshot, events: s.engine.events, t: s.engine.t))
-                s.encoder.endWindow()
-                return (changes, true)
-            }
+        let offers = LogAssembler.offersCheckpoint(after: s.engine.events, interval: interval)
+        if offers { s.offered.append(s.engine) }
+        s.pending.append(Appended(event: timed, before: before, gestureFingerprint: endsGesture ? s.engine.gestureFingerprint : nil,
+                                  offersCheckpoint: offers))
+        if s.pending.count >= Self.pendingLimit {
+            s.signalled = true
+            return (changes, .writerAndWait)
         }
-        if s.batchCount >= batchEvents || s.encoder.byteCount >= batchBytes || endsGesture {
-            return (changes, s.sealBatch())
+        if endsGesture || offers || s.pending.count % wakeAt == 0 {
+            s.signalled = true
+            return (changes, .writer)
         }
-        return (changes, false)
+        return (changes, .no)
     }
 
     /// Writes everything appended so far; with `.always`, syncs it too.
     public func flush() throws(LogError) {
         let durability = options.durability
         let target = guarded.withLockedValue { s in
-            s.sealBatch()
-            return s.sealedUpTo
+            s.flushTarget = s.engine.events
+            s.signalled = true
+            return s.engine.events
         }
         guarded.wake()
         let failure = guarded.withLockedValue(waitingFor: { s in
@@ -246,7 +261,6 @@ public final class Recorder: Sendable {
     public func close() throws(LogError) {
         let first = guarded.withLockedValue { s in
             guard s.closing == .open else { return false }
-            s.sealBatch()
             s.closing = .inProgress
             return true
         }

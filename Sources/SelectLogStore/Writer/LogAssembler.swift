@@ -1,0 +1,103 @@
+import SelectLog
+
+/// Lays applied events out as a log's records, the same way for every writer: a batch
+/// ends at a gesture end, at `batchEvents` events, at `batchBytes` coded bytes and before
+/// a checkpoint; a gesture end carries the state's gesture fingerprint; the state at
+/// every multiple of the checkpoint interval is offered, and written when the
+/// `CheckpointPolicy` wants it, which ends the coder's window.
+///
+/// It only encodes. `Recorder` runs it on its writer thread (the caller's thread applies
+/// the event and hands it over with what the writer needs from the state); `LogRewriter`
+/// runs it on the caller's. The records it makes go to the caller, in order, to be written.
+struct LogAssembler: Sendable {
+    /// A record to write, in the order made.
+    enum Record: Sendable {
+        case batch(raw: [UInt8], first: Int, count: Int, baseTime: Micros, continues: Bool)
+        case checkpoint(snapshot: [UInt8], events: Int, t: Micros)
+    }
+
+    private var encoder: BinaryEventEncoder
+    private var checkpoints: CheckpointPolicy
+    private let batchEvents: Int
+    private let batchBytes: Int
+    /// Events added, the log's own before the assembler started included.
+    private(set) var events: Int
+    /// Events in batches already made.
+    private(set) var sealedEvents: Int
+    private var batchBaseTime: Micros
+    private var batchContinues = false
+
+    /// Starts after `events` events at time `time`, in a log of format `version`.
+    /// `since`: the events and coded bytes after the log's last checkpoint (a reopened log).
+    init(events: Int, time: Micros, version: UInt16, checkpointInterval: Int, putsOffLargeCheckpoints: Bool,
+         since: (events: Int, bytes: Int) = (0, 0), batchEvents: Int, batchBytes: Int = .max) {
+        encoder = BinaryEventEncoder(baseTime: time, version: version)
+        checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints,
+                                       events: since.events, bytes: since.bytes)
+        self.batchEvents = Swift.max(1, batchEvents)
+        self.batchBytes = batchBytes
+        self.events = events
+        self.sealedEvents = events
+        self.batchBaseTime = time
+    }
+
+    /// Whether a writer offers the state after `count` events as a checkpoint: at every
+    /// multiple of `interval`. The policy decides whether it is written.
+    @inline(__always)
+    static func offersCheckpoint(after count: Int, interval: Int) -> Bool {
+        interval > 0 && count % interval == 0
+    }
+
+    /// Events added but not yet in a batch.
+    var unsealed: Int { events - sealedEvents }
+
+    /// Adds `event`, which the engine applied at time `before` (the state's time before
+    /// it). `gestureFingerprint`: the state's, when the event ended a gesture.
+    /// `offered`: the state after the event, when `offersCheckpoint` says so (nil otherwise).
+    mutating func add(_ event: TimedEvent, before: Micros, gestureFingerprint: UInt32?, offered: TableState?,
+                      into records: inout [Record]) {
+        if events == sealedEvents {
+            batchContinues = encoder.startBatch(baseTime: before)
+            batchBaseTime = before
+        }
+        encoder.append(event)
+        if let gestureFingerprint { encoder.appendGestureFingerprint(gestureFingerprint) }
+        events += 1
+        if checkpoints.noted(eventAt: events), let offered {
+            let snapshot = offered.snapshot()
+            if checkpoints.wants(snapshot, pending: encoder.byteCount) {
+                seal(into: &records)
+                checkpoints.written()
+                records.append(.checkpoint(snapshot: snapshot, events: offered.events, t: offered.t))
+                encoder.endWindow()
+                return
+            }
+        }
+        if events - sealedEvents >= batchEvents || encoder.byteCount >= batchBytes || gestureFingerprint != nil {
+            seal(into: &records)
+        }
+    }
+
+    /// Ends the current batch, if it holds any event.
+    mutating func seal(into records: inout [Record]) {
+        let count = events - sealedEvents
+        guard count > 0 else { return }
+        let raw = encoder.seal(events: count)
+        checkpoints.noted(batchBytes: raw.count)
+        records.append(.batch(raw: raw, first: sealedEvents, count: count, baseTime: batchBaseTime, continues: batchContinues))
+        sealedEvents = events
+    }
+}
+
+extension LogFile {
+    /// Appends `record`, compressed by `compressor` where that makes it smaller.
+    func append(_ record: LogAssembler.Record, compressor: ZstdCompressor?) throws(LogError) {
+        switch record {
+        case let .batch(raw, first, count, baseTime, continues):
+            try append(.batch, payload: raw, firstEvent: first, eventCount: count, baseTime: baseTime,
+                       continues: continues, compressor: compressor)
+        case let .checkpoint(snapshot, events, t):
+            try append(.checkpoint, payload: snapshot, firstEvent: events, eventCount: 0, baseTime: t, compressor: compressor)
+        }
+    }
+}
