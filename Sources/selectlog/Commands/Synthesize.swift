@@ -76,6 +76,8 @@ struct Synthesize: ParsableCommand {
             let recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
             var n = 0
             var out = OutputBuffer()
+            // Read once: an option's wrapped value is looked up through generic metadata on every read.
+            let flushEvery = self.flushEvery, printAcknowledged = self.printAcknowledged
             for e in session {
                 try recorder.append(e)
                 n += 1
