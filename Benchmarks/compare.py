@@ -174,6 +174,10 @@ def store_report(results):
     if st:
         print(f"state at a random event of 10M: {st / 1000:.2f} ms median (target <= 2 ms); "
               f"{base / st:.0f}x faster than replaying from the start" if base else "")
+    cold = p50("stateAt.random10M.coldReader")
+    if cold:
+        print(f"first seek of a reader just opened (it checks every record before the one it reads): "
+              f"{cold / 1000:.2f} ms median" + (f"; {base / cold:.0f}x faster than replaying from the start" if base else ""))
 
 
 def main():
