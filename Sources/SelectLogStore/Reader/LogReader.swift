@@ -348,6 +348,15 @@ public final class LogReader: Sendable {
 
     /// Applies events `state.events..<n` to `state`.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
+        try replay(into: &state, to: n, pipelinedFrom: Self.pipelinedReplayEvents)
+    }
+
+    /// `replay(into:to:)`, decoding on a second thread when at least `minimum` events are
+    /// replayed and a second core exists.
+    func replay(into state: inout TableState, to n: Int, pipelinedFrom minimum: Int) throws(LogError) {
+        if n - state.events >= minimum, Self.hasSecondCore {
+            return try pipelinedReplay(into: &state, to: n)
+        }
         try forEachEvent(from: state.events, to: n) { (index, e) throws(LogError) -> Bool in
             try apply(e, index: index, to: &state, validated: true)
             return true
@@ -361,7 +370,7 @@ public final class LogReader: Sendable {
     }
 
     /// `validated`: `e` came from `forEachEvent`, whose decoder validated it.
-    private func apply(_ e: TimedEvent, index: Int, to state: inout TableState, validated: Bool) throws(LogError) {
+    func apply(_ e: TimedEvent, index: Int, to state: inout TableState, validated: Bool) throws(LogError) {
         do throws(InvalidEvent) {
             // The standard engine skips working out `TableChanges`, which replay discards.
             if engine.isStandard {

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// A long replay decodes on a second thread while the caller's applies: it must be
+/// indistinguishable from decoding and applying in turn. (On a one-core machine the
+/// replay is not pipelined and these compare the plain path with itself.)
+@Suite("Pipelined replay")
+struct PipelinedReplayTests {
+    /// A log of `count` random-walk events (no checkpoints to shorten anything) and its events.
+    static func log(in dir: URL, count: Int) throws -> (path: String, events: [TimedEvent]) {
+        let path = dir.appendingPathComponent("p.slog").path
+        let events = Array(RandomWalkSession(seed: 11, count: count))
+        let w = try LogRewriter(path: path, checkpointInterval: 0, batchEvents: 500)
+        for e in events { try w.append(e) }
+        try w.close()
+        return (path, events)
+    }
+
+    @Test("the same state as applying the events in turn, from the start and from part-way")
+    func sameState() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let n = ReplayPipe.chunkEvents * 9 + 123
+        let (path, events) = try Self.log(in: dir, count: n)
+        var expected = TableState()
+        for e in events[..<1000] { try expected.apply(e) }
+        var partWay = expected
+        for e in events[1000...] { try expected.apply(e) }
+        let log = try LogReader(path: path)
+        var state = TableState()
+        try log.replay(into: &state, to: n, pipelinedFrom: 1)
+        #expect(state == expected)
+        #expect(state.events == n)
+        try log.replay(into: &partWay, to: n, pipelinedFrom: 1)
+        #expect(partWay == expected)
+    }
+
+    @Test("an event the engine rejects stops the replay there: the events before it applied, its index in the error")
+    func rejectionStopsThere() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let n = ReplayPipe.chunkEvents * 8
+        let (path, events) = try Self.log(in: dir, count: n)
+        let bad = n / 2 + 7
+        // An engine that rejects the event at `bad` (and behaves as the standard one before it).
+        let rejecting = EngineBehaviour(name: "rejects one") { (state: inout TableState, event: TimedEvent) throws(InvalidEvent) -> TableChanges in
+            if state.events == bad { throw InvalidEvent(nil, "rejected for the test") }
+            return try state.apply(event)
+        }
+        let log = try LogReader(path: path, engine: rejecting)
+        var state = TableState()
+        do {
+            try log.replay(into: &state, to: n, pipelinedFrom: 1)
+            Issue.record("replayed past a rejected event")
+        } catch {
+            #expect(error.code == .damaged)
+            #expect(error.eventIndex == bad)
+        }
+        var expected = TableState()
+        for e in events[..<bad] { try expected.apply(e) }
+        #expect(state == expected)
+    }
+
+    @Test("damage part-way: the same error as a plain read, and every event before it applied")
+    func damageStopsThere() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let n = ReplayPipe.chunkEvents * 8
+        let (path, events) = try Self.log(in: dir, count: n)
+        let records = try LogReader(path: path).records
+        let batch = try #require(records.last { $0.header.kind == .batch && $0.header.firstEvent > n / 2 && !$0.header.continues })
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[batch.end - 1] ^= 0x40  // the payload's last byte: its checksum fails
+        // The index stays sound, so the damage is found by the read that reaches it.
+        let damaged = dir.appendingPathComponent("d.slog").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let log = try LogReader(path: damaged)
+        var state = TableState()
+        var caught: LogError?
+        do { try log.replay(into: &state, to: log.eventCount, pipelinedFrom: 1) } catch { caught = error }
+        let error = try #require(caught)
+        #expect(error.code == .damaged)
+        #expect(error.offset == batch.offset)
+        // Event by event on this thread, with a reader of its own: the same state and error.
+        let plain = try LogReader(path: damaged)
+        var sequential = TableState()
+        var plainError: LogError?
+        do {
+            try plain.forEachEvent { (i, e) throws(LogError) -> Bool in
+                try plain.apply(e, index: i, to: &sequential)
+                return true
+            }
+        } catch {
+            plainError = error
+        }
+        #expect(state == sequential)
+        #expect(state.events > ReplayPipe.chunkEvents * ReplayPipe.ahead)
+        #expect(plainError?.offset == error.offset)
+        #expect(plainError?.eventIndex == error.eventIndex)
+        #expect(plainError?.description == error.description)
+        _ = events
+    }
+}
