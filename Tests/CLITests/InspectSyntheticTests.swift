@@ -30,7 +30,7 @@ struct InspectSyntheticTests {
         #expect(r.stdout.contains("\"lastT\": \(events.compactMap(\.t).last?.description ?? "")"))
         let text = try CLI.run(["inspect", path])
         #expect(text.stdout.contains("events      20000,"))
-        #expect(text.stdout.contains("20 checkpoints (every 1000 events), index stored"))
+        #expect(text.stdout.contains("20 checkpoints (at multiples of 1000 events), index stored"))
     }
 
     @Test("--at N is the state of replay --at N; --diff compares exactly those states")

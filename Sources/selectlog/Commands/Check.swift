@@ -6,9 +6,9 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a log with this build and report whether its engine behaves as the recording's did.",
         discussion: """
-            Compares the state after every gesture with the fingerprint the log recorded there, and
-            every checkpoint with the replayed state. Exits 0 when this build behaves the same, 1 when
-            it diverges: prints the first gesture that differs (its events and kind) and, field by
+            Compares the state after every gesture with the fingerprint the log recorded there, and \
+            every checkpoint with the replayed state. Exits 0 when this build behaves the same, 1 when \
+            it diverges: prints the first gesture that differs (its events and kind) and, field by \
             field, the recorded state at the nearest checkpoint after it against this build's.
             """)
 

@@ -49,7 +49,7 @@ extension Inspect {
         }
         print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
         if !isScript {
-            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (every \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
+            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (at multiples of \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
             print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
         }
         print("gestures    \(counted(pans, "pan", "pans")), \(counted(taps, "tap", "taps")), \(counted(swipes, "swipe", "swipes"))")

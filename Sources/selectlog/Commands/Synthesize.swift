@@ -6,10 +6,10 @@ struct Synthesize: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a synthetic session (seeded, deterministic) as a log or a script.",
         discussion: """
-            The standard generator is a realistic mix: strip pans sampled at 120 Hz with 60 Hz
-            auto-scroll ticks, drag scrolls, taps, option swipes, row edits, the editor row. Ten
-            minutes is about 60,000 events. The random-walk generator differs in every respect a
-            codec could be tuned to: random-walk fingers with Gaussian steps, relative scrolls,
+            The standard generator is a realistic mix: strip pans sampled at 120 Hz with 60 Hz \
+            auto-scroll ticks, drag scrolls, taps, option swipes, row edits, the editor row. Ten \
+            minutes is about 60,000 events. The random-walk generator differs in every respect a \
+            codec could be tuned to: random-walk fingers with Gaussian steps, relative scrolls, \
             jittered sample times, taps anywhere, irregular tables.
             """)
 

@@ -5,10 +5,10 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a log: every header, checksum, batch and checkpoint, and the seek index.",
         discussion: """
-            Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count
-            of intact events, and exits 1. With --deep, also replays every event and compares each
-            checkpoint with the replayed state. With --repair, cuts the log back to its intact prefix,
-            saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0; a
+            Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count \
+            of intact events, and exits 1. With --deep, also replays every event and compares each \
+            checkpoint with the replayed state. With --repair, cuts the log back to its intact prefix, \
+            saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0; a \
             failed repair can be run again.
             """)
 
