@@ -96,6 +96,7 @@ final class CodedModels: @unchecked Sendable {
     }
 
     /// The time model group of an item symbol.
+    @inline(__always)
     static func timeGroup(_ key: Int) -> Int {
         switch key {
         case Int(EventTag.panMoved.rawValue): 0
@@ -110,6 +111,7 @@ final class CodedModels: @unchecked Sendable {
     }
 
     /// The point model of a finger event kind.
+    @inline(__always)
     static func pointModel(_ tag: EventTag, y: Bool) -> Int {
         let k: Int
         switch tag {
@@ -158,12 +160,14 @@ struct CodedChannel {
     // stays below 2^43 (it decays by a quarter and grows by at most 2^40 a value).
     private var damped: Int64 { ((value &- value &>> 4) &>> Int64(grid)) &<< Int64(grid) }
 
+    @inline(__always)
     var prediction: Int64 {
         if movingError < stillError && movingError <= dampedError { return value &+ step }
         if dampedError < stillError { return damped }
         return value
     }
 
+    @inline(__always)
     mutating func update(_ v: Int64) {
         if v != 0 { grid = Swift.min(grid, v.trailingZeroBitCount) }
         func decay(_ e: Int64, _ miss: Int64) -> Int64 {
@@ -194,19 +198,27 @@ extension RangeEncoder {
 
     /// A signed integer under the model at `base`.
     mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int) {
-        encode(v != 0, m, base)
+        var c = core
+        encodeInt(v, m, base, &c)
+        core = c
+    }
+
+    /// `encodeInt` on the registers `c`.
+    @inline(__always)
+    mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        encode(v != 0, m.at(base), &c)
         if v == 0 { return }
-        encode(v < 0, m, base + 1)
+        encode(v < 0, m.at(base &+ 1), &c)
         let mag = v.magnitude
-        let n = 64 - mag.leadingZeroBitCount            // 1...64
-        encodeSymbol(Swift.min(n - 1, 15), bits: 4, m, base + 2)
-        if n >= 16 { encodeSymbol(n - 16, bits: 6, m, CodedModels.longLengthBase) }
+        let n = 64 &- mag.leadingZeroBitCount            // 1...64
+        encodeSymbol(Swift.min(n &- 1, 15), bits: 4, m, base &+ 2, &c)
+        if n >= 16 { encodeSymbol(n &- 16, bits: 6, m, CodedModels.longLengthBase, &c) }
         if n >= 2 {
             if n <= 16 {
-                encode((mag >> UInt64(n - 2)) & 1 != 0, m, base + 16 + n)
-                if n >= 3 { encodeDirect(mag, count: n - 2) }
+                encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
+                if n >= 3 { encodeDirect(mag, count: n &- 2, &c) }
             } else {
-                encodeDirect(mag, count: n - 1)
+                encodeDirect(mag, count: n &- 1, &c)
             }
         }
     }
@@ -215,28 +227,40 @@ extension RangeEncoder {
     mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
         let r = v &- channel.prediction
         let grid = channel.grid
+        var c = core
+        var coded = r, base = model
         if grid > 0 {
-            let off = r & ((1 << Int64(grid)) - 1) != 0
-            encode(off, m, CodedModels.gridFlagBase + flag)
-            if off { encodeInt(r, m, CodedModels.offGridBase) } else { encodeInt(r >> Int64(grid), m, model) }
-        } else {
-            encodeInt(r, m, model)
+            let off = r & ((1 &<< Int64(grid)) &- 1) != 0
+            encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
+            if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
         }
+        encodeInt(coded, m, base, &c)
+        core = c
         channel.update(v)
     }
 
     /// A tree-coded symbol of `bits` bits under the tree at `base`.
     mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int) {
+        var c = core
+        encodeSymbol(s, bits: bits, m, base, &c)
+        core = c
+    }
+
+    /// `encodeSymbol` on the registers `c`.
+    @inline(__always)
+    mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
         var node = 1
-        for i in stride(from: bits - 1, through: 0, by: -1) {
-            let bit = (s >> i) & 1
-            encode(bit != 0, m, base + node)
-            node = node << 1 | bit
+        var i = bits
+        while i > 0 {
+            i &-= 1
+            let bit = (s &>> i) & 1
+            encode(bit != 0, m.at(base &+ node), &c)
+            node = node &<< 1 | bit
         }
     }
 }
 
-extension RangeDecoder {
+extension RangeDecoderCore {
     @inline(__always)
     mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
 
@@ -244,17 +268,29 @@ extension RangeDecoder {
     mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
-        guard decode(m, base) else { return 0 }
-        let negative = decodeBit(m, base + 1)
-        var n = decodeSymbol(bits: 4, m, base + 2) + 1
+        // On a local copy, so that the registers are not stored at every model write.
+        var c = self
+        let v = c.decodeIntInline(m, base)
+        self = c
+        return v
+    }
+
+    /// `decodeInt`, inlined into its caller (`decodeValue`).
+    @inline(__always)
+    mutating func decodeIntInline(_ m: ModelTable, _ base: Int) -> Int64 {
+        var c = self
+        defer { self = c }
+        guard c.decode(m, base) else { return 0 }
+        let negative = c.decodeBit(m, base &+ 1)
+        var n = c.decodeSymbol(bits: 4, m, base &+ 2) &+ 1
         var mag: UInt64 = 1
-        if n >= 16 { n = decodeSymbol(bits: 6, m, CodedModels.longLengthBase) + 16 }
+        if n >= 16 { n = c.decodeSymbol(bits: 6, m, CodedModels.longLengthBase) &+ 16 }
         if n >= 2 {
             if n <= 16 {
-                mag = mag << 1 | UInt64(decodeBit(m, base + 16 + n))
-                if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
+                mag = mag << 1 | UInt64(c.decodeBit(m, base &+ 16 &+ n))
+                if n >= 3 { mag = mag << UInt64(n &- 2) | c.directBits(n &- 2) }
             } else {
-                mag = mag << UInt64(n - 1) | decodeDirect(count: n - 1)
+                mag = mag << UInt64(n &- 1) | c.directBits(n &- 1)
             }
         }
         // Negated without a branch: all ones when negative.
@@ -263,14 +299,31 @@ extension RangeDecoder {
         return (v ^ (0 &- sign)) &+ sign
     }
 
-    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
-        let grid = channel.grid
-        let r: Int64
-        if grid > 0 && !decode(m, CodedModels.gridFlagBase + flag) {
-            r = decodeInt(m, model) &<< Int64(grid)
-        } else {
-            r = decodeInt(m, grid > 0 ? CodedModels.offGridBase : model)
+    /// `decodeDirect`, inlined into its caller.
+    @inline(__always)
+    mutating func directBits(_ count: Int) -> UInt64 {
+        var v: UInt64 = 0
+        var i = count
+        while i > 0 {
+            i &-= 1
+            range >>= 1
+            let one = code >= range
+            code = one ? code &- range : code
+            v = v << 1 | (one ? 1 : 0)
+            normalize()
         }
+        return v
+    }
+
+    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        var c = self
+        let grid = channel.grid
+        var base = model, shift: Int64 = 0
+        if grid > 0 {
+            if c.decode(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { shift = Int64(grid) }
+        }
+        let r = c.decodeIntInline(m, base) &<< shift
+        self = c
         let v = channel.prediction &+ r
         channel.update(v)
         return v
@@ -317,12 +370,15 @@ struct CodedState {
     }
 
     /// The model of a time residual under `key` (`CodedModels.scrollTimeKey`).
+    @inline(__always)
     func timeModel(_ key: Int) -> Int {
         CodedModels.timeBase + (CodedModels.timeGroup(key) * 3 + Int(models.lastSign[key & 63])) * CodedModels.intSize
     }
 
+    @inline(__always)
     func lastStep(_ key: Int) -> Int64 { models.lastStep[key & 63] }
 
+    @inline(__always)
     mutating func noteTime(_ symbol: Int, step: Int64, residual: Int64, t: Int64) {
         models.lastStep[symbol & 63] = step
         models.lastSign[symbol & 63] = residual == 0 ? 0 : (residual > 0 ? 1 : 2)
