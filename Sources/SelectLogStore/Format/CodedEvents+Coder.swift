@@ -198,7 +198,7 @@ struct CodedEventDecoder {
             marker = .fingerprint(v)
             return nil
         }
-        guard let tag = EventTag(rawValue: UInt8(symbol)), symbol < M.fingerprintSymbol else {
+        guard symbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) else {
             isNewer = true
             throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
         }

@@ -59,6 +59,9 @@ final class CodedModels: @unchecked Sendable {
     /// Per time key: the last time step and the sign of the last residual (0, +, -).
     let lastStep: UnsafeMutablePointer<Int64>
     let lastSign: UnsafeMutablePointer<UInt8>
+    /// Per time key: the first model of its time group (`timeBase + timeGroup(key) * 3 * intSize`),
+    /// so that finding a time model is two loads rather than a switch. Constant.
+    let timeGroupBase: UnsafeMutablePointer<Int>
     /// Indexed by `CodedModels.Channel` (8 slots, 6 used).
     let channels: UnsafeMutablePointer<CodedChannel>
 
@@ -72,6 +75,10 @@ final class CodedModels: @unchecked Sendable {
         lastStep.initialize(repeating: 0, count: CodedModels.symbolCount)
         lastSign = .allocate(capacity: CodedModels.symbolCount)
         lastSign.initialize(repeating: 0, count: CodedModels.symbolCount)
+        timeGroupBase = .allocate(capacity: CodedModels.symbolCount)
+        for key in 0..<CodedModels.symbolCount {
+            (timeGroupBase + key).initialize(to: CodedModels.timeBase + CodedModels.timeGroup(key) * 3 * CodedModels.intSize)
+        }
         channels = .allocate(capacity: 8)
         channels.initialize(from: CodedModels.freshChannels, count: 8)
     }
@@ -80,6 +87,7 @@ final class CodedModels: @unchecked Sendable {
         table.base.deallocate()
         lastStep.deallocate()
         lastSign.deallocate()
+        timeGroupBase.deallocate()
         channels.deallocate()
     }
 
@@ -372,7 +380,7 @@ struct CodedState {
     /// The model of a time residual under `key` (`CodedModels.scrollTimeKey`).
     @inline(__always)
     func timeModel(_ key: Int) -> Int {
-        CodedModels.timeBase + (CodedModels.timeGroup(key) * 3 + Int(models.lastSign[key & 63])) * CodedModels.intSize
+        models.timeGroupBase[key & 63] &+ Int(models.lastSign[key & 63]) &* CodedModels.intSize
     }
 
     @inline(__always)
