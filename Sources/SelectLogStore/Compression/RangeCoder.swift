@@ -299,6 +299,28 @@ struct RangeDecoderCore {
         return one ? 1 : 0
     }
 
+    /// A decision whose value is usually predictable (the kind of the next item, whether
+    /// it is timed as the one before, a value on its grid): decoded with a branch on it,
+    /// which does only the chosen side's work. Same result as `decodeBit`.
+    @inline(__always)
+    mutating func decodeLikely(_ p: inout UInt32) -> Bool {
+        let model = p
+        let bound = (range &>> 16) &* (model & 0xFFFF)
+        let one: Bool
+        if code < bound {
+            range = bound
+            p = RangeCoder.adapted(model, false)
+            one = false
+        } else {
+            code &-= bound
+            range &-= bound
+            p = RangeCoder.adapted(model, true)
+            one = true
+        }
+        normalize()
+        return one
+    }
+
     mutating func decodeDirect(count: Int) -> UInt64 {
         var c = self
         var v: UInt64 = 0

@@ -183,8 +183,8 @@ struct CodedEventDecoder {
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail(c, "batch holds more items than the format allows") }
         let m = s.models.table
         var symbol = s.lastSymbol
-        let same = c.decode(m, s.sameKindModel)
-        if !same { symbol = c.decodeSymbol(bits: 6, m, s.kindContext) }
+        let same = c.decodeLikely(m, s.sameKindModel)
+        if !same { symbol = c.decodeLikelySymbol(bits: 6, m, s.kindContext) }
         s.lastSymbol = symbol
         if symbol == M.endSymbol {
             isAtEnd = true
@@ -202,14 +202,14 @@ struct CodedEventDecoder {
             isNewer = true
             throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
         }
-        let hasTime = same ? s.lastHasTime : c.decode(m, M.hasTimeBase)
+        let hasTime = same ? s.lastHasTime : c.decodeLikely(m, M.hasTimeBase)
         s.lastHasTime = hasTime
         var timeKey = symbol
         var shape = 0
         if tag == .scroll {
             shape = s.lastScrollShape
-            if !c.decode(m, M.sameShapeBase + (shape & 31)) {
-                shape = c.decodeSymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
+            if !c.decodeLikely(m, M.sameShapeBase + (shape & 31)) {
+                shape = c.decodeLikelySymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
             }
             guard shape < M.scrollShapes else { throw fail(c, "bad scroll shape \(shape)") }
             s.lastScrollShape = shape

@@ -328,13 +328,27 @@ extension RangeDecoderCore {
         let grid = channel.grid
         var base = model, shift: Int64 = 0
         if grid > 0 {
-            if c.decode(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { shift = Int64(grid) }
+            if c.decodeLikely(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { shift = Int64(grid) }
         }
         let r = c.decodeIntInline(m, base) &<< shift
         self = c
         let v = channel.prediction &+ r
         channel.update(v)
         return v
+    }
+
+    @inline(__always)
+    mutating func decodeLikely(_ m: ModelTable, _ i: Int) -> Bool { decodeLikely(&m.at(i).pointee) }
+
+    /// `decodeSymbol` for a symbol that usually follows the ones before it (an item's
+    /// kind, a scroll's shape): each decision with `decodeLikely`.
+    @inline(__always)
+    mutating func decodeLikelySymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
+        var node = 1
+        for _ in 0..<bits {
+            node = node &<< 1 | (decodeLikely(m, base &+ node) ? 1 : 0)
+        }
+        return node &- (1 &<< bits)
     }
 
     @inline(__always)
