@@ -18,4 +18,15 @@ struct RangeCoderTests {
         }
         #expect(mismatches == 0)
     }
+
+    @Test("a fresh model steps by a quarter (s = 2 + floor(log2(n + 1)), as logs have always been written)")
+    func freshStep() {
+        // 32768 + (65536 - 32768) >> 2 and 32768 - 32768 >> 2, one bit seen.
+        #expect(RangeCoder.adapted(RangeCoder.fresh, false) == 1 << 16 | 40_960)
+        #expect(RangeCoder.adapted(RangeCoder.fresh, true) == 1 << 16 | 24_576)
+        // A seasoned model (30 bits seen) steps by 1/64 and stays seasoned.
+        #expect(RangeCoder.adapted(30 << 16 | 32_768, false) == 30 << 16 | 33_280)
+        #expect(RangeCoder.adapted(30 << 16 | 64, true) == 30 << 16 | 64)
+        #expect(RangeCoder.adapted(30 << 16 | 65_472, false) == 30 << 16 | 65_472)
+    }
 }
