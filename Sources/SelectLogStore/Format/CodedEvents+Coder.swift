@@ -298,8 +298,12 @@ struct CodedEventDecoder {
     }
 
     private func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
-        let x = value(&c, .fingerX, model: M.pointModel(tag, y: false))
-        let y = value(&c, .fingerY, model: M.pointModel(tag, y: true))
+        // Both coordinates inlined, on a local copy of the registers.
+        var r = c
+        let m = s.models.table
+        let x = r.decodeValueInline(&s.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
+        let y = r.decodeValueInline(&s.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
+        c = r
         guard x.magnitude <= maxLength, y.magnitude <= maxLength else {
             throw fail(c, "position out of range")
         }

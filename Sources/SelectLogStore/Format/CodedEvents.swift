@@ -324,6 +324,12 @@ extension RangeDecoderCore {
     }
 
     mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        decodeValueInline(&channel, m, model: model, flag: flag)
+    }
+
+    /// `decodeValue`, inlined into its caller (a point's two coordinates).
+    @inline(__always)
+    mutating func decodeValueInline(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
         var c = self
         let grid = channel.grid
         var base = model, shift: Int64 = 0
