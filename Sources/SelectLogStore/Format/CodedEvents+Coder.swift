@@ -115,8 +115,14 @@ extension BinaryEventEncoder {
     }
 
     private mutating func point(_ p: ViewportPoint, _ tag: EventTag) {
-        value(p.x.raw, .fingerX, model: M.pointModel(tag, y: false))
-        value(p.y.raw, .fingerY, model: M.pointModel(tag, y: true))
+        // Both coordinates inlined, on one local copy of the coder's registers.
+        let m = coded.models.table
+        var c = coder.core
+        coder.encodeValue(p.x.raw, &coded.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false),
+                          flag: M.Channel.fingerX.rawValue, &c)
+        coder.encodeValue(p.y.raw, &coded.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true),
+                          flag: M.Channel.fingerY.rawValue, &c)
+        coder.core = c
     }
 }
 

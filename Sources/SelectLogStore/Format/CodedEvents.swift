@@ -233,9 +233,17 @@ extension RangeEncoder {
 
     /// A value of `channel`, predicted; `flag` is the channel's grid-flag model.
     mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
+        var c = core
+        encodeValue(v, &channel, m, model: model, flag: flag, &c)
+        core = c
+    }
+
+    /// `encodeValue` on the registers `c`, inlined into its caller (a point's two coordinates).
+    @inline(__always)
+    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int,
+                              _ c: inout EncoderCore) {
         let r = v &- channel.prediction
         let grid = channel.grid
-        var c = core
         var coded = r, base = model
         if grid > 0 {
             let off = r & ((1 &<< Int64(grid)) &- 1) != 0
@@ -243,7 +251,6 @@ extension RangeEncoder {
             if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
         }
         encodeInt(coded, m, base, &c)
-        core = c
         channel.update(v)
     }
 
