@@ -3,8 +3,8 @@
 ///
 /// Every decision is coded under a model: a 16-bit probability that the bit is 0
 /// (bits 0-15) and how many bits the model has seen, up to 30 (bits 16-23). After each
-/// bit the probability moves 1/2^s of the way towards it, with s = 1 + floor(log2(seen + 1)),
-/// so a fresh model learns fast and a seasoned one is steady; it stays within
+/// bit the probability moves 1/2^s of the way towards it, with s = 2 + floor(log2(seen + 1)),
+/// so a fresh model learns fast and a seasoned one (s = 6) is steady; it stays within
 /// 64...65472. "Direct" bits are coded at one half. The output has no leading zero
 /// byte (LZMA's first byte is always 0 and is left out), and up to four trailing zero
 /// bytes of the final flush are left out: the decoder reads zeros past the end.
@@ -12,16 +12,37 @@ enum RangeCoder {
     /// A fresh model: probability one half, nothing seen.
     static let fresh: UInt32 = 1 << 15
     static let top: UInt32 = 1 << 24
+    /// A model that has seen 30 bits or more: its step is fixed at 1/64.
+    static let seasoned: UInt32 = 30 << 16
 
     @inline(__always)
     static func adapt(_ p: inout UInt32, _ bit: Bool) { p = adapted(p, bit) }
 
-    /// The model `p` after coding `bit`, computed without branches (both ways, then a select).
+    /// The model `p` after coding `bit`, computed without branches on the bit. Both ways
+    /// are one formula, prob + (target - prob) >> s (an arithmetic shift), with target
+    /// 65536 for a 0 and 2^s - 1 for a 1: floor((2^s - 1 - prob) / 2^s) is
+    /// -floor(prob / 2^s), so this is the same as prob - prob >> s.
     @inline(__always)
     static func adapted(_ p: UInt32, _ bit: Bool) -> UInt32 {
+        let prob = Int32(bitPattern: p & 0xFFFF)
+        if p >= seasoned {
+            // Most decisions: a model that has seen 30 bits, whose step is 1/64 for good.
+            let target: Int32 = bit ? 63 : 65_536
+            let q = Swift.min(Swift.max(prob &+ ((target &- prob) &>> 6), 64), 65_472)
+            return seasoned | UInt32(bitPattern: q)
+        }
+        let seen = p >> 16
+        let shift = Int32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 2 + floor(log2(seen + 1))
+        let target: Int32 = bit ? (1 &<< shift) &- 1 : 65_536
+        let q = Swift.min(Swift.max(prob &+ ((target &- prob) &>> shift), 64), 65_472)
+        return (seen &+ 1) << 16 | UInt32(bitPattern: q)
+    }
+
+    /// `adapted` as first written, kept as the specification the tests hold it to.
+    static func adaptedReference(_ p: UInt32, _ bit: Bool) -> UInt32 {
         let prob = p & 0xFFFF
         let seen = p >> 16
-        let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
+        let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)
         let down = prob &- (prob &>> shift)
         let up = prob &+ ((65_536 &- prob) &>> shift)
         var q = bit ? down : up
@@ -33,14 +54,23 @@ enum RangeCoder {
 }
 
 /// The encoding side of `RangeCoder`.
+///
+/// The coder's registers live in `core`, a plain value: the functions that code many
+/// decisions (`encodeInt`, `encodeSymbol`) copy it into a local, so the compiler keeps
+/// it in registers although they write models through pointers, and store it once.
 struct RangeEncoder {
     private(set) var bytes: [UInt8]
-    private var low: UInt64 = 0
-    private var range: UInt32 = 0xFFFF_FFFF
-    private var cache: UInt8 = 0
-    private var cacheSize = 1
-    /// LZMA's first output byte (always 0) is not written.
-    private var skipsFirst = true
+    var core = EncoderCore()
+
+    /// What the coder holds besides its output.
+    struct EncoderCore {
+        var low: UInt64 = 0
+        var range: UInt32 = 0xFFFF_FFFF
+        var cache: UInt8 = 0
+        var cacheSize = 1
+        /// LZMA's first output byte (always 0) is not written.
+        var skipsFirst = true
+    }
 
     init(capacity: Int = 1 << 12) {
         bytes = []
@@ -48,61 +78,93 @@ struct RangeEncoder {
     }
 
     /// About how many bytes the finished output will take.
-    var count: Int { bytes.count + cacheSize + 4 }
+    var count: Int { bytes.count + core.cacheSize + 4 }
 
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        low = 0
-        range = 0xFFFF_FFFF
-        cache = 0
-        cacheSize = 1
-        skipsFirst = true
+        core = EncoderCore()
     }
 
     /// Codes `bit` under the model `p` and adapts it.
     @inline(__always)
     mutating func encode(_ bit: Bool, _ p: inout UInt32) {
-        let bound = (range >> 16) &* (p & 0xFFFF)
+        var c = core
+        encode(bit, &p, &c)
+        core = c
+    }
+
+    /// Codes `bit` under the model `p` on the registers `c` (this coder's, in a local).
+    @inline(__always)
+    mutating func encode(_ bit: Bool, _ p: inout UInt32, _ c: inout EncoderCore) {
+        let model = p
+        let bound = (c.range &>> 16) &* (model & 0xFFFF)
         if bit {
-            low &+= UInt64(bound)
-            range &-= bound
+            c.low &+= UInt64(bound)
+            c.range &-= bound
         } else {
-            range = bound
+            c.range = bound
         }
-        RangeCoder.adapt(&p, bit)
-        while range < RangeCoder.top {
-            range <<= 8
-            shiftLow()
+        p = RangeCoder.adapted(model, bit)
+        if c.range < RangeCoder.top {
+            // Rare (about once per output byte): through `self`, so that `c` stays in registers.
+            core = c
+            normalize()
+            c = core
         }
+    }
+
+    /// Codes `bit` under the model at `model` on the registers `c`.
+    @inline(__always)
+    mutating func encode(_ bit: Bool, _ model: UnsafeMutablePointer<UInt32>, _ c: inout EncoderCore) {
+        encode(bit, &model.pointee, &c)
+    }
+
+    @inline(never)
+    private mutating func normalize() {
+        var c = core
+        while c.range < RangeCoder.top {
+            c.range <<= 8
+            shiftLow(&c)
+        }
+        core = c
     }
 
     /// Codes the low `count` bits of `value` (at most 64), most significant first, at one half each.
     mutating func encodeDirect(_ value: UInt64, count: Int) {
+        var c = core
+        encodeDirect(value, count: count, &c)
+        core = c
+    }
+
+    /// `encodeDirect` on the registers `c`.
+    @inline(__always)
+    mutating func encodeDirect(_ value: UInt64, count: Int, _ c: inout EncoderCore) {
         var i = count
         while i > 0 {
-            i -= 1
-            range >>= 1
-            if (value >> UInt64(i)) & 1 != 0 { low &+= UInt64(range) }
-            while range < RangeCoder.top {
-                range <<= 8
-                shiftLow()
+            i &-= 1
+            c.range >>= 1
+            if (value >> UInt64(i)) & 1 != 0 { c.low &+= UInt64(c.range) }
+            if c.range < RangeCoder.top {
+                core = c
+                normalize()
+                c = core
             }
         }
     }
 
-    private mutating func shiftLow() {
-        if low < 0xFF00_0000 || low > 0xFFFF_FFFF {
-            let carry = UInt8(truncatingIfNeeded: low >> 32)
-            var temp = cache
+    private mutating func shiftLow(_ c: inout EncoderCore) {
+        if c.low < 0xFF00_0000 || c.low > 0xFFFF_FFFF {
+            let carry = UInt8(truncatingIfNeeded: c.low >> 32)
+            var temp = c.cache
             repeat {
-                if skipsFirst { skipsFirst = false } else { bytes.append(temp &+ carry) }
+                if c.skipsFirst { c.skipsFirst = false } else { bytes.append(temp &+ carry) }
                 temp = 0xFF
-                cacheSize -= 1
-            } while cacheSize != 0
-            cache = UInt8(truncatingIfNeeded: low >> 24)
+                c.cacheSize -= 1
+            } while c.cacheSize != 0
+            c.cache = UInt8(truncatingIfNeeded: c.low >> 24)
         }
-        cacheSize += 1
-        low = (low & 0x00FF_FFFF) << 8
+        c.cacheSize += 1
+        c.low = (c.low & 0x00FF_FFFF) << 8
     }
 
     /// The finished output: the coder is flushed on a copy, so this one can go on.
@@ -110,43 +172,113 @@ struct RangeEncoder {
     /// bytes, and those bytes are left out.
     func finished() -> [UInt8] {
         var e = self
-        let high = e.low &+ UInt64(e.range) &- 1
+        var c = e.core
+        let high = c.low &+ UInt64(c.range) &- 1
         for keep in 1...4 {
             let mask: UInt64 = (1 << UInt64(32 - 8 * keep)) - 1
-            let v = (e.low &+ mask) & ~mask
+            let v = (c.low &+ mask) & ~mask
             if v <= high {
-                e.low = v
+                c.low = v
                 break
             }
         }
-        for _ in 0..<5 { e.shiftLow() }
+        for _ in 0..<5 { e.shiftLow(&c) }
         // At most the flush's four bytes are left out, so a decoder reads at most four zeros past the end.
         for _ in 0..<4 where e.bytes.last == 0 { e.bytes.removeLast() }
         return e.bytes
     }
 }
 
+/// The bytes a `RangeDecoder` reads, copied into an allocation of their own, which no
+/// one writes after `init`: the decoder reads them through a pointer, without array
+/// bounds checks or reference counting in its loop.
+final class RangeInput: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        base = .allocate(capacity: Swift.max(bytes.count, 1))
+        bytes.withUnsafeBufferPointer { b in
+            if let a = b.baseAddress { base.initialize(from: a, count: b.count) }
+        }
+    }
+
+    deinit { base.deallocate() }
+}
+
 /// The decoding side of `RangeCoder`. It reads zeros past the end of its bytes, and
 /// `overran` says when it has read more of them than any encoder's output implies.
 struct RangeDecoder {
-    private let bytes: [UInt8]
-    private(set) var position = 0
-    private var range: UInt32 = 0xFFFF_FFFF
-    private var code: UInt32 = 0
+    /// Owns the bytes `core` points into.
+    private let input: RangeInput
+    /// The decoder's registers. Functions that decode many decisions copy them into a
+    /// local and store them back once (see `RangeDecoderCore`).
+    var core: RangeDecoderCore
 
     init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        for _ in 0..<4 { code = code << 8 | nextByte() }
+        input = RangeInput(bytes)
+        core = RangeDecoderCore(UnsafePointer(input.base), count: input.count)
     }
+
+    var position: Int { core.position }
 
     /// True when the decoder has read past the bytes by more than a finished stream's
     /// left-out zeros: the input was not written by `RangeEncoder`.
-    var overran: Bool { position > bytes.count + 4 }
+    var overran: Bool { core.overran }
+
+    @inline(__always)
+    mutating func decode(_ p: inout UInt32) -> Bool { core.decodeBit(&p) != 0 }
+
+    @inline(__always)
+    mutating func decodeBit(_ p: inout UInt32) -> Int { core.decodeBit(&p) }
+
+    mutating func decodeDirect(count: Int) -> UInt64 { core.decodeDirect(count: count) }
+}
+
+/// A `RangeDecoder`'s registers and a pointer to its bytes, which the `RangeDecoder`
+/// that made it owns: a core is used only while that decoder is alive (copied out of it
+/// into a local and back). Every read is checked against `count`.
+struct RangeDecoderCore {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+    var position = 0
+    var range: UInt32 = 0xFFFF_FFFF
+    var code: UInt32 = 0
+
+    init(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        self.bytes = bytes
+        self.count = count
+        for _ in 0..<4 { code = code << 8 | nextByte() }
+    }
+
+    var overran: Bool { position > count + 4 }
 
     @inline(__always)
     private mutating func nextByte() -> UInt32 {
-        defer { position &+= 1 }
-        return position < bytes.count ? UInt32(bytes[position]) : 0
+        let b = position < count ? UInt32(bytes[position]) : 0
+        position &+= 1
+        return b
+    }
+
+    @inline(__always)
+    mutating func normalize() {
+        if range < RangeCoder.top { (range, code, position) = Self.refilled(range, code, position, bytes, count) }
+    }
+
+    /// The registers after normalizing (about once per byte of input). Out of line and on
+    /// values, so that the decoding functions keep their registers in registers and do not
+    /// hold the byte pointer in one.
+    @inline(never)
+    static func refilled(_ range: UInt32, _ code: UInt32, _ position: Int, _ bytes: UnsafePointer<UInt8>, _ count: Int)
+        -> (UInt32, UInt32, Int) {
+        var range = range, code = code, position = position
+        while range < RangeCoder.top {
+            range <<= 8
+            code = code << 8 | (position < count ? UInt32(bytes[position]) : 0)
+            position &+= 1
+        }
+        return (range, code, position)
     }
 
     @inline(__always)
@@ -157,38 +289,49 @@ struct RangeDecoder {
     @inline(__always)
     mutating func decodeBit(_ p: inout UInt32) -> Int {
         let model = p
-        let prob = model & 0xFFFF
-        let bound = (range >> 16) &* prob
-        // All ones when the bit is 0 (code < bound), else zero.
-        let zero = UInt32(truncatingIfNeeded: (Int64(code) &- Int64(bound)) >> 63)
-        code &-= bound & ~zero
-        range = (bound & zero) | ((range &- bound) & ~zero)
-        let seen = model >> 16
-        let shift = UInt32(truncatingIfNeeded: 33 &- (seen &+ 1).leadingZeroBitCount)   // 1 + floor(log2(seen + 1))
-        let up = prob &+ ((65_536 &- prob) &>> shift)
-        let down = prob &- (prob &>> shift)
-        var q = (up & zero) | (down & ~zero)
-        q = Swift.min(Swift.max(q, 64), 65_472)
-        p = Swift.min(seen &+ 1, 30) << 16 | q
-        while range < RangeCoder.top {
-            range <<= 8
-            code = code << 8 | nextByte()
+        let bound = (range &>> 16) &* (model & 0xFFFF)
+        let one = code >= bound
+        let rest = range &- bound
+        code = one ? code &- bound : code
+        range = one ? rest : bound
+        p = RangeCoder.adapted(model, one)
+        normalize()
+        return one ? 1 : 0
+    }
+
+    /// A decision whose value is usually predictable (the kind of the next item, whether
+    /// it is timed as the one before, a value on its grid): decoded with a branch on it,
+    /// which does only the chosen side's work. Same result as `decodeBit`.
+    @inline(__always)
+    mutating func decodeLikely(_ p: inout UInt32) -> Bool {
+        let model = p
+        let bound = (range &>> 16) &* (model & 0xFFFF)
+        let one: Bool
+        if code < bound {
+            range = bound
+            p = RangeCoder.adapted(model, false)
+            one = false
+        } else {
+            code &-= bound
+            range &-= bound
+            p = RangeCoder.adapted(model, true)
+            one = true
         }
-        return Int(truncatingIfNeeded: ~zero & 1)
+        normalize()
+        return one
     }
 
     mutating func decodeDirect(count: Int) -> UInt64 {
+        var c = self
         var v: UInt64 = 0
         for _ in 0..<count {
-            range >>= 1
-            let zero = UInt32(truncatingIfNeeded: (Int64(code) &- Int64(range)) >> 63)
-            code &-= range & ~zero
-            v = v << 1 | UInt64(~zero & 1)
-            while range < RangeCoder.top {
-                range <<= 8
-                code = code << 8 | nextByte()
-            }
+            c.range >>= 1
+            let one = c.code >= c.range
+            c.code = one ? c.code &- c.range : c.code
+            v = v << 1 | (one ? 1 : 0)
+            c.normalize()
         }
+        self = c
         return v
     }
 }

@@ -94,11 +94,17 @@ struct BinaryEventDecoder {
         if isCoded {
             while true {
                 let start = coded.position
-                if let e = try nextCoded() { return try validated(e, at: start) }
+                if let e = try nextCoded() {
+                    try check(e, at: start)
+                    return e
+                }
                 switch coded.marker {
                 case .end: return nil
                 case .fingerprint: continue
-                case .cold(let tag, let t, let bytes): return try validated(cold(tag, t, bytes, at: start), at: start)
+                case .cold(let tag, let t, let bytes):
+                    let e = try cold(tag, t, bytes, at: start)
+                    try check(e, at: start)
+                    return e
                 }
             }
         }
@@ -159,11 +165,17 @@ struct BinaryEventDecoder {
     /// The next item of a version 3 batch; every event passes the same checks as in version 2.
     private mutating func nextCodedItem() throws(BinaryError) -> Item? {
         let start = coded.position
-        if let e = try nextCoded() { return .event(try validated(e, at: start)) }
+        if let e = try nextCoded() {
+            try check(e, at: start)
+            return .event(e)
+        }
         switch coded.marker {
         case .end: return nil
         case .fingerprint(let v): return .gestureFingerprint(v)
-        case .cold(let tag, let t, let bytes): return .event(try validated(cold(tag, t, bytes, at: start), at: start))
+        case .cold(let tag, let t, let bytes):
+            let e = try cold(tag, t, bytes, at: start)
+            try check(e, at: start)
+            return .event(e)
         }
     }
 
@@ -187,13 +199,14 @@ struct BinaryEventDecoder {
         return TimedEvent(event, t: t)
     }
 
-    private func validated(_ timed: TimedEvent, at start: Int) throws(BinaryError) -> TimedEvent {
+    /// The checks every way in runs (`TimedEvent.validate()`), on the event in place: the
+    /// caller returns the event it decoded, not a copy.
+    private func check(_ timed: borrowing TimedEvent, at start: Int) throws(BinaryError) {
         do throws(InvalidEvent) {
             try timed.validate()
         } catch {
             throw BinaryError(offset: start, reason: "invalid event: \(error)")
         }
-        return timed
     }
 
     private mutating func point(_ r: inout BinaryReader) throws(BinaryError) -> ViewportPoint {

@@ -2,45 +2,48 @@
 /// Every checksum in a log is salted: the file's salt is hashed first, so a record
 /// copied from another file (another salt) does not verify.
 package enum CRC32C {
-    static let tables: [[UInt32]] = {
-        var t = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+    /// The eight slicing tables, one after another (8 x 256 entries), in one allocation
+    /// that lives as long as the process: `update` reads them through a pointer, with
+    /// no array bounds checks or reference counting in its loop. Written once, by the
+    /// lazy initializer, and only read after (hence `nonisolated(unsafe)`).
+    nonisolated(unsafe) private static let table: UnsafePointer<UInt32> = {
+        let t = UnsafeMutablePointer<UInt32>.allocate(capacity: 8 * 256)
         for i in 0..<256 {
             var c = UInt32(i)
             for _ in 0..<8 { c = (c & 1) != 0 ? (c >> 1) ^ 0x82F6_3B78 : c >> 1 }
-            t[0][i] = c
+            t[i] = c
         }
-        for i in 0..<256 {
-            for k in 1..<8 { t[k][i] = (t[k - 1][i] >> 8) ^ t[0][Int(t[k - 1][i] & 0xFF)] }
+        for k in 1..<8 {
+            for i in 0..<256 {
+                let prev = t[(k - 1) * 256 + i]
+                t[k * 256 + i] = (prev >> 8) ^ t[Int(prev & 0xFF)]
+            }
         }
-        return t
+        return UnsafePointer(t)
     }()
 
     /// Continues a checksum `crc` (0 to start) over `bytes`.
     package static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c = ~crc
-        var i = 0
+        guard let base = bytes.baseAddress else { return crc }
         let n = bytes.count
-        let t = tables
-        t[0].withUnsafeBufferPointer { t0 in
-        t[1].withUnsafeBufferPointer { t1 in
-        t[2].withUnsafeBufferPointer { t2 in
-        t[3].withUnsafeBufferPointer { t3 in
-        t[4].withUnsafeBufferPointer { t4 in
-        t[5].withUnsafeBufferPointer { t5 in
-        t[6].withUnsafeBufferPointer { t6 in
-        t[7].withUnsafeBufferPointer { t7 in
-            while n - i >= 8 {
-                let lo = c ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
-                let hi = UInt32(bytes[i + 4]) | UInt32(bytes[i + 5]) << 8 | UInt32(bytes[i + 6]) << 16 | UInt32(bytes[i + 7]) << 24
-                c = t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)] ^ t4[Int(lo >> 24)]
-                    ^ t3[Int(hi & 0xFF)] ^ t2[Int((hi >> 8) & 0xFF)] ^ t1[Int((hi >> 16) & 0xFF)] ^ t0[Int(hi >> 24)]
-                i += 8
-            }
-            while i < n {
-                c = t0[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8)
-                i += 1
-            }
-        }}}}}}}}
+        let t = table
+        var i = 0
+        // Eight bytes a step, loaded at once (little-endian, whatever the alignment).
+        while n &- i >= 8 {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let lo = c ^ UInt32(truncatingIfNeeded: word)
+            let hi = UInt32(truncatingIfNeeded: word &>> 32)
+            c = t[7 * 256 + Int(lo & 0xFF)] ^ t[6 * 256 + Int((lo &>> 8) & 0xFF)]
+                ^ t[5 * 256 + Int((lo &>> 16) & 0xFF)] ^ t[4 * 256 + Int(lo &>> 24)]
+                ^ t[3 * 256 + Int(hi & 0xFF)] ^ t[2 * 256 + Int((hi &>> 8) & 0xFF)]
+                ^ t[1 * 256 + Int((hi &>> 16) & 0xFF)] ^ t[Int(hi &>> 24)]
+            i &+= 8
+        }
+        while i < n {
+            c = t[Int((c ^ UInt32(base.load(fromByteOffset: i, as: UInt8.self))) & 0xFF)] ^ (c &>> 8)
+            i &+= 1
+        }
         return ~c
     }
 

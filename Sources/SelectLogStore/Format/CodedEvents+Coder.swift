@@ -115,8 +115,14 @@ extension BinaryEventEncoder {
     }
 
     private mutating func point(_ p: ViewportPoint, _ tag: EventTag) {
-        value(p.x.raw, .fingerX, model: M.pointModel(tag, y: false))
-        value(p.y.raw, .fingerY, model: M.pointModel(tag, y: true))
+        // Both coordinates inlined, on one local copy of the coder's registers.
+        let m = coded.models.table
+        var c = coder.core
+        coder.encodeValue(p.x.raw, &coded.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false),
+                          flag: M.Channel.fingerX.rawValue, &c)
+        coder.encodeValue(p.y.raw, &coded.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true),
+                          flag: M.Channel.fingerY.rawValue, &c)
+        coder.core = c
     }
 }
 
@@ -127,6 +133,8 @@ struct CodedEventDecoder {
     private var s: CodedState
     private(set) var isAtEnd = false
     private var items = 0
+    /// `EventLimits.length`, read once rather than through its accessor at every value.
+    private let maxLength = EventLimits.length.raw.magnitude
 
     /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's).
     init(_ bytes: [UInt8], baseTime: Micros, empty: Bool = false) {
@@ -156,7 +164,7 @@ struct CodedEventDecoder {
         isNewer = false
     }
 
-    private func fail(_ reason: String) -> BinaryError { BinaryError(offset: rc.position, reason: reason) }
+    private func fail(_ c: RangeDecoderCore, _ reason: String) -> BinaryError { BinaryError(offset: c.position, reason: reason) }
 
     /// What `next()` read when it returns nil: the batch's end, a gesture fingerprint, or
     /// an event whose fields are a version 2 body, for `BinaryEventDecoder.decodeFields`.
@@ -174,46 +182,49 @@ struct CodedEventDecoder {
     /// The next event, or nil with `marker` saying what was read instead.
     mutating func next() throws(BinaryError) -> TimedEvent? {
         guard !isAtEnd else { return nil }
+        // The registers in a local for the whole event, stored back once.
+        var c = rc.core
+        defer { rc.core = c }
         items += 1
-        guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
+        guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail(c, "batch holds more items than the format allows") }
         let m = s.models.table
         var symbol = s.lastSymbol
-        let same = rc.decode(m, s.sameKindModel)
-        if !same { symbol = rc.decodeSymbol(bits: 6, m, s.kindContext) }
+        let same = c.decodeLikely(m, s.sameKindModel)
+        if !same { symbol = c.decodeLikelySymbol(bits: 6, m, s.kindContext) }
         s.lastSymbol = symbol
         if symbol == M.endSymbol {
             isAtEnd = true
             marker = .end
-            if rc.overran { throw fail("coded batch runs past its end") }
+            if c.overran { throw fail(c, "coded batch runs past its end") }
             return nil
         }
         if symbol == M.fingerprintSymbol {
-            let v = UInt32(truncatingIfNeeded: rc.decodeDirect(count: 32))
-            if rc.overran { throw fail("coded batch runs past its end") }
+            let v = UInt32(truncatingIfNeeded: c.directBits(32))
+            if c.overran { throw fail(c, "coded batch runs past its end") }
             marker = .fingerprint(v)
             return nil
         }
-        guard let tag = EventTag(rawValue: UInt8(symbol)), symbol < M.fingerprintSymbol else {
+        guard symbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) else {
             isNewer = true
-            throw fail("unknown event type \(symbol): written by a newer selectlog")
+            throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
         }
-        let hasTime = same ? s.lastHasTime : rc.decode(m, M.hasTimeBase)
+        let hasTime = same ? s.lastHasTime : c.decodeLikely(m, M.hasTimeBase)
         s.lastHasTime = hasTime
         var timeKey = symbol
         var shape = 0
         if tag == .scroll {
             shape = s.lastScrollShape
-            if !rc.decode(m, M.sameShapeBase + (shape & 31)) {
-                shape = rc.decodeSymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
+            if !c.decodeLikely(m, M.sameShapeBase + (shape & 31)) {
+                shape = c.decodeLikelySymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
             }
-            guard shape < M.scrollShapes else { throw fail("bad scroll shape \(shape)") }
+            guard shape < M.scrollShapes else { throw fail(c, "bad scroll shape \(shape)") }
             s.lastScrollShape = shape
             timeKey = M.scrollTimeKey(shape)
         }
         var t: Micros?
         if hasTime {
             let model = s.timeModel(timeKey)
-            let residual = rc.decodeInt(m, model)
+            let residual = c.decodeInt(m, model)
             let step = s.lastStep(timeKey) &+ residual
             let time = s.time &+ step
             s.noteTime(timeKey, step: step, residual: residual, t: time)
@@ -221,25 +232,25 @@ struct CodedEventDecoder {
         }
         let event: Event
         switch tag {
-        case .tap: event = .tap(try point(tag))
-        case .panMoved: event = .panMoved(try point(tag))
+        case .tap: event = .tap(try point(&c, tag))
+        case .panMoved: event = .panMoved(try point(&c, tag))
         case .panBegan:
-            let p = try point(tag)
-            let fingers = rc.decodeInt(m, M.smallBase)
-            guard fingers >= 0, fingers <= EventLimits.index else { throw fail("finger count out of range") }
+            let p = try point(&c, tag)
+            let fingers = c.decodeInt(m, M.smallBase)
+            guard fingers >= 0, fingers <= EventLimits.index else { throw fail(c, "finger count out of range") }
             event = .panBegan(p, fingers: Int(fingers))
         case .panEnded:
-            let p: ViewportPoint? = rc.decode(m, M.flagBase + M.Flag.panEndedHasPoint.rawValue) ? try point(tag) : nil
+            let p: ViewportPoint? = c.decode(m, M.flagBase + M.Flag.panEndedHasPoint.rawValue) ? try point(&c, tag) : nil
             var target: Points?
-            if rc.decode(m, M.flagBase + M.Flag.panEndedHasTarget.rawValue) {
-                target = try length(value(.target, model: M.targetBase))
+            if c.decode(m, M.flagBase + M.Flag.panEndedHasTarget.rawValue) {
+                target = try length(value(&c, .target, model: M.targetBase), c)
             }
             event = .panEnded(p, targetOffset: target)
         case .scroll:
             let motion: ScrollMotion?
             switch shape / 6 {
-            case 1: motion = .to(try length(value(.scrollTo, model: M.scrollToBase)))
-            case 2: motion = .by(try length(value(.scrollBy, model: M.scrollByBase)))
+            case 1: motion = .to(try length(value(&c, .scrollTo, model: M.scrollToBase), c))
+            case 2: motion = .by(try length(value(&c, .scrollBy, model: M.scrollByBase), c))
             default: motion = nil
             }
             let phase: ScrollPhase? = switch shape % 6 / 2 {
@@ -249,15 +260,15 @@ struct CodedEventDecoder {
             }
             var target: Points?
             if shape % 2 == 1 {
-                target = try length(value(.target, model: M.targetBase))
+                target = try length(value(&c, .target, model: M.targetBase), c)
             }
             event = .scroll(motion, phase: phase, target: target)
         case .swipeMoved:
-            event = .swipeMoved(offset: try length(value(.swipe, model: M.swipeBase)))
+            event = .swipeMoved(offset: try length(value(&c, .swipe, model: M.swipeBase), c))
         case .swipeEnded:
             var velocity: Points?
-            if rc.decode(m, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue) {
-                velocity = try length(rc.decodeInt(m, M.velocityBase))
+            if c.decode(m, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue) {
+                velocity = try length(c.decodeInt(m, M.velocityBase), c)
             }
             event = .swipeEnded(velocity: velocity)
         case .tick: event = .tick
@@ -267,36 +278,40 @@ struct CodedEventDecoder {
         case .undo: event = .undo
         case .redo: event = .redo
         default:
-            let n = rc.decodeInt(m, M.lengthBase)
-            guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail("event of \(n) bytes, over the format's limit") }
+            let n = c.decodeInt(m, M.lengthBase)
+            guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail(c, "event of \(n) bytes, over the format's limit") }
             var bytes: [UInt8] = []
             for i in 0..<Int(n) {
-                bytes.append(UInt8(rc.decodeSymbol(bits: 8, m, M.byteBase)))
-                if i & 63 == 63, rc.overran { throw fail("coded batch runs past its end") }
+                bytes.append(UInt8(c.decodeSymbol(bits: 8, m, M.byteBase)))
+                if i & 63 == 63, c.overran { throw fail(c, "coded batch runs past its end") }
             }
-            if rc.overran { throw fail("coded batch runs past its end") }
+            if c.overran { throw fail(c, "coded batch runs past its end") }
             marker = .cold(tag, t, bytes)
             return nil
         }
-        if rc.overran { throw fail("coded batch runs past its end") }
+        if c.overran { throw fail(c, "coded batch runs past its end") }
         return TimedEvent(event, t: t)
     }
 
     /// A value through a channel.
-    private mutating func value(_ channel: M.Channel, model: Int) -> Int64 {
-        rc.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
+    private func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
+        c.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
     }
 
-    private func length(_ raw: Int64) throws(BinaryError) -> Points {
-        guard raw.magnitude <= EventLimits.length.raw.magnitude else { throw fail("length out of range") }
+    private func length(_ raw: Int64, _ c: RangeDecoderCore) throws(BinaryError) -> Points {
+        guard raw.magnitude <= maxLength else { throw fail(c, "length out of range") }
         return Points(raw: raw)
     }
 
-    private mutating func point(_ tag: EventTag) throws(BinaryError) -> ViewportPoint {
-        let x = value(.fingerX, model: M.pointModel(tag, y: false))
-        let y = value(.fingerY, model: M.pointModel(tag, y: true))
-        guard x.magnitude <= EventLimits.length.raw.magnitude, y.magnitude <= EventLimits.length.raw.magnitude else {
-            throw fail("position out of range")
+    private func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
+        // Both coordinates inlined, on a local copy of the registers.
+        var r = c
+        let m = s.models.table
+        let x = r.decodeValueInline(&s.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
+        let y = r.decodeValueInline(&s.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
+        c = r
+        guard x.magnitude <= maxLength, y.magnitude <= maxLength else {
+            throw fail(c, "position out of range")
         }
         return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
     }

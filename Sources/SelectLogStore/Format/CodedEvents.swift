@@ -59,6 +59,9 @@ final class CodedModels: @unchecked Sendable {
     /// Per time key: the last time step and the sign of the last residual (0, +, -).
     let lastStep: UnsafeMutablePointer<Int64>
     let lastSign: UnsafeMutablePointer<UInt8>
+    /// Per time key: the first model of its time group (`timeBase + timeGroup(key) * 3 * intSize`),
+    /// so that finding a time model is two loads rather than a switch. Constant.
+    let timeGroupBase: UnsafeMutablePointer<Int>
     /// Indexed by `CodedModels.Channel` (8 slots, 6 used).
     let channels: UnsafeMutablePointer<CodedChannel>
 
@@ -72,6 +75,10 @@ final class CodedModels: @unchecked Sendable {
         lastStep.initialize(repeating: 0, count: CodedModels.symbolCount)
         lastSign = .allocate(capacity: CodedModels.symbolCount)
         lastSign.initialize(repeating: 0, count: CodedModels.symbolCount)
+        timeGroupBase = .allocate(capacity: CodedModels.symbolCount)
+        for key in 0..<CodedModels.symbolCount {
+            (timeGroupBase + key).initialize(to: CodedModels.timeBase + CodedModels.timeGroup(key) * 3 * CodedModels.intSize)
+        }
         channels = .allocate(capacity: 8)
         channels.initialize(from: CodedModels.freshChannels, count: 8)
     }
@@ -80,6 +87,7 @@ final class CodedModels: @unchecked Sendable {
         table.base.deallocate()
         lastStep.deallocate()
         lastSign.deallocate()
+        timeGroupBase.deallocate()
         channels.deallocate()
     }
 
@@ -96,6 +104,7 @@ final class CodedModels: @unchecked Sendable {
     }
 
     /// The time model group of an item symbol.
+    @inline(__always)
     static func timeGroup(_ key: Int) -> Int {
         switch key {
         case Int(EventTag.panMoved.rawValue): 0
@@ -110,6 +119,7 @@ final class CodedModels: @unchecked Sendable {
     }
 
     /// The point model of a finger event kind.
+    @inline(__always)
     static func pointModel(_ tag: EventTag, y: Bool) -> Int {
         let k: Int
         switch tag {
@@ -158,12 +168,14 @@ struct CodedChannel {
     // stays below 2^43 (it decays by a quarter and grows by at most 2^40 a value).
     private var damped: Int64 { ((value &- value &>> 4) &>> Int64(grid)) &<< Int64(grid) }
 
+    @inline(__always)
     var prediction: Int64 {
         if movingError < stillError && movingError <= dampedError { return value &+ step }
         if dampedError < stillError { return damped }
         return value
     }
 
+    @inline(__always)
     mutating func update(_ v: Int64) {
         if v != 0 { grid = Swift.min(grid, v.trailingZeroBitCount) }
         func decay(_ e: Int64, _ miss: Int64) -> Int64 {
@@ -194,49 +206,76 @@ extension RangeEncoder {
 
     /// A signed integer under the model at `base`.
     mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int) {
-        encode(v != 0, m, base)
+        var c = core
+        encodeInt(v, m, base, &c)
+        core = c
+    }
+
+    /// `encodeInt` on the registers `c`.
+    @inline(__always)
+    mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        encode(v != 0, m.at(base), &c)
         if v == 0 { return }
-        encode(v < 0, m, base + 1)
+        encode(v < 0, m.at(base &+ 1), &c)
         let mag = v.magnitude
-        let n = 64 - mag.leadingZeroBitCount            // 1...64
-        encodeSymbol(Swift.min(n - 1, 15), bits: 4, m, base + 2)
-        if n >= 16 { encodeSymbol(n - 16, bits: 6, m, CodedModels.longLengthBase) }
+        let n = 64 &- mag.leadingZeroBitCount            // 1...64
+        encodeSymbol(Swift.min(n &- 1, 15), bits: 4, m, base &+ 2, &c)
+        if n >= 16 { encodeSymbol(n &- 16, bits: 6, m, CodedModels.longLengthBase, &c) }
         if n >= 2 {
             if n <= 16 {
-                encode((mag >> UInt64(n - 2)) & 1 != 0, m, base + 16 + n)
-                if n >= 3 { encodeDirect(mag, count: n - 2) }
+                encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
+                if n >= 3 { encodeDirect(mag, count: n &- 2, &c) }
             } else {
-                encodeDirect(mag, count: n - 1)
+                encodeDirect(mag, count: n &- 1, &c)
             }
         }
     }
 
     /// A value of `channel`, predicted; `flag` is the channel's grid-flag model.
     mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
+        var c = core
+        encodeValue(v, &channel, m, model: model, flag: flag, &c)
+        core = c
+    }
+
+    /// `encodeValue` on the registers `c`, inlined into its caller (a point's two coordinates).
+    @inline(__always)
+    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int,
+                              _ c: inout EncoderCore) {
         let r = v &- channel.prediction
         let grid = channel.grid
+        var coded = r, base = model
         if grid > 0 {
-            let off = r & ((1 << Int64(grid)) - 1) != 0
-            encode(off, m, CodedModels.gridFlagBase + flag)
-            if off { encodeInt(r, m, CodedModels.offGridBase) } else { encodeInt(r >> Int64(grid), m, model) }
-        } else {
-            encodeInt(r, m, model)
+            let off = r & ((1 &<< Int64(grid)) &- 1) != 0
+            encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
+            if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
         }
+        encodeInt(coded, m, base, &c)
         channel.update(v)
     }
 
     /// A tree-coded symbol of `bits` bits under the tree at `base`.
     mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int) {
+        var c = core
+        encodeSymbol(s, bits: bits, m, base, &c)
+        core = c
+    }
+
+    /// `encodeSymbol` on the registers `c`.
+    @inline(__always)
+    mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
         var node = 1
-        for i in stride(from: bits - 1, through: 0, by: -1) {
-            let bit = (s >> i) & 1
-            encode(bit != 0, m, base + node)
-            node = node << 1 | bit
+        var i = bits
+        while i > 0 {
+            i &-= 1
+            let bit = (s &>> i) & 1
+            encode(bit != 0, m.at(base &+ node), &c)
+            node = node &<< 1 | bit
         }
     }
 }
 
-extension RangeDecoder {
+extension RangeDecoderCore {
     @inline(__always)
     mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
 
@@ -244,17 +283,29 @@ extension RangeDecoder {
     mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
-        guard decode(m, base) else { return 0 }
-        let negative = decodeBit(m, base + 1)
-        var n = decodeSymbol(bits: 4, m, base + 2) + 1
+        // On a local copy, so that the registers are not stored at every model write.
+        var c = self
+        let v = c.decodeIntInline(m, base)
+        self = c
+        return v
+    }
+
+    /// `decodeInt`, inlined into its caller (`decodeValue`).
+    @inline(__always)
+    mutating func decodeIntInline(_ m: ModelTable, _ base: Int) -> Int64 {
+        var c = self
+        defer { self = c }
+        guard c.decode(m, base) else { return 0 }
+        let negative = c.decodeBit(m, base &+ 1)
+        var n = c.decodeSymbol(bits: 4, m, base &+ 2) &+ 1
         var mag: UInt64 = 1
-        if n >= 16 { n = decodeSymbol(bits: 6, m, CodedModels.longLengthBase) + 16 }
+        if n >= 16 { n = c.decodeSymbol(bits: 6, m, CodedModels.longLengthBase) &+ 16 }
         if n >= 2 {
             if n <= 16 {
-                mag = mag << 1 | UInt64(decodeBit(m, base + 16 + n))
-                if n >= 3 { mag = mag << UInt64(n - 2) | decodeDirect(count: n - 2) }
+                mag = mag << 1 | UInt64(c.decodeBit(m, base &+ 16 &+ n))
+                if n >= 3 { mag = mag << UInt64(n &- 2) | c.directBits(n &- 2) }
             } else {
-                mag = mag << UInt64(n - 1) | decodeDirect(count: n - 1)
+                mag = mag << UInt64(n &- 1) | c.directBits(n &- 1)
             }
         }
         // Negated without a branch: all ones when negative.
@@ -263,17 +314,54 @@ extension RangeDecoder {
         return (v ^ (0 &- sign)) &+ sign
     }
 
-    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
-        let grid = channel.grid
-        let r: Int64
-        if grid > 0 && !decode(m, CodedModels.gridFlagBase + flag) {
-            r = decodeInt(m, model) &<< Int64(grid)
-        } else {
-            r = decodeInt(m, grid > 0 ? CodedModels.offGridBase : model)
+    /// `decodeDirect`, inlined into its caller.
+    @inline(__always)
+    mutating func directBits(_ count: Int) -> UInt64 {
+        var v: UInt64 = 0
+        var i = count
+        while i > 0 {
+            i &-= 1
+            range >>= 1
+            let one = code >= range
+            code = one ? code &- range : code
+            v = v << 1 | (one ? 1 : 0)
+            normalize()
         }
+        return v
+    }
+
+    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        decodeValueInline(&channel, m, model: model, flag: flag)
+    }
+
+    /// `decodeValue`, inlined into its caller (a point's two coordinates).
+    @inline(__always)
+    mutating func decodeValueInline(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        var c = self
+        let grid = channel.grid
+        var base = model, shift: Int64 = 0
+        if grid > 0 {
+            if c.decodeLikely(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { shift = Int64(grid) }
+        }
+        let r = c.decodeIntInline(m, base) &<< shift
+        self = c
         let v = channel.prediction &+ r
         channel.update(v)
         return v
+    }
+
+    @inline(__always)
+    mutating func decodeLikely(_ m: ModelTable, _ i: Int) -> Bool { decodeLikely(&m.at(i).pointee) }
+
+    /// `decodeSymbol` for a symbol that usually follows the ones before it (an item's
+    /// kind, a scroll's shape): each decision with `decodeLikely`.
+    @inline(__always)
+    mutating func decodeLikelySymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
+        var node = 1
+        for _ in 0..<bits {
+            node = node &<< 1 | (decodeLikely(m, base &+ node) ? 1 : 0)
+        }
+        return node &- (1 &<< bits)
     }
 
     @inline(__always)
@@ -317,12 +405,15 @@ struct CodedState {
     }
 
     /// The model of a time residual under `key` (`CodedModels.scrollTimeKey`).
+    @inline(__always)
     func timeModel(_ key: Int) -> Int {
-        CodedModels.timeBase + (CodedModels.timeGroup(key) * 3 + Int(models.lastSign[key & 63])) * CodedModels.intSize
+        models.timeGroupBase[key & 63] &+ Int(models.lastSign[key & 63]) &* CodedModels.intSize
     }
 
+    @inline(__always)
     func lastStep(_ key: Int) -> Int64 { models.lastStep[key & 63] }
 
+    @inline(__always)
     mutating func noteTime(_ symbol: Int, step: Int64, residual: Int64, t: Int64) {
         models.lastStep[symbol & 63] = step
         models.lastSign[symbol & 63] = residual == 0 ? 0 : (residual > 0 ? 1 : 2)
