@@ -108,6 +108,9 @@ package struct HeightTree: Sendable {
     /// The height of row `index`, which must be in `0..<count`.
     package func height(at index: Int) -> Points {
         precondition(index >= 0 && index < count, "row index out of range")
+        // A section of at most `leafCapacity` rows is one leaf: read it without taking
+        // a reference to the walk's node (a retain and a release).
+        if root.isLeaf { return Points(raw: root.heights[index]) }
         var node = root
         var i = index
         while !node.isLeaf {
