@@ -208,6 +208,7 @@ public struct PanState: Hashable, Sendable {
 
     /// Puts back the pan `panCore` copied out, in its phase: auto-scrolling,
     /// else running once it has its start row, else waiting for it.
+    @inline(__always)  // a few stores, on every sample and tick
     mutating func settle(_ pan: PanCore, autoscroll: AutoScroll?) {
         var pan = pan
         if let autoscroll {
