@@ -48,6 +48,7 @@ public struct RangeList: Hashable, Sendable {
     }
 
     /// Whether `row` is a member.
+    @inline(__always)  // a binary search; asked on every pan sample
     public func contains(_ row: Int) -> Bool {
         let i = firstIndex(endingAfter: row)
         return i < ranges.count && ranges[i].lowerBound <= row

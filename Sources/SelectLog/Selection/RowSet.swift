@@ -53,6 +53,7 @@ public struct RowSet: Hashable, Sendable {
     }
 
     /// Whether the row at `path` is a member.
+    @inline(__always)  // two binary searches; asked on every pan sample
     public func contains(_ path: RowPath) -> Bool {
         let (i, found) = slot(of: path.section)
         return found && lists[i].contains(path.row)
