@@ -74,7 +74,8 @@ extension TableState {
     /// What every applied event ends with.
     @inline(__always)
     private mutating func finish(at now: Micros) {
-        stopAutoscrollAtBound()
+        // Only a running auto-scroll can stop (one test inline, the call only then).
+        if gesture.phase == .autoScrolling { stopAutoscrollAtBound() }
         t = now
         events += 1
         checkInvariants()
