@@ -12,17 +12,29 @@
 /// ```
 public struct TableChanges: Hashable, Sendable {
     /// Rows that became selected, post-event index paths, ascending.
-    public var selected: [RowPath] = []
+    public var selected: [RowPath] {
+        get { lists?.selected ?? [] }
+        set { mutableLists().selected = newValue }
+    }
     /// Rows that became deselected and still exist, post-event index paths, ascending.
-    public var deselected: [RowPath] = []
+    public var deselected: [RowPath] {
+        get { lists?.deselected ?? [] }
+        set { mutableLists().deselected = newValue }
+    }
     /// The row operations the event performed, in the engine's order (row and section
     /// edits); empty for other events. A `reload` replaces the table: see `reloaded`.
-    public var rowOperations: [RowOperation] = []
+    public var rowOperations: [RowOperation] {
+        get { lists?.rowOperations ?? [] }
+        set { mutableLists().rowOperations = newValue }
+    }
     /// Whether the event replaced the whole table (`reload`).
     public var reloaded = false
     /// A gesture that began, ended, was interrupted or was cancelled by this event.
     /// An event can end one gesture and begin another (rare); both are listed in order.
-    public var gestures: [GestureTransition] = []
+    public var gestures: [GestureTransition] {
+        get { lists?.gestures ?? [] }
+        set { mutableLists().gestures = newValue }
+    }
     /// Whether the event recorded an undo step.
     public var undoStepRecorded = false
     /// The content offset before and after, when it changed.
@@ -42,11 +54,80 @@ public struct TableChanges: Hashable, Sendable {
     /// Whether the open editor's `chosen` changed.
     public var chosenChanged = false
 
+    /// The four lists behind one reference, or nil while all are empty (most events):
+    /// dropping a `TableChanges` then releases nothing, and filling one allocates nothing
+    /// once the state reuses the lists of the changes it returned last (`ChangeBuffers`).
+    /// Copy on write: a setter copies lists that another value shares.
+    var lists: Lists?
+
+    /// The lists of a `TableChanges`.
+    final class Lists: @unchecked Sendable {
+        // Changed only by the engine while building the changes that hold it, and by
+        // `mutableLists()` once `isKnownUniquelyReferenced` proved it unshared: copy on
+        // write makes the unchecked `Sendable` sound. For the same reason no access to
+        // a list overlaps another, so they skip the runtime exclusivity check.
+        @exclusivity(unchecked) var selected: [RowPath] = []
+        @exclusivity(unchecked) var deselected: [RowPath] = []
+        @exclusivity(unchecked) var rowOperations: [RowOperation] = []
+        @exclusivity(unchecked) var gestures: [GestureTransition] = []
+
+        init() {}
+
+        init(copying other: Lists?) {
+            guard let other else { return }
+            selected = other.selected
+            deselected = other.deselected
+            rowOperations = other.rowOperations
+            gestures = other.gestures
+        }
+
+        /// Empties every list, keeping its storage.
+        func removeAll() {
+            if !selected.isEmpty { selected.removeAll(keepingCapacity: true) }
+            if !deselected.isEmpty { deselected.removeAll(keepingCapacity: true) }
+            if !rowOperations.isEmpty { rowOperations.removeAll(keepingCapacity: true) }
+            if !gestures.isEmpty { gestures.removeAll(keepingCapacity: true) }
+        }
+
+        /// Whether some list holds storage for more than `limit` elements.
+        func holdsMore(than limit: Int) -> Bool {
+            selected.capacity > limit || deselected.capacity > limit || rowOperations.capacity > limit
+                || gestures.capacity > limit
+        }
+    }
+
+    /// The lists, unshared, created if there were none.
+    private mutating func mutableLists() -> Lists {
+        if !isKnownUniquelyReferenced(&lists) { lists = Lists(copying: lists) }
+        return lists ?? Lists()  // never nil here
+    }
+
     /// No changes.
     public init() {}
 
     /// Whether the event changed nothing at all that a host mirrors.
     public var isEmpty: Bool { self == TableChanges() }
+
+    public static func == (a: TableChanges, b: TableChanges) -> Bool {
+        a.selected == b.selected && a.deselected == b.deselected && a.rowOperations == b.rowOperations
+            && a.reloaded == b.reloaded && a.gestures == b.gestures && a.undoStepRecorded == b.undoStepRecorded
+            && a.offsetChange == b.offsetChange && a.optionView == b.optionView && a.swipeChanged == b.swipeChanged
+            && a.editor == b.editor && a.chosenChanged == b.chosenChanged
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(selected)
+        hasher.combine(deselected)
+        hasher.combine(rowOperations)
+        hasher.combine(reloaded)
+        hasher.combine(gestures)
+        hasher.combine(undoStepRecorded)
+        hasher.combine(offsetChange)
+        hasher.combine(optionView)
+        hasher.combine(swipeChanged)
+        hasher.combine(editor)
+        hasher.combine(chosenChanged)
+    }
 }
 
 /// A content offset that changed.

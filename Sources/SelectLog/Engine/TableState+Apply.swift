@@ -59,16 +59,23 @@ extension TableState {
     @inline(__always)
     private func time(of timed: TimedEvent) throws(InvalidEvent) -> Micros {
         let now = timed.t ?? t
-        if now < t {
-            throw InvalidEvent(timed.event.typeName, "t \(now) is earlier than the previous event's t \(t)")
-        }
+        if now < t { throw TableState.earlierError(timed.event, now, previous: t) }
         return now
+    }
+
+    /// The error for an event earlier than the previous one, built out of line so that
+    /// the callers of `time(of:)`, run on every event, set up no frame for it. Static: a
+    /// method would copy the whole state to pass `self`.
+    @inline(never)
+    private static func earlierError(_ event: Event, _ now: Micros, previous: Micros) -> InvalidEvent {
+        InvalidEvent(event.typeName, "t \(now) is earlier than the previous event's t \(previous)")
     }
 
     /// What every applied event ends with.
     @inline(__always)
     private mutating func finish(at now: Micros) {
-        stopAutoscrollAtBound()
+        // Only a running auto-scroll can stop (one test inline, the call only then).
+        if gesture.phase == .autoScrolling { stopAutoscrollAtBound() }
         t = now
         events += 1
         checkInvariants()

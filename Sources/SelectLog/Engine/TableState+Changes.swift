@@ -192,28 +192,18 @@ extension TableState {
     @inline(__always)
     mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: borrowing SelectionDelta) -> TableChanges {
         var c = TableChanges()
-        if !delta.isEmpty {
-            if !delta.isEmpty(selected: true) {
-                ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
-                delta.append(selected: true, to: &c.selected)
-                changeBuffers.selected = c.selected
-                ChangeBuffers.trim(&changeBuffers.selected)
+        let transition = pan != gesture.kind ? panTransition(from: pan, event: event) : nil
+        if !delta.isEmpty || transition != nil {
+            let lists = changeBuffers.lend(to: &c.lists)
+            if !delta.isEmpty {
+                delta.append(selected: true, to: &lists.selected)
+                delta.append(selected: false, to: &lists.deselected)
             }
-            if !delta.isEmpty(selected: false) {
-                ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
-                delta.append(selected: false, to: &c.deselected)
-                changeBuffers.deselected = c.deselected
-                ChangeBuffers.trim(&changeBuffers.deselected)
-            }
+            if let transition { lists.gestures.append(transition) }
+            changeBuffers.trim()
         }
         if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
         c.undoStepRecorded = history.stepsRecorded != steps
-        if pan != gesture.kind, let transition = panTransition(from: pan, event: event) {
-            ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
-            c.gestures.append(transition)
-            changeBuffers.gestures = c.gestures
-            ChangeBuffers.trim(&changeBuffers.gestures)
-        }
         return c
     }
 
@@ -221,24 +211,24 @@ extension TableState {
     mutating func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
         var c = TableChanges()
         let operations = event.rowOperations
-        if let operations { c.rowOperations = operations }
-        if case .reload = event { c.reloaded = true }
-        if !c.reloaded {
-            let before = operations.map { baseline.applying($0) } ?? baseline
-            if before != selection {
-                if !selection.isSubset(of: before) {
-                    ChangeBuffers.lend(&changeBuffers.selected, to: &c.selected)
-                    selection.appendPaths(subtracting: before, to: &c.selected)
-                    changeBuffers.selected = c.selected
-                    ChangeBuffers.trim(&changeBuffers.selected)
-                }
-                if !before.isSubset(of: selection) {
-                    ChangeBuffers.lend(&changeBuffers.deselected, to: &c.deselected)
-                    before.appendPaths(subtracting: selection, to: &c.deselected)
-                    changeBuffers.deselected = c.deselected
-                    ChangeBuffers.trim(&changeBuffers.deselected)
-                }
+        let reloaded: Bool
+        if case .reload = event { reloaded = true } else { reloaded = false }
+        c.reloaded = reloaded
+        let before = reloaded ? baseline : (operations.map { baseline.applying($0) } ?? baseline)
+        let selectionChanged = !reloaded && before != selection
+        let pan = panTransition(from: mark.pan, event: event)
+        let swipe = swipeTransitions(since: mark, event: event)
+        if operations?.isEmpty == false || selectionChanged || pan != nil || swipe.first != nil {
+            let lists = changeBuffers.lend(to: &c.lists)
+            if let operations { lists.rowOperations = operations }
+            if selectionChanged {
+                selection.appendPaths(subtracting: before, to: &lists.selected)
+                before.appendPaths(subtracting: selection, to: &lists.deselected)
             }
+            if let pan { lists.gestures.append(pan) }
+            if let first = swipe.first { lists.gestures.append(first) }
+            if let second = swipe.second { lists.gestures.append(second) }
+            changeBuffers.trim()
         }
         if mark.offset != contentOffset { c.offsetChange = OffsetChange(from: mark.offset, to: contentOffset) }
         if mark.open != options.open { c.optionView = RowChange(from: mark.open, to: options.open) }
@@ -254,16 +244,6 @@ extension TableState {
             } else if mark.chosen != editor?.chosen {
                 c.chosenChanged = true
             }
-        }
-        let pan = panTransition(from: mark.pan, event: event)
-        let swipe = swipeTransitions(since: mark, event: event)
-        if pan != nil || swipe.first != nil {
-            ChangeBuffers.lend(&changeBuffers.gestures, to: &c.gestures)
-            if let pan { c.gestures.append(pan) }
-            if let first = swipe.first { c.gestures.append(first) }
-            if let second = swipe.second { c.gestures.append(second) }
-            changeBuffers.gestures = c.gestures
-            ChangeBuffers.trim(&changeBuffers.gestures)
         }
         return c
     }

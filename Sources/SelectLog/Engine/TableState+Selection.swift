@@ -14,9 +14,15 @@ extension TableState {
     /// The same, on the selection, recording the rows that changed. Rows already set to
     /// `member` change nothing and allocate nothing. A mutating method, so that reading
     /// the layout while writing the selection needs no copy of `self`.
+    @inline(__always)  // most pan samples end at the first test
     mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         // One row, already as wanted (a pan sample that stays in its row): one lookup.
         if a == b && selection.contains(a) == member { return }
+        changeSelectedRows(between: a, and: b, to: member, recording: &changed)
+    }
+
+    /// `setSelectedRows` past its one-row test, out of line.
+    private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         guard !selectionIs(member, between: a, and: b) else { return }
         if changed.isRecording { recordChanges(between: a, and: b, to: member, &changed) }
         TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)

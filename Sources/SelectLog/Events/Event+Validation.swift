@@ -7,13 +7,18 @@ extension TimedEvent {
     /// `TableState.apply` (and so `Recorder.append`); they therefore reject exactly
     /// the same values. The error names the field: `InvalidEvent.field` is its path.
     public func validate() throws(InvalidEvent) {
-        if let t, t.raw < 0 {
-            throw InvalidEvent(event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)")
-        }
-        if let t, EventLimits.time < t {
-            throw InvalidEvent(event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description))
-        }
+        if let t, t.raw < 0 || EventLimits.time < t { throw timeError(t) }
         try event.validate()
+    }
+
+    /// The error for a `t` out of range, built out of line so that `validate()`, run on
+    /// every event, stays a few instructions.
+    @inline(never)
+    private func timeError(_ t: Micros) -> InvalidEvent {
+        if t.raw < 0 {
+            return InvalidEvent(event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)")
+        }
+        return InvalidEvent(event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description))
     }
 }
 
@@ -30,8 +35,14 @@ extension Event {
         case .scroll(.by(let y)?, _, nil) where FieldCheck.inRange(y), .scroll(.to(let y)?, _, nil) where FieldCheck.inRange(y):
             return
         default:
-            break
+            try validateFields()
         }
+    }
+
+    /// The checks of `validate()` past its fast path, out of line so that the fast path
+    /// (nine events in ten) stays a few instructions.
+    @inline(never)
+    private func validateFields() throws(InvalidEvent) {
         let check = FieldCheck(type: type)
         switch self {
         case .configure(let p):

@@ -14,13 +14,16 @@ package struct HeightTree: Sendable {
     final class Node: @unchecked Sendable {
         // Mutated only through `HeightTree`'s mutating methods, and only after
         // `isKnownUniquelyReferenced` proved this node is not shared: the
-        // copy-on-write discipline makes the unchecked `Sendable` sound.
-        var heights: [Int64]      // leaves only
-        var children: [Node]      // inner nodes only
-        var childCounts: [Int]    // inner nodes: rows under each child
-        var childSums: [Int64]    // inner nodes: total height under each child
-        var count: Int
-        var sum: Int64
+        // copy-on-write discipline makes the unchecked `Sendable` sound. For the same
+        // reason no access to a field overlaps another (nothing calls out while it
+        // changes one), so the fields skip the runtime exclusivity check: it cost more
+        // than the rest of a lookup (a pan sample's row under the finger reads a leaf).
+        @exclusivity(unchecked) var heights: [Int64]      // leaves only
+        @exclusivity(unchecked) var children: [Node]      // inner nodes only
+        @exclusivity(unchecked) var childCounts: [Int]    // inner nodes: rows under each child
+        @exclusivity(unchecked) var childSums: [Int64]    // inner nodes: total height under each child
+        @exclusivity(unchecked) var count: Int
+        @exclusivity(unchecked) var sum: Int64
 
         init(leaf heights: [Int64]) {
             self.heights = heights
@@ -105,6 +108,9 @@ package struct HeightTree: Sendable {
     /// The height of row `index`, which must be in `0..<count`.
     package func height(at index: Int) -> Points {
         precondition(index >= 0 && index < count, "row index out of range")
+        // A section of at most `leafCapacity` rows is one leaf: read it without taking
+        // a reference to the walk's node (a retain and a release).
+        if root.isLeaf { return Points(raw: root.heights[index]) }
         var node = root
         var i = index
         while !node.isLeaf {

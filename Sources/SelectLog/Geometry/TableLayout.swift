@@ -162,11 +162,17 @@ public struct TableLayout: Equatable, Sendable {
 
     /// The data row at content offset `y`, exactly as `element(at:)` finds it, through
     /// the memo of the last row found.
+    @inline(__always)  // most calls are the memo's comparison
     package mutating func row(at y: Points) -> RowPath? {
         if y.raw >= lastRow.lower && y.raw < lastRow.upper {
             assert(element(at: y) == .row(lastRow.row), "the layout's row memo is out of date")
             return lastRow.row
         }
+        return rowMissingMemo(at: y)
+    }
+
+    /// `row(at:)` when `y` is not in the remembered row.
+    private mutating func rowMissingMemo(at y: Points) -> RowPath? {
         if let next = neighbourOfLastRow(containing: y.raw) {
             assert(element(at: y) == .row(next.row), "the layout's row memo is out of date")
             lastRow = next

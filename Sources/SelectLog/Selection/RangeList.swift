@@ -34,15 +34,21 @@ public struct RangeList: Hashable, Sendable {
 
     /// The position of the first range whose upper bound is greater than `row`.
     private func firstIndex(endingAfter row: Int) -> Int {
-        var lo = 0, hi = ranges.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if ranges[mid].upperBound <= row { lo = mid + 1 } else { hi = mid }
+        // `lo` and `hi` stay in 0...count, so neither the midpoint nor the index can
+        // overflow or leave the storage: the search skips both checks (a pan sample asks
+        // whether the row under the finger is selected).
+        ranges.withUnsafeBufferPointer { ranges in
+            var lo = 0, hi = ranges.count
+            while lo < hi {
+                let mid = Int(bitPattern: UInt(bitPattern: lo &+ hi) &>> 1)
+                if ranges[mid].upperBound <= row { lo = mid &+ 1 } else { hi = mid }
+            }
+            return lo
         }
-        return lo
     }
 
     /// Whether `row` is a member.
+    @inline(__always)  // a binary search; asked on every pan sample
     public func contains(_ row: Int) -> Bool {
         let i = firstIndex(endingAfter: row)
         return i < ranges.count && ranges[i].lowerBound <= row

@@ -35,12 +35,15 @@ public struct RowSet: Hashable, Sendable {
     }
 
     private func slot(of section: Int) -> (index: Int, found: Bool) {
-        var lo = 0, hi = sectionNumbers.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sectionNumbers[mid] < section { lo = mid + 1 } else { hi = mid }
+        // `lo` and `hi` stay in 0...count: no overflow or bounds checks (as RangeList's search).
+        sectionNumbers.withUnsafeBufferPointer { numbers in
+            var lo = 0, hi = numbers.count
+            while lo < hi {
+                let mid = Int(bitPattern: UInt(bitPattern: lo &+ hi) &>> 1)
+                if numbers[mid] < section { lo = mid &+ 1 } else { hi = mid }
+            }
+            return (lo, lo < numbers.count && numbers[lo] == section)
         }
-        return (lo, lo < sectionNumbers.count && sectionNumbers[lo] == section)
     }
 
     /// The rows of `section` that are members.
@@ -50,6 +53,7 @@ public struct RowSet: Hashable, Sendable {
     }
 
     /// Whether the row at `path` is a member.
+    @inline(__always)  // two binary searches; asked on every pan sample
     public func contains(_ path: RowPath) -> Bool {
         let (i, found) = slot(of: path.section)
         return found && lists[i].contains(path.row)

@@ -61,6 +61,43 @@ struct SelectionPan: Hashable, Sendable {
     var lastAutoscrollChange = Micros.zero
 }
 
+/// A selection pan without its selection at `panBegan`: scalars only, so a step of the
+/// pan (a sample, a tick) copies it out of `PanState` and back with no retain, release
+/// or placeholder. `PanState` keeps the selection beside it.
+struct PanCore: Sendable {
+    var kind: Pan.Kind
+    var reversal: Reversal
+    var yAtBegan: Points
+    var offsetAtBegan: Points
+    var finger: ViewportPoint
+    var direction: Direction?
+    var rows: PanRows?
+    var lastAutoscrollChange: Micros
+
+    init(_ p: borrowing SelectionPan) {
+        kind = p.kind
+        reversal = p.reversal
+        yAtBegan = p.yAtBegan
+        offsetAtBegan = p.offsetAtBegan
+        finger = p.finger
+        direction = p.direction
+        rows = p.rows
+        lastAutoscrollChange = p.lastAutoscrollChange
+    }
+
+    /// What `PanState` holds outside the selecting phases.
+    static var none: PanCore { PanCore(SelectionPan.none) }
+}
+
+extension SelectionPan {
+    /// The pan of `core` whose selection at `panBegan` was `before`.
+    init(_ core: PanCore, selectionBefore before: RowSet) {
+        self.init(kind: core.kind, reversal: core.reversal, yAtBegan: core.yAtBegan, offsetAtBegan: core.offsetAtBegan,
+                  finger: core.finger, direction: core.direction, selectionBefore: before, rows: core.rows,
+                  lastAutoscrollChange: core.lastAutoscrollChange)
+    }
+}
+
 /// The pan gesture as one state machine (spec 5.3), in the manner of swift-nio's
 /// state-machine structs: the state is an enum whose cases carry what each phase
 /// needs, and every transition is in `TableState+Gestures.swift`, where every pan
@@ -111,8 +148,11 @@ public struct PanState: Hashable, Sendable {
 
     /// The current case of `State`.
     private(set) var phase = Phase.idle
-    /// The selection pan in the selecting phases; `SelectionPan.none` otherwise.
-    private var selecting = SelectionPan.none
+    /// The selection pan in the selecting phases, but for its selection at `panBegan`;
+    /// `PanCore.none` otherwise.
+    private var selecting = PanCore.none
+    /// The selecting phases' selection at `panBegan`; empty otherwise.
+    private(set) var selectionBefore = RowSet()
     /// The auto-scroll in `.autoScrolling`; unused otherwise.
     private var running = AutoScroll(direction: .down, since: .zero)
     /// The drag scroll in `.dragScroll`; unused otherwise.
@@ -132,9 +172,9 @@ public struct PanState: Hashable, Sendable {
             switch phase {
             case .idle: .idle
             case .dragScroll: .dragScroll(drag)
-            case .waitingForStartRow: .waitingForStartRow(selecting)
-            case .running: .running(selecting)
-            case .autoScrolling: .autoScrolling(selecting, running)
+            case .waitingForStartRow: .waitingForStartRow(SelectionPan(selecting, selectionBefore: selectionBefore))
+            case .running: .running(SelectionPan(selecting, selectionBefore: selectionBefore))
+            case .autoScrolling: .autoScrolling(SelectionPan(selecting, selectionBefore: selectionBefore), running)
             case .interrupted: .interrupted(finger: interruptedFinger)
             }
         }
@@ -148,27 +188,29 @@ public struct PanState: Hashable, Sendable {
         switch newState {
         case .idle: phase = .idle
         case .dragScroll(let d): phase = .dragScroll; drag = d
-        case .waitingForStartRow(let p): phase = .waitingForStartRow; selecting = p
-        case .running(let p): phase = .running; selecting = p
-        case .autoScrolling(let p, let a): phase = .autoScrolling; selecting = p; running = a
+        case .waitingForStartRow(let p): phase = .waitingForStartRow; selecting = PanCore(p); selectionBefore = p.selectionBefore
+        case .running(let p): phase = .running; selecting = PanCore(p); selectionBefore = p.selectionBefore
+        case .autoScrolling(let p, let a):
+            phase = .autoScrolling; selecting = PanCore(p); selectionBefore = p.selectionBefore; running = a
         case .interrupted(let finger): phase = .interrupted; interruptedFinger = finger
         }
         // A finished selection pan lets go of its selection.
-        if wasSelecting && !phase.isSelecting { selecting = .none }
+        if wasSelecting && !phase.isSelecting {
+            selecting = .none
+            selectionBefore = RowSet()
+        }
         kind = newKind
     }
 
-    /// Moves the selection pan out for a step of its phase, leaving `SelectionPan.none`;
-    /// `settle(_:autoscroll:)` puts it back. Only in a selecting phase.
-    mutating func takeSelectionPan() -> SelectionPan {
-        var pan = SelectionPan.none
-        swap(&pan, &selecting)
-        return pan
-    }
+    /// The selection pan, but for its selection at `panBegan` (`selectionBefore`), for a
+    /// step of its phase; `settle(_:autoscroll:)` puts it back. Only in a selecting phase.
+    var panCore: PanCore { selecting }
 
-    /// Puts back the pan `takeSelectionPan()` moved out, in its phase: auto-scrolling,
+    /// Puts back the pan `panCore` copied out, in its phase: auto-scrolling,
     /// else running once it has its start row, else waiting for it.
-    mutating func settle(_ pan: inout SelectionPan, autoscroll: AutoScroll?) {
+    @inline(__always)  // a few stores, on every sample and tick
+    mutating func settle(_ pan: PanCore, autoscroll: AutoScroll?) {
+        var pan = pan
         if let autoscroll {
             pan.lastAutoscrollChange = autoscroll.since
             phase = .autoScrolling
@@ -177,7 +219,7 @@ public struct PanState: Hashable, Sendable {
             phase = pan.rows == nil ? .waitingForStartRow : .running
         }
         kind = pan.kind
-        swap(&pan, &selecting)
+        selecting = pan
     }
 
     /// Stops a running auto-scroll; the pan stays as it is.
@@ -209,7 +251,7 @@ public struct PanState: Hashable, Sendable {
     var dragScroll: DragScroll? { phase == .dragScroll ? drag : nil }
 
     /// The selection pan, in whichever of its phases.
-    var selectionPan: SelectionPan? { phase.isSelecting ? selecting : nil }
+    var selectionPan: SelectionPan? { phase.isSelecting ? SelectionPan(selecting, selectionBefore: selectionBefore) : nil }
 
     /// The running auto-scroll.
     var autoscroll: AutoScroll? { phase == .autoScrolling ? running : nil }

@@ -32,10 +32,12 @@ extension TableState {
     }
 
     private mutating func beginSelecting(_ kind: Pan.Kind, at p: ViewportPoint, reversal: Reversal, _ changed: inout SelectionDelta) {
-        var pan = SelectionPan(kind: kind, reversal: reversal, yAtBegan: p.y, offsetAtBegan: contentOffset,
-                               finger: p, direction: nil, selectionBefore: selection, rows: nil)
+        let begun = SelectionPan(kind: kind, reversal: reversal, yAtBegan: p.y, offsetAtBegan: contentOffset,
+                                 finger: p, direction: nil, selectionBefore: selection, rows: nil)
+        gesture.enter(.waitingForStartRow(begun), kind: kind)
+        var pan = gesture.panCore
         applyMoveRule(&pan, reversal: false, &changed)
-        gesture.settle(&pan, autoscroll: nil)
+        gesture.settle(pan, autoscroll: nil)
     }
 
     mutating func panMoved(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
@@ -51,12 +53,12 @@ extension TableState {
         }
     }
 
-    /// A finger move of the selection pan, in place (the pan is moved out and back, never copied).
+    /// A finger move of the selection pan (its scalars are copied out and back).
     private mutating func countMove(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) {
         var auto = gesture.autoscroll
-        var pan = gesture.takeSelectionPan()
+        var pan = gesture.panCore
         countMove(&pan, &auto, to: p, now: now, &changed)
-        gesture.settle(&pan, autoscroll: auto)
+        gesture.settle(pan, autoscroll: auto)
     }
 
     mutating func panEnded(at p: ViewportPoint?, targetOffset: Points?, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
@@ -140,9 +142,9 @@ extension TableState {
         auto.since = now
         let moved = auto.direction == .up ? contentOffset - distance : contentOffset + distance
         contentOffset = clampedOffset(moved)
-        var pan = gesture.takeSelectionPan()
+        var pan = gesture.panCore
         applyMoveRule(&pan, reversal: false, &changed)
-        gesture.settle(&pan, autoscroll: auto)
+        gesture.settle(pan, autoscroll: auto)
     }
 
     /// After the offset moved under a still finger (`scroll`, `jumpToSection`): a
@@ -150,9 +152,9 @@ extension TableState {
     mutating func followFingerAfterScroll(_ changed: inout SelectionDelta) {
         guard gesture.isSelecting else { return }
         let auto = gesture.autoscroll
-        var pan = gesture.takeSelectionPan()
+        var pan = gesture.panCore
         applyMoveRule(&pan, reversal: false, &changed)
-        gesture.settle(&pan, autoscroll: auto)
+        gesture.settle(pan, autoscroll: auto)
     }
 
     /// Stops auto-scroll once the offset sits at its bound in the scroll direction

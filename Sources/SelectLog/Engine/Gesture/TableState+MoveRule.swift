@@ -13,7 +13,7 @@ extension TableState {
 
     /// A finger move during a selection pan: jitter, direction, the move rule, auto-scroll.
     /// Reads the current `scrollAndSelect` settings (spec 5.10.13).
-    mutating func countMove(_ pan: inout SelectionPan, _ auto: inout AutoScroll?, to p: ViewportPoint, now: Micros,
+    mutating func countMove(_ pan: inout PanCore, _ auto: inout AutoScroll?, to p: ViewportPoint, now: Micros,
                             _ changed: inout SelectionDelta) {
         let dy = p.y - pan.finger.y
         if (dy < .zero ? -dy : dy) < configuration.strip.jitter { return }
@@ -29,7 +29,7 @@ extension TableState {
     }
 
     /// The move rule of spec 5.3 for the row now under the finger.
-    mutating func applyMoveRule(_ pan: inout SelectionPan, reversal: Bool, _ changed: inout SelectionDelta) {
+    mutating func applyMoveRule(_ pan: inout PanCore, reversal: Bool, _ changed: inout SelectionDelta) {
         let r = rowUnderFinger(pan.finger)
         guard var rows = pan.rows else {
             // Reversals before the start row exist flip nothing (spec 5.10.4).
@@ -51,7 +51,7 @@ extension TableState {
         case .restore:
             if let r, r != rows.end {
                 rows.end = r
-                var next = pan.selectionBefore
+                var next = gesture.selectionBefore
                 setRows(between: rows.start, and: r, to: rows.mode == .select, in: &next)
                 if changed.isRecording {
                     changed.record(added: next.subtracting(selection), removed: selection.subtracting(next))
@@ -84,7 +84,7 @@ extension TableState {
 
     /// Auto-scroll after a counted move (spec 5.3): starts, keeps or stops it.
     @inline(__always)  // a call would copy the whole state to pass `self`
-    private func updatedAutoscroll(_ pan: inout SelectionPan, _ auto: AutoScroll?, now: Micros) -> AutoScroll? {
+    private func updatedAutoscroll(_ pan: inout PanCore, _ auto: AutoScroll?, now: Micros) -> AutoScroll? {
         let s = configuration.strip
         var wanted: Direction?
         if pan.finger.y < s.topAnchor, pan.direction == .up, contentOffset > .zero {
