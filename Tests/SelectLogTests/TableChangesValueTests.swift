@@ -20,6 +20,19 @@ struct TableChangesValueTests {
         #expect(a != b)
     }
 
+    @Test("printed, it shows its rows and fields, not its storage")
+    func description() {
+        var c = TableChanges()
+        c.selected = [p(0, 1)]
+        c.deselected = [p(2, 3)]
+        c.undoStepRecorded = true
+        let text = String(describing: c)
+        #expect(text.hasPrefix("TableChanges(selected: ["))
+        #expect(text.contains("deselected: ["))
+        #expect(text.contains("undoStepRecorded: true"))
+        #expect(!text.contains("lists"))
+    }
+
     @Test("lists set empty again compare and hash like no lists at all")
     func emptyListsEqualNone() {
         var c = TableChanges()

@@ -194,3 +194,14 @@ public enum EditorChange: Hashable, Sendable {
     /// The editor below `row` (pre-event path) closed.
     case closed(below: RowPath)
 }
+
+extension TableChanges: CustomStringConvertible {
+    /// Every public field, as the memberwise description printed them before the lists
+    /// moved behind one reference (so that `print(changes)` still shows the rows).
+    public var description: String {
+        "TableChanges(selected: \(selected), deselected: \(deselected), rowOperations: \(rowOperations), "
+            + "reloaded: \(reloaded), gestures: \(gestures), undoStepRecorded: \(undoStepRecorded), "
+            + "contentOffset: \(String(describing: contentOffset)), optionView: \(String(describing: optionView)), "
+            + "swipeChanged: \(swipeChanged), editor: \(String(describing: editor)), chosenChanged: \(chosenChanged))"
+    }
+}

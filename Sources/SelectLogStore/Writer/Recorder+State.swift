@@ -27,6 +27,9 @@ extension Recorder {
 
         init(engine: TableState) {
             self.engine = engine
+            // The writer trades its emptied array for this one; both start with room for
+            // what usually arrives between two hand-overs, so neither grows as it fills.
+            pending.reserveCapacity(Self.initialPending)
             flushTarget = engine.events
             writtenUpTo = engine.events
             syncedUpTo = engine.events
@@ -34,6 +37,9 @@ extension Recorder {
 
         /// Events a `flush()` no longer waits for.
         func acknowledged(_ durability: Durability) -> Int { durability == .always ? syncedUpTo : writtenUpTo }
+
+        /// The pending list's starting capacity (a batch's worth of events).
+        static let initialPending = 4096
 
         /// Whether the writer thread has something to do (or must stop).
         var writerHasWork: Bool { signalled || closing != .open || failure != nil }

@@ -16,6 +16,7 @@ extension Recorder {
     func work(_ assembler: LogAssembler) {
         var assembler = assembler
         var taken: [Appended] = []
+        taken.reserveCapacity(State.initialPending)
         var records: [LogAssembler.Record] = []
         var lastSync = ContinuousClock.now
         var lastSeal = ContinuousClock.now
