@@ -175,6 +175,26 @@ struct DamageTests {
         #expect(throws: LogError.self) { try Recorder(appendingTo: path) }
     }
 
+    @Test("a read past damage throws it; reads before it still answer, before and after it was found")
+    func readsBeforeDamageAnswer() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        let records = try LogReader(path: f.path).records
+        let batch = try #require(records.last { $0.header.kind == .batch && $0.header.firstEvent > 60 })
+        var damaged = f.bytes
+        damaged[batch.end - 1] ^= 0x40  // its payload checksum fails; the index stays sound
+        let path = try f.write(damaged, as: "r.slog")
+        let log = try LogReader(path: path)
+        let before = batch.header.firstEvent
+        #expect(throws: LogError.self) { try log.state(at: before + 1) }
+        // The same answers a fresh reader gives, which never met the damage.
+        let fresh = try LogReader(path: path)
+        #expect(try log.state(at: before - 1) == f.states[before - 1])
+        #expect(try log.state(at: before / 2) == fresh.state(at: before / 2))
+        #expect(try log.events(to: before - 1) == fresh.events(to: before - 1))
+        #expect(throws: LogError.self) { try log.events(to: before + 1) }
+    }
+
     @Test("reopening for append cuts a torn tail first")
     func appendCutsTornTail() throws {
         let f = try Fixture()

@@ -18,8 +18,12 @@ struct PipelinedReplayTests {
         return (path, events)
     }
 
-    @Test("the same state as applying the events in turn, from the start and from part-way")
-    func sameState() throws {
+    /// Segment sizes: one segment; several, cut across batches and windows; many, shorter
+    /// than a batch.
+    static let segments = [1 << 20, 3_001, 257]
+
+    @Test("the same state as applying the events in turn, from the start and from part-way", arguments: segments)
+    func sameState(segment: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let n = ReplayPipe.chunkEvents * 9 + 123
@@ -30,15 +34,16 @@ struct PipelinedReplayTests {
         for e in events[1000...] { try expected.apply(e) }
         let log = try LogReader(path: path)
         var state = TableState()
-        try log.replay(into: &state, to: n, pipelinedFrom: 1)
+        try log.replay(into: &state, to: n, pipelinedFrom: 1, segmentEvents: segment)
         #expect(state == expected)
         #expect(state.events == n)
-        try log.replay(into: &partWay, to: n, pipelinedFrom: 1)
+        try log.replay(into: &partWay, to: n, pipelinedFrom: 1, segmentEvents: segment)
         #expect(partWay == expected)
     }
 
-    @Test("an event the engine rejects stops the replay there: the events before it applied, its index in the error")
-    func rejectionStopsThere() throws {
+    @Test("an event the engine rejects stops the replay there: the events before it applied, its index in the error",
+          arguments: segments)
+    func rejectionStopsThere(segment: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let n = ReplayPipe.chunkEvents * 8
@@ -52,7 +57,7 @@ struct PipelinedReplayTests {
         let log = try LogReader(path: path, engine: rejecting)
         var state = TableState()
         do {
-            try log.replay(into: &state, to: n, pipelinedFrom: 1)
+            try log.replay(into: &state, to: n, pipelinedFrom: 1, segmentEvents: segment)
             Issue.record("replayed past a rejected event")
         } catch {
             #expect(error.code == .damaged)
@@ -63,8 +68,8 @@ struct PipelinedReplayTests {
         #expect(state == expected)
     }
 
-    @Test("damage part-way: the same error as a plain read, and every event before it applied")
-    func damageStopsThere() throws {
+    @Test("damage part-way: the same error as a plain read, and every event before it applied", arguments: segments)
+    func damageStopsThere(segment: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let n = ReplayPipe.chunkEvents * 8
@@ -79,7 +84,7 @@ struct PipelinedReplayTests {
         let log = try LogReader(path: damaged)
         var state = TableState()
         var caught: LogError?
-        do { try log.replay(into: &state, to: log.eventCount, pipelinedFrom: 1) } catch { caught = error }
+        do { try log.replay(into: &state, to: log.eventCount, pipelinedFrom: 1, segmentEvents: segment) } catch { caught = error }
         let error = try #require(caught)
         #expect(error.code == .damaged)
         #expect(error.offset == batch.offset)

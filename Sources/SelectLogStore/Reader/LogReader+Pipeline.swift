@@ -2,105 +2,164 @@ import Foundation
 import SelectLog
 
 extension LogReader {
-    /// A replay of at least this many events decodes on a second thread while the
-    /// caller's applies: decoding and the reducers cost about the same, so on two cores a
-    /// long replay takes the time of the slower of the two instead of their sum.
+    /// A replay of at least this many events decodes on other threads while the caller's
+    /// applies: decoding costs about twice what the reducers do, so the events are cut
+    /// into segments that several threads decode at once, and the caller's thread applies
+    /// them in order.
     static let pipelinedReplayEvents = 65_536
+
+    /// Events in a segment of a pipelined replay. A segment's decoder starts at the
+    /// window that holds its first event (windows start with fresh models), so it decodes
+    /// and skips on average half a window more than its own events: about 3% here.
+    static let replaySegmentEvents = 131_072
 
     /// Whether a second thread can run beside the caller's.
     static let hasSecondCore = ProcessInfo.processInfo.activeProcessorCount > 1
 
+    /// Threads that decode segments of a pipelined replay: one per core (at most four),
+    /// since the caller's thread, applying, needs about half a core.
+    static let replayDecoders = Swift.min(4, Swift.max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     /// Replays events `state.events ..< n` into `state` as `replay(into:to:)` does, in the
     /// same order and with the same outcome (the same error at the same event, and the
-    /// events before it applied), but decoded on a second thread, a chunk at a time.
-    func pipelinedReplay(into state: inout TableState, to n: Int) throws(LogError) {
+    /// events before it applied), decoded on other threads.
+    ///
+    /// Segment k is `forEachEvent` over `segmentEvents` events of its own, decoded by
+    /// thread k mod `decoders` into chunks that thread hands over in order; the caller's
+    /// thread takes segment 0's chunks, then segment 1's, and so on. A segment's read
+    /// checks every record before it, as every read does, so damage before a segment is
+    /// also its error; the caller meets it first in the segment that holds it.
+    func pipelinedReplay(into state: inout TableState, to n: Int, segmentEvents: Int = replaySegmentEvents,
+                         decoders: Int = replayDecoders) throws(LogError) {
         let start = state.events
-        let pipe = LockedBox(ReplayPipe())
-        let thread = Thread { [self] in
-            var chunk = [TimedEvent]()
-            chunk.reserveCapacity(ReplayPipe.chunkEvents)
-            var failure: LogError?
-            do throws(LogError) {
-                try forEachEvent(from: start, to: n) { _, e in
-                    chunk.append(e)
-                    guard chunk.count == ReplayPipe.chunkEvents else { return true }
-                    return ReplayPipe.hand(&chunk, to: pipe)
+        let size = Swift.max(1, segmentEvents)
+        let segments = (n - start + size - 1) / size
+        let pipes = (0..<Swift.max(1, Swift.min(decoders, segments))).map { _ in LockedBox(ReplayPipe()) }
+        for (d, pipe) in pipes.enumerated() {
+            let count = pipes.count
+            let thread = Thread { [self] in
+                for k in stride(from: d, to: segments, by: count) {
+                    let from = start + k * size
+                    guard decode(from: from, to: Swift.min(n, from + size), into: pipe) else { break }
                 }
-            } catch {
-                failure = error
+                pipe.withLockedValue { $0.decoderDone = true }
+                pipe.wake()
             }
-            pipe.withLockedValue { p in
-                if !chunk.isEmpty { p.ready.append(chunk) }
-                p.failure = failure
-                p.decoderDone = true
-            }
-            pipe.wake()
+            thread.name = "selectlog.replay.\(d)"
+            thread.start()
         }
-        thread.name = "selectlog.replay"
-        thread.start()
         var index = start
-        do throws(LogError) {
-            while let chunk = ReplayPipe.next(from: pipe) {
-                for e in chunk {
-                    try apply(e, index: index, to: &state, validated: true)
-                    index += 1
+        var failure: LogError?
+        segments: for k in 0..<segments {
+            let pipe = pipes[k % pipes.count]
+            while true {
+                guard let item = ReplayPipe.next(from: pipe) else {
+                    failure = LogError(.io, "a decoding thread of the replay stopped before the end of its events", path: path, eventIndex: index)
+                    break segments
                 }
-                pipe.withLockedValue { p in p.spare = chunk }
+                switch item {
+                case .events(let chunk):
+                    do throws(LogError) {
+                        for e in chunk {
+                            try apply(e, index: index, to: &state, validated: true)
+                            index += 1
+                        }
+                    } catch {
+                        failure = error
+                        break segments
+                    }
+                    pipe.withLockedValue { p in p.spare = chunk }
+                case .end(let error?):
+                    failure = error
+                    break segments
+                case .end(nil):
+                    continue segments
+                }
             }
-        } catch {
-            // The decoder stops at its next hand-over; it is waited for, so no thread outlives the call.
+        }
+        // Every decoder is stopped (at its next hand-over) and waited for, so no thread outlives the call.
+        for pipe in pipes {
             pipe.withLockedValue { $0.cancelled = true }
             pipe.wake()
-            pipe.withLockedValue(waitingFor: { $0.decoderDone }) { _, _ in }
-            throw error
         }
-        if let failure = pipe.withLockedValue({ $0.failure }) { throw failure }
+        for pipe in pipes { pipe.withLockedValue(waitingFor: { $0.decoderDone }) { _, _ in } }
+        if let failure { throw failure }
+    }
+
+    /// Decodes events `from ..< to` into chunks handed to `pipe`, then the segment's end
+    /// (with its error, if any); false when the applying thread has stopped, or on an error.
+    private func decode(from: Int, to: Int, into pipe: LockedBox<ReplayPipe>) -> Bool {
+        var chunk = ReplayPipe.storage(from: pipe)
+        var failure: LogError?
+        var going = true
+        do throws(LogError) {
+            try forEachEvent(from: from, to: to) { _, e in
+                chunk.append(e)
+                guard chunk.count == ReplayPipe.chunkEvents else { return true }
+                going = ReplayPipe.hand(.events(chunk), to: pipe)
+                chunk = ReplayPipe.storage(from: pipe)
+                return going
+            }
+        } catch {
+            failure = error
+        }
+        guard going else { return false }
+        if !chunk.isEmpty, !ReplayPipe.hand(.events(chunk), to: pipe) { return false }
+        return ReplayPipe.hand(.end(failure), to: pipe) && failure == nil
     }
 }
 
-/// What the decoding thread and the applying thread of a pipelined replay share.
+/// What one decoding thread of a pipelined replay and the applying thread share.
 struct ReplayPipe: Sendable {
     /// Events per chunk: small enough that a chunk's storage is reused, not mapped afresh.
     static let chunkEvents = 2048
-    /// Chunks decoded ahead of the applying thread, at most.
+    /// Chunks decoded ahead of the applying thread, at most, per decoding thread.
     static let ahead = 4
 
-    /// Decoded chunks, in order.
-    var ready: [[TimedEvent]] = []
+    /// What a decoding thread hands over, in order.
+    enum Item: Sendable {
+        case events([TimedEvent])
+        /// The end of a segment, with the error that ended it early.
+        case end(LogError?)
+    }
+
+    var ready: [Item] = []
     /// A chunk the applying thread is done with, for its storage.
     var spare: [TimedEvent]?
-    var failure: LogError?
     var decoderDone = false
-    /// Set when the applying thread stops early (an event was rejected).
+    /// Set when the applying thread stops (an event was rejected, an error, or the end).
     var cancelled = false
 
-    /// Hands a full chunk over (waiting while `ahead` chunks wait) and gives the decoder
-    /// storage for the next; false once the applying thread has stopped.
-    static func hand(_ chunk: inout [TimedEvent], to pipe: LockedBox<ReplayPipe>) -> Bool {
-        let go = pipe.withLockedValue(waitingFor: { $0.ready.count < ahead || $0.cancelled }) { p, _ -> Bool in
+    /// Storage for the next chunk: the spare one, emptied, or a new one.
+    static func storage(from pipe: LockedBox<ReplayPipe>) -> [TimedEvent] {
+        var chunk = pipe.withLockedValue { p -> [TimedEvent] in
+            defer { p.spare = nil }
+            return p.spare ?? []
+        }
+        chunk.removeAll(keepingCapacity: true)
+        chunk.reserveCapacity(chunkEvents)
+        return chunk
+    }
+
+    /// Hands `item` over, waiting while `ahead` items wait; false once the applying
+    /// thread has stopped.
+    static func hand(_ item: Item, to pipe: LockedBox<ReplayPipe>) -> Bool {
+        let going = pipe.withLockedValue(waitingFor: { $0.ready.count < ahead || $0.cancelled }) { p, _ -> Bool in
             guard !p.cancelled else { return false }
-            p.ready.append(chunk)
-            if var reused = p.spare {
-                p.spare = nil
-                reused.removeAll(keepingCapacity: true)
-                chunk = reused
-            } else {
-                chunk = []
-                chunk.reserveCapacity(chunkEvents)
-            }
+            p.ready.append(item)
             return true
         }
         pipe.wake()
-        return go
+        return going
     }
 
-    /// The next decoded chunk, waiting for it; nil when the decoder has finished and
-    /// every chunk was taken.
-    static func next(from pipe: LockedBox<ReplayPipe>) -> [TimedEvent]? {
-        let chunk = pipe.withLockedValue(waitingFor: { !$0.ready.isEmpty || $0.decoderDone }) { p, _ -> [TimedEvent]? in
+    /// The next item, waiting for it; nil if the decoder finished without it (which only
+    /// a cancelled decoder does, and only the applying thread cancels, after its last `next`).
+    static func next(from pipe: LockedBox<ReplayPipe>) -> Item? {
+        let item = pipe.withLockedValue(waitingFor: { !$0.ready.isEmpty || $0.decoderDone }) { p, _ -> Item? in
             p.ready.isEmpty ? nil : p.ready.removeFirst()
         }
         pipe.wake()
-        return chunk
+        return item
     }
 }

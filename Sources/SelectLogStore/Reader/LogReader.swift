@@ -125,12 +125,16 @@ public final class LogReader: Sendable {
     /// limits, place in the sequence) and its payload's checksum. A checkpoint past damage
     /// must not hide it, so no record is used before every record before it is checked.
     /// Pages behind the walk are released; checkpoints and every 32nd batch are kept as
-    /// anchors for finding records again. Damage is remembered and thrown again.
+    /// anchors for finding records again. Damage is remembered and thrown again to every
+    /// read that needs the records up to it.
     func advance(throughEvent event: Int = Int.max, pastOffset offset: Int = Int.max) throws(LogError) {
         let file = self.file, salt = header.salt, dataEnd = self.dataEnd, path = self.path
         let continued = header.version >= LogFormat.continuedBatchesVersion
         let failure: LogError? = checked.withLockedValue { c in
-            if let failure = c.failure { return failure }
+            // Damage found is thrown again to every read that needs the records up to it,
+            // and only to those: a read before it answers as it would have before the
+            // damage was found, whatever order the reads (or a replay's threads) came in.
+            if let failure = c.failure { return c.events <= event && c.end <= offset ? failure : nil }
             var walked = 0
             var released = c.end
             while c.end < dataEnd, c.events <= event, c.end <= offset {
@@ -351,11 +355,12 @@ public final class LogReader: Sendable {
         try replay(into: &state, to: n, pipelinedFrom: Self.pipelinedReplayEvents)
     }
 
-    /// `replay(into:to:)`, decoding on a second thread when at least `minimum` events are
-    /// replayed and a second core exists.
-    func replay(into state: inout TableState, to n: Int, pipelinedFrom minimum: Int) throws(LogError) {
+    /// `replay(into:to:)`, decoded on other threads (in segments of `segmentEvents`) when
+    /// at least `minimum` events are replayed and a second core exists.
+    func replay(into state: inout TableState, to n: Int, pipelinedFrom minimum: Int,
+                segmentEvents: Int = LogReader.replaySegmentEvents) throws(LogError) {
         if n - state.events >= minimum, Self.hasSecondCore {
-            return try pipelinedReplay(into: &state, to: n)
+            return try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents)
         }
         try forEachEvent(from: state.events, to: n) { (index, e) throws(LogError) -> Bool in
             try apply(e, index: index, to: &state, validated: true)
