@@ -41,18 +41,23 @@ extension Recorder {
             }
             if taken.count >= Self.pendingLimit { guarded.wake() }
             var next = offered.startIndex
-            // Borrowed in place: a copy of each event (and an optional state) per event cost
-            // about a third of what encoding it does.
+            // Borrowed in place through each element's address: through the buffer's
+            // subscript the compiler copied every item (and destroyed the copy), which cost
+            // about a tenth of what encoding it does. (Moving each item out and back in
+            // cost more than that copy.)
             taken.withUnsafeBufferPointer { items in
-                for i in items.indices {
-                    if items[i].offersCheckpoint, next < offered.endIndex {
-                        assembler.add(items[i].event, before: items[i].before, gestureFingerprint: items[i].gestureFingerprint,
-                                      offered: offered[next], into: &records)
+                guard var item = items.baseAddress else { return }
+                let end = item + items.count
+                while item < end {
+                    if item.pointee.offersCheckpoint, next < offered.endIndex {
+                        assembler.add(item.pointee.event, before: item.pointee.before,
+                                      gestureFingerprint: item.pointee.gestureFingerprint, offered: offered[next], into: &records)
                         next += 1
                     } else {
-                        assembler.add(items[i].event, before: items[i].before, gestureFingerprint: items[i].gestureFingerprint,
-                                      offered: nil, into: &records)
+                        assembler.add(item.pointee.event, before: item.pointee.before,
+                                      gestureFingerprint: item.pointee.gestureFingerprint, offered: nil, into: &records)
                     }
+                    item += 1
                 }
             }
             taken.removeAll(keepingCapacity: true)
