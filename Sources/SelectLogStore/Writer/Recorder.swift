@@ -185,12 +185,10 @@ public final class Recorder: Sendable {
     private func append(_ given: consuming TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
         let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
         let s = guarded.lock()
-        if let failure = s.pointee.failure {
+        guard s.pointee.failure == nil, case .open = s.pointee.closing else {
+            let failure = s.pointee.failure
             guarded.unlock()
-            throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path)
-        }
-        if s.pointee.closing != .open {
-            guarded.unlock()
+            if let failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
             throw LogError(.closed, "the recorder is closed", path: path)
         }
         var timed = given
