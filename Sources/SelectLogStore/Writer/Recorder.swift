@@ -205,7 +205,7 @@ public final class Recorder: Sendable {
         let endsGesture = GestureBoundary.endsGesture(changes)
         let offers = LogAssembler.offersCheckpoint(after: s.pointee.engine.events, interval: interval)
         if offers { s.pointee.offered.append(s.pointee.engine) }
-        let fingerprint = endsGesture ? s.pointee.engine.gestureFingerprint : nil
+        let fingerprint = endsGesture ? Self.gestureFingerprint(&s.pointee) : nil
         s.pointee.pending.append(Appended(event: consume timed, before: before, gestureFingerprint: fingerprint,
                                           offersCheckpoint: offers))
         let count = s.pointee.pending.count
@@ -222,6 +222,12 @@ public final class Recorder: Sendable {
         }
         return changes
     }
+
+    /// The engine's gesture fingerprint, read through an exclusive access: read through
+    /// the pointer, the compiler copied the whole state first (another reference might
+    /// change it during the call).
+    @inline(__always)
+    private static func gestureFingerprint(_ s: inout State) -> UInt32 { s.engine.gestureFingerprint }
 
     /// Writes everything appended so far; with `.always`, syncs it too.
     public func flush() throws(LogError) {
