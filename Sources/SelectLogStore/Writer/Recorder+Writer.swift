@@ -41,21 +41,19 @@ extension Recorder {
             }
             if taken.count >= Self.pendingLimit { guarded.wake() }
             var next = offered.startIndex
-            // Borrowed in place through each element's address: through the buffer's
-            // subscript the compiler copied every item (and destroyed the copy), which cost
-            // about a tenth of what encoding it does. (Moving each item out and back in
-            // cost more than that copy.)
-            taken.withUnsafeBufferPointer { items in
+            // Borrowed in place through each element's address, with an exclusive (inout)
+            // access: through the buffer's subscript, or read through the pointer, the
+            // compiler copied every item (another reference might change it during the
+            // call) and destroyed the copy. (Moving each item out cost more than that copy.)
+            taken.withUnsafeMutableBufferPointer { items in
                 guard var item = items.baseAddress else { return }
                 let end = item + items.count
                 while item < end {
                     if item.pointee.offersCheckpoint, next < offered.endIndex {
-                        assembler.add(item.pointee.event, before: item.pointee.before,
-                                      gestureFingerprint: item.pointee.gestureFingerprint, offered: offered[next], into: &records)
+                        Self.encode(&item.pointee, offered: offered[next], with: &assembler, into: &records)
                         next += 1
                     } else {
-                        assembler.add(item.pointee.event, before: item.pointee.before,
-                                      gestureFingerprint: item.pointee.gestureFingerprint, offered: nil, into: &records)
+                        Self.encode(&item.pointee, offered: nil, with: &assembler, into: &records)
                     }
                     item += 1
                 }
@@ -106,5 +104,13 @@ extension Recorder {
             guarded.wake()
             if done { return }
         }
+    }
+
+    /// Encodes `item` (exclusive, so borrowed without a copy) with `assembler`.
+    @inline(__always)
+    private static func encode(_ item: inout Appended, offered: TableState?, with assembler: inout LogAssembler,
+                               into records: inout [LogAssembler.Record]) {
+        assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint, offered: offered,
+                      into: &records)
     }
 }
