@@ -175,6 +175,28 @@ struct RecorderTests {
         #expect(try LogReader.verify(path: path).isIntact)
     }
 
+    @Test("an append after close() throws .closed and leaves the count and the log as they were")
+    func appendAfterClose() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("closed.slog").path
+        let recorder = try Recorder(creating: path, options: smallBatches())
+        try recorder.append(.reload(sections: [SectionSpec(rows: 3)]))
+        try recorder.close()
+        for attempt in [TimedEvent(.tick), TimedEvent(.tap(ViewportPoint(x: Points(5), y: Points(5))), t: Micros(raw: 1))] {
+            do {
+                try recorder.append(attempt)
+                Issue.record("a closed recorder accepted \(attempt.event.typeName)")
+            } catch {
+                #expect(error.code == .closed)
+                #expect(error.description.contains("closed"))
+            }
+        }
+        #expect(throws: LogError.self) { try recorder.append(Event.tick) }
+        #expect(recorder.count == 1)
+        #expect(try LogReader(path: path).eventCount == 1)
+    }
+
     @Test("a recorder and its log can be handed to a Task (Sendable)")
     func sendable() async throws {
         let dir = try temporaryDirectory()

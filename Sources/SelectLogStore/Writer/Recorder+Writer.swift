@@ -41,18 +41,21 @@ extension Recorder {
             }
             if taken.count >= Self.pendingLimit { guarded.wake() }
             var next = offered.startIndex
-            // Borrowed in place: a copy of each event (and an optional state) per event cost
-            // about a third of what encoding it does.
-            taken.withUnsafeBufferPointer { items in
-                for i in items.indices {
-                    if items[i].offersCheckpoint, next < offered.endIndex {
-                        assembler.add(items[i].event, before: items[i].before, gestureFingerprint: items[i].gestureFingerprint,
-                                      offered: offered[next], into: &records)
+            // Borrowed in place through each element's address, with an exclusive (inout)
+            // access: through the buffer's subscript, or read through the pointer, the
+            // compiler copied every item (another reference might change it during the
+            // call) and destroyed the copy. (Moving each item out cost more than that copy.)
+            taken.withUnsafeMutableBufferPointer { items in
+                guard var item = items.baseAddress else { return }
+                let end = item + items.count
+                while item < end {
+                    if item.pointee.offersCheckpoint, next < offered.endIndex {
+                        Self.encode(&item.pointee, offered: offered[next], with: &assembler, into: &records)
                         next += 1
                     } else {
-                        assembler.add(items[i].event, before: items[i].before, gestureFingerprint: items[i].gestureFingerprint,
-                                      offered: nil, into: &records)
+                        Self.encode(&item.pointee, offered: nil, with: &assembler, into: &records)
                     }
+                    item += 1
                 }
             }
             taken.removeAll(keepingCapacity: true)
@@ -101,5 +104,13 @@ extension Recorder {
             guarded.wake()
             if done { return }
         }
+    }
+
+    /// Encodes `item` (exclusive, so borrowed without a copy) with `assembler`.
+    @inline(__always)
+    private static func encode(_ item: inout Appended, offered: TableState?, with assembler: inout LogAssembler,
+                               into records: inout [LogAssembler.Record]) {
+        assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint, offered: offered,
+                      into: &records)
     }
 }
