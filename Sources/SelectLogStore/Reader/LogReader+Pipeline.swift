@@ -8,17 +8,22 @@ extension LogReader {
     /// them in order.
     static let pipelinedReplayEvents = 65_536
 
-    /// Events in a segment of a pipelined replay. A segment's decoder starts at the
-    /// window that holds its first event (windows start with fresh models), so it decodes
-    /// and skips on average half a window more than its own events: about 3% here.
-    static let replaySegmentEvents = 131_072
+    /// Events in a segment of a pipelined replay when several threads decode. A segment's
+    /// decoder starts at the window that holds its first event (windows start with fresh
+    /// models), so it decodes and skips on average half a window more than its own events:
+    /// about a tenth here.
+    static let replaySegmentEvents = 32_768
 
     /// Whether a second thread can run beside the caller's.
     static let hasSecondCore = ProcessInfo.processInfo.activeProcessorCount > 1
 
-    /// Threads that decode segments of a pipelined replay: one per core (at most four),
-    /// since the caller's thread, applying, needs about half a core.
-    static let replayDecoders = Swift.min(4, Swift.max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Threads that decode a pipelined replay: one. Two decoding alternate segments ran
+    /// 1.5× faster on two cores (10M events: 1.09–1.21 s against 1.67–1.81 s for one
+    /// thread decoding and applying), but the process's peak memory then grew with the
+    /// log's length (33 MB at 30M events, 40 MB at 100M, against 25 MB with one), past
+    /// the 32 MB a replay may take; until that is understood, one thread decodes the
+    /// whole replay as a single segment.
+    static let replayDecoders = 1
 
     /// Replays events `state.events ..< n` into `state` as `replay(into:to:)` does, in the
     /// same order and with the same outcome (the same error at the same event, and the
@@ -29,14 +34,20 @@ extension LogReader {
     /// thread takes segment 0's chunks, then segment 1's, and so on. A segment's read
     /// checks every record before it, as every read does, so damage before a segment is
     /// also its error; the caller meets it first in the segment that holds it.
-    func pipelinedReplay(into state: inout TableState, to n: Int, segmentEvents: Int = replaySegmentEvents,
+    func pipelinedReplay(into state: inout TableState, to n: Int, segmentEvents: Int? = nil,
                          decoders: Int = replayDecoders) throws(LogError) {
         let start = state.events
-        let size = Swift.max(1, segmentEvents)
-        let segments = (n - start + size - 1) / size
-        let pipes = (0..<Swift.max(1, Swift.min(decoders, segments))).map { _ in LockedBox(ReplayPipe()) }
+        let total = Swift.max(0, n - start)
+        // One decoder takes the whole replay as one segment; several take turns.
+        let size = Swift.max(1, decoders > 1 ? segmentEvents ?? Self.replaySegmentEvents : segmentEvents ?? total)
+        let segments = total / size + (total % size == 0 ? 0 : 1)
+        let count = Swift.max(1, Swift.min(decoders, segments))
+        // With several decoders, each may run a whole segment ahead of the applying thread:
+        // one that could not would wait while the applier works through the segments
+        // before its own. One decoder keeps a few chunks ahead.
+        let ahead = count == 1 ? 4 : Swift.min(size, 1 << 20) / ReplayPipe.chunkEvents + 2
+        let pipes = (0..<count).map { _ in LockedBox(ReplayPipe(ahead: ahead)) }
         for (d, pipe) in pipes.enumerated() {
-            let count = pipes.count
             let thread = Thread { [self] in
                 for k in stride(from: d, to: segments, by: count) {
                     let from = start + k * size
@@ -113,8 +124,8 @@ extension LogReader {
 struct ReplayPipe: Sendable {
     /// Events per chunk: small enough that a chunk's storage is reused, not mapped afresh.
     static let chunkEvents = 2048
-    /// Chunks decoded ahead of the applying thread, at most, per decoding thread.
-    static let ahead = 4
+    /// Items decoded ahead of the applying thread, at most.
+    let ahead: Int
 
     /// What a decoding thread hands over, in order.
     enum Item: Sendable {
@@ -122,6 +133,8 @@ struct ReplayPipe: Sendable {
         /// The end of a segment, with the error that ended it early.
         case end(LogError?)
     }
+
+    init(ahead: Int) { self.ahead = ahead }
 
     var ready: [Item] = []
     /// A chunk the applying thread is done with, for its storage.
@@ -144,7 +157,7 @@ struct ReplayPipe: Sendable {
     /// Hands `item` over, waiting while `ahead` items wait; false once the applying
     /// thread has stopped.
     static func hand(_ item: Item, to pipe: LockedBox<ReplayPipe>) -> Bool {
-        let going = pipe.withLockedValue(waitingFor: { $0.ready.count < ahead || $0.cancelled }) { p, _ -> Bool in
+        let going = pipe.withLockedValue(waitingFor: { $0.ready.count < $0.ahead || $0.cancelled }) { p, _ -> Bool in
             guard !p.cancelled else { return false }
             p.ready.append(item)
             return true

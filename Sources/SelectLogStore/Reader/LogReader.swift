@@ -190,15 +190,27 @@ public final class LogReader: Sendable {
     /// another, so no page is left behind (records are mostly smaller than a page).
     struct Walk {
         private var from: Int
+        private var last: Int
         private var count = 0
 
-        init(from: Int) { self.from = from }
+        init(from: Int) {
+            self.from = from
+            last = from
+        }
 
         mutating func passed(_ offset: Int, _ file: MappedFile) {
             count += 1
+            last = Swift.max(last, offset)
             guard count % 64 == 0, offset > from else { return }
             file.release(from..<offset)
             from = offset
+        }
+
+        /// Releases what the walk passed since its last release: a walk that ends (a
+        /// replay's segment) must not leave its last pages behind, or a replay of many
+        /// segments would keep a few kilobytes of each.
+        func finish(_ file: MappedFile) {
+            if last > from { file.release(from..<last) }
         }
     }
 
@@ -254,6 +266,7 @@ public final class LogReader: Sendable {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
+        defer { walk.finish(file) }
         // One decoder for every batch, restarted at each window's first batch (its models
         // are allocated once) and carried on through continued batches.
         var decoder = BinaryEventDecoder(try payload(next), baseTime: next.header.baseTime, version: header.version)
@@ -355,12 +368,12 @@ public final class LogReader: Sendable {
         try replay(into: &state, to: n, pipelinedFrom: Self.pipelinedReplayEvents)
     }
 
-    /// `replay(into:to:)`, decoded on other threads (in segments of `segmentEvents`) when
-    /// at least `minimum` events are replayed and a second core exists.
+    /// `replay(into:to:)`, decoded on `decoders` other threads (in segments of
+    /// `segmentEvents`) when at least `minimum` events are replayed and a second core exists.
     func replay(into state: inout TableState, to n: Int, pipelinedFrom minimum: Int,
-                segmentEvents: Int = LogReader.replaySegmentEvents) throws(LogError) {
+                segmentEvents: Int? = nil, decoders: Int = LogReader.replayDecoders) throws(LogError) {
         if n - state.events >= minimum, Self.hasSecondCore {
-            return try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents)
+            return try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents, decoders: decoders)
         }
         try forEachEvent(from: state.events, to: n) { (index, e) throws(LogError) -> Bool in
             try apply(e, index: index, to: &state, validated: true)
