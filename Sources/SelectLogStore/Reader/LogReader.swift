@@ -206,11 +206,11 @@ public final class LogReader: Sendable {
             from = offset
         }
 
-        /// Releases what the walk passed since its last release: a walk that ends (a
-        /// replay's segment) must not leave its last pages behind, or a replay of many
-        /// segments would keep a few kilobytes of each.
-        func finish(_ file: MappedFile) {
-            if last > from { file.release(from..<last) }
+        /// Releases what the walk passed since its last release; `all`: the block holding
+        /// the last record too.
+        func finish(_ file: MappedFile, releasingAll all: Bool) {
+            let end = all ? last &+ MappedFile.releaseBlock : last
+            if end > from { file.release(from..<end) }
         }
     }
 
@@ -263,10 +263,19 @@ public final class LogReader: Sendable {
     /// including) `end`, decoding one batch at a time; stops when `body` returns false.
     public func forEachEvent(from start: Int = 0, to end: Int? = nil,
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
+        try forEachEvent(from: start, to: end, releasingAll: false, body)
+    }
+
+    /// `forEachEvent(from:to:_:)`; `releasingAll`: when it ends, the pages it read are
+    /// released whole, the block holding its last record included (for a replay's
+    /// segments, read by threads taking turns: a block one of them read again after
+    /// another released it would otherwise stay, a few per segment).
+    func forEachEvent(from start: Int, to end: Int?, releasingAll: Bool,
+                      _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
-        defer { walk.finish(file) }
+        defer { walk.finish(file, releasingAll: releasingAll) }
         // One decoder for every batch, restarted at each window's first batch (its models
         // are allocated once) and carried on through continued batches.
         var decoder = BinaryEventDecoder(try payload(next), baseTime: next.header.baseTime, version: header.version)
