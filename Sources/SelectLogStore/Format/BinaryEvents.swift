@@ -113,13 +113,6 @@ struct BinaryEventEncoder {
         frames.append(body.bytes)
     }
 
-    /// Appends `timed`, which changed `changes` and gave `state`; at a gesture end, also
-    /// the state's gesture fingerprint (6 bytes), so a later build can find where it diverges.
-    mutating func append(_ timed: TimedEvent, after state: TableState, changes: TableChanges) {
-        append(timed)
-        if GestureBoundary.endsGesture(changes) { appendGestureFingerprint(state.gestureFingerprint) }
-    }
-
     /// Appends a gesture fingerprint annotation frame.
     mutating func appendGestureFingerprint(_ value: UInt32) {
         if version >= 3 {

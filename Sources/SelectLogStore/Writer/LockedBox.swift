@@ -112,12 +112,6 @@ final class LockedBox<Value>: @unchecked Sendable {
 }
 
 extension Duration {
-    /// The duration in seconds, for `Date`-based waits.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-
     /// The duration in whole microseconds, rounded down.
     var wholeMicroseconds: Int64 {
         let (s, atto) = components
