@@ -1,7 +1,7 @@
 import SelectLog
 
-// Format version 3: the event coder on both sides. The order of decisions here is the
-// format; docs/LOG-FORMAT.md, "Coded batches", lists it.
+// Format version 3: the event coder's encoding side (CodedEventDecoder.swift decodes).
+// The order of decisions here is the format; docs/LOG-FORMAT.md, "Coded batches", lists it.
 
 extension BinaryEventEncoder {
     private typealias M = CodedModels
@@ -126,193 +126,77 @@ extension BinaryEventEncoder {
     }
 }
 
-/// The decoding side of a version 3 batch.
-struct CodedEventDecoder {
-    private typealias M = CodedModels
-    private var rc: RangeDecoder
-    private var s: CodedState
-    private(set) var isAtEnd = false
-    private var items = 0
-    /// `EventLimits.length`, read once rather than through its accessor at every value.
-    private let maxLength = EventLimits.length.raw.magnitude
+extension RangeEncoder {
+    @inline(__always)
+    mutating func encode(_ bit: Bool, _ m: ModelTable, _ i: Int) { encode(bit, &m.at(i).pointee) }
 
-    /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's).
-    init(_ bytes: [UInt8], baseTime: Micros, empty: Bool = false) {
-        rc = RangeDecoder(bytes)
-        s = CodedState(time: baseTime, empty: empty)
+    /// A signed integer under the model at `base`.
+    mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int) {
+        var c = core
+        encodeInt(v, m, base, &c)
+        core = c
     }
 
-    var position: Int { rc.position }
-
-    /// Starts on another batch, keeping the models' allocation (they start fresh).
-    mutating func restart(_ bytes: [UInt8], baseTime: Micros) {
-        rc = RangeDecoder(bytes)
-        s.reset(time: baseTime)
-        isAtEnd = false
-        items = 0
-        marker = .end
-        isNewer = false
+    /// `encodeInt` on the registers `c`.
+    @inline(__always)
+    mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        encode(v != 0, m.at(base), &c)
+        if v == 0 { return }
+        encode(v < 0, m.at(base &+ 1), &c)
+        let mag = v.magnitude
+        let n = 64 &- mag.leadingZeroBitCount            // 1...64
+        encodeSymbol(Swift.min(n &- 1, 15), bits: 4, m, base &+ 2, &c)
+        if n >= 16 { encodeSymbol(n &- 16, bits: 6, m, CodedModels.longLengthBase, &c) }
+        if n >= 2 {
+            if n <= 16 {
+                encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
+                if n >= 3 { encodeDirect(mag, count: n &- 2, &c) }
+            } else {
+                encodeDirect(mag, count: n &- 1, &c)
+            }
+        }
     }
 
-    /// Goes on to a continued batch: the models, predictions, time and last item (the end
-    /// of the batch before) carry over; only the range decoder starts again.
-    mutating func continueBatch(_ bytes: [UInt8]) {
-        rc = RangeDecoder(bytes)
-        isAtEnd = false
-        items = 0
-        marker = .end
-        isNewer = false
+    /// A value of `channel`, predicted; `flag` is the channel's grid-flag model.
+    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
+        var c = core
+        encodeValue(v, &channel, m, model: model, flag: flag, &c)
+        core = c
     }
 
-    private func fail(_ c: RangeDecoderCore, _ reason: String) -> BinaryError { BinaryError(offset: c.position, reason: reason) }
-
-    /// What `next()` read when it returns nil: the batch's end, a gesture fingerprint, or
-    /// an event whose fields are a version 2 body, for `BinaryEventDecoder.decodeFields`.
-    /// (Events come back as they are, so the hot path copies no enum around them.)
-    enum Marker {
-        case end
-        case fingerprint(UInt32)
-        case cold(EventTag, Micros?, [UInt8])
-    }
-    private(set) var marker = Marker.end
-
-    /// Set when the batch holds an item symbol this reader does not know.
-    private(set) var isNewer = false
-
-    /// The next event, or nil with `marker` saying what was read instead.
-    mutating func next() throws(BinaryError) -> TimedEvent? {
-        guard !isAtEnd else { return nil }
-        // The registers in a local for the whole event, stored back once.
-        var c = rc.core
-        defer { rc.core = c }
-        items += 1
-        guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail(c, "batch holds more items than the format allows") }
-        let m = s.models.table
-        var symbol = s.lastSymbol
-        let same = c.decodeLikely(m, s.sameKindModel)
-        if !same { symbol = c.decodeLikelySymbol(bits: 6, m, s.kindContext) }
-        s.lastSymbol = symbol
-        if symbol == M.endSymbol {
-            isAtEnd = true
-            marker = .end
-            if c.overran { throw fail(c, "coded batch runs past its end") }
-            return nil
+    /// `encodeValue` on the registers `c`, inlined into its caller (a point's two coordinates).
+    @inline(__always)
+    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int,
+                              _ c: inout EncoderCore) {
+        let r = v &- channel.prediction
+        let grid = channel.grid
+        var coded = r, base = model
+        if grid > 0 {
+            let off = r & ((1 &<< Int64(grid)) &- 1) != 0
+            encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
+            if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
         }
-        if symbol == M.fingerprintSymbol {
-            let v = UInt32(truncatingIfNeeded: c.directBits(32))
-            if c.overran { throw fail(c, "coded batch runs past its end") }
-            marker = .fingerprint(v)
-            return nil
-        }
-        guard symbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) else {
-            isNewer = true
-            throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
-        }
-        let hasTime = same ? s.lastHasTime : c.decodeLikely(m, M.hasTimeBase)
-        s.lastHasTime = hasTime
-        var timeKey = symbol
-        var shape = 0
-        if tag == .scroll {
-            shape = s.lastScrollShape
-            if !c.decodeLikely(m, M.sameShapeBase + (shape & 31)) {
-                shape = c.decodeLikelySymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
-            }
-            guard shape < M.scrollShapes else { throw fail(c, "bad scroll shape \(shape)") }
-            s.lastScrollShape = shape
-            timeKey = M.scrollTimeKey(shape)
-        }
-        var t: Micros?
-        if hasTime {
-            let model = s.timeModel(timeKey)
-            let residual = c.decodeInt(m, model)
-            let step = s.lastStep(timeKey) &+ residual
-            let time = s.time &+ step
-            s.noteTime(timeKey, step: step, residual: residual, t: time)
-            t = Micros(raw: time)
-        }
-        let event: Event
-        switch tag {
-        case .tap: event = .tap(try point(&c, tag))
-        case .panMoved: event = .panMoved(try point(&c, tag))
-        case .panBegan:
-            let p = try point(&c, tag)
-            let fingers = c.decodeInt(m, M.smallBase)
-            guard fingers >= 0, fingers <= EventLimits.index else { throw fail(c, "finger count out of range") }
-            event = .panBegan(p, fingers: Int(fingers))
-        case .panEnded:
-            let p: ViewportPoint? = c.decode(m, M.flagBase + M.Flag.panEndedHasPoint.rawValue) ? try point(&c, tag) : nil
-            var target: Points?
-            if c.decode(m, M.flagBase + M.Flag.panEndedHasTarget.rawValue) {
-                target = try length(value(&c, .target, model: M.targetBase), c)
-            }
-            event = .panEnded(p, targetOffset: target)
-        case .scroll:
-            let motion: ScrollMotion?
-            switch shape / 6 {
-            case 1: motion = .to(try length(value(&c, .scrollTo, model: M.scrollToBase), c))
-            case 2: motion = .by(try length(value(&c, .scrollBy, model: M.scrollByBase), c))
-            default: motion = nil
-            }
-            let phase: ScrollPhase? = switch shape % 6 / 2 {
-            case 1: .decelerate
-            case 2: .idle
-            default: nil
-            }
-            var target: Points?
-            if shape % 2 == 1 {
-                target = try length(value(&c, .target, model: M.targetBase), c)
-            }
-            event = .scroll(motion, phase: phase, target: target)
-        case .swipeMoved:
-            event = .swipeMoved(offset: try length(value(&c, .swipe, model: M.swipeBase), c))
-        case .swipeEnded:
-            var velocity: Points?
-            if c.decode(m, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue) {
-                velocity = try length(c.decodeInt(m, M.velocityBase), c)
-            }
-            event = .swipeEnded(velocity: velocity)
-        case .tick: event = .tick
-        case .panCancelled: event = .panCancelled
-        case .selectAll: event = .selectAll
-        case .deselectAll: event = .deselectAll
-        case .undo: event = .undo
-        case .redo: event = .redo
-        default:
-            let n = c.decodeInt(m, M.lengthBase)
-            guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail(c, "event of \(n) bytes, over the format's limit") }
-            var bytes: [UInt8] = []
-            for i in 0..<Int(n) {
-                bytes.append(UInt8(c.decodeSymbol(bits: 8, m, M.byteBase)))
-                if i & 63 == 63, c.overran { throw fail(c, "coded batch runs past its end") }
-            }
-            if c.overran { throw fail(c, "coded batch runs past its end") }
-            marker = .cold(tag, t, bytes)
-            return nil
-        }
-        if c.overran { throw fail(c, "coded batch runs past its end") }
-        return TimedEvent(event, t: t)
+        encodeInt(coded, m, base, &c)
+        channel.update(v)
     }
 
-    /// A value through a channel.
-    private func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
-        c.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
+    /// A tree-coded symbol of `bits` bits under the tree at `base`.
+    mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int) {
+        var c = core
+        encodeSymbol(s, bits: bits, m, base, &c)
+        core = c
     }
 
-    private func length(_ raw: Int64, _ c: RangeDecoderCore) throws(BinaryError) -> Points {
-        guard raw.magnitude <= maxLength else { throw fail(c, "length out of range") }
-        return Points(raw: raw)
-    }
-
-    private func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
-        // Both coordinates inlined, on a local copy of the registers.
-        var r = c
-        let m = s.models.table
-        let x = r.decodeValueInline(&s.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
-        let y = r.decodeValueInline(&s.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
-        c = r
-        guard x.magnitude <= maxLength, y.magnitude <= maxLength else {
-            throw fail(c, "position out of range")
+    /// `encodeSymbol` on the registers `c`.
+    @inline(__always)
+    mutating func encodeSymbol(_ s: Int, bits: Int, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        var node = 1
+        var i = bits
+        while i > 0 {
+            i &-= 1
+            let bit = (s &>> i) & 1
+            encode(bit != 0, m.at(base &+ node), &c)
+            node = node &<< 1 | bit
         }
-        return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
     }
 }

@@ -1,0 +1,303 @@
+import SelectLog
+
+// Format version 3: the event decoder. The order of decisions is the format (docs/LOG-FORMAT.md,
+// "Coded batches"); CodedEvents+Coder.swift is the encoding side.
+
+/// The decoding side of a version 3 batch.
+struct CodedEventDecoder {
+    private typealias M = CodedModels
+    private var rc: RangeDecoder
+    private var s: CodedState
+    private(set) var isAtEnd = false
+    private var items = 0
+    /// `EventLimits.length`, read once rather than through its accessor at every value.
+    private let maxLength = EventLimits.length.raw.magnitude
+
+    /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's).
+    init(_ bytes: [UInt8], baseTime: Micros, empty: Bool = false) {
+        rc = RangeDecoder(bytes)
+        s = CodedState(time: baseTime, empty: empty)
+    }
+
+    var position: Int { rc.position }
+
+    /// Starts on another batch, keeping the models' allocation (they start fresh).
+    mutating func restart(_ bytes: [UInt8], baseTime: Micros) {
+        rc = RangeDecoder(bytes)
+        s.reset(time: baseTime)
+        isAtEnd = false
+        items = 0
+        marker = .end
+        isNewer = false
+    }
+
+    /// Goes on to a continued batch: the models, predictions, time and last item (the end
+    /// of the batch before) carry over; only the range decoder starts again.
+    mutating func continueBatch(_ bytes: [UInt8]) {
+        rc = RangeDecoder(bytes)
+        isAtEnd = false
+        items = 0
+        marker = .end
+        isNewer = false
+    }
+
+    private func fail(_ c: RangeDecoderCore, _ reason: String) -> BinaryError { BinaryError(offset: c.position, reason: reason) }
+
+    /// What `next()` read when it returns nil: the batch's end, a gesture fingerprint, or
+    /// an event whose fields are a version 2 body, for `BinaryEventDecoder.decodeFields`.
+    /// (Events come back as they are, so the hot path copies no enum around them.)
+    enum Marker {
+        case end
+        case fingerprint(UInt32)
+        case cold(EventTag, Micros?, [UInt8])
+    }
+    private(set) var marker = Marker.end
+
+    /// Set when the batch holds an item symbol this reader does not know.
+    private(set) var isNewer = false
+
+    /// The next event, or nil with `marker` saying what was read instead.
+    mutating func next() throws(BinaryError) -> TimedEvent? {
+        guard !isAtEnd else { return nil }
+        // The registers in a local for the whole event, stored back once.
+        var c = rc.core
+        defer { rc.core = c }
+        items += 1
+        guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail(c, "batch holds more items than the format allows") }
+        let m = s.models.table
+        var symbol = s.lastSymbol
+        let same = c.decodeLikely(m, s.sameKindModel)
+        if !same { symbol = c.decodeLikelySymbol(bits: 6, m, s.kindContext) }
+        s.lastSymbol = symbol
+        if symbol == M.endSymbol {
+            isAtEnd = true
+            marker = .end
+            if c.overran { throw fail(c, "coded batch runs past its end") }
+            return nil
+        }
+        if symbol == M.fingerprintSymbol {
+            let v = UInt32(truncatingIfNeeded: c.directBits(32))
+            if c.overran { throw fail(c, "coded batch runs past its end") }
+            marker = .fingerprint(v)
+            return nil
+        }
+        guard symbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) else {
+            isNewer = true
+            throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
+        }
+        let hasTime = same ? s.lastHasTime : c.decodeLikely(m, M.hasTimeBase)
+        s.lastHasTime = hasTime
+        var timeKey = symbol
+        var shape = 0
+        if tag == .scroll {
+            shape = s.lastScrollShape
+            if !c.decodeLikely(m, M.sameShapeBase + (shape & 31)) {
+                shape = c.decodeLikelySymbol(bits: 5, m, M.scrollShapeBase + (shape & 31) * 32)
+            }
+            guard shape < M.scrollShapes else { throw fail(c, "bad scroll shape \(shape)") }
+            s.lastScrollShape = shape
+            timeKey = M.scrollTimeKey(shape)
+        }
+        var t: Micros?
+        if hasTime {
+            let model = s.timeModel(timeKey)
+            let residual = c.decodeInt(m, model)
+            let step = s.lastStep(timeKey) &+ residual
+            let time = s.time &+ step
+            s.noteTime(timeKey, step: step, residual: residual, t: time)
+            t = Micros(raw: time)
+        }
+        let event: Event
+        switch tag {
+        case .tap: event = .tap(try point(&c, tag))
+        case .panMoved: event = .panMoved(try point(&c, tag))
+        case .panBegan:
+            let p = try point(&c, tag)
+            let fingers = c.decodeInt(m, M.smallBase)
+            guard fingers >= 0, fingers <= EventLimits.index else { throw fail(c, "finger count out of range") }
+            event = .panBegan(p, fingers: Int(fingers))
+        case .panEnded:
+            let p: ViewportPoint? = c.decode(m, M.flagBase + M.Flag.panEndedHasPoint.rawValue) ? try point(&c, tag) : nil
+            var target: Points?
+            if c.decode(m, M.flagBase + M.Flag.panEndedHasTarget.rawValue) {
+                target = try length(value(&c, .target, model: M.targetBase), c)
+            }
+            event = .panEnded(p, targetOffset: target)
+        case .scroll:
+            let motion: ScrollMotion?
+            switch shape / 6 {
+            case 1: motion = .to(try length(value(&c, .scrollTo, model: M.scrollToBase), c))
+            case 2: motion = .by(try length(value(&c, .scrollBy, model: M.scrollByBase), c))
+            default: motion = nil
+            }
+            let phase: ScrollPhase? = switch shape % 6 / 2 {
+            case 1: .decelerate
+            case 2: .idle
+            default: nil
+            }
+            var target: Points?
+            if shape % 2 == 1 {
+                target = try length(value(&c, .target, model: M.targetBase), c)
+            }
+            event = .scroll(motion, phase: phase, target: target)
+        case .swipeMoved:
+            event = .swipeMoved(offset: try length(value(&c, .swipe, model: M.swipeBase), c))
+        case .swipeEnded:
+            var velocity: Points?
+            if c.decode(m, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue) {
+                velocity = try length(c.decodeInt(m, M.velocityBase), c)
+            }
+            event = .swipeEnded(velocity: velocity)
+        case .tick: event = .tick
+        case .panCancelled: event = .panCancelled
+        case .selectAll: event = .selectAll
+        case .deselectAll: event = .deselectAll
+        case .undo: event = .undo
+        case .redo: event = .redo
+        default:
+            let n = c.decodeInt(m, M.lengthBase)
+            guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail(c, "event of \(n) bytes, over the format's limit") }
+            var bytes: [UInt8] = []
+            for i in 0..<Int(n) {
+                bytes.append(UInt8(c.decodeSymbol(bits: 8, m, M.byteBase)))
+                if i & 63 == 63, c.overran { throw fail(c, "coded batch runs past its end") }
+            }
+            if c.overran { throw fail(c, "coded batch runs past its end") }
+            marker = .cold(tag, t, bytes)
+            return nil
+        }
+        if c.overran { throw fail(c, "coded batch runs past its end") }
+        return TimedEvent(event, t: t)
+    }
+
+    /// A value through a channel.
+    private func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
+        c.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
+    }
+
+    private func length(_ raw: Int64, _ c: RangeDecoderCore) throws(BinaryError) -> Points {
+        guard raw.magnitude <= maxLength else { throw fail(c, "length out of range") }
+        return Points(raw: raw)
+    }
+
+    private func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
+        // Both coordinates inlined, on a local copy of the registers.
+        var r = c
+        let m = s.models.table
+        let x = r.decodeValueInline(&s.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
+        let y = r.decodeValueInline(&s.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
+        c = r
+        guard x.magnitude <= maxLength, y.magnitude <= maxLength else {
+            throw fail(c, "position out of range")
+        }
+        return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
+    }
+}
+
+
+extension RangeDecoderCore {
+    @inline(__always)
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
+
+    @inline(__always)
+    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
+
+    mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
+        // On a local copy, so that the registers are not stored at every model write.
+        var c = self
+        let v = c.decodeIntInline(m, base)
+        self = c
+        return v
+    }
+
+    /// `decodeInt`, inlined into its caller (`decodeValue`).
+    @inline(__always)
+    mutating func decodeIntInline(_ m: ModelTable, _ base: Int) -> Int64 {
+        var c = self
+        defer { self = c }
+        guard c.decode(m, base) else { return 0 }
+        let negative = c.decodeBit(m, base &+ 1)
+        var n = c.decodeSymbol(bits: 4, m, base &+ 2) &+ 1
+        var mag: UInt64 = 1
+        if n >= 16 { n = c.decodeSymbol(bits: 6, m, CodedModels.longLengthBase) &+ 16 }
+        if n >= 2 {
+            if n <= 16 {
+                mag = mag << 1 | UInt64(c.decodeBit(m, base &+ 16 &+ n))
+                if n >= 3 { mag = mag << UInt64(n &- 2) | c.directBits(n &- 2) }
+            } else {
+                mag = mag << UInt64(n &- 1) | c.directBits(n &- 1)
+            }
+        }
+        // Negated without a branch: all ones when negative.
+        let sign = Int64(negative)
+        let v = Int64(bitPattern: mag)
+        return (v ^ (0 &- sign)) &+ sign
+    }
+
+    /// `decodeDirect`, inlined into its caller.
+    @inline(__always)
+    mutating func directBits(_ count: Int) -> UInt64 {
+        var v: UInt64 = 0
+        var i = count
+        while i > 0 {
+            i &-= 1
+            range >>= 1
+            let one = code >= range
+            code = one ? code &- range : code
+            v = v << 1 | (one ? 1 : 0)
+            normalize()
+        }
+        return v
+    }
+
+    mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        decodeValueInline(&channel, m, model: model, flag: flag)
+    }
+
+    /// `decodeValue`, inlined into its caller (a point's two coordinates).
+    @inline(__always)
+    mutating func decodeValueInline(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
+        var c = self
+        let grid = channel.grid
+        var base = model, shift: Int64 = 0
+        if grid > 0 {
+            if c.decodeLikely(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { shift = Int64(grid) }
+        }
+        let r = c.decodeIntInline(m, base) &<< shift
+        self = c
+        let v = channel.prediction &+ r
+        channel.update(v)
+        return v
+    }
+
+    @inline(__always)
+    mutating func decodeLikely(_ m: ModelTable, _ i: Int) -> Bool { decodeLikely(&m.at(i).pointee) }
+
+    /// `decodeSymbol` for a symbol that usually follows the ones before it (an item's
+    /// kind, a scroll's shape): each decision with `decodeLikely`.
+    @inline(__always)
+    mutating func decodeLikelySymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
+        var node = 1
+        for _ in 0..<bits {
+            node = node &<< 1 | (decodeLikely(m, base &+ node) ? 1 : 0)
+        }
+        return node &- (1 &<< bits)
+    }
+
+    @inline(__always)
+    mutating func decodeSymbol(bits: Int, _ m: ModelTable, _ base: Int) -> Int {
+        // Both children's models are loaded before the bit is known, so the next
+        // decision does not wait for a load whose address depends on this one.
+        var node = 1
+        var model = m.at(base &+ 1).pointee
+        for _ in 0..<bits {
+            let zero = m.at(base &+ 2 &* node).pointee
+            let one = m.at(base &+ 2 &* node &+ 1).pointee
+            let bit = decodeBit(&model)
+            m.at(base &+ node).pointee = model
+            node = node &<< 1 | bit
+            model = bit != 0 ? one : zero
+        }
+        return node &- (1 &<< bits)
+    }
+}
