@@ -211,6 +211,36 @@ struct RecorderTests {
         #expect(count == 1)
     }
 
+    @Test("a gesture end wakes the writer: its batch is written without a flush, and events after it wait for the next end")
+    func gestureEndIsWrittenWithoutFlush() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Nothing else makes the writer write: no flush, no timer within the test, no full batch.
+        var options = Recorder.Options()
+        options.durability = .none
+        options.flushIntervalMilliseconds = 600_000
+        let recorder = try Recorder(creating: dir.appendingPathComponent("g.slog").path, options: options)
+        defer { try? recorder.close() }
+        var engine = TableState()
+        var ends: [Int] = []
+        let events = Array(SyntheticSession(seed: 5, count: 3_000))
+        for (i, e) in events.enumerated() where try engine.apply(e).endsGesture { ends.append(i + 1) }
+        // Gesture ends with no other end in the two events after them.
+        let spaced = zip(ends, ends.dropFirst()).filter { $1 > $0 + 2 }.map(\.0)
+        #expect(spaced.count >= 3)
+        var appended = 0
+        for end in spaced.prefix(3) {
+            // Up to the event that ends the gesture, and two more of the next gesture.
+            while appended < end + 2 {
+                try recorder.append(events[appended])
+                appended += 1
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while recorder.acknowledged < end, ContinuousClock.now < deadline { usleep(1_000) }
+            #expect(recorder.acknowledged == end, "written up to the gesture end at \(end), not past it")
+        }
+    }
+
     @Test("the recorder's writer thread lays out events exactly as LogRewriter does on the caller's thread: same bytes",
           arguments: [false, true])
     func writerThreadLayout(randomWalk: Bool) throws {

@@ -99,6 +99,29 @@ enum RandomPanEvents {
 
 @Suite("TableChanges: a mirror kept from the changes alone matches the state")
 struct TableChangesPropertyTests {
+    @Test("endsGesture says whether gestures holds an end or a cancel, on both synthetic sessions")
+    func endsGestureMatchesTheList() throws {
+        func check(_ events: some Sequence<TimedEvent>, _ name: String) throws {
+            var state = TableState()
+            var ends = 0, others = 0
+            for (i, event) in events.enumerated() {
+                let changes = try state.apply(event)
+                let listed = changes.gestures.contains {
+                    switch $0 {
+                    case .ended, .cancelled: true
+                    case .began, .interrupted: false
+                    }
+                }
+                #expect(changes.endsGesture == listed, "\(name) event \(i): \(changes.gestures)")
+                if listed { ends += 1 } else if !changes.gestures.isEmpty { others += 1 }
+            }
+            // Both answers occur, so the comparison above saw each way.
+            #expect(ends > 100 && others > 100, "\(name): \(ends) gesture ends, \(others) other transitions")
+        }
+        try check(SyntheticSession(seed: 3, count: 20_000), "standard")
+        try check(RandomWalkSession(seed: 3, count: 20_000), "random walk")
+    }
+
     @Test("pan-heavy random sequences: the selection rebuilt from the changes", arguments: 0..<2)
     func mirrorMatchesDuringPans(shard: Int) throws {
         for k in 0..<200 {

@@ -35,6 +35,18 @@ public struct TableChanges: Hashable, Sendable {
         get { lists?.gestures ?? [] }
         set { mutableLists().gestures = newValue }
     }
+    /// Whether this event ended or cancelled a gesture: `gestures` holds an `.ended` or a
+    /// `.cancelled`. Cheaper than searching `gestures`, which copies the list out.
+    public var endsGesture: Bool {
+        guard let lists else { return false }
+        for transition in lists.gestures {
+            switch transition {
+            case .ended, .cancelled: return true
+            case .began, .interrupted: continue
+            }
+        }
+        return false
+    }
     /// Whether the event recorded an undo step.
     public var undoStepRecorded = false
     /// The content offset before and after, when it changed.

@@ -4,14 +4,8 @@ import SelectLog
 /// `TableState.apply` reports in `TableChanges.gestures`.
 enum GestureBoundary {
     /// Whether the event whose changes are `changes` ended or cancelled a gesture.
-    static func endsGesture(_ changes: TableChanges) -> Bool {
-        changes.gestures.contains {
-            switch $0 {
-            case .ended, .cancelled: true
-            case .began, .interrupted: false
-            }
-        }
-    }
+    @inline(__always)
+    static func endsGesture(_ changes: TableChanges) -> Bool { changes.endsGesture }
 
     /// The kind of gesture the event whose changes are `changes` began, for reports
     /// ("strip pan", "multiSelect pan", "scroll pan", "swipe"), or nil.

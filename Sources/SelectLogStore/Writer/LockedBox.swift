@@ -20,6 +20,9 @@ final class LockedBox<Value>: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// The value, at a fixed address so that `lock()` can hand it out.
     private let value: UnsafeMutablePointer<Value>
+    /// How many threads wait on the condition, read and written under the mutex: a thread
+    /// that changed what they wait for can skip the wake-up (a system call) when none does.
+    private let waiting: UnsafeMutablePointer<Int>
 
     init(_ value: Value) {
         self.value = .allocate(capacity: 1)
@@ -28,6 +31,8 @@ final class LockedBox<Value>: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
+        waiting = .allocate(capacity: 1)
+        waiting.initialize(to: 0)
         // Default attributes cannot fail to initialize short of memory exhaustion.
         _ = pthread_mutex_init(mutex, nil)
         _ = pthread_cond_init(condition, nil)
@@ -38,6 +43,7 @@ final class LockedBox<Value>: @unchecked Sendable {
         _ = pthread_mutex_destroy(mutex)
         condition.deinitialize(count: 1)
         condition.deallocate()
+        waiting.deallocate()
         mutex.deinitialize(count: 1)
         mutex.deallocate()
         value.deinitialize(count: 1)
@@ -79,6 +85,8 @@ final class LockedBox<Value>: @unchecked Sendable {
         // The default condition measures its deadline on the wall clock (as `NSCondition` did).
         let deadline = timeout.map { Self.wallClock(after: $0) }
         while !ready(value.pointee) {
+            waiting.pointee += 1
+            defer { waiting.pointee -= 1 }
             if var deadline {
                 if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
             } else {
@@ -93,6 +101,21 @@ final class LockedBox<Value>: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
+    }
+
+    /// Whether a thread waits in `withLockedValue(waitingFor:)`. Only for the holder of
+    /// the lock (between `lock()` and `unlock()`, or in a `withLockedValue` body).
+    @inline(__always)
+    var hasWaitersWhileLocked: Bool { waiting.pointee > 0 }
+
+    /// Wakes every waiting thread without taking the lock. For a thread that changed what
+    /// they wait for under the lock, saw `hasWaitersWhileLocked` there, and has unlocked
+    /// since: a waiter either saw the change before it waited or is already waiting (it
+    /// registers, and waits, without ever releasing the lock in between), so no wake-up is
+    /// lost, and a thread that starts waiting later checks first.
+    @inline(__always)
+    func wakeUnlocked() {
+        pthread_cond_broadcast(condition)
     }
 
     /// The wall-clock time `duration` from now, as `pthread_cond_timedwait` takes it.

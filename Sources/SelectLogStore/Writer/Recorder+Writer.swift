@@ -5,7 +5,8 @@ extension Recorder {
     private enum Step {
         /// Encode the events taken (in its own array), then write; seal the open batch
         /// first when a flush asked for events up to `flushTo` or the recorder is closing.
-        case work(offered: [TableState], flushTo: Int, closing: Bool)
+        /// `wakes`: a thread was waiting (an `append` at the pending limit, a `flush`).
+        case work(offered: [TableState], flushTo: Int, closing: Bool, wakes: Bool)
         case stop
     }
 
@@ -20,6 +21,8 @@ extension Recorder {
         var records: [LogAssembler.Record] = []
         var lastSync = ContinuousClock.now
         var lastSeal = ContinuousClock.now
+        // Only this thread moves `State.syncedUpTo`, so it keeps its own copy.
+        var syncedUpTo = guarded.withLockedValue { $0.syncedUpTo }
         let flushInterval = Duration.milliseconds(options.flushIntervalMilliseconds)
         let durability = options.durability
         while true {
@@ -33,13 +36,15 @@ extension Recorder {
                 swap(&taken, &s.pending)
                 let offered = s.offered
                 s.offered.removeAll()
-                return .work(offered: offered, flushTo: s.flushTarget, closing: s.closing != .open)
+                return .work(offered: offered, flushTo: s.flushTarget, closing: s.closing != .open,
+                             wakes: guarded.hasWaitersWhileLocked)
             }
-            guard case let .work(offered, flushTo, closing) = step else {
+            guard case let .work(offered, flushTo, closing, wakes) = step else {
                 guarded.wake()
                 return
             }
-            if taken.count >= Self.pendingLimit { guarded.wake() }
+            // An `append` waiting at the pending limit can go on: the list is empty again.
+            if wakes { guarded.wakeUnlocked() }
             var next = offered.startIndex
             // Borrowed in place through each element's address, with an exclusive (inout)
             // access: through the buffer's subscript, or read through the pointer, the
@@ -71,7 +76,7 @@ extension Recorder {
                 if !records.isEmpty { lastSeal = ContinuousClock.now }
                 for record in records { try output.file.append(record, compressor: output.compressor) }
                 records.removeAll(keepingCapacity: true)
-                let unsynced = guarded.withLockedValue { $0.syncedUpTo } < upTo
+                let unsynced = syncedUpTo < upTo
                 switch durability {
                 case .always:
                     if unsynced {
@@ -89,19 +94,23 @@ extension Recorder {
             } catch let e {
                 error = e
             }
-            if synced { lastSync = ContinuousClock.now }
-            let done = guarded.withLockedValue { s -> Bool in
+            if synced {
+                lastSync = ContinuousClock.now
+                syncedUpTo = max(syncedUpTo, upTo)
+            }
+            let (done, wakesWaiters) = guarded.withLockedValue { s -> (Bool, Bool) in
                 if let error {
                     s.failure = error
                 } else {
                     s.writtenUpTo = max(s.writtenUpTo, upTo)
-                    if synced { s.syncedUpTo = max(s.syncedUpTo, upTo) }
+                    if synced { s.syncedUpTo = syncedUpTo }
                 }
-                guard closing || s.failure != nil else { return false }
+                guard closing || s.failure != nil else { return (false, guarded.hasWaitersWhileLocked) }
                 s.workerDone = true
-                return true
+                return (true, guarded.hasWaitersWhileLocked)
             }
-            guarded.wake()
+            // `flush()` and `close()` wait for what was just published.
+            if wakesWaiters { guarded.wakeUnlocked() }
             if done { return }
         }
     }

@@ -117,7 +117,7 @@ public final class Recorder: Sendable {
     private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
-        self.guarded = LockedBox(State(engine: engine))
+        self.guarded = LockedBox(State(engine: engine, checkpointInterval: options.checkpointInterval))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
         self.clockOrigin = ContinuousClock.now
@@ -203,22 +203,32 @@ public final class Recorder: Sendable {
             throw LogError(.invalidEvent, error.description, path: path, eventIndex: events, invalidEvent: error)
         }
         let endsGesture = GestureBoundary.endsGesture(changes)
-        let offers = LogAssembler.offersCheckpoint(after: s.pointee.engine.events, interval: interval)
-        if offers { s.pointee.offered.append(s.pointee.engine) }
+        // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
+        // the count grows by one an event, so it reaches each multiple of the interval.
+        let offers = s.pointee.engine.events >= s.pointee.nextOffer
+        if offers {
+            s.pointee.offered.append(s.pointee.engine)
+            s.pointee.nextOffer = State.nextOffer(after: s.pointee.engine.events, interval: interval)
+        }
         let fingerprint = endsGesture ? Self.gestureFingerprint(&s.pointee) : nil
         s.pointee.pending.append(Appended(event: consume timed, before: before, gestureFingerprint: fingerprint,
                                           offersCheckpoint: offers))
         let count = s.pointee.pending.count
+        s.pointee.sinceSignal &+= 1
         // The writer takes the pending events at a gesture end, a checkpoint offer and
         // every `wakeAt` events; at `pendingLimit` the caller also waits until it has.
-        let wakes = endsGesture || offers || count % wakeAt == 0 || count >= Self.pendingLimit
-        if wakes { s.pointee.signalled = true }
+        // The wake-up (a system call) is skipped while the writer is busy: it looks at
+        // `signalled` under the lock before it waits again.
+        var wakesWriter = false
+        if endsGesture || offers || s.pointee.sinceSignal >= wakeAt || count >= Self.pendingLimit {
+            s.pointee.signalled = true
+            s.pointee.sinceSignal = 0
+            wakesWriter = guarded.hasWaitersWhileLocked
+        }
         guarded.unlock()
-        if wakes {
-            guarded.wake()
-            if count >= Self.pendingLimit {
-                guarded.withLockedValue(waitingFor: { $0.pending.count < Self.pendingLimit || $0.failure != nil || $0.workerDone }) { _, _ in }
-            }
+        if wakesWriter { guarded.wakeUnlocked() }
+        if count >= Self.pendingLimit {
+            guarded.withLockedValue(waitingFor: { $0.pending.count < Self.pendingLimit || $0.failure != nil || $0.workerDone }) { _, _ in }
         }
         return changes
     }
