@@ -54,10 +54,34 @@ final class LogFile {
     /// of a clean close is removed (it is written again on the next close). Damage
     /// before the end is an error: run `selectlog verify --repair` first.
     static func openForAppend(path: String) throws(LogError) -> LogFile {
+        // The walk keeps no list of records and lets the kernel drop the pages it has
+        // passed, so reopening a log of any length takes the same memory: only the index
+        // entries (one per window and per checkpoint) are kept, built as it goes.
+        var end = 0
+        var entries: [IndexEntry] = []
+        var since = (events: 0, bytes: 0)
         let scan: LogScan
         do {
             let mapped = try MappedFile(path: path)
-            scan = LogScan.scan(mapped.bytes, deep: false)
+            var released = 0
+            scan = LogScan.scan(mapped.bytes, deep: false, keep: false, release: { offset in
+                guard offset > released else { return }
+                mapped.release(released..<offset)
+                released = offset
+            }) { r in
+                switch r.header.kind {
+                case .batch: since = (since.events + r.header.eventCount, since.bytes + r.header.rawLength)
+                case .checkpoint: since = (0, 0)
+                case .index: break
+                }
+                if r.header.kind == .index {
+                    end = r.offset
+                } else if r.header.continues, !entries.isEmpty {
+                    entries[entries.count - 1].add(continued: r)
+                } else {
+                    entries.append(IndexEntry(r))
+                }
+            }
         }
         guard let header = scan.header else {
             throw LogError(.damaged, scan.problem?.reason ?? "no file header", path: path, offset: 0)
@@ -72,23 +96,8 @@ final class LogFile {
         guard behaviour == BehaviourFingerprint.current else {
             throw LogError(.unsupported, BehaviourNotice.appendRefusal(recorded: behaviour), path: path, offset: 28)
         }
-        var end = scan.goodEnd
-        var entries: [IndexEntry] = []
-        var since = (events: 0, bytes: 0)
-        for r in scan.records {
-            switch r.header.kind {
-            case .batch: since = (since.events + r.header.eventCount, since.bytes + r.header.rawLength)
-            case .checkpoint: since = (0, 0)
-            case .index: break
-            }
-            if r.header.kind == .index {
-                end = r.offset
-            } else if r.header.continues, !entries.isEmpty {
-                entries[entries.count - 1].add(continued: r)
-            } else {
-                entries.append(IndexEntry(r))
-            }
-        }
+        // Where the next record goes: after the last good record, or where the index was.
+        if scan.last?.header.kind != .index { end = scan.goodEnd }
         let fd = open(path, O_RDWR)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         let file = LogFile(path: path, fd: fd, header: header, size: end, entries: entries, eventCount: scan.eventCount)
