@@ -152,6 +152,15 @@ def time_travel():
     print(f"inspect --at N (whole command, process start included): {at * 1000:.0f} ms; --why: {why * 1000:.0f} ms")
 
 
+def peak_mb(results, name):
+    """The p50 peak resident memory of a benchmark's process in MB, or None."""
+    for k, v in results.get(name, {}).items():
+        if k.startswith("Memory (resident peak)"):
+            unit = k[k.rfind("(") + 1:-1]
+            return v * {"K": 1_000, "M": 1_000_000, "G": 1_000_000_000}.get(unit, 1) / 1_048_576
+    return None
+
+
 def store_report(results):
     def p50(name):
         return wall_us(results, name)
@@ -174,6 +183,11 @@ def store_report(results):
     if st:
         print(f"state at a random event of 10M: {st / 1000:.2f} ms median (target <= 2 ms); "
               f"{base / st:.0f}x faster than replaying from the start" if base else "")
+    ro, ro_base = p50("reopen10M.forAppend"), p50("reopen10M.forAppend.baseline")
+    if ro and ro_base:
+        mb, mb_base = peak_mb(results, "reopen10M.forAppend"), peak_mb(results, "reopen10M.forAppend.baseline")
+        memory = f"; peak memory {mb:.1f} MB against {mb_base:.1f} MB" if mb and mb_base else ""
+        print(f"Recorder(appendingTo:) of 10M events: {ro / 1000:.1f} ms against {ro_base / 1000:.1f} ms for 100k events{memory}")
     cold = p50("stateAt.random10M.coldReader")
     if cold:
         print(f"first seek of a reader just opened (it checks every record before the one it reads): "
