@@ -56,6 +56,14 @@ struct CodedEventDecoder {
     /// Set when the batch holds an item symbol this reader does not know.
     private(set) var isNewer = false
 
+    /// Whether the event `next()` returned may fail `TimedEvent.validate()`: false when the
+    /// decoder has already checked everything `validate()` checks of it, which it does for
+    /// every kind it builds but `panBegan` (its finger count, checked here only as an
+    /// index), save the event's time, checked here against the same bounds.
+    private(set) var needsCheck = false
+    /// `EventLimits.time`, read once.
+    private let maxTime = EventLimits.time.raw
+
     /// The next event, or nil with `marker` saying what was read instead.
     mutating func next() throws(BinaryError) -> TimedEvent? {
         guard !isAtEnd else { return nil }
@@ -99,6 +107,7 @@ struct CodedEventDecoder {
             timeKey = M.scrollTimeKey(shape)
         }
         var t: Micros?
+        var timeOutOfRange = false
         if hasTime {
             let model = s.timeModel(timeKey)
             let residual = c.decodeInt(m, model)
@@ -106,6 +115,7 @@ struct CodedEventDecoder {
             let time = s.time &+ step
             s.noteTime(timeKey, step: step, residual: residual, t: time)
             t = Micros(raw: time)
+            timeOutOfRange = time < 0 || time > maxTime
         }
         let event: Event
         switch tag {
@@ -167,11 +177,15 @@ struct CodedEventDecoder {
             return nil
         }
         if c.overran { throw fail(c, "coded batch runs past its end") }
+        needsCheck = timeOutOfRange || tag == .panBegan
         return TimedEvent(event, t: t)
     }
 
+    // `value` and `point` are mutating, although they change only models, so that a call
+    // passes `self` by reference rather than a copy of it.
+
     /// A value through a channel.
-    private func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
+    private mutating func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
         c.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
     }
 
@@ -180,7 +194,7 @@ struct CodedEventDecoder {
         return Points(raw: raw)
     }
 
-    private func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
+    private mutating func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
         // Both coordinates inlined, on a local copy of the registers.
         var r = c
         let m = s.models.table
