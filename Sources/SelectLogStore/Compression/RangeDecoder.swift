@@ -158,14 +158,7 @@ struct RangeDecoderCore {
 
     mutating func decodeDirect(count: Int) -> UInt64 {
         var c = self
-        var v: UInt64 = 0
-        for _ in 0..<count {
-            c.range >>= 1
-            let one = c.code >= c.range
-            c.code = one ? c.code &- c.range : c.code
-            v = v << 1 | (one ? 1 : 0)
-            c.normalize()
-        }
+        let v = c.directBits(count)
         self = c
         return v
     }

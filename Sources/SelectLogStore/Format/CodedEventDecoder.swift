@@ -231,7 +231,7 @@ extension RangeDecoderCore {
         defer { self = c }
         guard c.decode(m, base) else { return 0 }
         let negative = c.decodeBit(m, base &+ 1)
-        var n = c.decodeSymbol(bits: 4, m, base &+ 2) &+ 1
+        var n = c.decodeTree4(m, base &+ 2) &+ 1
         var mag: UInt64 = 1
         if n >= 16 { n = c.decodeSymbol(bits: 6, m, CodedModels.longLengthBase) &+ 16 }
         if n >= 2 {
@@ -248,20 +248,53 @@ extension RangeDecoderCore {
         return (v ^ (0 &- sign)) &+ sign
     }
 
-    /// `decodeDirect`, inlined into its caller.
+    /// `decodeDirect`, inlined into its caller. The bits come in runs that need no
+    /// normalization between them: a range of at least 2^(24 + k) stays at or above `top`
+    /// through k halvings, so those k bits skip the check (same bits, same registers).
     @inline(__always)
     mutating func directBits(_ count: Int) -> UInt64 {
         var v: UInt64 = 0
         var i = count
         while i > 0 {
-            i &-= 1
-            range >>= 1
-            let one = code >= range
-            code = one ? code &- range : code
-            v = v << 1 | (one ? 1 : 0)
-            normalize()
+            // 0...7, as the range is at least `top` between decisions.
+            var k = Swift.min(i, 7 &- range.leadingZeroBitCount)
+            if k <= 0 {
+                range >>= 1
+                let one = code >= range
+                code = one ? code &- range : code
+                v = v << 1 | (one ? 1 : 0)
+                normalize()
+                i &-= 1
+                continue
+            }
+            i &-= k
+            while k > 0 {
+                k &-= 1
+                range >>= 1
+                let one = code >= range
+                code = one ? code &- range : code
+                v = v << 1 | (one ? 1 : 0)
+            }
         }
         return v
+    }
+
+    /// `decodeSymbol(bits: 4, m, base)`, unrolled (an integer's bit length).
+    @inline(__always)
+    mutating func decodeTree4(_ m: ModelTable, _ base: Int) -> Int {
+        var model = m.at(base &+ 1).pointee
+        var node = 1
+        for _ in 0..<3 {
+            let zero = m.at(base &+ 2 &* node).pointee
+            let one = m.at(base &+ 2 &* node &+ 1).pointee
+            let bit = decodeBit(&model)
+            m.at(base &+ node).pointee = model
+            node = node &<< 1 | bit
+            model = bit != 0 ? one : zero
+        }
+        let bit = decodeBit(&model)
+        m.at(base &+ node).pointee = model
+        return (node &<< 1 | bit) &- 16
     }
 
     mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
