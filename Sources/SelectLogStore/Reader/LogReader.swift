@@ -255,13 +255,8 @@ public final class LogReader: Sendable {
             let batch = next
             var index = batch.header.firstEvent
             while true {
-                let next: TimedEvent?
-                do throws(BinaryError) {
-                    next = try decoder.next()
-                } catch {
-                    throw batchError(error, decoder, batch, index)
-                }
-                guard let e = next else { break }
+                // Bound from the call's result, which is moved rather than copied.
+                guard let e = try nextEvent(&decoder, batch, index) else { break }
                 // An event past the header's count is damage before it is anyone's event.
                 guard index < batch.header.firstEvent + batch.header.eventCount else {
                     throw LogError(.damaged, "batch holds more than the \(batch.header.eventCount) events its header says",
@@ -293,6 +288,16 @@ public final class LogReader: Sendable {
             guard !next.header.continues || batch.end == next.offset, decoder.start(try payload(next), next.header) else {
                 throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: next.offset, eventIndex: index)
             }
+        }
+    }
+
+    /// `decoder.next()`, with its error as the log's.
+    @inline(__always)
+    private func nextEvent(_ decoder: inout BinaryEventDecoder, _ batch: RecordInfo, _ index: Int) throws(LogError) -> TimedEvent? {
+        do throws(BinaryError) {
+            return try decoder.next()
+        } catch {
+            throw batchError(error, decoder, batch, index)
         }
     }
 
