@@ -235,15 +235,18 @@ public final class LogReader: Sendable {
     /// including) `end`, decoding one batch at a time; stops when `body` returns false.
     public func forEachEvent(from start: Int = 0, to end: Int? = nil,
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
-        try forEachEvent(from: start, to: end, releasingAll: false, body)
+        try forEachEvent(from: start, to: end, releasingAll: false) { (i, e: consuming TimedEvent) throws(LogError) -> Bool in
+            try body(i, e)
+        }
     }
 
     /// `forEachEvent(from:to:_:)`; `releasingAll`: when it ends, the pages it read are
     /// released whole, the block holding its last record included (for a replay's
     /// segments, read by threads taking turns: a block one of them read again after
-    /// another released it would otherwise stay, a few per segment).
+    /// another released it would otherwise stay, a few per segment). `body` takes each
+    /// event over, so that it can keep it without a copy.
     func forEachEvent(from start: Int, to end: Int?, releasingAll: Bool,
-                      _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
+                      _ body: (Int, consuming TimedEvent) throws(LogError) -> Bool) throws(LogError) {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
