@@ -229,7 +229,8 @@ extension RangeDecoderCore {
     mutating func decodeIntInline(_ m: ModelTable, _ base: Int) -> Int64 {
         var c = self
         defer { self = c }
-        guard c.decode(m, base) else { return 0 }
+        // Branched on at once, so decoded with the branch (only the chosen side's update).
+        guard c.decodeLikely(m, base) else { return 0 }
         let negative = c.decodeBit(m, base &+ 1)
         var n = c.decodeTree4(m, base &+ 2) &+ 1
         var mag: UInt64 = 1
