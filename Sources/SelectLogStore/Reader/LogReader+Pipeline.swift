@@ -61,6 +61,7 @@ extension LogReader {
         }
         var index = start
         var failure: LogError?
+        let standard = engine.isStandard
         segments: for k in 0..<segments {
             let pipe = pipes[k % pipes.count]
             while true {
@@ -72,7 +73,12 @@ extension LogReader {
                 case .events(let chunk):
                     do throws(LogError) {
                         try chunk.drain { (e: consuming TimedEvent) throws(LogError) in
-                            try apply(e, index: index, to: &state, validated: true)
+                            if standard {
+                                // `apply(_:index:to:validated: true)`, the engine asked about once.
+                                do throws(InvalidEvent) { try state.applyValidated(e) } catch { throw rejection(error, index: index) }
+                            } else {
+                                try apply(e, index: index, to: &state, validated: true)
+                            }
                             index += 1
                         }
                     } catch {

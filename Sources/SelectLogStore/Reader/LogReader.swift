@@ -386,8 +386,13 @@ public final class LogReader: Sendable {
                 try engine.apply(e, to: &state)
             }
         } catch {
-            throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
+            throw rejection(error, index: index)
         }
+    }
+
+    /// The error for logged event `index`, rejected by the engine.
+    func rejection(_ error: InvalidEvent, index: Int) -> LogError {
+        LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
     }
 
     /// The error for a batch that does not decode: `.unsupported` ("written by a newer
