@@ -108,6 +108,32 @@ struct RangeDecoderCore {
         return one ? 1 : 0
     }
 
+    /// `RangeCoder.adapted(model, false)`, the same value for every model, in the form a
+    /// branch on the decision needs least work for: a 0 only moves a seasoned model's
+    /// probability up, so only its upper bound can apply (the lower one is never reached
+    /// from 16 bits).
+    @inline(__always)
+    static func adaptedZero(_ model: UInt32) -> UInt32 {
+        if model >= RangeCoder.seasoned {
+            let prob = model & 0xFFFF
+            return RangeCoder.seasoned | Swift.min(prob &+ ((65_536 &- prob) &>> 6), 65_472)
+        }
+        return RangeCoder.adapted(model, false)
+    }
+
+    /// `RangeCoder.adapted(model, true)`, the same value for every model: a 1 moves a
+    /// seasoned model's probability down, by prob >> 6 (prob + (63 - prob) >> 6, as
+    /// `RangeCoder.adapted` writes it, with an arithmetic shift), so only its lower bound
+    /// can apply.
+    @inline(__always)
+    static func adaptedOne(_ model: UInt32) -> UInt32 {
+        if model >= RangeCoder.seasoned {
+            let prob = model & 0xFFFF
+            return RangeCoder.seasoned | Swift.max(prob &- (prob &>> 6), 64)
+        }
+        return RangeCoder.adapted(model, true)
+    }
+
     /// A decision whose value is usually predictable (the kind of the next item, whether
     /// it is timed as the one before, a value on its grid): decoded with a branch on it,
     /// which does only the chosen side's work. Same result as `decodeBit`.
@@ -118,12 +144,12 @@ struct RangeDecoderCore {
         let one: Bool
         if code < bound {
             range = bound
-            p = RangeCoder.adapted(model, false)
+            p = Self.adaptedZero(model)
             one = false
         } else {
             code &-= bound
             range &-= bound
-            p = RangeCoder.adapted(model, true)
+            p = Self.adaptedOne(model)
             one = true
         }
         normalize()
@@ -132,14 +158,7 @@ struct RangeDecoderCore {
 
     mutating func decodeDirect(count: Int) -> UInt64 {
         var c = self
-        var v: UInt64 = 0
-        for _ in 0..<count {
-            c.range >>= 1
-            let one = c.code >= c.range
-            c.code = one ? c.code &- c.range : c.code
-            v = v << 1 | (one ? 1 : 0)
-            c.normalize()
-        }
+        let v = c.directBits(count)
         self = c
         return v
     }

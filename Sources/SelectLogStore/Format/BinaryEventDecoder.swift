@@ -3,8 +3,10 @@ import SelectLog
 /// Decodes the frames `BinaryEventEncoder` wrote, in order, from one batch.
 ///
 /// Counts and indexes are read within `EventLimits`, and every decoded event is
-/// checked by `TimedEvent.validate()`, so the decoder accepts exactly the events
-/// `TableState.apply` can accept, and nothing it returns can trap the engine.
+/// checked by `TimedEvent.validate()` (or, for the kinds a coded batch's decoder builds
+/// itself, by that decoder, against the same bounds: `CodedEventDecoder.needsCheck`),
+/// so the decoder accepts exactly the events `TableState.apply` can accept, and nothing
+/// it returns can trap the engine.
 struct BinaryEventDecoder {
     private var reader: BinaryReader
     private var predictor: Predictor
@@ -95,7 +97,7 @@ struct BinaryEventDecoder {
             while true {
                 let start = coded.position
                 if let e = try nextCoded() {
-                    try check(e, at: start)
+                    if coded.needsCheck { try check(e, at: start) }
                     return e
                 }
                 switch coded.marker {
@@ -166,7 +168,7 @@ struct BinaryEventDecoder {
     private mutating func nextCodedItem() throws(BinaryError) -> Item? {
         let start = coded.position
         if let e = try nextCoded() {
-            try check(e, at: start)
+            if coded.needsCheck { try check(e, at: start) }
             return .event(e)
         }
         switch coded.marker {

@@ -56,6 +56,14 @@ struct CodedEventDecoder {
     /// Set when the batch holds an item symbol this reader does not know.
     private(set) var isNewer = false
 
+    /// Whether the event `next()` returned may fail `TimedEvent.validate()`: false when the
+    /// decoder has already checked everything `validate()` checks of it, which it does for
+    /// every kind it builds but `panBegan` (its finger count, checked here only as an
+    /// index), save the event's time, checked here against the same bounds.
+    private(set) var needsCheck = false
+    /// `EventLimits.time`, read once.
+    private let maxTime = EventLimits.time.raw
+
     /// The next event, or nil with `marker` saying what was read instead.
     mutating func next() throws(BinaryError) -> TimedEvent? {
         guard !isAtEnd else { return nil }
@@ -99,6 +107,7 @@ struct CodedEventDecoder {
             timeKey = M.scrollTimeKey(shape)
         }
         var t: Micros?
+        var timeOutOfRange = false
         if hasTime {
             let model = s.timeModel(timeKey)
             let residual = c.decodeInt(m, model)
@@ -106,6 +115,7 @@ struct CodedEventDecoder {
             let time = s.time &+ step
             s.noteTime(timeKey, step: step, residual: residual, t: time)
             t = Micros(raw: time)
+            timeOutOfRange = time < 0 || time > maxTime
         }
         let event: Event
         switch tag {
@@ -167,11 +177,15 @@ struct CodedEventDecoder {
             return nil
         }
         if c.overran { throw fail(c, "coded batch runs past its end") }
+        needsCheck = timeOutOfRange || tag == .panBegan
         return TimedEvent(event, t: t)
     }
 
+    // `value` and `point` are mutating, although they change only models, so that a call
+    // passes `self` by reference rather than a copy of it.
+
     /// A value through a channel.
-    private func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
+    private mutating func value(_ c: inout RangeDecoderCore, _ channel: M.Channel, model: Int) -> Int64 {
         c.decodeValue(&s.channel(channel).pointee, s.models.table, model: model, flag: channel.rawValue)
     }
 
@@ -180,7 +194,7 @@ struct CodedEventDecoder {
         return Points(raw: raw)
     }
 
-    private func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
+    private mutating func point(_ c: inout RangeDecoderCore, _ tag: EventTag) throws(BinaryError) -> ViewportPoint {
         // Both coordinates inlined, on a local copy of the registers.
         var r = c
         let m = s.models.table
@@ -215,9 +229,10 @@ extension RangeDecoderCore {
     mutating func decodeIntInline(_ m: ModelTable, _ base: Int) -> Int64 {
         var c = self
         defer { self = c }
-        guard c.decode(m, base) else { return 0 }
+        // Branched on at once, so decoded with the branch (only the chosen side's update).
+        guard c.decodeLikely(m, base) else { return 0 }
         let negative = c.decodeBit(m, base &+ 1)
-        var n = c.decodeSymbol(bits: 4, m, base &+ 2) &+ 1
+        var n = c.decodeTree4(m, base &+ 2) &+ 1
         var mag: UInt64 = 1
         if n >= 16 { n = c.decodeSymbol(bits: 6, m, CodedModels.longLengthBase) &+ 16 }
         if n >= 2 {
@@ -234,20 +249,53 @@ extension RangeDecoderCore {
         return (v ^ (0 &- sign)) &+ sign
     }
 
-    /// `decodeDirect`, inlined into its caller.
+    /// `decodeDirect`, inlined into its caller. The bits come in runs that need no
+    /// normalization between them: a range of at least 2^(24 + k) stays at or above `top`
+    /// through k halvings, so those k bits skip the check (same bits, same registers).
     @inline(__always)
     mutating func directBits(_ count: Int) -> UInt64 {
         var v: UInt64 = 0
         var i = count
         while i > 0 {
-            i &-= 1
-            range >>= 1
-            let one = code >= range
-            code = one ? code &- range : code
-            v = v << 1 | (one ? 1 : 0)
-            normalize()
+            // 0...7, as the range is at least `top` between decisions.
+            var k = Swift.min(i, 7 &- range.leadingZeroBitCount)
+            if k <= 0 {
+                range >>= 1
+                let one = code >= range
+                code = one ? code &- range : code
+                v = v << 1 | (one ? 1 : 0)
+                normalize()
+                i &-= 1
+                continue
+            }
+            i &-= k
+            while k > 0 {
+                k &-= 1
+                range >>= 1
+                let one = code >= range
+                code = one ? code &- range : code
+                v = v << 1 | (one ? 1 : 0)
+            }
         }
         return v
+    }
+
+    /// `decodeSymbol(bits: 4, m, base)`, unrolled (an integer's bit length).
+    @inline(__always)
+    mutating func decodeTree4(_ m: ModelTable, _ base: Int) -> Int {
+        var model = m.at(base &+ 1).pointee
+        var node = 1
+        for _ in 0..<3 {
+            let zero = m.at(base &+ 2 &* node).pointee
+            let one = m.at(base &+ 2 &* node &+ 1).pointee
+            let bit = decodeBit(&model)
+            m.at(base &+ node).pointee = model
+            node = node &<< 1 | bit
+            model = bit != 0 ? one : zero
+        }
+        let bit = decodeBit(&model)
+        m.at(base &+ node).pointee = model
+        return (node &<< 1 | bit) &- 16
     }
 
     mutating func decodeValue(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {

@@ -61,6 +61,7 @@ extension LogReader {
         }
         var index = start
         var failure: LogError?
+        let standard = engine.isStandard
         segments: for k in 0..<segments {
             let pipe = pipes[k % pipes.count]
             while true {
@@ -71,8 +72,13 @@ extension LogReader {
                 switch item {
                 case .events(let chunk):
                     do throws(LogError) {
-                        for e in chunk {
-                            try apply(e, index: index, to: &state, validated: true)
+                        try chunk.drain { (e: consuming TimedEvent) throws(LogError) in
+                            if standard {
+                                // `apply(_:index:to:validated: true)`, the engine asked about once.
+                                do throws(InvalidEvent) { try state.applyValidated(e) } catch { throw rejection(error, index: index) }
+                            } else {
+                                try apply(e, index: index, to: &state, validated: true)
+                            }
                             index += 1
                         }
                     } catch {
@@ -104,7 +110,7 @@ extension LogReader {
         var failure: LogError?
         var going = true
         do throws(LogError) {
-            try forEachEvent(from: from, to: to, releasingAll: true) { _, e in
+            try forEachEvent(from: from, to: to, releasingAll: true) { (_, e: consuming TimedEvent) -> Bool in
                 chunk.append(e)
                 guard chunk.count == ReplayPipe.chunkEvents else { return true }
                 going = ReplayPipe.hand(.events(chunk), to: pipe)
@@ -115,7 +121,7 @@ extension LogReader {
             failure = error
         }
         guard going else { return false }
-        if !chunk.isEmpty, !ReplayPipe.hand(.events(chunk), to: pipe) { return false }
+        if chunk.count > 0, !ReplayPipe.hand(.events(chunk), to: pipe) { return false }
         return ReplayPipe.hand(.end(failure), to: pipe) && failure == nil
     }
 }
@@ -129,7 +135,7 @@ struct ReplayPipe: Sendable {
 
     /// What a decoding thread hands over, in order.
     enum Item: Sendable {
-        case events([TimedEvent])
+        case events(EventChunk)
         /// The end of a segment, with the error that ended it early.
         case end(LogError?)
     }
@@ -138,20 +144,20 @@ struct ReplayPipe: Sendable {
 
     var ready: [Item] = []
     /// A chunk the applying thread is done with, for its storage.
-    var spare: [TimedEvent]?
+    var spare: EventChunk?
     var decoderDone = false
     /// Set when the applying thread stops (an event was rejected, an error, or the end).
     var cancelled = false
 
     /// Storage for the next chunk: the spare one, emptied, or a new one.
-    static func storage(from pipe: LockedBox<ReplayPipe>) -> [TimedEvent] {
-        var chunk = pipe.withLockedValue { p -> [TimedEvent] in
+    static func storage(from pipe: LockedBox<ReplayPipe>) -> EventChunk {
+        let spare = pipe.withLockedValue { p -> EventChunk? in
             defer { p.spare = nil }
-            return p.spare ?? []
+            return p.spare
         }
-        chunk.removeAll(keepingCapacity: true)
-        chunk.reserveCapacity(chunkEvents)
-        return chunk
+        guard let spare else { return EventChunk() }
+        spare.removeAll()
+        return spare
     }
 
     /// Hands `item` over, waiting while `ahead` items wait; false once the applying
@@ -174,5 +180,52 @@ struct ReplayPipe: Sendable {
         }
         pipe.wake()
         return item
+    }
+}
+
+/// Up to `ReplayPipe.chunkEvents` decoded events, moved in by a decoding thread and out
+/// by the applying thread (an array would copy each event in and out, and destroy its
+/// elements again through value witnesses). One thread at a
+/// time owns a chunk: the decoding thread until it hands it over, then the applying
+/// thread until it hands it back as the pipe's spare (both under the pipe's lock), so
+/// the unchecked `Sendable` holds.
+final class EventChunk: @unchecked Sendable {
+    /// The events, initialized at `0 ..< count`.
+    let base: UnsafeMutablePointer<TimedEvent>
+    private(set) var count = 0
+
+    init() { base = .allocate(capacity: ReplayPipe.chunkEvents) }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Moves `e` in; the chunk must not be full.
+    func append(_ e: consuming TimedEvent) {
+        precondition(count < ReplayPipe.chunkEvents, "a replay chunk overfilled")
+        (base + count).initialize(to: e)
+        count += 1
+    }
+
+    /// Destroys the events, keeping the storage.
+    func removeAll() {
+        base.deinitialize(count: count)
+        count = 0
+    }
+
+    /// Moves the events out to `body`, in order, leaving the chunk empty (a copy out of
+    /// the storage would cost a copy and a destroy per event); when `body` throws, the
+    /// events after the one it threw at are destroyed.
+    func drain(_ body: (consuming TimedEvent) throws(LogError) -> Void) throws(LogError) {
+        let n = count
+        count = 0
+        var i = 0
+        defer { if i < n { (base + i).deinitialize(count: n - i) } }
+        while i < n {
+            let e = (base + i).move()
+            i += 1
+            try body(e)
+        }
     }
 }

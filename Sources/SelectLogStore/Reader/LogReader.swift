@@ -235,15 +235,18 @@ public final class LogReader: Sendable {
     /// including) `end`, decoding one batch at a time; stops when `body` returns false.
     public func forEachEvent(from start: Int = 0, to end: Int? = nil,
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
-        try forEachEvent(from: start, to: end, releasingAll: false, body)
+        try forEachEvent(from: start, to: end, releasingAll: false) { (i, e: consuming TimedEvent) throws(LogError) -> Bool in
+            try body(i, e)
+        }
     }
 
     /// `forEachEvent(from:to:_:)`; `releasingAll`: when it ends, the pages it read are
     /// released whole, the block holding its last record included (for a replay's
     /// segments, read by threads taking turns: a block one of them read again after
-    /// another released it would otherwise stay, a few per segment).
+    /// another released it would otherwise stay, a few per segment). `body` takes each
+    /// event over, so that it can keep it without a copy.
     func forEachEvent(from start: Int, to end: Int?, releasingAll: Bool,
-                      _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
+                      _ body: (Int, consuming TimedEvent) throws(LogError) -> Bool) throws(LogError) {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
@@ -255,13 +258,8 @@ public final class LogReader: Sendable {
             let batch = next
             var index = batch.header.firstEvent
             while true {
-                let next: TimedEvent?
-                do throws(BinaryError) {
-                    next = try decoder.next()
-                } catch {
-                    throw batchError(error, decoder, batch, index)
-                }
-                guard let e = next else { break }
+                // Bound from the call's result, which is moved rather than copied.
+                guard let e = try nextEvent(&decoder, batch, index) else { break }
                 // An event past the header's count is damage before it is anyone's event.
                 guard index < batch.header.firstEvent + batch.header.eventCount else {
                     throw LogError(.damaged, "batch holds more than the \(batch.header.eventCount) events its header says",
@@ -293,6 +291,16 @@ public final class LogReader: Sendable {
             guard !next.header.continues || batch.end == next.offset, decoder.start(try payload(next), next.header) else {
                 throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: next.offset, eventIndex: index)
             }
+        }
+    }
+
+    /// `decoder.next()`, with its error as the log's.
+    @inline(__always)
+    private func nextEvent(_ decoder: inout BinaryEventDecoder, _ batch: RecordInfo, _ index: Int) throws(LogError) -> TimedEvent? {
+        do throws(BinaryError) {
+            return try decoder.next()
+        } catch {
+            throw batchError(error, decoder, batch, index)
         }
     }
 
@@ -378,8 +386,13 @@ public final class LogReader: Sendable {
                 try engine.apply(e, to: &state)
             }
         } catch {
-            throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
+            throw rejection(error, index: index)
         }
+    }
+
+    /// The error for logged event `index`, rejected by the engine.
+    func rejection(_ error: InvalidEvent, index: Int) -> LogError {
+        LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
     }
 
     /// The error for a batch that does not decode: `.unsupported` ("written by a newer
