@@ -22,19 +22,30 @@ enum ByteModelCoder {
         var models = [UInt32](repeating: RangeCoder.fresh, count: treeSize * 256)
         var coder = RangeEncoder(capacity: raw.count / 2 + 16)
         models.withUnsafeMutableBufferPointer { m in
-            var context = 0
-            for byte in raw {
-                let base = context &* treeSize
-                var node = 1
-                for k in stride(from: 7, through: 0, by: -1) {
-                    let bit = (Int(byte) &>> k) & 1
-                    coder.encode(bit != 0, &m[base &+ node])
-                    node = node &* 2 &+ bit
-                }
-                context = Int(byte)
+            raw.withUnsafeBufferPointer { r in
+                guard let trees = m.baseAddress, let bytes = r.baseAddress else { return }
+                encode(bytes, count: r.count, into: &coder, trees: trees)
             }
         }
         return coder.finished()
+    }
+
+    /// The coding loop, on the coder's registers in a local.
+    private static func encode(_ bytes: UnsafePointer<UInt8>, count: Int, into coder: inout RangeEncoder,
+                               trees: UnsafeMutablePointer<UInt32>) {
+        var c = coder.core
+        var tree = trees
+        for i in 0..<count {
+            let byte = Int(bytes[i])
+            var node = 1
+            for k in stride(from: 7, through: 0, by: -1) {
+                let bit = (byte &>> k) & 1
+                coder.encode(bit != 0, tree + node, &c)
+                node = node &* 2 &+ bit
+            }
+            tree = trees + byte &* treeSize
+        }
+        coder.core = c
     }
 
     /// Why a stored payload does not decode.
@@ -53,36 +64,44 @@ enum ByteModelCoder {
         guard rawLength >= 0, rawLength <= LogFormat.Limits.payloadBytes else {
             return .failure(Failure(reason: "claims \(rawLength) bytes, over the format's limit", position: 0))
         }
-        var decoder = RangeDecoder(Array(stored))
+        let decoder = RangeDecoder(Array(stored))
+        var c = decoder.core
         var models = [UInt32](repeating: RangeCoder.fresh, count: treeSize * 256)
         var out = [UInt8](repeating: 0, count: rawLength)
         var overranAt: Int?
         models.withUnsafeMutableBufferPointer { m in
             out.withUnsafeMutableBufferPointer { o in
-                var context = 0
-                for i in 0..<rawLength {
-                    let base = context &* treeSize
-                    var node = 1
-                    for _ in 0..<8 { node = node &* 2 &+ decoder.decodeBit(&m[base &+ node]) }
-                    let byte = node &- treeSize
-                    o[i] = UInt8(truncatingIfNeeded: byte)
-                    context = byte
-                    // A forged payload can claim many bytes from a few: stop at the first overrun.
-                    if i & 255 == 255, decoder.overran {
-                        overranAt = i + 1
-                        break
-                    }
-                }
+                guard let trees = m.baseAddress, let bytes = o.baseAddress else { return }
+                overranAt = decode(&c, into: bytes, count: rawLength, trees: trees)
             }
         }
-        if let at = overranAt ?? (decoder.overran ? rawLength : nil) {
+        // `c` reads the bytes `decoder` owns: it lives to here.
+        withExtendedLifetime(decoder) {}
+        if let at = overranAt ?? (c.overran ? rawLength : nil) {
             return .failure(Failure(reason: "runs past its \(stored.count) stored bytes after \(at) of \(rawLength) bytes",
                                     position: stored.count))
         }
-        if decoder.position < stored.count {
-            return .failure(Failure(reason: "leaves \(stored.count - decoder.position) of its \(stored.count) stored bytes unread",
-                                    position: decoder.position))
+        if c.position < stored.count {
+            return .failure(Failure(reason: "leaves \(stored.count - c.position) of its \(stored.count) stored bytes unread",
+                                    position: c.position))
         }
         return .success(out)
+    }
+
+    /// The decoding loop, on the decoder's registers `c`: nil, or how many bytes it had
+    /// decoded when it found itself past the end of the stored bytes (checked every 256
+    /// bytes, so that a forged payload claiming many bytes from a few stops early).
+    private static func decode(_ c: inout RangeDecoderCore, into out: UnsafeMutablePointer<UInt8>, count: Int,
+                               trees: UnsafeMutablePointer<UInt32>) -> Int? {
+        var tree = trees
+        for i in 0..<count {
+            var node = 1
+            for _ in 0..<8 { node = node &* 2 &+ c.decodeBit(&tree[node]) }
+            let byte = node &- treeSize
+            out[i] = UInt8(truncatingIfNeeded: byte)
+            tree = trees + byte &* treeSize
+            if i & 255 == 255, c.overran { return i + 1 }
+        }
+        return nil
     }
 }
