@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-.build-fuzz}
 SECONDS_EACH=${1:-${FUZZ_SECONDS:-60}}
 SELECTLOG=${SELECTLOG:-.build/debug/selectlog}
+# A build without zstd (`SELECTLOG_WITHOUT_ZSTD=1 swift build --scratch-path .build-nozstd`),
+# when there is one: its logs are format 5, their checkpoints range-coded (codec 2).
+SELECTLOG_NOZSTD=${SELECTLOG_NOZSTD:-.build-nozstd/debug/selectlog}
 mkdir -p "$B/corpus-script" "$B/corpus-log" "$B/findings"
 cp Examples/*.jsonl Examples/bugs/*.jsonl Fuzz/Seeds/script/* "$B/corpus-script/" 2>/dev/null || true
 cp Fuzz/Seeds/log/* "$B/corpus-log/" 2>/dev/null || true
@@ -20,6 +23,13 @@ if [ -x "$SELECTLOG" ]; then
             --batch-events 3 --checkpoint-interval 4 --durability none >/dev/null 2>&1 || true
         [ -f "$B/corpus-log/$n-windows.slog" ] || "$SELECTLOG" record "$s" -o "$B/corpus-log/$n-windows.slog" \
             --batch-events 2 --checkpoint-interval 64 --durability none >/dev/null 2>&1 || true
+    done
+fi
+if [ -x "$SELECTLOG_NOZSTD" ]; then
+    for s in Examples/*.jsonl; do
+        n=$(basename "$s" .jsonl)
+        [ -f "$B/corpus-log/$n-v5.slog" ] || "$SELECTLOG_NOZSTD" record "$s" -o "$B/corpus-log/$n-v5.slog" \
+            --batch-events 2 --checkpoint-interval 16 --durability none >/dev/null 2>&1 || true
     done
 fi
 # FUZZ_HARNESSES: which harnesses to run (default both), e.g. FUZZ_HARNESSES=log.

@@ -196,7 +196,8 @@ struct HostileFileTests {
         for e in session { try w.append(e) }
         try w.close()
         let log = try LogReader(path: p)
-        #expect(log.records.allSatisfy { $0.header.codec == LogFormat.codecRaw })
+        // Batches stored; checkpoints range-coded (format 5, codec 2), never zstd.
+        #expect(log.records.allSatisfy { $0.header.codec == ($0.header.kind == .checkpoint ? LogFormat.codecRange : LogFormat.codecRaw) })
         #expect(log.header.features & LogFormat.featureZstd == 0)
         #expect(try log.events() == session)
         #expect(try log.state(at: 1_234) == replayed(Array(session.prefix(1_234))))

@@ -4,12 +4,20 @@ import SelectLog
 package enum LogFormat {
     /// The file's first 8 bytes.
     package static let magic: [UInt8] = Array("SELECTLG".utf8)
-    /// The version this build writes; it also reads versions 1 to 3. Version 3 differs
-    /// from 2 only in how a batch's events are encoded (coded batches); version 4 adds
-    /// continued batches (16-byte headers, models carried on from the batch before).
-    package static let version: UInt16 = 4
+    /// The newest version this build reads (it reads versions 1 to 5) and writes. Version
+    /// 3 differs from 2 only in how a batch's events are encoded (coded batches); version 4
+    /// adds continued batches (16-byte headers, models carried on from the batch before);
+    /// version 5 adds codec 2, range-coded payloads (`ByteModelCoder`), for the
+    /// checkpoints of a writer without zstd.
+    package static let newestVersion: UInt16 = 5
+    /// The version a new log of this build gets (`FileHeader.version(zstd:)` with zstd
+    /// when this build has it): 4 where libzstd is linked, so that version 4 readers read
+    /// its logs; 5 without, for its range-coded checkpoints.
+    package static var version: UInt16 { FileHeader.version(zstd: Zstd.isAvailable) }
     /// The first version with continued batches.
     package static let continuedBatchesVersion: UInt16 = 4
+    /// The first version with range-coded payloads (codec 2).
+    package static let rangeCodedVersion: UInt16 = 5
     /// The file header of versions 2 and 3 (40 bytes; version 1's was 32).
     package static let fileHeaderSize = 40
     /// The file header of version 1.
@@ -35,6 +43,9 @@ package enum LogFormat {
     /// (and, for batches, still delta-encoded): what a build without zstd writes.
     static let codecRaw: UInt8 = 0
     static let codecZstd: UInt8 = 1
+    /// Range-coded bytes under an order-1 model (`ByteModelCoder`), version 5: what a
+    /// writer without zstd does with a checkpoint's snapshot.
+    static let codecRange: UInt8 = 2
 
     /// The format's limits. Every allocation a reader makes is bounded by these, never
     /// by what a header claims.
@@ -47,12 +58,17 @@ package enum LogFormat {
         package static func indexEntries(fileSize: Int) -> Int { max(0, fileSize / 48) }
         /// Decompressed bytes per stored byte that a zstd payload may claim.
         package static let compressionRatio = 4096
+        /// Decoded bytes per stored byte (plus 4: a finished stream leaves out up to four
+        /// zero bytes) that a range-coded payload may claim: its coder's models never
+        /// predict a bit better than 65472/65536, so a byte costs at least 0.011 bits and
+        /// a stored byte decodes to at most about 710.
+        package static let rangeCodedRatio = 1024
     }
 }
 
 /// The 32-byte file header.
 package struct FileHeader: Sendable, Equatable {
-    /// The format version: 1, 2 or 3.
+    /// The format version: 1 to 5.
     package var version: UInt16
     /// Feature flags (`LogFormat.featureZstd`, `featureCheckpoints`; bits 16-31 required).
     package var features: UInt32
@@ -64,9 +80,15 @@ package struct FileHeader: Sendable, Equatable {
     /// version 1 logs, which did not record it).
     package var behaviour: UInt64?
 
-    /// A header of the current version.
-    package init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64) {
-        self.version = LogFormat.version
+    /// The version a new log gets: 4 when its writer compresses with zstd, so that version
+    /// 4 readers read it; 5 when it does not (a build without libzstd, or
+    /// `Recorder.Options.storesUncompressed`), as it range-codes its checkpoints.
+    package static func version(zstd: Bool) -> UInt16 { zstd ? 4 : LogFormat.rangeCodedVersion }
+
+    /// A header of `version` (by default, the one this build's new logs get).
+    package init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64,
+                 version: UInt16 = LogFormat.version) {
+        self.version = version
         self.features = features
         self.salt = salt
         self.checkpointInterval = checkpointInterval
@@ -99,15 +121,15 @@ package struct FileHeader: Sendable, Equatable {
         return w.bytes
     }
 
-    /// Reads a header of version 1 (32 bytes), 2 or 3 (40 bytes) from the start of `bytes`.
+    /// Reads a header of version 1 (32 bytes) or 2 to 5 (40 bytes) from the start of `bytes`.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<FileHeader, LogError> {
         guard bytes.count >= LogFormat.fileHeaderSizeV1 else {
             return .failure(LogError(.damaged, "file header is incomplete", offset: 0))
         }
         guard Array(bytes[0..<8]) == LogFormat.magic else { return .failure(LogError(.notALog, "not a selectlog log (bad magic)", offset: 0)) }
         let version = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
-        guard version >= 1 && version <= LogFormat.version else {
-            return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 to \(LogFormat.version))", offset: 8))
+        guard version >= 1 && version <= LogFormat.newestVersion else {
+            return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
         }
         let size = version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize
         guard bytes.count >= size else { return .failure(LogError(.damaged, "file header is incomplete", offset: 0)) }
@@ -164,7 +186,7 @@ package struct RecordHeader: Sendable, Equatable {
     package var firstEvent: Int
     /// Batch: the time of the event before the first one. Checkpoint: the state's time.
     package var baseTime: Micros
-    /// 0 stored, 1 zstd.
+    /// 0 stored, 1 zstd, 2 range-coded (version 5).
     package var codec: UInt8
 
     /// The header's length in the file.
@@ -290,7 +312,7 @@ package struct RecordHeader: Sendable, Equatable {
         guard headerChecksum(b, salt: salt) == u32(4) else { return .failure(ProblemBox(problem: .badChecksum)) }
         guard let kind = RecordKind(rawValue: b[3]) else { return .failure(ProblemBox(problem: .badField("unknown record kind \(b[3])"))) }
         let codec = b[40]
-        guard codec == LogFormat.codecRaw || codec == LogFormat.codecZstd else {
+        guard codec == LogFormat.codecRaw || codec == LogFormat.codecZstd || codec == LogFormat.codecRange else {
             return .failure(ProblemBox(problem: .badField("unknown codec \(codec)")))
         }
         let first = u64(24)
@@ -303,7 +325,8 @@ package struct RecordHeader: Sendable, Equatable {
 
     /// Why this header breaks the format's limits, or nil: lengths within
     /// `LogFormat.Limits`, a stored payload exactly as long as its raw one, a zstd payload
-    /// that claims no more than `compressionRatio` times its stored length, events only
+    /// that claims no more than `compressionRatio` times its stored length (a range-coded
+    /// one `rangeCodedRatio` times, and never an index), events only
     /// in batches, and base times in the engine's range.
     var limitViolation: String? {
         let limit = LogFormat.Limits.payloadBytes
@@ -314,6 +337,12 @@ package struct RecordHeader: Sendable, Equatable {
         }
         if codec == LogFormat.codecZstd && rawLength > storedLength * LogFormat.Limits.compressionRatio {
             return "zstd record claims \(rawLength) raw bytes from \(storedLength)"
+        }
+        if codec == LogFormat.codecRange {
+            if rawLength > (storedLength + 4) * LogFormat.Limits.rangeCodedRatio {
+                return "range-coded record claims \(rawLength) raw bytes from \(storedLength)"
+            }
+            if kind == .index { return "an index record must be stored (codec 0), not range-coded" }
         }
         switch kind {
         case .batch:

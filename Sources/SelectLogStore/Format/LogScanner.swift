@@ -161,6 +161,17 @@ struct LogScan {
             return .success(Array(stored))
         }
         if let why = info.header.limitViolation { return .failure(LogError(.damaged, why, offset: info.offset)) }
+        if info.header.codec == LogFormat.codecRange {
+            // Every build reads these: the decoder is pure Swift.
+            switch ByteModelCoder.decode(stored, rawLength: info.header.rawLength) {
+            case .success(let raw): return .success(raw)
+            case .failure(let f):
+                return .failure(LogError(.damaged, "range-coded payload \(f.reason) (payload byte \(f.position))", offset: info.offset))
+            }
+        }
+        guard info.header.codec == LogFormat.codecZstd else {
+            return .failure(LogError(.damaged, "unknown codec \(info.header.codec)", offset: info.offset))
+        }
         guard Zstd.isAvailable else {
             return .failure(LogError(.unsupported, Zstd.unavailableMessage, offset: info.offset))
         }

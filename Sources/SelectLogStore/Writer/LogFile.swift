@@ -33,16 +33,18 @@ final class LogFile {
     }
 
     /// Creates (or replaces) a log with a fresh header carrying this build's behaviour
-    /// fingerprint; the file and its directory entry are synced. Without libzstd
-    /// (`Zstd.isAvailable` false), batches are stored uncompressed.
+    /// fingerprint; the file and its directory entry are synced. With zstd (`zstd` and
+    /// `Zstd.isAvailable`) the log is version 4; without, version 5, whose checkpoints
+    /// `append` range-codes (codec 2) while its batches are stored.
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
                        behaviour: UInt64 = BehaviourFingerprint.current) throws(LogError) -> LogFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         var features = LogFormat.featureCheckpoints
-        if zstd && Zstd.isAvailable { features |= LogFormat.featureZstd }
+        let packs = zstd && Zstd.isAvailable
+        if packs { features |= LogFormat.featureZstd }
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
-                                behaviour: behaviour)
+                                behaviour: behaviour, version: FileHeader.version(zstd: packs))
         let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
         try file.write(header.encoded())
         try FileIO.syncData(fd, path: path)
@@ -116,7 +118,10 @@ final class LogFile {
     }
 
     /// Appends one record. `continues`: a continued batch (version 4), which must follow a
-    /// batch; it is stored as it is (its short header has no codec).
+    /// batch; it is stored as it is (its short header has no codec). With a `compressor`
+    /// every other record is zstd-compressed when that makes it smaller; without one, in a
+    /// log of version 5, a checkpoint is range-coded (codec 2) when that makes it smaller
+    /// (batches are range-coded already, and the index is always stored).
     func append(_ kind: RecordKind, payload raw: [UInt8], firstEvent: Int, eventCount: Int, baseTime: Micros,
                 continues: Bool = false, compressor: ZstdCompressor?) throws(LogError) {
         var stored = raw
@@ -124,6 +129,12 @@ final class LogFile {
         if !continues, Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
             stored = packed
             codec = LogFormat.codecZstd
+        } else if compressor == nil, kind == .checkpoint, header.version >= LogFormat.rangeCodedVersion {
+            let coded = ByteModelCoder.encode(raw)
+            if coded.count < raw.count {
+                stored = coded
+                codec = LogFormat.codecRange
+            }
         }
         var header = RecordHeader(kind: kind, storedLength: stored.count, rawLength: raw.count, eventCount: eventCount,
                                   firstEvent: firstEvent, baseTime: continues ? .zero : baseTime, codec: codec)
