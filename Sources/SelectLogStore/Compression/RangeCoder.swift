@@ -55,21 +55,26 @@ enum RangeCoder {
 
 /// The encoding side of `RangeCoder`.
 ///
-/// The coder's registers live in `core`, a plain value: the functions that code many
-/// decisions (`encodeInt`, `encodeSymbol`) copy it into a local, so the compiler keeps
-/// it in registers although they write models through pointers, and store it once.
+/// The registers every decision updates, `low` and `range`, are `core`, a plain value of
+/// two words: the functions that code many decisions copy it into a local, so that the
+/// compiler keeps it in registers although they write models through pointers, and store
+/// it once. Normalizing (about once per output byte) is out of line and takes and returns
+/// the registers by value; what only it touches (the pending byte and its carry run, the
+/// output) stays in `self`.
 struct RangeEncoder {
     private(set) var bytes: [UInt8]
     var core = EncoderCore()
+    /// The byte waiting for a possible carry, and how many bytes it stands for (itself and
+    /// the 0xFF bytes after it, which a carry turns into 0x00).
+    private var cache: UInt8 = 0
+    private var cacheSize = 1
+    /// LZMA's first output byte (always 0) is not written.
+    private var skipsFirst = true
 
-    /// What the coder holds besides its output.
+    /// The registers of the coder.
     struct EncoderCore {
         var low: UInt64 = 0
         var range: UInt32 = 0xFFFF_FFFF
-        var cache: UInt8 = 0
-        var cacheSize = 1
-        /// LZMA's first output byte (always 0) is not written.
-        var skipsFirst = true
     }
 
     init(capacity: Int = 1 << 12) {
@@ -78,11 +83,14 @@ struct RangeEncoder {
     }
 
     /// About how many bytes the finished output will take.
-    var count: Int { bytes.count + core.cacheSize + 4 }
+    var count: Int { bytes.count + cacheSize + 4 }
 
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
         core = EncoderCore()
+        cache = 0
+        cacheSize = 1
+        skipsFirst = true
     }
 
     /// Codes `bit` under the model `p` and adapts it.
@@ -105,12 +113,7 @@ struct RangeEncoder {
             c.range = bound
         }
         p = RangeCoder.adapted(model, bit)
-        if c.range < RangeCoder.top {
-            // Rare (about once per output byte): through `self`, so that `c` stays in registers.
-            core = c
-            normalize()
-            c = core
-        }
+        if c.range < RangeCoder.top { c = normalized(c) }
     }
 
     /// Codes `bit` under the model at `model` on the registers `c`.
@@ -119,14 +122,16 @@ struct RangeEncoder {
         encode(bit, &model.pointee, &c)
     }
 
+    /// The registers `c` normalized: the top bytes of `low` shifted out until `range` is at
+    /// least 2^24. Rare (about once per output byte), so out of line, on values.
     @inline(never)
-    private mutating func normalize() {
-        var c = core
-        while c.range < RangeCoder.top {
+    mutating func normalized(_ c: EncoderCore) -> EncoderCore {
+        var c = c
+        repeat {
             c.range <<= 8
-            shiftLow(&c)
-        }
-        core = c
+            shiftLow(&c.low)
+        } while c.range < RangeCoder.top
+        return c
     }
 
     /// Codes the low `count` bits of `value` (at most 64), most significant first, at one half each.
@@ -142,29 +147,26 @@ struct RangeEncoder {
         var i = count
         while i > 0 {
             i &-= 1
-            c.range >>= 1
-            if (value >> UInt64(i)) & 1 != 0 { c.low &+= UInt64(c.range) }
-            if c.range < RangeCoder.top {
-                core = c
-                normalize()
-                c = core
-            }
+            c.range &>>= 1
+            // Adds the halved range when the bit is 1, without a branch on the bit.
+            c.low &+= UInt64(c.range) & (0 &- ((value &>> UInt64(i)) & 1))
+            if c.range < RangeCoder.top { c = normalized(c) }
         }
     }
 
-    private mutating func shiftLow(_ c: inout EncoderCore) {
-        if c.low < 0xFF00_0000 || c.low > 0xFFFF_FFFF {
-            let carry = UInt8(truncatingIfNeeded: c.low >> 32)
-            var temp = c.cache
+    private mutating func shiftLow(_ low: inout UInt64) {
+        if low < 0xFF00_0000 || low > 0xFFFF_FFFF {
+            let carry = UInt8(truncatingIfNeeded: low >> 32)
+            var temp = cache
             repeat {
-                if c.skipsFirst { c.skipsFirst = false } else { bytes.append(temp &+ carry) }
+                if skipsFirst { skipsFirst = false } else { bytes.append(temp &+ carry) }
                 temp = 0xFF
-                c.cacheSize -= 1
-            } while c.cacheSize != 0
-            c.cache = UInt8(truncatingIfNeeded: c.low >> 24)
+                cacheSize -= 1
+            } while cacheSize != 0
+            cache = UInt8(truncatingIfNeeded: low >> 24)
         }
-        c.cacheSize += 1
-        c.low = (c.low & 0x00FF_FFFF) << 8
+        cacheSize += 1
+        low = (low & 0x00FF_FFFF) << 8
     }
 
     /// The finished output: the coder is flushed on a copy, so this one can go on.
@@ -172,17 +174,17 @@ struct RangeEncoder {
     /// bytes, and those bytes are left out.
     func finished() -> [UInt8] {
         var e = self
-        var c = e.core
-        let high = c.low &+ UInt64(c.range) &- 1
+        var low = e.core.low
+        let high = low &+ UInt64(e.core.range) &- 1
         for keep in 1...4 {
             let mask: UInt64 = (1 << UInt64(32 - 8 * keep)) - 1
-            let v = (c.low &+ mask) & ~mask
+            let v = (low &+ mask) & ~mask
             if v <= high {
-                c.low = v
+                low = v
                 break
             }
         }
-        for _ in 0..<5 { e.shiftLow(&c) }
+        for _ in 0..<5 { e.shiftLow(&low) }
         // At most the flush's four bytes are left out, so a decoder reads at most four zeros past the end.
         for _ in 0..<4 where e.bytes.last == 0 { e.bytes.removeLast() }
         return e.bytes
