@@ -61,8 +61,14 @@ enum RangeCoder {
 /// it once. Normalizing (about once per output byte) is out of line and takes and returns
 /// the registers by value; what only it touches (the pending byte and its carry run, the
 /// output) stays in `self`.
+///
+/// A copy of an encoder shares its output allocation, as it shares its models: only one
+/// copy may go on coding; a copy may be flushed (`finished()`), which writes past the
+/// original's bytes and leaves them as they were.
 struct RangeEncoder {
-    private(set) var bytes: [UInt8]
+    /// The bytes written are `output.base[0..<written]`.
+    private var output: RangeOutput
+    private var written = 0
     var core = EncoderCore()
     /// The byte waiting for a possible carry, and how many bytes it stands for (itself and
     /// the 0xFF bytes after it, which a carry turns into 0x00).
@@ -78,15 +84,14 @@ struct RangeEncoder {
     }
 
     init(capacity: Int = 1 << 12) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        output = RangeOutput(capacity: Swift.max(capacity, 16))
     }
 
     /// About how many bytes the finished output will take.
-    var count: Int { bytes.count + cacheSize + 4 }
+    var count: Int { written + cacheSize + 4 }
 
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        written = 0
         core = EncoderCore()
         cache = 0
         cacheSize = 1
@@ -173,7 +178,7 @@ struct RangeEncoder {
             let carry = UInt8(truncatingIfNeeded: low >> 32)
             var temp = cache
             repeat {
-                if skipsFirst { skipsFirst = false } else { bytes.append(temp &+ carry) }
+                if skipsFirst { skipsFirst = false } else { emit(temp &+ carry) }
                 temp = 0xFF
                 cacheSize -= 1
             } while cacheSize != 0
@@ -181,6 +186,22 @@ struct RangeEncoder {
         }
         cacheSize += 1
         low = (low & 0x00FF_FFFF) << 8
+    }
+
+    @inline(__always)
+    private mutating func emit(_ byte: UInt8) {
+        if written == output.capacity { grow() }
+        output.base[written] = byte
+        written &+= 1
+    }
+
+    /// Moves the output to an allocation twice as large, this encoder's alone (a copy that
+    /// shares the old one keeps it).
+    @inline(never)
+    private mutating func grow() {
+        let larger = RangeOutput(capacity: output.capacity * 2)
+        larger.base.initialize(from: output.base, count: written)
+        output = larger
     }
 
     /// The finished output: the coder is flushed on a copy, so this one can go on.
@@ -200,7 +221,23 @@ struct RangeEncoder {
         }
         for _ in 0..<5 { e.shiftLow(&low) }
         // At most the flush's four bytes are left out, so a decoder reads at most four zeros past the end.
-        for _ in 0..<4 where e.bytes.last == 0 { e.bytes.removeLast() }
-        return e.bytes
+        var n = e.written
+        for _ in 0..<4 where n > 0 && e.output.base[n - 1] == 0 { n -= 1 }
+        return Array(UnsafeBufferPointer(start: e.output.base, count: n))
     }
+}
+
+/// A range encoder's output bytes: one allocation that never moves (a larger output gets a
+/// new one), written through a pointer without a uniqueness or bounds check per byte.
+/// Unchecked `Sendable`: written only by the encoder that owns it, on one thread at a time.
+final class RangeOutput: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
 }
