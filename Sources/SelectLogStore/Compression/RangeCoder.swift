@@ -128,12 +128,17 @@ struct RangeEncoder {
     /// step fits in the probability's 16 bits, so it is added to the whole model.
     @inline(__always)
     static func adapted(_ p: UInt32, _ bit: Bool) -> UInt32 {
-        guard p >= RangeCoder.seasoned else { return RangeCoder.adapted(p, bit) }
+        guard p >= RangeCoder.seasoned else { return adaptedFresh(p, bit) }
         let prob = Int32(bitPattern: p & 0xFFFF)
         let target: Int32 = bit ? 63 : 65_536
         let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
         return (q & 0xFFFF) &- 64 > 65_408 ? p : q
     }
+
+    /// A model that has seen fewer than 30 bits (its first 30 decisions in a window): out
+    /// of line, so that the seasoned path stays short.
+    @inline(never)
+    static func adaptedFresh(_ p: UInt32, _ bit: Bool) -> UInt32 { RangeCoder.adapted(p, bit) }
 
     /// Codes `bit` under the model at `model` on the registers `c`.
     @inline(__always)
@@ -160,17 +165,20 @@ struct RangeEncoder {
         core = c
     }
 
-    /// `encodeDirect` on the registers `c`.
+    /// `encodeDirect` on the registers `c`. The bits are taken from the top of `value`
+    /// shifted left, so each 1 is a sign mask that selects the halved range, without a branch.
     @inline(__always)
     mutating func encodeDirect(_ value: UInt64, count: Int, _ c: inout EncoderCore) {
+        guard count > 0 else { return }
+        var bits = Int64(bitPattern: value &<< UInt64(truncatingIfNeeded: 64 &- count))
         var i = count
-        while i > 0 {
-            i &-= 1
+        repeat {
             c.range &>>= 1
-            // Adds the halved range when the bit is 1, without a branch on the bit.
-            c.low &+= UInt64(c.range) & (0 &- ((value &>> UInt64(i)) & 1))
+            c.low &+= UInt64(c.range) & UInt64(bitPattern: bits &>> 63)
+            bits &<<= 1
             if c.range < RangeCoder.top { c = normalized(c) }
-        }
+            i &-= 1
+        } while i > 0
     }
 
     private mutating func shiftLow(_ low: inout UInt64) {

@@ -120,8 +120,8 @@ extension BinaryEventEncoder {
         if let t { time(t, key: M.scrollTimeKey(shape), m, &c) }
         switch motion {
         case nil: break
-        case .to(let y)?: coder.encodeValue(y.raw, coded.channel(.scrollTo), m, model: M.scrollToBase, flag: M.Channel.scrollTo.rawValue, &c)
-        case .by(let dy)?: coder.encodeValue(dy.raw, coded.channel(.scrollBy), m, model: M.scrollByBase, flag: M.Channel.scrollBy.rawValue, &c)
+        case .to(let y)?: c = value(y.raw, .scrollTo, model: M.scrollToBase, c)
+        case .by(let dy)?: c = value(dy.raw, .scrollBy, model: M.scrollByBase, c)
         }
         if let target { c = value(target.raw, .target, model: M.targetBase, c) }
         return c
@@ -224,22 +224,28 @@ extension RangeEncoder {
         encode(true, m.at(base), &c)
         encode(v < 0, m.at(base &+ 1), &c)
         let mag = v.magnitude
-        let n = 64 &- mag.leadingZeroBitCount            // 1...64
+        let tree = base &+ 2
+        if mag == 1 {
+            // The commonest: bit length 1, whose four tree decisions are 0s (nodes 1, 2, 4, 8), and nothing after.
+            encode(false, m.at(tree &+ 1), &c)
+            encode(false, m.at(tree &+ 2), &c)
+            encode(false, m.at(tree &+ 4), &c)
+            encode(false, m.at(tree &+ 8), &c)
+            return c
+        }
+        let n = 64 &- mag.leadingZeroBitCount            // 2...64
         // The bit length less one (15 for 16 or more), a 4-level tree under base + 2, unrolled.
         let s = Swift.min(n &- 1, 15)
-        let tree = base &+ 2
         encode(s & 8 != 0, m.at(tree &+ 1), &c)
         encode(s & 4 != 0, m.at(tree &+ (2 | s &>> 3)), &c)
         encode(s & 2 != 0, m.at(tree &+ (4 | s &>> 2)), &c)
         encode(s & 1 != 0, m.at(tree &+ (8 | s &>> 1)), &c)
         if n >= 16 { c = longLength(n, m, c) }
-        if n >= 2 {
-            if n <= 16 {
-                encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
-                if n >= 3 { encodeDirect(mag, count: n &- 2, &c) }
-            } else {
-                encodeDirect(mag, count: n &- 1, &c)
-            }
+        if n <= 16 {
+            encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
+            encodeDirect(mag, count: n &- 2, &c)
+        } else {
+            encodeDirect(mag, count: n &- 1, &c)
         }
         return c
     }
