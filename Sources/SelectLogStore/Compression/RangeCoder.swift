@@ -128,17 +128,12 @@ struct RangeEncoder {
     /// step fits in the probability's 16 bits, so it is added to the whole model.
     @inline(__always)
     static func adapted(_ p: UInt32, _ bit: Bool) -> UInt32 {
-        guard p >= RangeCoder.seasoned else { return adaptedFresh(p, bit) }
+        guard p >= RangeCoder.seasoned else { return RangeCoder.adapted(p, bit) }
         let prob = Int32(bitPattern: p & 0xFFFF)
         let target: Int32 = bit ? 63 : 65_536
         let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
         return (q & 0xFFFF) &- 64 > 65_408 ? p : q
     }
-
-    /// A model that has seen fewer than 30 bits (its first 30 decisions in a window): out
-    /// of line, so that the seasoned path stays short.
-    @inline(never)
-    static func adaptedFresh(_ p: UInt32, _ bit: Bool) -> UInt32 { RangeCoder.adapted(p, bit) }
 
     /// Codes `bit` under the model at `model` on the registers `c`.
     @inline(__always)
