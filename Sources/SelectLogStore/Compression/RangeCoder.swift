@@ -88,7 +88,7 @@ struct RangeEncoder {
     }
 
     /// About how many bytes the finished output will take.
-    var count: Int { written + cacheSize + 4 }
+    var count: Int { written &+ cacheSize &+ 4 }
 
     mutating func reset() {
         written = 0

@@ -111,11 +111,7 @@ extension BinaryEventEncoder {
         let shape = M.scrollShape(motion: code, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
         let last = coded.lastScrollShape
         coder.encode(shape == last, m.at(M.sameShapeBase + last), &c)
-        if shape != last {
-            coder.core = c
-            coder.encodeSymbol(shape, bits: 5, m, M.scrollShapeBase + last * 32)
-            c = coder.core
-        }
+        if shape != last { coder.encodeTree5(shape, m, M.scrollShapeBase &+ last &* 32, &c) }
         coded.lastScrollShape = shape
         if let t { time(t, key: M.scrollTimeKey(shape), m, &c) }
         switch motion {
@@ -173,10 +169,14 @@ extension BinaryEventEncoder {
         return c
     }
 
+    /// An item symbol that is not an event (the end, a fingerprint): no time flag.
     private mutating func codeSymbol(_ symbol: Int) {
-        coder.encode(symbol == coded.lastSymbol, coded.models.table, coded.sameKindModel)
-        if symbol != coded.lastSymbol { coder.encodeSymbol(symbol, bits: 6, coded.models.table, coded.kindContext) }
+        var c = coder.core
+        let m = coded.models.table
+        coder.encode(symbol == coded.lastSymbol, m.at(coded.sameKindModel), &c)
+        if symbol != coded.lastSymbol { coder.encodeTree6(symbol, m, coded.kindContext, &c) }
         coded.lastSymbol = symbol
+        coder.core = c
     }
 
     /// A finger position: x then y, each through its channel; `model` is x's integer model, y's follows it.
@@ -254,7 +254,7 @@ extension RangeEncoder {
     @inline(never)
     private mutating func longLength(_ n: Int, _ m: ModelTable, _ c: EncoderCore) -> EncoderCore {
         var c = c
-        encodeSymbol(n &- 16, bits: 6, m, CodedModels.longLengthBase, &c)
+        encodeTree6(n &- 16, m, CodedModels.longLengthBase, &c)
         return c
     }
 
@@ -283,6 +283,16 @@ extension RangeEncoder {
         encode(s & 4 != 0, m.at(base &+ (8 | s &>> 3)), &c)
         encode(s & 2 != 0, m.at(base &+ (16 | s &>> 2)), &c)
         encode(s & 1 != 0, m.at(base &+ (32 | s &>> 1)), &c)
+    }
+
+    /// A 5-bit tree-coded symbol under the tree at `base` (`encodeSymbol` with 5 bits, unrolled).
+    @inline(__always)
+    mutating func encodeTree5(_ s: Int, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        encode(s & 16 != 0, m.at(base &+ 1), &c)
+        encode(s & 8 != 0, m.at(base &+ (2 | s &>> 4)), &c)
+        encode(s & 4 != 0, m.at(base &+ (4 | s &>> 3)), &c)
+        encode(s & 2 != 0, m.at(base &+ (8 | s &>> 2)), &c)
+        encode(s & 1 != 0, m.at(base &+ (16 | s &>> 1)), &c)
     }
 
     /// A tree-coded symbol of `bits` bits under the tree at `base`.
