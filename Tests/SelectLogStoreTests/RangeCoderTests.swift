@@ -19,6 +19,20 @@ struct RangeCoderTests {
         #expect(mismatches == 0)
     }
 
+    @Test("the encoder's adaptation matches the reference for every model an encoder holds (probability 64...65472)")
+    func encoderAdaptationMatchesReference() {
+        var mismatches = 0
+        for seen in UInt32(0)...30 {
+            for prob in UInt32(64)...65_472 {
+                let p = seen << 16 | prob
+                for bit in [false, true] where RangeEncoder.adapted(p, bit) != RangeCoder.adaptedReference(p, bit) {
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("a fresh model steps by a quarter (s = 2 + floor(log2(n + 1)), as logs have always been written)")
     func freshStep() {
         // 32768 + (65536 - 32768) >> 2 and 32768 - 32768 >> 2, one bit seen.

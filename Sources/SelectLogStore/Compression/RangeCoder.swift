@@ -55,34 +55,47 @@ enum RangeCoder {
 
 /// The encoding side of `RangeCoder`.
 ///
-/// The coder's registers live in `core`, a plain value: the functions that code many
-/// decisions (`encodeInt`, `encodeSymbol`) copy it into a local, so the compiler keeps
-/// it in registers although they write models through pointers, and store it once.
+/// The registers every decision updates, `low` and `range`, are `core`, a plain value of
+/// two words: the functions that code many decisions copy it into a local, so that the
+/// compiler keeps it in registers although they write models through pointers, and store
+/// it once. Normalizing (about once per output byte) is out of line and takes and returns
+/// the registers by value; what only it touches (the pending byte and its carry run, the
+/// output) stays in `self`.
+///
+/// A copy of an encoder shares its output allocation, as it shares its models: only one
+/// copy may go on coding; a copy may be flushed (`finished()`), which writes past the
+/// original's bytes and leaves them as they were.
 struct RangeEncoder {
-    private(set) var bytes: [UInt8]
+    /// The bytes written are `output.base[0..<written]`.
+    private var output: RangeOutput
+    private var written = 0
     var core = EncoderCore()
+    /// The byte waiting for a possible carry, and how many bytes it stands for (itself and
+    /// the 0xFF bytes after it, which a carry turns into 0x00).
+    private var cache: UInt8 = 0
+    private var cacheSize = 1
+    /// LZMA's first output byte (always 0) is not written.
+    private var skipsFirst = true
 
-    /// What the coder holds besides its output.
+    /// The registers of the coder.
     struct EncoderCore {
         var low: UInt64 = 0
         var range: UInt32 = 0xFFFF_FFFF
-        var cache: UInt8 = 0
-        var cacheSize = 1
-        /// LZMA's first output byte (always 0) is not written.
-        var skipsFirst = true
     }
 
     init(capacity: Int = 1 << 12) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        output = RangeOutput(capacity: Swift.max(capacity, 16))
     }
 
     /// About how many bytes the finished output will take.
-    var count: Int { bytes.count + core.cacheSize + 4 }
+    var count: Int { written &+ cacheSize &+ 4 }
 
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        written = 0
         core = EncoderCore()
+        cache = 0
+        cacheSize = 1
+        skipsFirst = true
     }
 
     /// Codes `bit` under the model `p` and adapts it.
@@ -104,13 +117,22 @@ struct RangeEncoder {
         } else {
             c.range = bound
         }
-        p = RangeCoder.adapted(model, bit)
-        if c.range < RangeCoder.top {
-            // Rare (about once per output byte): through `self`, so that `c` stays in registers.
-            core = c
-            normalize()
-            c = core
-        }
+        p = RangeEncoder.adapted(model, bit)
+        if c.range < RangeCoder.top { c = normalized(c) }
+    }
+
+    /// `RangeCoder.adapted` for the models an encoder holds, whose probability is always
+    /// within 64...65472 (fresh at 32768, and clamped there by every adaptation). For a
+    /// seasoned model, only one at a bound can step past it (64 by a 1, 65472 by a 0), and
+    /// clamping puts it back where it was: so the clamp is one comparison, not two. The
+    /// step fits in the probability's 16 bits, so it is added to the whole model.
+    @inline(__always)
+    static func adapted(_ p: UInt32, _ bit: Bool) -> UInt32 {
+        guard p >= RangeCoder.seasoned else { return RangeCoder.adapted(p, bit) }
+        let prob = Int32(bitPattern: p & 0xFFFF)
+        let target: Int32 = bit ? 63 : 65_536
+        let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
+        return (q & 0xFFFF) &- 64 > 65_408 ? p : q
     }
 
     /// Codes `bit` under the model at `model` on the registers `c`.
@@ -119,14 +141,16 @@ struct RangeEncoder {
         encode(bit, &model.pointee, &c)
     }
 
+    /// The registers `c` normalized: the top bytes of `low` shifted out until `range` is at
+    /// least 2^24. Rare (about once per output byte), so out of line, on values.
     @inline(never)
-    private mutating func normalize() {
-        var c = core
-        while c.range < RangeCoder.top {
+    mutating func normalized(_ c: EncoderCore) -> EncoderCore {
+        var c = c
+        repeat {
             c.range <<= 8
-            shiftLow(&c)
-        }
-        core = c
+            shiftLow(&c.low)
+        } while c.range < RangeCoder.top
+        return c
     }
 
     /// Codes the low `count` bits of `value` (at most 64), most significant first, at one half each.
@@ -136,35 +160,51 @@ struct RangeEncoder {
         core = c
     }
 
-    /// `encodeDirect` on the registers `c`.
+    /// `encodeDirect` on the registers `c`. The bits are taken from the top of `value`
+    /// shifted left, so each 1 is a sign mask that selects the halved range, without a branch.
     @inline(__always)
     mutating func encodeDirect(_ value: UInt64, count: Int, _ c: inout EncoderCore) {
+        guard count > 0 else { return }
+        var bits = Int64(bitPattern: value &<< UInt64(truncatingIfNeeded: 64 &- count))
         var i = count
-        while i > 0 {
+        repeat {
+            c.range &>>= 1
+            c.low &+= UInt64(c.range) & UInt64(bitPattern: bits &>> 63)
+            bits &<<= 1
+            if c.range < RangeCoder.top { c = normalized(c) }
             i &-= 1
-            c.range >>= 1
-            if (value >> UInt64(i)) & 1 != 0 { c.low &+= UInt64(c.range) }
-            if c.range < RangeCoder.top {
-                core = c
-                normalize()
-                c = core
-            }
-        }
+        } while i > 0
     }
 
-    private mutating func shiftLow(_ c: inout EncoderCore) {
-        if c.low < 0xFF00_0000 || c.low > 0xFFFF_FFFF {
-            let carry = UInt8(truncatingIfNeeded: c.low >> 32)
-            var temp = c.cache
+    private mutating func shiftLow(_ low: inout UInt64) {
+        if low < 0xFF00_0000 || low > 0xFFFF_FFFF {
+            let carry = UInt8(truncatingIfNeeded: low >> 32)
+            var temp = cache
             repeat {
-                if c.skipsFirst { c.skipsFirst = false } else { bytes.append(temp &+ carry) }
+                if skipsFirst { skipsFirst = false } else { emit(temp &+ carry) }
                 temp = 0xFF
-                c.cacheSize -= 1
-            } while c.cacheSize != 0
-            c.cache = UInt8(truncatingIfNeeded: c.low >> 24)
+                cacheSize -= 1
+            } while cacheSize != 0
+            cache = UInt8(truncatingIfNeeded: low >> 24)
         }
-        c.cacheSize += 1
-        c.low = (c.low & 0x00FF_FFFF) << 8
+        cacheSize += 1
+        low = (low & 0x00FF_FFFF) << 8
+    }
+
+    @inline(__always)
+    private mutating func emit(_ byte: UInt8) {
+        if written == output.capacity { grow() }
+        output.base[written] = byte
+        written &+= 1
+    }
+
+    /// Moves the output to an allocation twice as large, this encoder's alone (a copy that
+    /// shares the old one keeps it).
+    @inline(never)
+    private mutating func grow() {
+        let larger = RangeOutput(capacity: output.capacity * 2)
+        larger.base.initialize(from: output.base, count: written)
+        output = larger
     }
 
     /// The finished output: the coder is flushed on a copy, so this one can go on.
@@ -172,19 +212,35 @@ struct RangeEncoder {
     /// bytes, and those bytes are left out.
     func finished() -> [UInt8] {
         var e = self
-        var c = e.core
-        let high = c.low &+ UInt64(c.range) &- 1
+        var low = e.core.low
+        let high = low &+ UInt64(e.core.range) &- 1
         for keep in 1...4 {
             let mask: UInt64 = (1 << UInt64(32 - 8 * keep)) - 1
-            let v = (c.low &+ mask) & ~mask
+            let v = (low &+ mask) & ~mask
             if v <= high {
-                c.low = v
+                low = v
                 break
             }
         }
-        for _ in 0..<5 { e.shiftLow(&c) }
+        for _ in 0..<5 { e.shiftLow(&low) }
         // At most the flush's four bytes are left out, so a decoder reads at most four zeros past the end.
-        for _ in 0..<4 where e.bytes.last == 0 { e.bytes.removeLast() }
-        return e.bytes
+        var n = e.written
+        for _ in 0..<4 where n > 0 && e.output.base[n - 1] == 0 { n -= 1 }
+        return Array(UnsafeBufferPointer(start: e.output.base, count: n))
     }
+}
+
+/// A range encoder's output bytes: one allocation that never moves (a larger output gets a
+/// new one), written through a pointer without a uniqueness or bounds check per byte.
+/// Unchecked `Sendable`: written only by the encoder that owns it, on one thread at a time.
+final class RangeOutput: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
 }

@@ -2,79 +2,137 @@ import SelectLog
 
 // Format version 3: the event coder's encoding side (CodedEventDecoder.swift decodes).
 // The order of decisions here is the format; docs/LOG-FORMAT.md, "Coded batches", lists it.
+//
+// The coder's registers are copied into a local `c` once per event and passed down by
+// `inout` to functions inlined into `appendCoded`, so they stay in registers; what is
+// out of line (a new item kind, a nonzero integer, normalizing) takes and returns them
+// by value.
 
 extension BinaryEventEncoder {
     private typealias M = CodedModels
+    private typealias Registers = RangeEncoder.EncoderCore
 
     mutating func appendCoded(_ timed: TimedEvent) {
-        let tag = BinaryEventEncoder.tag(of: timed.event)
-        let symbol = Int(tag.rawValue)
-        // One decision for the common case: the same kind as the item before, timed as
-        // the event before was; else the kind's tree and the time flag.
-        let hasTime = timed.t != nil
-        let same = symbol == coded.lastSymbol && hasTime == coded.lastHasTime
-        coder.encode(same, coded.models.table, coded.sameKindModel)
-        if !same {
-            coder.encodeSymbol(symbol, bits: 6, coded.models.table, coded.kindContext)
-            coder.encode(hasTime, coded.models.table, M.hasTimeBase)
-        }
-        coded.lastSymbol = symbol
-        coded.lastHasTime = hasTime
-        var timeKey = symbol
-        if case .scroll(let motion, let phase, let target) = timed.event {
-            let m: Int
-            switch motion {
-            case nil: m = 0
-            case .to?: m = 1
-            case .by?: m = 2
-            }
-            let shape = M.scrollShape(motion: m, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
-            coder.encode(shape == coded.lastScrollShape, coded.models.table, M.sameShapeBase + coded.lastScrollShape)
-            if shape != coded.lastScrollShape {
-                coder.encodeSymbol(shape, bits: 5, coded.models.table, M.scrollShapeBase + coded.lastScrollShape * 32)
-            }
-            coded.lastScrollShape = shape
-            timeKey = M.scrollTimeKey(shape)
-        }
-        if let t = timed.t {
-            let step = t.raw &- coded.time
-            let residual = step &- coded.lastStep(timeKey)
-            let model = coded.timeModel(timeKey)
-            coder.encodeInt(residual, coded.models.table, model)
-            coded.noteTime(timeKey, step: step, residual: residual, t: t.raw)
-        }
+        var c = coder.core
+        // The common events first, each with its kind and time inlined; the rest share one path.
         switch timed.event {
-        case .tap(let p), .panMoved(let p):
-            point(p, tag)
-        case .panBegan(let p, let fingers):
-            point(p, tag)
-            coder.encodeInt(Int64(fingers), coded.models.table, M.smallBase)
-        case .panEnded(let p, let target):
-            coder.encode(p != nil, coded.models.table, M.flagBase + M.Flag.panEndedHasPoint.rawValue)
-            if let p { point(p, tag) }
-            coder.encode(target != nil, coded.models.table, M.flagBase + M.Flag.panEndedHasTarget.rawValue)
-            if let target { value(target.raw, .target, model: M.targetBase) }
-        case .scroll(let motion, _, let target):
-            switch motion {
-            case nil: break
-            case .to(let y)?: value(y.raw, .scrollTo, model: M.scrollToBase)
-            case .by(let dy)?: value(dy.raw, .scrollBy, model: M.scrollByBase)
-            }
-            if let target { value(target.raw, .target, model: M.targetBase) }
+        case .panMoved(let p):
+            head(.panMoved, timed.t, &c)
+            c = point(p, model: M.pointModel(.panMoved, y: false), c)
+        case .tick:
+            head(.tick, timed.t, &c)
+        case .scroll(let motion, let phase, let target):
+            c = scroll(motion, phase, target, timed.t, c)
         case .swipeMoved(let offset):
-            value(offset.raw, .swipe, model: M.swipeBase)
+            head(.swipeMoved, timed.t, &c)
+            c = value(offset.raw, .swipe, model: M.swipeBase, c)
+        case .tap(let p):
+            head(.tap, timed.t, &c)
+            c = point(p, model: M.pointModel(.tap, y: false), c)
+        case .panBegan(let p, let fingers):
+            head(.panBegan, timed.t, &c)
+            c = point(p, model: M.pointModel(.panBegan, y: false), c)
+            coder.encodeInt(Int64(fingers), coded.models.table, M.smallBase, &c)
+        case .panEnded(let p, let target):
+            head(.panEnded, timed.t, &c)
+            c = panEnded(p, target, c)
         case .swipeEnded(let velocity):
-            coder.encode(velocity != nil, coded.models.table, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue)
-            if let velocity { coder.encodeInt(velocity.raw, coded.models.table, M.velocityBase) }
-        case .tick, .panCancelled, .selectAll, .deselectAll, .undo, .redo:
-            break
+            head(.swipeEnded, timed.t, &c)
+            let m = coded.models.table
+            coder.encode(velocity != nil, m.at(M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue), &c)
+            if let velocity { coder.encodeInt(velocity.raw, m, M.velocityBase, &c) }
+        case .panCancelled, .selectAll, .deselectAll, .undo, .redo:
+            head(BinaryEventEncoder.tag(of: timed.event), timed.t, &c)
         default:
             // Rarer events: their version 2 fields, as bytes.
+            head(BinaryEventEncoder.tag(of: timed.event), timed.t, &c)
+            coder.core = c
             body.removeAll()
             encodeFields(timed.event)
-            coder.encodeInt(Int64(body.count), coded.models.table, M.lengthBase)
-            for b in body.bytes { coder.encodeSymbol(Int(b), bits: 8, coded.models.table, M.byteBase) }
+            let m = coded.models.table
+            coder.encodeInt(Int64(body.count), m, M.lengthBase)
+            for b in body.bytes { coder.encodeSymbol(Int(b), bits: 8, m, M.byteBase) }
+            c = coder.core
         }
+        coder.core = c
+    }
+
+    /// An event's symbol and time, for every kind but `scroll` (whose shape comes between).
+    @inline(__always)
+    private mutating func head(_ tag: EventTag, _ t: Micros?, _ c: inout Registers) {
+        let m = coded.models.table
+        kind(Int(tag.rawValue), hasTime: t != nil, m, &c)
+        if let t { time(t, key: Int(tag.rawValue), m, &c) }
+    }
+
+    /// One decision for the common case: the same kind as the item before, timed as the
+    /// event before was; else the kind's tree and the time flag.
+    @inline(__always)
+    private mutating func kind(_ symbol: Int, hasTime: Bool, _ m: ModelTable, _ c: inout Registers) {
+        let same = symbol == coded.lastSymbol && hasTime == coded.lastHasTime
+        coder.encode(same, m.at(coded.sameKindModel), &c)
+        if !same { c = newKind(symbol, hasTime: hasTime, c) }
+        coded.lastSymbol = symbol
+        coded.lastHasTime = hasTime
+    }
+
+    /// The kind's tree and the time flag (the symbol is not yet the last one).
+    @inline(never)
+    private mutating func newKind(_ symbol: Int, hasTime: Bool, _ c: Registers) -> Registers {
+        var c = c
+        let m = coded.models.table
+        coder.encodeTree6(symbol, m, coded.kindContext, &c)
+        coder.encode(hasTime, m.at(M.hasTimeBase), &c)
+        return c
+    }
+
+    /// The time step's residual under the time key `key`.
+    @inline(__always)
+    private mutating func time(_ t: Micros, key: Int, _ m: ModelTable, _ c: inout Registers) {
+        let step = t.raw &- coded.time
+        let residual = step &- coded.lastStep(key)
+        coder.encodeInt(residual, m, coded.timeModel(key), &c)
+        coded.noteTime(key, step: step, residual: residual, t: t.raw)
+    }
+
+    /// A scroll: its kind, its shape, its time, its fields.
+    @inline(never)
+    private mutating func scroll(_ motion: ScrollMotion?, _ phase: ScrollPhase?, _ target: Points?, _ t: Micros?,
+                                 _ c: Registers) -> Registers {
+        var c = c
+        let m = coded.models.table
+        kind(Int(EventTag.scroll.rawValue), hasTime: t != nil, m, &c)
+        let code: Int
+        switch motion {
+        case nil: code = 0
+        case .to?: code = 1
+        case .by?: code = 2
+        }
+        let shape = M.scrollShape(motion: code, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
+        let last = coded.lastScrollShape
+        coder.encode(shape == last, m.at(M.sameShapeBase + last), &c)
+        if shape != last { coder.encodeTree5(shape, m, M.scrollShapeBase &+ last &* 32, &c) }
+        coded.lastScrollShape = shape
+        if let t { time(t, key: M.scrollTimeKey(shape), m, &c) }
+        switch motion {
+        case nil: break
+        case .to(let y)?: c = value(y.raw, .scrollTo, model: M.scrollToBase, c)
+        case .by(let dy)?: c = value(dy.raw, .scrollBy, model: M.scrollByBase, c)
+        }
+        if let target { c = value(target.raw, .target, model: M.targetBase, c) }
+        return c
+    }
+
+    /// A `panEnded`'s fields.
+    @inline(never)
+    private mutating func panEnded(_ p: ViewportPoint?, _ target: Points?, _ c: Registers) -> Registers {
+        var c = c
+        let m = coded.models.table
+        coder.encode(p != nil, m.at(M.flagBase + M.Flag.panEndedHasPoint.rawValue), &c)
+        if let p { c = point(p, model: M.pointModel(.panEnded, y: false), c) }
+        coder.encode(target != nil, m.at(M.flagBase + M.Flag.panEndedHasTarget.rawValue), &c)
+        if let target { c = value(target.raw, .target, model: M.targetBase, c) }
+        return c
     }
 
     mutating func appendCodedFingerprint(_ value: UInt32) {
@@ -104,25 +162,36 @@ extension BinaryEventEncoder {
     }
 
     /// A value through a channel.
-    private mutating func value(_ v: Int64, _ channel: M.Channel, model: Int) {
-        coder.encodeValue(v, &coded.channel(channel).pointee, coded.models.table, model: model, flag: channel.rawValue)
+    @inline(never)
+    private mutating func value(_ v: Int64, _ channel: M.Channel, model: Int, _ c: Registers) -> Registers {
+        var c = c
+        coder.encodeValue(v, coded.channel(channel), coded.models.table, model: model, flag: channel.rawValue, &c)
+        return c
     }
 
+    /// An item symbol that is not an event (the end, a fingerprint): no time flag.
     private mutating func codeSymbol(_ symbol: Int) {
-        coder.encode(symbol == coded.lastSymbol, coded.models.table, coded.sameKindModel)
-        if symbol != coded.lastSymbol { coder.encodeSymbol(symbol, bits: 6, coded.models.table, coded.kindContext) }
+        var c = coder.core
+        let m = coded.models.table
+        coder.encode(symbol == coded.lastSymbol, m.at(coded.sameKindModel), &c)
+        if symbol != coded.lastSymbol { coder.encodeTree6(symbol, m, coded.kindContext, &c) }
         coded.lastSymbol = symbol
+        coder.core = c
     }
 
-    private mutating func point(_ p: ViewportPoint, _ tag: EventTag) {
-        // Both coordinates inlined, on one local copy of the coder's registers.
+    /// A finger position: x then y, each through its channel; `model` is x's integer model, y's follows it.
+    /// (One coordinate in a loop of two: inlined once, where two copies would not be.)
+    @inline(never)
+    private mutating func point(_ p: ViewportPoint, model: Int, _ c: Registers) -> Registers {
+        var c = c
         let m = coded.models.table
-        var c = coder.core
-        coder.encodeValue(p.x.raw, &coded.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false),
-                          flag: M.Channel.fingerX.rawValue, &c)
-        coder.encodeValue(p.y.raw, &coded.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true),
-                          flag: M.Channel.fingerY.rawValue, &c)
-        coder.core = c
+        var v = p.x.raw
+        for k in 0..<2 {
+            coder.encodeValue(v, coded.channel(fingerCoordinate: k), m, model: model &+ k &* M.intSize,
+                              flag: M.Channel.fingerX.rawValue &+ k, &c)
+            v = p.y.raw
+        }
+        return c
     }
 }
 
@@ -137,39 +206,64 @@ extension RangeEncoder {
         core = c
     }
 
-    /// `encodeInt` on the registers `c`.
+    /// `encodeInt` on the registers `c`: a zero (one decision) inline, any other value out of line.
     @inline(__always)
     mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
-        encode(v != 0, m.at(base), &c)
-        if v == 0 { return }
-        encode(v < 0, m.at(base &+ 1), &c)
-        let mag = v.magnitude
-        let n = 64 &- mag.leadingZeroBitCount            // 1...64
-        encodeSymbol(Swift.min(n &- 1, 15), bits: 4, m, base &+ 2, &c)
-        if n >= 16 { encodeSymbol(n &- 16, bits: 6, m, CodedModels.longLengthBase, &c) }
-        if n >= 2 {
-            if n <= 16 {
-                encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
-                if n >= 3 { encodeDirect(mag, count: n &- 2, &c) }
-            } else {
-                encodeDirect(mag, count: n &- 1, &c)
-            }
+        if v == 0 {
+            encode(false, m.at(base), &c)
+        } else {
+            c = encodeNonzero(v, m, base, c)
         }
     }
 
-    /// A value of `channel`, predicted; `flag` is the channel's grid-flag model.
-    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) {
-        var c = core
-        encodeValue(v, &channel, m, model: model, flag: flag, &c)
-        core = c
+    /// A nonzero integer under the model at `base`: nonzero, sign, bit length, the bit
+    /// below the leading one, the rest as direct bits.
+    @inline(never)
+    mutating func encodeNonzero(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: EncoderCore) -> EncoderCore {
+        var c = c
+        encode(true, m.at(base), &c)
+        encode(v < 0, m.at(base &+ 1), &c)
+        let mag = v.magnitude
+        let tree = base &+ 2
+        if mag == 1 {
+            // The commonest: bit length 1, whose four tree decisions are 0s (nodes 1, 2, 4, 8), and nothing after.
+            encode(false, m.at(tree &+ 1), &c)
+            encode(false, m.at(tree &+ 2), &c)
+            encode(false, m.at(tree &+ 4), &c)
+            encode(false, m.at(tree &+ 8), &c)
+            return c
+        }
+        let n = 64 &- mag.leadingZeroBitCount            // 2...64
+        // The bit length less one (15 for 16 or more), a 4-level tree under base + 2, unrolled.
+        let s = Swift.min(n &- 1, 15)
+        encode(s & 8 != 0, m.at(tree &+ 1), &c)
+        encode(s & 4 != 0, m.at(tree &+ (2 | s &>> 3)), &c)
+        encode(s & 2 != 0, m.at(tree &+ (4 | s &>> 2)), &c)
+        encode(s & 1 != 0, m.at(tree &+ (8 | s &>> 1)), &c)
+        if n >= 16 { c = longLength(n, m, c) }
+        if n <= 16 {
+            encode((mag &>> UInt64(n &- 2)) & 1 != 0, m.at(base &+ 16 &+ n), &c)
+            encodeDirect(mag, count: n &- 2, &c)
+        } else {
+            encodeDirect(mag, count: n &- 1, &c)
+        }
+        return c
     }
 
-    /// `encodeValue` on the registers `c`, inlined into its caller (a point's two coordinates).
+    /// A bit length of 16 or more, less 16, under the long-length tree.
+    @inline(never)
+    private mutating func longLength(_ n: Int, _ m: ModelTable, _ c: EncoderCore) -> EncoderCore {
+        var c = c
+        encodeTree6(n &- 16, m, CodedModels.longLengthBase, &c)
+        return c
+    }
+
+    /// A value of the channel at `channel`, predicted; `flag` is the channel's grid-flag model.
     @inline(__always)
-    mutating func encodeValue(_ v: Int64, _ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int,
+    mutating func encodeValue(_ v: Int64, _ channel: UnsafeMutablePointer<CodedChannel>, _ m: ModelTable, model: Int, flag: Int,
                               _ c: inout EncoderCore) {
-        let r = v &- channel.prediction
-        let grid = channel.grid
+        let r = v &- channel.pointee.prediction
+        let grid = channel.pointee.grid
         var coded = r, base = model
         if grid > 0 {
             let off = r & ((1 &<< Int64(grid)) &- 1) != 0
@@ -177,7 +271,28 @@ extension RangeEncoder {
             if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
         }
         encodeInt(coded, m, base, &c)
-        channel.update(v)
+        channel.pointee.update(v)
+    }
+
+    /// A 6-bit tree-coded symbol under the tree at `base` (`encodeSymbol` with 6 bits, unrolled).
+    @inline(__always)
+    mutating func encodeTree6(_ s: Int, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        encode(s & 32 != 0, m.at(base &+ 1), &c)
+        encode(s & 16 != 0, m.at(base &+ (2 | s &>> 5)), &c)
+        encode(s & 8 != 0, m.at(base &+ (4 | s &>> 4)), &c)
+        encode(s & 4 != 0, m.at(base &+ (8 | s &>> 3)), &c)
+        encode(s & 2 != 0, m.at(base &+ (16 | s &>> 2)), &c)
+        encode(s & 1 != 0, m.at(base &+ (32 | s &>> 1)), &c)
+    }
+
+    /// A 5-bit tree-coded symbol under the tree at `base` (`encodeSymbol` with 5 bits, unrolled).
+    @inline(__always)
+    mutating func encodeTree5(_ s: Int, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        encode(s & 16 != 0, m.at(base &+ 1), &c)
+        encode(s & 8 != 0, m.at(base &+ (2 | s &>> 4)), &c)
+        encode(s & 4 != 0, m.at(base &+ (4 | s &>> 3)), &c)
+        encode(s & 2 != 0, m.at(base &+ (8 | s &>> 2)), &c)
+        encode(s & 1 != 0, m.at(base &+ (16 | s &>> 1)), &c)
     }
 
     /// A tree-coded symbol of `bits` bits under the tree at `base`.

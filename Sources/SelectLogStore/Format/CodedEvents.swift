@@ -241,6 +241,11 @@ struct CodedState {
     /// A channel's state (`CodedModels.Channel`).
     func channel(_ c: CodedModels.Channel) -> UnsafeMutablePointer<CodedChannel> { models.channels + (c.rawValue & 7) }
 
+    /// The finger channel of coordinate `k` (0 x, 1 y).
+    func channel(fingerCoordinate k: Int) -> UnsafeMutablePointer<CodedChannel> {
+        models.channels + ((CodedModels.Channel.fingerX.rawValue &+ k) & 7)
+    }
+
     var kindContext: Int { CodedModels.kindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) * 64 }
     var sameKindModel: Int { CodedModels.sameKindBase + Swift.min(lastSymbol, CodedModels.kindContexts - 1) }
 }
