@@ -56,10 +56,12 @@ public final class Recorder: Sendable {
         /// last checkpoint, so that a large table's snapshots (thousands of row heights)
         /// stay a small part of the log. Off: a checkpoint at every multiple.
         public var putsOffLargeCheckpoints = true
-        /// The zstd level (ignored in a build without zstd, which stores batches).
+        /// The zstd level for checkpoints and batches (ignored in a build without zstd,
+        /// which stores batches and range-codes checkpoints).
         public var compressionLevel: Int32 = 6
-        /// Store batches uncompressed even where zstd exists, exactly as a build without
-        /// zstd (an iOS app) writes them; `selectlog compact` compresses them later.
+        /// Write without zstd even where it exists, exactly as a build without zstd (an
+        /// iOS app) does: batches stored, checkpoints range-coded (format version 5);
+        /// `selectlog compact` compresses them with zstd later.
         public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
