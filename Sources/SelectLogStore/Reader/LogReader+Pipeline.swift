@@ -21,8 +21,8 @@ extension LogReader {
     /// caller's thread applying, about half a core's work, that fills two cores). More
     /// would go faster on larger machines, but every decoder keeps up to a segment of
     /// decoded events (some 2.5 MB) ahead of the applier, and a replay stays within 32 MB.
-    /// On two cores, 10M events replay in 1.00–1.07 s against 1.34–1.40 s with one
-    /// decoder; peak memory is 28 MB at 10M, 30M and 100M events.
+    /// On two cores, 10M events replay in 0.91–1.05 s; peak memory is 28 MB at 10M and
+    /// 30M events (38 MB at 100M: see the README's issue 10 table).
     static let replayDecoders = 2
 
     /// Replays events `state.events ..< n` into `state` as `replay(into:to:)` does, in the
