@@ -118,10 +118,12 @@ final class MappedFile: @unchecked Sendable {
     }
 
     /// What `release` drops at a time: whole aligned blocks of this many bytes. A read
-    /// fault maps its neighbours too (Linux's fault-around, 64 KiB by default), so a
-    /// page dropped while a neighbour is still to be read would come straight back;
-    /// a block is dropped only once the walk has left it.
-    static let releaseBlock = 256 << 10
+    /// fault maps its neighbours too (Linux's fault-around, 64 KiB by default, and the
+    /// whole of a large page-cache folio, up to 1 MiB here), so a page dropped while a
+    /// neighbour is still to be read would come straight back; a block is dropped only
+    /// once the walk has left it. With 256 KiB blocks, a 100M-event replay kept 768 KiB
+    /// of every MiB of one region resident for good (38 MB peak); with 1 MiB, none.
+    static let releaseBlock = 1 << 20
 
     /// Lets the kernel drop the pages of `range` from memory (they are read again from
     /// the file if touched), so that walking a large log keeps resident memory flat.
