@@ -41,7 +41,7 @@ func referenceDivergence(_ events: [TimedEvent], written: EngineBehaviour, repla
         if found == nil {
             if rejected {
                 found = ReferenceDivergence(events: i...i, kind: e.event.typeName)
-            } else if GestureBoundary.endsGesture(recorded), a.gestureFingerprint != b.gestureFingerprint {
+            } else if recorded.endsGesture, a.gestureFingerprint != b.gestureFingerprint {
                 found = ReferenceDivergence(events: gestureStart...i, kind: gestureKind)
             }
         }

@@ -1,12 +1,9 @@
 import SelectLog
 
-/// Where gestures begin and end, for the state fingerprints the log stores: what
-/// `TableState.apply` reports in `TableChanges.gestures`.
+/// Where gestures begin, for reports: what `TableState.apply` reports in
+/// `TableChanges.gestures` (where one ends, for the state fingerprints the log stores,
+/// is `TableChanges.endsGesture`).
 enum GestureBoundary {
-    /// Whether the event whose changes are `changes` ended or cancelled a gesture.
-    @inline(__always)
-    static func endsGesture(_ changes: TableChanges) -> Bool { changes.endsGesture }
-
     /// The kind of gesture the event whose changes are `changes` began, for reports
     /// ("strip pan", "multiSelect pan", "scroll pan", "swipe"), or nil.
     static func kind(began changes: TableChanges) -> String? {

@@ -42,7 +42,7 @@ package final class LogRewriter {
         }
         let offers = LogAssembler.offersCheckpoint(after: state.events, interval: checkpointInterval)
         assembler.add(event, before: before,
-                      gestureFingerprint: GestureBoundary.endsGesture(changes) ? state.gestureFingerprint : nil,
+                      gestureFingerprint: changes.endsGesture ? state.gestureFingerprint : nil,
                       offered: offers ? state : nil, into: &records)
         try write()
     }

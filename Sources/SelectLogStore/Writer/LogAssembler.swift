@@ -48,6 +48,15 @@ struct LogAssembler: Sendable {
         interval > 0 && count % interval == 0
     }
 
+    /// The first count above `events` after which `offersCheckpoint` says yes (the next
+    /// multiple of `interval`; never, for an interval of 0), for a caller that counts up
+    /// to it rather than dividing at every event.
+    static func nextOffer(after events: Int, interval: Int) -> Int {
+        guard interval > 0 else { return .max }
+        let (next, overflow) = (events / interval + 1).multipliedReportingOverflow(by: interval)
+        return overflow ? .max : next
+    }
+
     /// Events added but not yet in a batch.
     var unsealed: Int { events - sealedEvents }
 

@@ -32,7 +32,7 @@ extension Recorder {
 
         init(engine: TableState, checkpointInterval: Int) {
             self.engine = engine
-            nextOffer = Self.nextOffer(after: engine.events, interval: checkpointInterval)
+            nextOffer = LogAssembler.nextOffer(after: engine.events, interval: checkpointInterval)
             // The writer trades its emptied array for this one; both start with room for
             // what usually arrives between two hand-overs, so neither grows as it fills.
             pending.reserveCapacity(Self.initialPending)
@@ -46,14 +46,6 @@ extension Recorder {
 
         /// The pending list's starting capacity (a batch's worth of events).
         static let initialPending = 4096
-
-        /// The first multiple of `interval` above `events`: where `LogAssembler.offersCheckpoint`
-        /// next says yes (never, for an interval of 0).
-        static func nextOffer(after events: Int, interval: Int) -> Int {
-            guard interval > 0 else { return .max }
-            let (next, overflow) = (events / interval + 1).multipliedReportingOverflow(by: interval)
-            return overflow ? .max : next
-        }
 
         /// Whether the writer thread has something to do (or must stop).
         var writerHasWork: Bool { signalled || closing != .open || failure != nil }

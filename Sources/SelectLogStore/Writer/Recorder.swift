@@ -204,13 +204,13 @@ public final class Recorder: Sendable {
             guarded.unlock()
             throw LogError(.invalidEvent, error.description, path: path, eventIndex: events, invalidEvent: error)
         }
-        let endsGesture = GestureBoundary.endsGesture(changes)
+        let endsGesture = changes.endsGesture
         // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
         // the count grows by one an event, so it reaches each multiple of the interval.
         let offers = s.pointee.engine.events >= s.pointee.nextOffer
         if offers {
             s.pointee.offered.append(s.pointee.engine)
-            s.pointee.nextOffer = State.nextOffer(after: s.pointee.engine.events, interval: interval)
+            s.pointee.nextOffer = LogAssembler.nextOffer(after: s.pointee.engine.events, interval: interval)
         }
         let fingerprint = endsGesture ? Self.gestureFingerprint(&s.pointee) : nil
         s.pointee.pending.append(Appended(event: consume timed, before: before, gestureFingerprint: fingerprint,
