@@ -269,3 +269,88 @@ struct RecorderTests {
         #expect(try log.state(at: events.count) == rewriter.state)
     }
 }
+
+/// The hand-over between the callers and the writer thread (`AppendQueue`).
+@Suite("The recorder's append queue")
+struct AppendQueueTests {
+    @Test("a ring of four slots hands 100,000 items from one thread to another, each once and in order")
+    func ringHandsOverInOrder() async throws {
+        let queue = AppendQueue(capacity: 4, start: 7)
+        #expect(queue.capacity == 4)
+        let total = 100_000
+        let consumer = Thread {
+            var position = queue.nextToTake()
+            var expected = 7
+            var ok = true
+            while position < 7 + total {
+                let end = queue.publishedEnd()
+                if end == position { sched_yield(); continue }
+                while position < end {
+                    queue.consume(at: position) { item in
+                        if item.before != Micros(raw: Int64(expected)) || item.event.t != Micros(raw: Int64(expected)) { ok = false }
+                    }
+                    expected += 1
+                    position += 1
+                }
+                _ = queue.release(upTo: position)
+            }
+            AppendQueueTests.result.withLockedValue { $0 = ok && expected == 7 + total }
+        }
+        consumer.start()
+        var freeEnd = queue.freeEnd()
+        for position in 7..<(7 + total) {
+            while position >= freeEnd {
+                sched_yield()
+                freeEnd = queue.freeEnd()
+            }
+            let t = Micros(raw: Int64(position))
+            queue.slot(at: position).initialize(to: Recorder.Appended(event: TimedEvent(.tick, t: t), before: t,
+                                                                      gestureFingerprint: nil, offersCheckpoint: false))
+            queue.publish(at: position)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while AppendQueueTests.result.withLockedValue({ $0 }) == nil, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(AppendQueueTests.result.withLockedValue { $0 } == true)
+    }
+
+    static let result = LockedBox<Bool?>(nil)
+
+    @Test("a recorder whose writer falls a whole queue behind makes appends wait, from two threads, and loses nothing")
+    func appendsWaitForTheWriter() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = Recorder.Options()
+        options.durability = .none
+        options.queueCapacity = 4
+        // Asked to write only every 1,000 events: the queue fills long before, so an append
+        // waiting for room must itself make the writer take the queue.
+        options.batchEvents = 1_000
+        options.flushIntervalMilliseconds = 600_000
+        let path = dir.appendingPathComponent("q.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        let events = Array(SyntheticSession(seed: 11, count: 20_000))
+        // Two threads take turns by halves of the session, so the order is the session's.
+        let turn = LockedBox(0)
+        let threads = (0..<2).map { k in
+            Thread {
+                var i = k * 100
+                while i < events.count {
+                    turn.withLockedValue(waitingFor: { $0 == i }) { _, _ in }
+                    for e in events[i..<min(i + 100, events.count)] { _ = try? recorder.append(e) }
+                    turn.withLockedValue { $0 = i + 100 }
+                    turn.wake()
+                    i += 200
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        turn.withLockedValue(waitingFor: { $0 >= events.count }, timeout: .seconds(120)) { _, _ in }
+        #expect(recorder.count == events.count)
+        try recorder.close()
+        var expected = TableState()
+        for e in events { try expected.apply(e) }
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == events.count)
+        #expect(try log.state(at: events.count).hashValue64 == expected.hashValue64)
+    }
+}

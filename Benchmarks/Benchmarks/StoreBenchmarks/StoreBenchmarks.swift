@@ -75,6 +75,24 @@ func warmRecorder() -> Recorder? {
     return recorder
 }
 
+/// The engine the caller-side baseline applies to, warmed up as `warmRecorder()`'s is,
+/// and where in the session its next sample continues.
+nonisolated(unsafe) var steadyEngine: TableState?
+nonisolated(unsafe) var steadyEngineNext = 0
+
+/// Takes the warmed engine out of `steadyEngine`, so that the caller holds its storage
+/// uniquely (a copy left in the global would make the first mutation copy it all).
+func warmEngine() -> TableState {
+    if let state = steadyEngine {
+        steadyEngine = nil
+        return state
+    }
+    var state = TableState()
+    for e in session[..<100_000] { _ = try? state.apply(e) }
+    steadyEngineNext = 100_000
+    return state
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
@@ -122,6 +140,26 @@ let benchmarks: @Sendable () -> Void = {
             // events (an app appends at most a few hundred a second); sustained appends
             // faster than the writer encodes are `write1M.recorder`'s measure.
             try? recorder.flush()
+        }
+    }
+    // The engine alone on the same steady-state events, 1,000 per iteration: what the
+    // caller-side append costs beyond `apply` is the difference.
+    Benchmark("append1000.callerSide.apply.baseline", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 800)) { benchmark in
+        var state = warmEngine()
+        let events = session
+        var next = steadyEngineNext
+        defer {
+            steadyEngineNext = next
+            steadyEngine = state
+        }
+        for _ in benchmark.scaledIterations {
+            guard next + 1000 <= events.count else { break }
+            benchmark.startMeasurement()
+            for _ in 0..<1000 {
+                _ = try? state.apply(events[next])
+                next += 1
+            }
+            benchmark.stopMeasurement()
         }
     }
     // The engine alone on the same events: the recorder's throughput is compared with it.

@@ -1,18 +1,37 @@
 import SelectLog
 
 extension Recorder {
-    /// Everything about a recorder that more than one thread touches, kept in one
-    /// `LockedBox` so no field can be read or written without the lock.
-    struct State: Sendable {
+    /// What the callers share, kept in the engine lock's `LockedBox`: the engine and the
+    /// producer's side of the hand-over queue. The writer thread never takes this lock.
+    struct CallerState: Sendable {
         /// The engine's state after every appended event.
         var engine: TableState
-        /// Events appended and not yet taken by the writer thread, in order.
-        var pending: [Appended] = []
-        /// The states at multiples of the checkpoint interval among `pending`, in order.
+        /// Set by the first `close()`; every append after it throws.
+        var closed = false
+        /// The event count at which the next checkpoint is offered (the next multiple of
+        /// the checkpoint interval), so that `append` divides only when it offers one.
+        var nextOffer: Int
+        /// Events appended since the writer was last asked to take them.
+        var sinceWake = 0
+        /// The first queue position not known to be free: the producer reloads the
+        /// consumer's position only when it reaches this one.
+        var freeEnd: Int
+
+        init(engine: TableState, checkpointInterval: Int, queueCapacity: Int) {
+            self.engine = engine
+            nextOffer = LogAssembler.nextOffer(after: engine.events, interval: checkpointInterval)
+            freeEnd = engine.events + queueCapacity
+        }
+    }
+
+    /// What the writer thread shares with `flush()`, `close()` and the readers of its
+    /// progress, kept in the writer lock's `LockedBox`; its condition is where the writer
+    /// sleeps, and where flushes, closes and an append waiting for room wait.
+    struct WriterState: Sendable {
+        /// The states at multiples of the checkpoint interval, in order, for the writer
+        /// to take as it meets the events that offer them (put here before the event is
+        /// published, so the writer always finds them).
         var offered: [TableState] = []
-        /// Whether the writer thread should take `pending` now (a gesture ended, a
-        /// checkpoint is offered, enough events wait, or a flush or close asks).
-        var signalled = false
         /// Events `flush()` asked to be written.
         var flushTarget: Int
         /// Events written (handed to the OS) and synced to disk.
@@ -24,31 +43,15 @@ extension Recorder {
         var closing = Closing.open
         /// Set by the writer thread as it exits.
         var workerDone = false
-        /// The event count at which the next checkpoint is offered (the next multiple of
-        /// the checkpoint interval), so that `append` divides only when it offers one.
-        var nextOffer: Int
-        /// Events appended since the writer was last signalled.
-        var sinceSignal = 0
 
-        init(engine: TableState, checkpointInterval: Int) {
-            self.engine = engine
-            nextOffer = LogAssembler.nextOffer(after: engine.events, interval: checkpointInterval)
-            // The writer trades its emptied array for this one; both start with room for
-            // what usually arrives between two hand-overs, so neither grows as it fills.
-            pending.reserveCapacity(Self.initialPending)
-            flushTarget = engine.events
-            writtenUpTo = engine.events
-            syncedUpTo = engine.events
+        init(events: Int) {
+            flushTarget = events
+            writtenUpTo = events
+            syncedUpTo = events
         }
 
         /// Events a `flush()` no longer waits for.
         func acknowledged(_ durability: Durability) -> Int { durability == .always ? syncedUpTo : writtenUpTo }
-
-        /// The pending list's starting capacity (a batch's worth of events).
-        static let initialPending = 4096
-
-        /// Whether the writer thread has something to do (or must stop).
-        var writerHasWork: Bool { signalled || closing != .open || failure != nil }
     }
 
     /// An event the engine applied, as the writer thread needs it to encode it.
@@ -58,7 +61,7 @@ extension Recorder {
         var before: Micros
         /// The state's gesture fingerprint, when the event ended a gesture.
         var gestureFingerprint: UInt32?
-        /// Whether the state after it is in `State.offered`.
+        /// Whether the state after it is in `WriterState.offered`.
         var offersCheckpoint: Bool
     }
 
@@ -81,7 +84,7 @@ extension Recorder {
 /// `close()` once the writer thread has exited.
 final class RecorderFile: @unchecked Sendable {
     // @unchecked: one thread at a time, as above; `close()` waits for `workerDone`
-    // (set under the state's lock) before it touches `file`.
+    // (set under the writer lock) before it touches `file`.
     let file: LogFile
     let compressor: ZstdCompressor?
 

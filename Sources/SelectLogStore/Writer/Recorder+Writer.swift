@@ -1,69 +1,80 @@
 import SelectLog
 
 extension Recorder {
-    /// What the writer thread does next, decided under the lock.
+    /// What the writer thread does next, decided under the writer lock.
     private enum Step {
-        /// Encode the events taken (in its own array), then write; seal the open batch
-        /// first when a flush asked for events up to `flushTo` or the recorder is closing.
-        /// `wakes`: a thread was waiting (an `append` at the pending limit, a `flush`).
-        case work(offered: [TableState], flushTo: Int, closing: Bool, wakes: Bool)
+        /// Encode the published events below `end`, then write; seal the open batch first
+        /// when a flush asked for events up to `flushTo` or the recorder is closing.
+        case work(end: Int, flushTo: Int, closing: Bool)
         case stop
     }
 
-    /// The writer thread: takes the events the callers appended, encodes them with
-    /// `assembler` into batches and checkpoints, writes and syncs them, and publishes
-    /// how far it got; exits once the recorder is closing (or failed) and everything
-    /// appended is written.
+    /// The writer thread: takes the events the callers published in the queue, encodes
+    /// them with `assembler` into batches and checkpoints, writes and syncs them, and
+    /// publishes how far it got; exits once the recorder is closing (or failed) and
+    /// everything appended is written.
+    ///
+    /// It sleeps until an append asks for it (a gesture end, a checkpoint offer, every
+    /// `batchEvents` events), a flush or a close does, or the flush interval passes.
     func work(_ assembler: LogAssembler) {
         var assembler = assembler
-        var taken: [Appended] = []
-        taken.reserveCapacity(State.initialPending)
         var records: [LogAssembler.Record] = []
+        // The offered states taken from `WriterState.offered`, in the order of the events
+        // that offer them.
+        var offered: [TableState] = []
         var lastSync = ContinuousClock.now
         var lastSeal = ContinuousClock.now
-        // Only this thread moves `State.syncedUpTo`, so it keeps its own copy.
-        var syncedUpTo = guarded.withLockedValue { $0.syncedUpTo }
+        // Only this thread moves `WriterState.syncedUpTo`, so it keeps its own copy.
+        var syncedUpTo = writer.withLockedValue { $0.syncedUpTo }
         let flushInterval = Duration.milliseconds(options.flushIntervalMilliseconds)
         let durability = options.durability
+        let queue = self.queue
         while true {
-            let step = guarded.withLockedValue(waitingFor: { $0.writerHasWork }, timeout: flushInterval) { s, _ -> Step in
-                if s.failure != nil {
-                    s.workerDone = true
+            // Looks for the next request a moment before sleeping: events arriving fast
+            // (a pan, a bulk import) then never make a caller pay for a wake-up.
+            queue.pollForWake(microseconds: Self.pollMicroseconds)
+            let step = writer.withLockedValue(waitingFor: { w in
+                w.closing != .open || w.failure != nil || w.flushTarget > w.acknowledged(durability)
+                    || queue.announceWriterSleeping()
+            }, timeout: flushInterval) { w, _ -> Step in
+                queue.awake()
+                if w.failure != nil {
+                    w.workerDone = true
                     return .stop
                 }
-                s.signalled = false
-                // The arrays trade places, so the callers append into storage already allocated.
-                swap(&taken, &s.pending)
-                let offered = s.offered
-                s.offered.removeAll()
-                return .work(offered: offered, flushTo: s.flushTarget, closing: s.closing != .open,
-                             wakes: guarded.hasWaitersWhileLocked)
+                // The end first: every event below it that offers a checkpoint put its state
+                // in `offered` before it was published.
+                let end = queue.publishedEnd()
+                offered.append(contentsOf: w.offered)
+                w.offered.removeAll(keepingCapacity: true)
+                return .work(end: end, flushTo: w.flushTarget, closing: w.closing != .open)
             }
-            guard case let .work(offered, flushTo, closing, wakes) = step else {
-                guarded.wake()
+            guard case let .work(end, flushTo, closing) = step else {
+                writer.wake()
                 return
             }
-            // An `append` waiting at the pending limit can go on: the list is empty again.
-            if wakes { guarded.wakeUnlocked() }
-            var next = offered.startIndex
-            // Borrowed in place through each element's address, with an exclusive (inout)
-            // access: through the buffer's subscript, or read through the pointer, the
-            // compiler copied every item (another reference might change it during the
-            // call) and destroyed the copy. (Moving each item out cost more than that copy.)
-            taken.withUnsafeMutableBufferPointer { items in
-                guard var item = items.baseAddress else { return }
-                let end = item + items.count
-                while item < end {
-                    if item.pointee.offersCheckpoint, next < offered.endIndex {
-                        Self.encode(&item.pointee, offered: offered[next], with: &assembler, into: &records)
-                        next += 1
-                    } else {
-                        Self.encode(&item.pointee, offered: nil, with: &assembler, into: &records)
+            var position = queue.nextToTake()
+            var nextOffered = 0
+            while position < end {
+                // Slots go back to the callers every `releaseEvery` events, not only at
+                // the end of a long round.
+                let stop = min(end, position + Self.releaseEvery)
+                while position < stop {
+                    queue.consume(at: position) { item in
+                        if item.offersCheckpoint, nextOffered < offered.count {
+                            assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint,
+                                          offered: offered[nextOffered], into: &records)
+                            nextOffered += 1
+                        } else {
+                            assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint,
+                                          offered: nil, into: &records)
+                        }
                     }
-                    item += 1
+                    position += 1
                 }
+                if queue.release(upTo: position) { writer.wake() }
             }
-            taken.removeAll(keepingCapacity: true)
+            offered.removeFirst(nextOffered)
             // A batch is written when a flush or close asks, or when it has waited the flush
             // interval since the last one, even if its gesture has not ended.
             if closing || flushTo > assembler.sealedEvents || ContinuousClock.now - lastSeal >= flushInterval {
@@ -98,28 +109,31 @@ extension Recorder {
                 lastSync = ContinuousClock.now
                 syncedUpTo = max(syncedUpTo, upTo)
             }
-            let (done, wakesWaiters) = guarded.withLockedValue { s -> (Bool, Bool) in
+            let (done, wakesWaiters) = writer.withLockedValue { w -> (Bool, Bool) in
                 if let error {
-                    s.failure = error
+                    w.failure = error
+                    queue.markFailed()
                 } else {
-                    s.writtenUpTo = max(s.writtenUpTo, upTo)
-                    if synced { s.syncedUpTo = syncedUpTo }
+                    w.writtenUpTo = max(w.writtenUpTo, upTo)
+                    if synced { w.syncedUpTo = syncedUpTo }
                 }
-                guard closing || s.failure != nil else { return (false, guarded.hasWaitersWhileLocked) }
-                s.workerDone = true
-                return (true, guarded.hasWaitersWhileLocked)
+                guard closing || w.failure != nil else { return (false, writer.hasWaitersWhileLocked) }
+                w.workerDone = true
+                return (true, writer.hasWaitersWhileLocked)
             }
-            // `flush()` and `close()` wait for what was just published.
-            if wakesWaiters { guarded.wakeUnlocked() }
+            // `flush()` and `close()` wait for what was just published (and an append
+            // waiting for room, after a failure).
+            if wakesWaiters { writer.wakeUnlocked() }
             if done { return }
         }
     }
 
-    /// Encodes `item` (exclusive, so borrowed without a copy) with `assembler`.
-    @inline(__always)
-    private static func encode(_ item: inout Appended, offered: TableState?, with assembler: inout LogAssembler,
-                               into records: inout [LogAssembler.Record]) {
-        assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint, offered: offered,
-                      into: &records)
-    }
+    /// How many events the writer thread encodes before it gives their slots back.
+    private static let releaseEvery = 1024
+
+    /// How long the writer thread looks for another request before it sleeps: long enough
+    /// for the next gesture end of events appended as fast as they can be (about 100
+    /// events), short enough to cost an app nothing it would notice (a human's gestures
+    /// end at most a few times a second).
+    private static let pollMicroseconds = 50
 }

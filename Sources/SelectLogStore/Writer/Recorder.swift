@@ -5,11 +5,12 @@ import SelectLog
 ///
 /// `append(_:)` validates the event against the engine, hands it to the writer thread
 /// and returns what it changed (the value `TableState.apply` returns, taken under the
-/// same lock as the state); that is all the caller's thread does. The writer thread
+/// same lock as the state); that is all the caller's thread does, and the hand-over
+/// takes no lock of the writer's (`AppendQueue`). The writer thread
 /// encodes the events into batches, compresses and writes a batch when it fills, when
 /// a gesture ends, when it has waited the flush interval, on `flush()` and on `close()`,
 /// and syncs as `Durability` says. Every checkpoint interval it also writes a snapshot
-/// of the state. When the writer falls more than `Recorder.pendingLimit` events behind,
+/// of the state. When the writer falls `Recorder.queueCapacity` events behind,
 /// `append` waits for it, so memory stays bounded.
 ///
 /// ```swift
@@ -65,6 +66,9 @@ public final class Recorder: Sendable {
         public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
+        /// Events the writer thread may fall behind before `append` waits (rounded up to a
+        /// power of two); tests make it tiny to exercise the wait.
+        var queueCapacity = Recorder.queueCapacity
         /// The defaults.
         public init() {}
     }
@@ -74,7 +78,13 @@ public final class Recorder: Sendable {
     /// The options the recorder was created with.
     public let options: Options
 
-    let guarded: LockedBox<State>
+    /// The engine lock: the engine and the producer's side of `queue`, for the callers.
+    let guarded: LockedBox<CallerState>
+    /// The writer lock: the writer thread's progress, flushes and closes; the writer
+    /// thread sleeps on its condition.
+    let writer: LockedBox<WriterState>
+    /// The events applied and not yet encoded, from the callers to the writer thread.
+    let queue: AppendQueue
     let output: RecorderFile
     /// The recorder's clock: `append(_ event: Event)` stamps `timeOrigin` plus the time since `clockOrigin`.
     private let clockOrigin: ContinuousClock.Instant
@@ -119,7 +129,11 @@ public final class Recorder: Sendable {
     private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
-        self.guarded = LockedBox(State(engine: engine, checkpointInterval: options.checkpointInterval))
+        let queue = AppendQueue(capacity: options.queueCapacity, start: engine.events)
+        self.queue = queue
+        self.guarded = LockedBox(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
+                                             queueCapacity: queue.capacity))
+        self.writer = LockedBox(WriterState(events: engine.events))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
         self.clockOrigin = ContinuousClock.now
@@ -133,9 +147,9 @@ public final class Recorder: Sendable {
         thread.start()
     }
 
-    /// Events the writer thread may fall behind the callers before `append` waits for it:
-    /// a few megabytes of events at most.
-    static let pendingLimit = 32_768
+    /// Events the writer thread may fall behind the callers before `append` waits for it
+    /// (two batches' worth at the default `batchEvents`; about 600 KB of slots).
+    static let queueCapacity = 8192
 
     /// Events appended so far (valid ones).
     public var count: Int { guarded.withLockedValue { $0.engine.events } }
@@ -146,11 +160,11 @@ public final class Recorder: Sendable {
     /// Events a `flush()` would no longer wait for: written, and with `.always` synced.
     public var acknowledged: Int {
         let durability = options.durability
-        return guarded.withLockedValue { $0.acknowledged(durability) }
+        return writer.withLockedValue { $0.acknowledged(durability) }
     }
 
     /// Events known to be on disk: an fdatasync returned after they were written.
-    public var synced: Int { guarded.withLockedValue { $0.syncedUpTo } }
+    public var synced: Int { writer.withLockedValue { $0.syncedUpTo } }
 
     /// The recorder's monotonic time now: the log's time when the recorder was made
     /// plus the time since, in whole microseconds.
@@ -177,82 +191,105 @@ public final class Recorder: Sendable {
 
     /// The one append path: `given` as it is, or (`stamp`) with the recorder's time.
     ///
-    /// Everything the caller's thread does is here, under the lock once: the engine's
-    /// `apply` (whose `TableChanges` the caller gets), the gesture fingerprint at a
-    /// gesture end, and handing the event to the writer thread, which encodes it. It
-    /// holds the lock with `lock()`/`unlock()` rather than in a closure, so that the
-    /// event moves into `pending` instead of being copied (and the changes are not
-    /// passed back through the closure): half the recorder's own cost per append.
+    /// Everything the caller's thread does is here, under the engine lock once: the
+    /// engine's `apply` (whose `TableChanges` the caller gets), the gesture fingerprint at
+    /// a gesture end, and publishing the event in the queue's next slot for the writer
+    /// thread, which encodes it. It holds the lock with `lock()`/`unlock()` rather than
+    /// in a closure, so that the event moves into its slot instead of being copied (and
+    /// the changes are not passed back through the closure).
     @inline(__always)
     private func append(_ given: consuming TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
         let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
         let s = guarded.lock()
-        guard s.pointee.failure == nil, case .open = s.pointee.closing else {
-            let failure = s.pointee.failure
+        // The event's slot: the queue position is the event count. The queue is full only
+        // when the writer has fallen `queueCapacity` events behind; then wait for it.
+        var position: Int
+        while true {
+            guard !s.pointee.closed, !queue.failed else {
+                guarded.unlock()
+                throw closedError()
+            }
+            position = s.pointee.engine.events
+            if position < s.pointee.freeEnd { break }
+            s.pointee.freeEnd = queue.freeEnd()
+            if position < s.pointee.freeEnd { break }
             guarded.unlock()
-            if let failure { throw LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path) }
-            throw LogError(.closed, "the recorder is closed", path: path)
+            waitForRoom(at: position)
+            _ = guarded.lock()
         }
         var timed = given
         let before = s.pointee.engine.t
         if stamp { timed.t = max(now, before) }
+        // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
+        let slot = queue.slot(at: position)
+        slot.initialize(to: Appended(event: timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
         let changes: TableChanges
         do throws(InvalidEvent) {
-            changes = try s.pointee.engine.apply(timed)
+            changes = try s.pointee.engine.apply(consume timed)
         } catch {
-            let events = s.pointee.engine.events
+            slot.deinitialize(count: 1)
             guarded.unlock()
-            throw LogError(.invalidEvent, error.description, path: path, eventIndex: events, invalidEvent: error)
+            throw LogError(.invalidEvent, error.description, path: path, eventIndex: position, invalidEvent: error)
         }
         let endsGesture = changes.endsGesture
         // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
         // the count grows by one an event, so it reaches each multiple of the interval.
         let offers = s.pointee.engine.events >= s.pointee.nextOffer
         if offers {
-            s.pointee.offered.append(s.pointee.engine)
+            // Before the event is published, so the writer finds the state when it takes it.
+            let state = s.pointee.engine
+            writer.withLockedValue { $0.offered.append(state) }
             s.pointee.nextOffer = LogAssembler.nextOffer(after: s.pointee.engine.events, interval: interval)
+            slot.pointee.offersCheckpoint = true
         }
-        let fingerprint = endsGesture ? Self.gestureFingerprint(&s.pointee) : nil
-        s.pointee.pending.append(Appended(event: consume timed, before: before, gestureFingerprint: fingerprint,
-                                          offersCheckpoint: offers))
-        let count = s.pointee.pending.count
-        s.pointee.sinceSignal &+= 1
-        // The writer takes the pending events at a gesture end, a checkpoint offer and
-        // every `wakeAt` events; at `pendingLimit` the caller also waits until it has.
-        // The wake-up (a system call) is skipped while the writer is busy: it looks at
-        // `signalled` under the lock before it waits again.
+        if endsGesture { slot.pointee.gestureFingerprint = Self.gestureFingerprint(&s.pointee) }
+        queue.publish(at: position)
+        // The writer takes the published events at a gesture end, a checkpoint offer and
+        // every `wakeAt` events. The wake-up (a system call) is made only when the writer
+        // sleeps; while it works, it sees the request before it would sleep again.
+        s.pointee.sinceWake &+= 1
         var wakesWriter = false
-        if endsGesture || offers || s.pointee.sinceSignal >= wakeAt || count >= Self.pendingLimit {
-            s.pointee.signalled = true
-            s.pointee.sinceSignal = 0
-            wakesWriter = guarded.hasWaitersWhileLocked
+        if endsGesture || offers || s.pointee.sinceWake >= wakeAt {
+            s.pointee.sinceWake = 0
+            wakesWriter = queue.requestWake()
         }
         guarded.unlock()
-        if wakesWriter { guarded.wakeUnlocked() }
-        if count >= Self.pendingLimit {
-            guarded.withLockedValue(waitingFor: { $0.pending.count < Self.pendingLimit || $0.failure != nil || $0.workerDone }) { _, _ in }
-        }
+        if wakesWriter { writer.wake() }
         return changes
+    }
+
+    /// Waits (without the engine lock) until the writer thread has freed the slot at
+    /// `position`, or has stopped.
+    private func waitForRoom(at position: Int) {
+        if queue.requestWake() { writer.wake() }
+        writer.withLockedValue(waitingFor: { w in
+            w.failure != nil || w.workerDone || queue.announceProducerWaiting(at: position)
+        }) { _, _ in }
+    }
+
+    /// The error for an append after `close()` or after the writer failed.
+    private func closedError() -> LogError {
+        if queue.failed, let failure = writer.withLockedValue({ $0.failure }) {
+            return LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path)
+        }
+        return LogError(.closed, "the recorder is closed", path: path)
     }
 
     /// The engine's gesture fingerprint, read through an exclusive access: read through
     /// the pointer, the compiler copied the whole state first (another reference might
     /// change it during the call).
     @inline(__always)
-    private static func gestureFingerprint(_ s: inout State) -> UInt32 { s.engine.gestureFingerprint }
+    private static func gestureFingerprint(_ s: inout CallerState) -> UInt32 { s.engine.gestureFingerprint }
 
     /// Writes everything appended so far; with `.always`, syncs it too.
     public func flush() throws(LogError) {
         let durability = options.durability
-        let target = guarded.withLockedValue { s in
-            s.flushTarget = s.engine.events
-            s.signalled = true
-            return s.engine.events
-        }
-        guarded.wake()
-        let failure = guarded.withLockedValue(waitingFor: { s in
-            s.acknowledged(durability) >= target || s.failure != nil || s.workerDone
-        }) { s, _ in s.failure }
+        let target = guarded.withLockedValue { $0.engine.events }
+        writer.withLockedValue { $0.flushTarget = max($0.flushTarget, target) }
+        writer.wake()
+        let failure = writer.withLockedValue(waitingFor: { w in
+            w.acknowledged(durability) >= target || w.failure != nil || w.workerDone
+        }) { w, _ in w.failure }
         if let failure { throw failure }
     }
 
@@ -262,21 +299,26 @@ public final class Recorder: Sendable {
     /// others wait until it has and then return (or throw) what it did; calls after
     /// that return at once with the same outcome.
     public func close() throws(LogError) {
-        let first = guarded.withLockedValue { s in
-            guard s.closing == .open else { return false }
-            s.closing = .inProgress
+        // Appends stop here, under the engine lock: after it, the queue holds its last event.
+        let first = guarded.withLockedValue { s -> Bool in
+            guard !s.closed else { return false }
+            s.closed = true
             return true
         }
-        guarded.wake()
         guard first else {
-            let outcome = guarded.withLockedValue(waitingFor: { $0.closing != .inProgress }) { s, _ -> LogError? in
-                if case .done(let e) = s.closing { return e }
+            let outcome = writer.withLockedValue(waitingFor: { w in
+                if case .done = w.closing { return true }
+                return false
+            }) { w, _ -> LogError? in
+                if case .done(let e) = w.closing { return e }
                 return nil
             }
             if let outcome { throw outcome }
             return
         }
-        var outcome = guarded.withLockedValue(waitingFor: { $0.workerDone }) { s, _ in s.failure }
+        writer.withLockedValue { $0.closing = .inProgress }
+        writer.wake()
+        var outcome = writer.withLockedValue(waitingFor: { $0.workerDone }) { w, _ in w.failure }
         if outcome == nil {
             do {
                 try output.file.close(writingIndex: true, sync: options.durability != .none)
@@ -284,8 +326,8 @@ public final class Recorder: Sendable {
                 outcome = error
             }
         }
-        guarded.withLockedValue { $0.closing = .done(outcome) }
-        guarded.wake()
+        writer.withLockedValue { $0.closing = .done(outcome) }
+        writer.wake()
         if let outcome { throw outcome }
     }
 }
