@@ -23,8 +23,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // The recorder's lock-free hand-over from the callers to its writer thread.
-        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         // `swift package generate-documentation` for the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -39,10 +37,7 @@ let package = Package(
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
         // The on-disk log. Depends on the core, never the other way round.
-        .target(
-            name: "SelectLogStore",
-            dependencies: ["SelectLog", .product(name: "Atomics", package: "swift-atomics")] + zstdDependencies
-        ),
+        .target(name: "SelectLogStore", dependencies: ["SelectLog"] + zstdDependencies),
         // The integration guide's thin UIKit forwarding code (`#if canImport(UIKit)`).
         .target(name: "SelectLogUIKit", dependencies: ["SelectLog", "SelectLogStore"]),
         // The command line.

@@ -273,48 +273,6 @@ struct RecorderTests {
 /// The hand-over between the callers and the writer thread (`AppendQueue`).
 @Suite("The recorder's append queue")
 struct AppendQueueTests {
-    @Test("a ring of four slots hands 100,000 items from one thread to another, each once and in order")
-    func ringHandsOverInOrder() async throws {
-        let queue = AppendQueue(capacity: 4, start: 7)
-        #expect(queue.capacity == 4)
-        let total = 100_000
-        let consumer = Thread {
-            var position = queue.nextToTake()
-            var expected = 7
-            var ok = true
-            while position < 7 + total {
-                let end = queue.publishedEnd()
-                if end == position { sched_yield(); continue }
-                while position < end {
-                    queue.consume(at: position) { item in
-                        if item.before != Micros(raw: Int64(expected)) || item.event.t != Micros(raw: Int64(expected)) { ok = false }
-                    }
-                    expected += 1
-                    position += 1
-                }
-                _ = queue.release(upTo: position)
-            }
-            AppendQueueTests.result.withLockedValue { $0 = ok && expected == 7 + total }
-        }
-        consumer.start()
-        var freeEnd = queue.freeEnd()
-        for position in 7..<(7 + total) {
-            while position >= freeEnd {
-                sched_yield()
-                freeEnd = queue.freeEnd()
-            }
-            let t = Micros(raw: Int64(position))
-            queue.slot(at: position).initialize(to: Recorder.Appended(event: TimedEvent(.tick, t: t), before: t,
-                                                                      gestureFingerprint: nil, offersCheckpoint: false))
-            queue.publish(at: position)
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while AppendQueueTests.result.withLockedValue({ $0 }) == nil, ContinuousClock.now < deadline { usleep(1_000) }
-        #expect(AppendQueueTests.result.withLockedValue { $0 } == true)
-    }
-
-    static let result = LockedBox<Bool?>(nil)
-
     @Test("a recorder whose writer falls a whole queue behind makes appends wait, from two threads, and loses nothing")
     func appendsWaitForTheWriter() throws {
         let dir = try temporaryDirectory()
@@ -352,5 +310,42 @@ struct AppendQueueTests {
         let log = try LogReader(path: path)
         #expect(log.eventCount == events.count)
         #expect(try log.state(at: events.count).hashValue64 == expected.hashValue64)
+    }
+}
+
+extension AppendQueueTests {
+    @Test("events the writer takes when the flush interval passes, unpublished, keep every checkpoint with its own state")
+    func timedOutRoundsKeepCheckpointsAligned() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = Recorder.Options()
+        options.durability = .none
+        // Rounds mostly start from the timer (1 ms), between checkpoint offers every 16 events;
+        // nothing else asks for a round before 100,000 events.
+        options.flushIntervalMilliseconds = 1
+        options.checkpointInterval = 16
+        options.putsOffLargeCheckpoints = false
+        options.batchEvents = 100_000
+        let path = dir.appendingPathComponent("t.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        // Taps and scrolls only: no gesture ends, so only offers and the timer start rounds.
+        var events: [TimedEvent] = [TimedEvent(.reload(sections: [SectionSpec(rows: 50, rowHeight: Points(44))]), t: Micros(raw: 0)),
+                                    TimedEvent(.viewport(width: Points(320), height: Points(480)), t: Micros(raw: 0))]
+        for i in 0..<3_000 {
+            let t = Micros(raw: Int64(1_000 + i * 100))
+            events.append(i % 3 == 0 ? TimedEvent(.tap(ViewportPoint(x: Points(10), y: Points(5 + (i * 7) % 400))), t: t)
+                                     : TimedEvent(.scroll(.by(Points(i % 2 == 0 ? 3 : -3)), phase: nil, target: nil), t: t))
+        }
+        for (i, e) in events.enumerated() {
+            try recorder.append(e)
+            if i % 7 == 0 { usleep(50) }
+        }
+        try recorder.close()
+        let report = try LogReader.verify(path: path, replaying: true)
+        #expect(report.problem == nil)
+        #expect(report.checkpointsReplayed >= events.count / 16 - 1, "every checkpoint compared with the replayed state")
+        var expected = TableState()
+        for e in events { try expected.apply(e) }
+        #expect(try LogReader(path: path).state(at: events.count).hashValue64 == expected.hashValue64)
     }
 }

@@ -8,13 +8,15 @@ extension Recorder {
         var engine: TableState
         /// Set by the first `close()`; every append after it throws.
         var closed = false
+        /// Set by the writer thread when it fails for good; every append after it throws.
+        var failed = false
         /// The event count at which the next checkpoint is offered (the next multiple of
         /// the checkpoint interval), so that `append` divides only when it offers one.
         var nextOffer: Int
-        /// Events appended since the writer was last asked to take them.
+        /// Events appended since the last were published to the writer thread.
         var sinceWake = 0
-        /// The first queue position not known to be free: the producer reloads the
-        /// consumer's position only when it reaches this one.
+        /// The first queue position not known to be free: a caller asks the writer lock
+        /// what the writer has taken only when it reaches this one.
         var freeEnd: Int
 
         init(engine: TableState, checkpointInterval: Int, queueCapacity: Int) {
@@ -28,9 +30,17 @@ extension Recorder {
     /// progress, kept in the writer lock's `LockedBox`; its condition is where the writer
     /// sleeps, and where flushes, closes and an append waiting for room wait.
     struct WriterState: Sendable {
+        /// Events whose queue slots are written and that the writer may take: a caller
+        /// moves it at a gesture end, a checkpoint offer and every `batchEvents` events,
+        /// `flush()` and `close()` to every event appended.
+        var published: Int
+        /// Events the writer has taken out of the queue: their slots are free again.
+        var taken: Int
+        /// Set with `published` by a caller that wants the writer to take the events now.
+        var wakeRequested = false
         /// The states at multiples of the checkpoint interval, in order, for the writer
-        /// to take as it meets the events that offer them (put here before the event is
-        /// published, so the writer always finds them).
+        /// to take as it meets the events that offer them (put here when the event that
+        /// offers one is published).
         var offered: [TableState] = []
         /// Events `flush()` asked to be written.
         var flushTarget: Int
@@ -45,6 +55,8 @@ extension Recorder {
         var workerDone = false
 
         init(events: Int) {
+            published = events
+            taken = events
             flushTarget = events
             writtenUpTo = events
             syncedUpTo = events

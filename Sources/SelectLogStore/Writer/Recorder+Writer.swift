@@ -3,9 +3,10 @@ import SelectLog
 extension Recorder {
     /// What the writer thread does next, decided under the writer lock.
     private enum Step {
-        /// Encode the published events below `end`, then write; seal the open batch first
-        /// when a flush asked for events up to `flushTo` or the recorder is closing.
-        case work(end: Int, flushTo: Int, closing: Bool)
+        /// Encode the events from `from` up to `end` (published), then write; seal the
+        /// open batch first when a flush asked for events up to `flushTo` or the recorder
+        /// is closing. `timedOut`: nobody asked, the flush interval passed.
+        case work(from: Int, end: Int, flushTo: Int, closing: Bool, timedOut: Bool)
         case stop
     }
 
@@ -16,6 +17,8 @@ extension Recorder {
     ///
     /// It sleeps until an append asks for it (a gesture end, a checkpoint offer, every
     /// `batchEvents` events), a flush or a close does, or the flush interval passes.
+    /// It never holds the writer lock while it takes the engine lock (callers take the
+    /// engine lock first).
     func work(_ assembler: LogAssembler) {
         var assembler = assembler
         var records: [LogAssembler.Record] = []
@@ -30,30 +33,35 @@ extension Recorder {
         let durability = options.durability
         let queue = self.queue
         while true {
-            // Looks for the next request a moment before sleeping: events arriving fast
-            // (a pan, a bulk import) then never make a caller pay for a wake-up.
-            queue.pollForWake(microseconds: Self.pollMicroseconds)
             let step = writer.withLockedValue(waitingFor: { w in
-                w.closing != .open || w.failure != nil || w.flushTarget > w.acknowledged(durability)
-                    || queue.announceWriterSleeping()
-            }, timeout: flushInterval) { w, _ -> Step in
-                queue.awake()
+                w.wakeRequested || w.closing != .open || w.failure != nil || w.flushTarget > w.acknowledged(durability)
+            }, timeout: flushInterval) { w, asked -> Step in
+                w.wakeRequested = false
                 if w.failure != nil {
                     w.workerDone = true
                     return .stop
                 }
-                // The end first: every event below it that offers a checkpoint put its state
-                // in `offered` before it was published.
-                let end = queue.publishedEnd()
                 offered.append(contentsOf: w.offered)
                 w.offered.removeAll(keepingCapacity: true)
-                return .work(end: end, flushTo: w.flushTarget, closing: w.closing != .open)
+                return .work(from: w.taken, end: w.published, flushTo: w.flushTarget, closing: w.closing != .open,
+                             timedOut: !asked)
             }
-            guard case let .work(end, flushTo, closing) = step else {
+            guard case .work(let start, var end, let flushTo, let closing, let timedOut) = step else {
                 writer.wake()
                 return
             }
-            var position = queue.nextToTake()
+            // After the flush interval, every event appended by then is written, published
+            // or not: their slots were written under the engine lock. A state offered by
+            // one of them is in `offered` by then (it is put there before the engine
+            // lock is released).
+            if timedOut {
+                end = max(end, guarded.withLockedValue { $0.engine.events })
+                writer.withLockedValue { w in
+                    offered.append(contentsOf: w.offered)
+                    w.offered.removeAll(keepingCapacity: true)
+                }
+            }
+            var position = start
             var nextOffered = 0
             while position < end {
                 // Slots go back to the callers every `releaseEvery` events, not only at
@@ -72,7 +80,13 @@ extension Recorder {
                     }
                     position += 1
                 }
-                if queue.release(upTo: position) { writer.wake() }
+                let taken = position
+                // An append waiting for room can go on.
+                let wakes = writer.withLockedValue { w in
+                    w.taken = taken
+                    return writer.hasWaitersWhileLocked
+                }
+                if wakes { writer.wakeUnlocked() }
             }
             offered.removeFirst(nextOffered)
             // A batch is written when a flush or close asks, or when it has waited the flush
@@ -112,7 +126,6 @@ extension Recorder {
             let (done, wakesWaiters) = writer.withLockedValue { w -> (Bool, Bool) in
                 if let error {
                     w.failure = error
-                    queue.markFailed()
                 } else {
                     w.writtenUpTo = max(w.writtenUpTo, upTo)
                     if synced { w.syncedUpTo = syncedUpTo }
@@ -124,6 +137,8 @@ extension Recorder {
             // `flush()` and `close()` wait for what was just published (and an append
             // waiting for room, after a failure).
             if wakesWaiters { writer.wakeUnlocked() }
+            // Appends throw from now on (the engine lock after the writer lock, never inside it).
+            if error != nil { guarded.withLockedValue { $0.failed = true } }
             if done { return }
         }
     }
@@ -131,9 +146,4 @@ extension Recorder {
     /// How many events the writer thread encodes before it gives their slots back.
     private static let releaseEvery = 1024
 
-    /// How long the writer thread looks for another request before it sleeps: long enough
-    /// for the next gesture end of events appended as fast as they can be (about 100
-    /// events), short enough to cost an app nothing it would notice (a human's gestures
-    /// end at most a few times a second).
-    private static let pollMicroseconds = 50
 }

@@ -5,8 +5,8 @@ import SelectLog
 ///
 /// `append(_:)` validates the event against the engine, hands it to the writer thread
 /// and returns what it changed (the value `TableState.apply` returns, taken under the
-/// same lock as the state); that is all the caller's thread does, and the hand-over
-/// takes no lock of the writer's (`AppendQueue`). The writer thread
+/// same lock as the state); that is all the caller's thread does, and most appends take
+/// no other lock (`AppendQueue`). The writer thread
 /// encodes the events into batches, compresses and writes a batch when it fills, when
 /// a gesture ends, when it has waited the flush interval, on `flush()` and on `close()`,
 /// and syncs as `Durability` says. Every checkpoint interval it also writes a snapshot
@@ -129,7 +129,7 @@ public final class Recorder: Sendable {
     private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
-        let queue = AppendQueue(capacity: options.queueCapacity, start: engine.events)
+        let queue = AppendQueue(capacity: options.queueCapacity)
         self.queue = queue
         self.guarded = LockedBox(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
                                              queueCapacity: queue.capacity))
@@ -145,6 +145,12 @@ public final class Recorder: Sendable {
         let thread = Thread { [self] in self.work(assembler) }
         thread.name = "selectlog.recorder"
         thread.start()
+    }
+
+    deinit {
+        // Events the writer thread never took (it stopped after a failure).
+        let end = guarded.withLockedValue { $0.engine.events }
+        queue.destroy(from: writer.withLockedValue { $0.taken }, to: end)
     }
 
     /// Events the writer thread may fall behind the callers before `append` waits for it
@@ -193,25 +199,27 @@ public final class Recorder: Sendable {
     ///
     /// Everything the caller's thread does is here, under the engine lock once: the
     /// engine's `apply` (whose `TableChanges` the caller gets), the gesture fingerprint at
-    /// a gesture end, and publishing the event in the queue's next slot for the writer
-    /// thread, which encodes it. It holds the lock with `lock()`/`unlock()` rather than
-    /// in a closure, so that the event moves into its slot instead of being copied (and
-    /// the changes are not passed back through the closure).
+    /// a gesture end, and writing the event into its queue slot for the writer thread,
+    /// which encodes it. It takes the writer lock only to publish (a gesture end, a
+    /// checkpoint offer, every `batchEvents` events) and when the queue is full. It holds
+    /// the engine lock with `lock()`/`unlock()` rather than in a closure, so that the
+    /// changes are not passed back through the closure.
     @inline(__always)
     private func append(_ given: consuming TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
         let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
         let s = guarded.lock()
         // The event's slot: the queue position is the event count. The queue is full only
-        // when the writer has fallen `queueCapacity` events behind; then wait for it.
+        // when the writer is `queueCapacity` events behind; then wait for it.
         var position: Int
         while true {
-            guard !s.pointee.closed, !queue.failed else {
+            guard !s.pointee.closed, !s.pointee.failed else {
                 guarded.unlock()
                 throw closedError()
             }
             position = s.pointee.engine.events
             if position < s.pointee.freeEnd { break }
-            s.pointee.freeEnd = queue.freeEnd()
+            let capacity = queue.capacity
+            s.pointee.freeEnd = writer.withLockedValue { $0.taken } + capacity
             if position < s.pointee.freeEnd { break }
             guarded.unlock()
             waitForRoom(at: position)
@@ -222,57 +230,74 @@ public final class Recorder: Sendable {
         if stamp { timed.t = max(now, before) }
         // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
         let slot = queue.slot(at: position)
-        slot.initialize(to: Appended(event: timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
+        slot.initialize(to: Appended(event: consume timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
         let changes: TableChanges
         do throws(InvalidEvent) {
-            changes = try s.pointee.engine.apply(consume timed)
+            changes = try Self.apply(&slot.pointee, to: &s.pointee)
         } catch {
             slot.deinitialize(count: 1)
             guarded.unlock()
             throw LogError(.invalidEvent, error.description, path: path, eventIndex: position, invalidEvent: error)
         }
         let endsGesture = changes.endsGesture
+        if endsGesture { slot.pointee.gestureFingerprint = Self.gestureFingerprint(&s.pointee) }
         // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
         // the count grows by one an event, so it reaches each multiple of the interval.
         let offers = s.pointee.engine.events >= s.pointee.nextOffer
-        if offers {
-            // Before the event is published, so the writer finds the state when it takes it.
-            let state = s.pointee.engine
-            writer.withLockedValue { $0.offered.append(state) }
-            s.pointee.nextOffer = LogAssembler.nextOffer(after: s.pointee.engine.events, interval: interval)
-            slot.pointee.offersCheckpoint = true
-        }
-        if endsGesture { slot.pointee.gestureFingerprint = Self.gestureFingerprint(&s.pointee) }
-        queue.publish(at: position)
-        // The writer takes the published events at a gesture end, a checkpoint offer and
-        // every `wakeAt` events. The wake-up (a system call) is made only when the writer
-        // sleeps; while it works, it sees the request before it would sleep again.
         s.pointee.sinceWake &+= 1
+        // The writer takes the published events at a gesture end, a checkpoint offer and
+        // every `wakeAt` events. The wake-up (a system call) is made only when it sleeps.
         var wakesWriter = false
         if endsGesture || offers || s.pointee.sinceWake >= wakeAt {
             s.pointee.sinceWake = 0
-            wakesWriter = queue.requestWake()
+            var offered: TableState?
+            if offers {
+                slot.pointee.offersCheckpoint = true
+                offered = s.pointee.engine
+                s.pointee.nextOffer = LogAssembler.nextOffer(after: s.pointee.engine.events, interval: interval)
+            }
+            let published = position + 1
+            wakesWriter = writer.withLockedValue { w in
+                w.published = max(w.published, published)
+                w.wakeRequested = true
+                if let offered { w.offered.append(offered) }
+                return writer.hasWaitersWhileLocked
+            }
         }
         guarded.unlock()
-        if wakesWriter { writer.wake() }
+        // No wake-up is lost: a waiter registers, and waits, without releasing the lock
+        // in between, so one seen above already waits.
+        if wakesWriter { writer.wakeUnlocked() }
         return changes
     }
 
-    /// Waits (without the engine lock) until the writer thread has freed the slot at
-    /// `position`, or has stopped.
+    /// Publishes every event below `position` and waits (without the engine lock) until
+    /// the writer thread has freed the slot at `position`, or has stopped.
     private func waitForRoom(at position: Int) {
-        if queue.requestWake() { writer.wake() }
+        let capacity = queue.capacity
+        writer.withLockedValue { w in
+            w.published = max(w.published, position)
+            w.wakeRequested = true
+        }
+        writer.wake()
         writer.withLockedValue(waitingFor: { w in
-            w.failure != nil || w.workerDone || queue.announceProducerWaiting(at: position)
+            position < w.taken + capacity || w.failure != nil || w.workerDone
         }) { _, _ in }
     }
 
     /// The error for an append after `close()` or after the writer failed.
     private func closedError() -> LogError {
-        if queue.failed, let failure = writer.withLockedValue({ $0.failure }) {
+        if let failure = writer.withLockedValue({ $0.failure }) {
             return LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path)
         }
         return LogError(.closed, "the recorder is closed", path: path)
+    }
+
+    /// Applies the event in `item` (in its queue slot) to the engine: both borrowed through
+    /// exclusive accesses, so that neither is copied for the call.
+    @inline(__always)
+    private static func apply(_ item: inout Appended, to s: inout CallerState) throws(InvalidEvent) -> TableChanges {
+        try s.engine.apply(item.event)
     }
 
     /// The engine's gesture fingerprint, read through an exclusive access: read through
@@ -285,7 +310,10 @@ public final class Recorder: Sendable {
     public func flush() throws(LogError) {
         let durability = options.durability
         let target = guarded.withLockedValue { $0.engine.events }
-        writer.withLockedValue { $0.flushTarget = max($0.flushTarget, target) }
+        writer.withLockedValue { w in
+            w.published = max(w.published, target)
+            w.flushTarget = max(w.flushTarget, target)
+        }
         writer.wake()
         let failure = writer.withLockedValue(waitingFor: { w in
             w.acknowledged(durability) >= target || w.failure != nil || w.workerDone
@@ -300,12 +328,12 @@ public final class Recorder: Sendable {
     /// that return at once with the same outcome.
     public func close() throws(LogError) {
         // Appends stop here, under the engine lock: after it, the queue holds its last event.
-        let first = guarded.withLockedValue { s -> Bool in
-            guard !s.closed else { return false }
+        let first = guarded.withLockedValue { s -> Int? in
+            guard !s.closed else { return nil }
             s.closed = true
-            return true
+            return s.engine.events
         }
-        guard first else {
+        guard let last = first else {
             let outcome = writer.withLockedValue(waitingFor: { w in
                 if case .done = w.closing { return true }
                 return false
@@ -316,7 +344,10 @@ public final class Recorder: Sendable {
             if let outcome { throw outcome }
             return
         }
-        writer.withLockedValue { $0.closing = .inProgress }
+        writer.withLockedValue { w in
+            w.published = max(w.published, last)
+            w.closing = .inProgress
+        }
         writer.wake()
         var outcome = writer.withLockedValue(waitingFor: { $0.workerDone }) { w, _ in w.failure }
         if outcome == nil {
