@@ -24,13 +24,17 @@ extension TableState {
     /// `setSelectedRows` past its one-row test, out of line.
     private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         guard !selectionIs(member, between: a, and: b) else { return }
-        if changed.isRecording { recordChanges(between: a, and: b, to: member, &changed) }
+        if changed.isRecording {
+            TableState.recordChanges(between: a, and: b, to: member, in: selection, layout: layout, &changed)
+        }
         TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
     }
 
     /// Records the rows from `a` to `b` whose selection is not `member` yet, without
     /// allocating: the runs of each section that setting them to `member` changes.
-    private func recordChanges(between a: RowPath, and b: RowPath, to member: Bool, _ changed: inout SelectionDelta) {
+    /// Static, on the two parts it reads: a method would copy the whole state to pass `self`.
+    private static func recordChanges(between a: RowPath, and b: RowPath, to member: Bool, in selection: borrowing RowSet,
+                                      layout: borrowing TableLayout, _ changed: inout SelectionDelta) {
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0

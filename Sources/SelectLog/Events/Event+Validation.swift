@@ -6,6 +6,7 @@ extension TimedEvent {
     /// Every way in runs this: the JSON decoder, the binary log's decoder and
     /// `TableState.apply` (and so `Recorder.append`); they therefore reject exactly
     /// the same values. The error names the field: `InvalidEvent.field` is its path.
+    @inline(__always)  // a few tests for most events; `apply` runs it on every event
     public func validate() throws(InvalidEvent) {
         if let t, t.raw < 0 || EventLimits.time < t { throw timeError(t) }
         try event.validate()
@@ -24,6 +25,7 @@ extension TimedEvent {
 
 extension Event {
     /// Checks every field that does not depend on the table (see `TimedEvent.validate()`).
+    @inline(__always)  // its fast path is a few tests; the rest is out of line
     public func validate() throws(InvalidEvent) {
         // The frequent events first: when their fields are in range, nothing needs the
         // event's type (the full checks below name it when one is not).
