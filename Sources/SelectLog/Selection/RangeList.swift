@@ -202,8 +202,19 @@ public struct RangeList: Hashable, Sendable {
         return RangeList(normalizing: ranges + other.ranges)
     }
 
+    /// Whether the two lists share their storage, and so are equal. A set and its copy
+    /// keep sharing the lists of the sections neither has changed since (copy on write),
+    /// so comparing a selection with the one before an event skips all but a few.
+    @inline(__always)
+    func sharesStorage(with other: RangeList) -> Bool {
+        ranges.withUnsafeBufferPointer { mine in
+            other.ranges.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress && mine.count == $0.count }
+        }
+    }
+
     /// The rows of this list that are not in `other`.
     public func subtracting(_ other: RangeList) -> RangeList {
+        if sharesStorage(with: other) { return RangeList() }
         var out: [Range<Int>] = []
         forEachRun(subtracting: other) { out.append($0) }
         var result = RangeList()
@@ -213,6 +224,7 @@ public struct RangeList: Hashable, Sendable {
 
     /// Calls `body` with the ranges of `subtracting(other)`, ascending, without building it.
     func forEachRun(subtracting other: RangeList, _ body: (Range<Int>) -> Void) {
+        if sharesStorage(with: other) { return }
         var j = 0
         for r in ranges {
             var lower = r.lowerBound
