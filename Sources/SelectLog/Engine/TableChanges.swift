@@ -95,10 +95,10 @@ public struct TableChanges: Hashable, Sendable {
 
         /// Empties every list, keeping its storage.
         func removeAll() {
-            if !selected.isEmpty { selected.removeAll(keepingCapacity: true) }
-            if !deselected.isEmpty { deselected.removeAll(keepingCapacity: true) }
-            if !rowOperations.isEmpty { rowOperations.removeAll(keepingCapacity: true) }
-            if !gestures.isEmpty { gestures.removeAll(keepingCapacity: true) }
+            if !selected.isEmpty { selected.empty() }
+            if !deselected.isEmpty { deselected.empty() }
+            if !rowOperations.isEmpty { rowOperations.empty() }
+            if !gestures.isEmpty { gestures.empty() }
         }
 
         /// Whether some list holds storage for more than `limit` elements.
@@ -215,5 +215,19 @@ extension TableChanges: CustomStringConvertible {
             + "reloaded: \(reloaded), gestures: \(gestures), undoStepRecorded: \(undoStepRecorded), "
             + "contentOffset: \(String(describing: contentOffset)), optionView: \(String(describing: optionView)), "
             + "swipeChanged: \(swipeChanged), editor: \(String(describing: editor)), chosenChanged: \(chosenChanged))"
+    }
+}
+
+extension Array {
+    /// Removes every element, keeping the storage. A list of changes mostly holds one or
+    /// two elements, and removing them one by one costs a fraction of the generic
+    /// `removeAll(keepingCapacity:)` (which replaces the whole range by an empty collection).
+    @inline(__always)
+    fileprivate mutating func empty() {
+        if count > 4 {
+            removeAll(keepingCapacity: true)
+        } else {
+            while !isEmpty { removeLast() }
+        }
     }
 }

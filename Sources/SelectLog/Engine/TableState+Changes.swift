@@ -139,6 +139,8 @@ struct ChangeMark {
     var chosen: [Int]?
     var steps: Int
 
+    /// Inlined: a call would copy the whole state to pass it.
+    @inline(__always)
     init(_ s: borrowing TableState) {
         offset = s.contentOffset
         pan = s.gesture.kind
@@ -192,7 +194,7 @@ extension TableState {
     @inline(__always)
     mutating func hotChanges(offset: Points, pan: Pan.Kind?, steps: Int, event: Event, delta: borrowing SelectionDelta) -> TableChanges {
         var c = TableChanges()
-        let transition = pan != gesture.kind ? panTransition(from: pan, event: event) : nil
+        let transition = pan != gesture.kind ? TableState.panTransition(from: pan, to: gesture.kind, event: event) : nil
         if !delta.isEmpty || transition != nil {
             let lists = changeBuffers.lend(to: &c.lists)
             if !delta.isEmpty {
@@ -216,7 +218,7 @@ extension TableState {
         c.reloaded = reloaded
         let before = reloaded ? baseline : (operations.map { baseline.applying($0) } ?? baseline)
         let selectionChanged = !reloaded && before != selection
-        let pan = panTransition(from: mark.pan, event: event)
+        let pan = TableState.panTransition(from: mark.pan, to: gesture.kind, event: event)
         let swipe = swipeTransitions(since: mark, event: event)
         if operations?.isEmpty == false || selectionChanged || pan != nil || swipe.first != nil {
             let lists = changeBuffers.lend(to: &c.lists)
@@ -249,9 +251,10 @@ extension TableState {
     }
 
     /// The pan boundary from the kind before and after the event. A pan cannot begin
-    /// while another is active, so a kind before and after is the same pan.
-    private func panTransition(from before: Pan.Kind?, event: Event) -> GestureTransition? {
-        switch (before, gesture.kind) {
+    /// while another is active, so a kind before and after is the same pan. Static: a
+    /// method would copy the whole state to pass `self`.
+    private static func panTransition(from before: Pan.Kind?, to after: Pan.Kind?, event: Event) -> GestureTransition? {
+        switch (before, after) {
         case (nil, nil): return nil
         case (nil, let now?): return .began(GestureKind(now))
         case (let was?, nil): return event.cancelsGestures ? .cancelled(GestureKind(was)) : .ended(GestureKind(was))

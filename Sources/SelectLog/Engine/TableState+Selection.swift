@@ -23,22 +23,32 @@ extension TableState {
 
     /// `setSelectedRows` past its one-row test, out of line.
     private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
-        guard !selectionIs(member, between: a, and: b) else { return }
-        if changed.isRecording { recordChanges(between: a, and: b, to: member, &changed) }
+        if changed.isRecording {
+            // The runs it records are the rows that change: none means nothing to set.
+            guard TableState.recordChanges(between: a, and: b, to: member, in: selection, layout: layout, &changed) else { return }
+        } else {
+            guard !selectionIs(member, between: a, and: b) else { return }
+        }
         TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
     }
 
     /// Records the rows from `a` to `b` whose selection is not `member` yet, without
     /// allocating: the runs of each section that setting them to `member` changes.
-    private func recordChanges(between a: RowPath, and b: RowPath, to member: Bool, _ changed: inout SelectionDelta) {
+    /// Returns whether there were any (whether the rows are not all `member` already).
+    /// Static, on the two parts it reads: a method would copy the whole state to pass `self`.
+    private static func recordChanges(between a: RowPath, and b: RowPath, to member: Bool, in selection: borrowing RowSet,
+                                      layout: borrowing TableLayout, _ changed: inout SelectionDelta) -> Bool {
+        var any = false
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
             selection.forEachRun(in: first..<end, section: s, members: !member) {
+                any = true
                 changed.record(section: s, rows: $0, selected: member)
             }
         }
+        return any
     }
 
     /// Whether every row from `a` to `b` (either order) already has selection `member`.
@@ -90,13 +100,15 @@ extension TableState {
             return
         }
         guard isSelectable else { return }
-        var new = selection
         if isMultiple {
-            new.set(r, to: !selection.contains(r))
+            // One row toggles: the step is that row, without comparing the two selections.
+            let one = RowSet(section: r.section, rows: r.row..<r.row + 1)
+            let wasSelected = selection.contains(r)
+            selection.set(r, to: !wasSelected)
+            pushStep(wasSelected ? .selection(added: RowSet(), removed: one) : .selection(added: one, removed: RowSet()))
         } else {
-            new = RowSet([r])
+            changeSelection(to: RowSet([r]))
         }
-        changeSelection(to: new)
     }
 
     mutating func select(_ rows: [RowPath]) throws(InvalidEvent) {

@@ -6,9 +6,16 @@ extension TimedEvent {
     /// Every way in runs this: the JSON decoder, the binary log's decoder and
     /// `TableState.apply` (and so `Recorder.append`); they therefore reject exactly
     /// the same values. The error names the field: `InvalidEvent.field` is its path.
+    @inline(__always)  // a few tests for most events; `apply` runs it on every event
     public func validate() throws(InvalidEvent) {
-        if let t, t.raw < 0 || EventLimits.time < t { throw timeError(t) }
+        try validateTime()
         try event.validate()
+    }
+
+    /// The check of `t` that `validate()` makes before the event's fields.
+    @inline(__always)
+    func validateTime() throws(InvalidEvent) {
+        if let t, t.raw < 0 || EventLimits.time < t { throw timeError(t) }
     }
 
     /// The error for a `t` out of range, built out of line so that `validate()`, run on
@@ -24,15 +31,16 @@ extension TimedEvent {
 
 extension Event {
     /// Checks every field that does not depend on the table (see `TimedEvent.validate()`).
+    @inline(__always)  // its fast path is a few tests; the rest is out of line
     public func validate() throws(InvalidEvent) {
         // The frequent events first: when their fields are in range, nothing needs the
         // event's type (the full checks below name it when one is not).
         switch self {
         case .tick:
             return
-        case .panMoved(let p) where FieldCheck.inRange(p.x) && FieldCheck.inRange(p.y):
+        case .panMoved(let p) where p.isWithinLengthLimit:
             return
-        case .scroll(.by(let y)?, _, nil) where FieldCheck.inRange(y), .scroll(.to(let y)?, _, nil) where FieldCheck.inRange(y):
+        case .scroll(.by(let y)?, _, nil) where y.isWithinLengthLimit, .scroll(.to(let y)?, _, nil) where y.isWithinLengthLimit:
             return
         default:
             try validateFields()
@@ -138,7 +146,7 @@ private struct FieldCheck {
 
     /// Whether `v` passes `length(_:_:)` without `nonNegative`.
     @inline(__always)
-    static func inRange(_ v: Points) -> Bool { v.raw.magnitude <= EventLimits.length.raw.magnitude }
+    static func inRange(_ v: Points) -> Bool { v.isWithinLengthLimit }
 
     func length(_ v: Points?, _ field: EventField, nonNegative: Bool = false) throws(InvalidEvent) {
         try length(v, field.rawValue, nonNegative: nonNegative)
@@ -214,4 +222,16 @@ private struct FieldCheck {
             throw fail(name, "a single-choice editor takes at most one chosen option")
         }
     }
+}
+
+extension Points {
+    /// Whether a length field holding this value is in range (`EventLimits.length` either way).
+    @inline(__always)
+    var isWithinLengthLimit: Bool { raw.magnitude <= EventLimits.length.raw.magnitude }
+}
+
+extension ViewportPoint {
+    /// Whether both coordinates are in range for a point field.
+    @inline(__always)
+    var isWithinLengthLimit: Bool { x.isWithinLengthLimit && y.isWithinLengthLimit }
 }

@@ -106,7 +106,15 @@ public struct RangeList: Hashable, Sendable {
             upper = max(upper, ranges[j].upperBound)
             j += 1
         }
-        ranges.replaceSubrange(i..<j, with: CollectionOfOne(lower..<upper))
+        // In place: a pan that grows a run by a row widens one range (the generic
+        // `replaceSubrange` cost more than the rest of the insertion).
+        switch j - i {
+        case 0: ranges.insert(lower..<upper, at: i)
+        case 1: ranges[i] = lower..<upper
+        default:
+            ranges[i] = lower..<upper
+            ranges.removeSubrange(i + 1..<j)
+        }
     }
 
     /// Removes every row of `range`. In place: at most the two ends of the ranges it
@@ -121,8 +129,8 @@ public struct RangeList: Hashable, Sendable {
         let tail = ranges[j - 1].upperBound > range.upperBound ? range.upperBound..<ranges[j - 1].upperBound : nil
         switch (head, tail) {
         case (nil, nil): ranges.removeSubrange(i..<j)
-        case (let h?, nil): ranges.replaceSubrange(i..<j, with: CollectionOfOne(h))
-        case (nil, let t?): ranges.replaceSubrange(i..<j, with: CollectionOfOne(t))
+        case (let h?, nil): replace(i..<j, with: h)
+        case (nil, let t?): replace(i..<j, with: t)
         case (let h?, let t?):
             if j - i >= 2 {
                 ranges[i] = h
@@ -133,6 +141,12 @@ public struct RangeList: Hashable, Sendable {
                 ranges.insert(t, at: i + 1)
             }
         }
+    }
+
+    /// Replaces the ranges at `positions` (not empty) by `range`, in place when they are one.
+    private mutating func replace(_ positions: Range<Int>, with range: Range<Int>) {
+        ranges[positions.lowerBound] = range
+        if positions.count > 1 { ranges.removeSubrange(positions.lowerBound + 1..<positions.upperBound) }
     }
 
     /// Adds `row`.
@@ -188,8 +202,19 @@ public struct RangeList: Hashable, Sendable {
         return RangeList(normalizing: ranges + other.ranges)
     }
 
+    /// Whether the two lists share their storage, and so are equal. A set and its copy
+    /// keep sharing the lists of the sections neither has changed since (copy on write),
+    /// so comparing a selection with the one before an event skips all but a few.
+    @inline(__always)
+    func sharesStorage(with other: RangeList) -> Bool {
+        ranges.withUnsafeBufferPointer { mine in
+            other.ranges.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress && mine.count == $0.count }
+        }
+    }
+
     /// The rows of this list that are not in `other`.
     public func subtracting(_ other: RangeList) -> RangeList {
+        if sharesStorage(with: other) { return RangeList() }
         var out: [Range<Int>] = []
         forEachRun(subtracting: other) { out.append($0) }
         var result = RangeList()
@@ -199,6 +224,7 @@ public struct RangeList: Hashable, Sendable {
 
     /// Calls `body` with the ranges of `subtracting(other)`, ascending, without building it.
     func forEachRun(subtracting other: RangeList, _ body: (Range<Int>) -> Void) {
+        if sharesStorage(with: other) { return }
         var j = 0
         for r in ranges {
             var lower = r.lowerBound

@@ -222,6 +222,21 @@ public struct PanState: Hashable, Sendable {
         selecting = pan
     }
 
+    /// `settle(panCore, autoscroll: autoscroll)`, for a step that changed neither, without
+    /// copying the pan out and back. Only in a selecting phase.
+    @inline(__always)
+    mutating func settleUnmoved() {
+        if phase == .autoScrolling {
+            selecting.lastAutoscrollChange = running.since
+        } else {
+            phase = selecting.rows == nil ? .waitingForStartRow : .running
+        }
+        kind = selecting.kind
+    }
+
+    /// The selection pan's last counted finger position. Only in a selecting phase.
+    var finger: ViewportPoint { selecting.finger }
+
     /// Stops a running auto-scroll; the pan stays as it is.
     mutating func stopAutoscroll() {
         guard phase == .autoScrolling else { return }

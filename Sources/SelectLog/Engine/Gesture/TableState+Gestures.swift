@@ -53,8 +53,17 @@ extension TableState {
         }
     }
 
-    /// A finger move of the selection pan (its scalars are copied out and back).
+    /// A finger move of the selection pan (its scalars are copied out and back). Inlined
+    /// into `panMoved` and `panEnded`: one call less on every pan sample.
+    @inline(__always)
     private mutating func countMove(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) {
+        // A move within the jitter threshold counts for nothing (about two samples in five):
+        // the pan settles as it is, without copying it out and back.
+        let dy = p.y - gesture.finger.y
+        if (dy < .zero ? -dy : dy) < configuration.strip.jitter {
+            gesture.settleUnmoved()
+            return
+        }
         var auto = gesture.autoscroll
         var pan = gesture.panCore
         countMove(&pan, &auto, to: p, now: now, &changed)
