@@ -349,3 +349,27 @@ extension AppendQueueTests {
         #expect(try LogReader(path: path).state(at: events.count).hashValue64 == expected.hashValue64)
     }
 }
+
+extension AppendQueueTests {
+    @Test("after a burst of appends the writer wakes itself: a later gesture end is written without a flush or a wake-up")
+    func busyWriterWakesItself() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = Recorder.Options()
+        options.durability = .none
+        options.flushIntervalMilliseconds = 600_000
+        let recorder = try Recorder(creating: dir.appendingPathComponent("b.slog").path, options: options)
+        defer { try? recorder.close() }
+        let events = Array(SyntheticSession(seed: 8, count: 20_000))
+        var engine = TableState()
+        var ends: [Int] = []
+        for (i, e) in events.enumerated() where try engine.apply(e).endsGesture { ends.append(i + 1) }
+        // A burst far faster than a person (the writer's rounds are busy ones), then the
+        // events up to the first gesture end after it, and two more.
+        guard let end = ends.first(where: { $0 > 10_000 }) else { Issue.record("no gesture end"); return }
+        for e in events[..<(end + 2)] { try recorder.append(e) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while recorder.acknowledged < end, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(recorder.acknowledged == end, "written up to the gesture end at \(end), not past it")
+    }
+}

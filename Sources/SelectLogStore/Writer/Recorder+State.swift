@@ -38,6 +38,9 @@ extension Recorder {
         var taken: Int
         /// Set with `published` by a caller that wants the writer to take the events now.
         var wakeRequested = false
+        /// Set by the writer after a busy round: it wakes itself within a millisecond, so a
+        /// caller sets `wakeRequested` without the wake-up system call.
+        var wakesItself = false
         /// The states at multiples of the checkpoint interval, in order, for the writer
         /// to take as it meets the events that offer them (put here when the event that
         /// offers one is published).

@@ -32,10 +32,12 @@ extension Recorder {
         let flushInterval = Duration.milliseconds(options.flushIntervalMilliseconds)
         let durability = options.durability
         let queue = self.queue
+        // Whether the last round was a busy one (see `WriterState.wakesItself`).
+        var busy = false
         while true {
             let step = writer.withLockedValue(waitingFor: { w in
                 w.wakeRequested || w.closing != .open || w.failure != nil || w.flushTarget > w.acknowledged(durability)
-            }, timeout: flushInterval) { w, asked -> Step in
+            }, timeout: busy ? Self.busyWait : flushInterval) { w, asked -> Step in
                 w.wakeRequested = false
                 if w.failure != nil {
                     w.workerDone = true
@@ -123,7 +125,9 @@ extension Recorder {
                 lastSync = ContinuousClock.now
                 syncedUpTo = max(syncedUpTo, upTo)
             }
+            busy = end - start >= Self.busyRound
             let (done, wakesWaiters) = writer.withLockedValue { w -> (Bool, Bool) in
+                w.wakesItself = busy
                 if let error {
                     w.failure = error
                 } else {
@@ -145,5 +149,15 @@ extension Recorder {
 
     /// How many events the writer thread encodes before it gives their slots back.
     private static let releaseEvery = 1024
+
+    /// A round that took this many events is a busy one: events arrive far faster than
+    /// a person makes them (a bulk import, a script, a benchmark).
+    private static let busyRound = 256
+
+    /// After a busy round the writer wakes itself this soon, and callers do not wake it:
+    /// at those rates a wake-up system call at every gesture end (about 100 events) would
+    /// cost a caller more than its appends (waking a sleeping core is slowest in a virtual
+    /// machine). A gesture's batch is then written within this time instead of at once.
+    private static let busyWait = Duration.milliseconds(1)
 
 }

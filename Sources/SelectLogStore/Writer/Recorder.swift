@@ -246,7 +246,8 @@ public final class Recorder: Sendable {
         let offers = s.pointee.engine.events >= s.pointee.nextOffer
         s.pointee.sinceWake &+= 1
         // The writer takes the published events at a gesture end, a checkpoint offer and
-        // every `wakeAt` events. The wake-up (a system call) is made only when it sleeps.
+        // every `wakeAt` events. The wake-up (a system call) is made only when it sleeps,
+        // and not after a busy round, when it wakes itself within a millisecond.
         var wakesWriter = false
         if endsGesture || offers || s.pointee.sinceWake >= wakeAt {
             s.pointee.sinceWake = 0
@@ -261,7 +262,7 @@ public final class Recorder: Sendable {
                 w.published = max(w.published, published)
                 w.wakeRequested = true
                 if let offered { w.offered.append(offered) }
-                return writer.hasWaitersWhileLocked
+                return !w.wakesItself && writer.hasWaitersWhileLocked
             }
         }
         guarded.unlock()
