@@ -35,7 +35,17 @@ final class LockedBox<Value>: @unchecked Sendable {
         waiting.initialize(to: 0)
         // Default attributes cannot fail to initialize short of memory exhaustion.
         _ = pthread_mutex_init(mutex, nil)
+        #if canImport(Darwin)
         _ = pthread_cond_init(condition, nil)
+        #else
+        // Deadlines on the monotonic clock: a wall clock set back would stretch a timed
+        // wait (the recorder's writer waits 1 ms, or the flush interval) by as much.
+        var attributes = pthread_condattr_t()
+        _ = pthread_condattr_init(&attributes)
+        _ = pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        _ = pthread_cond_init(condition, &attributes)
+        _ = pthread_condattr_destroy(&attributes)
+        #endif
     }
 
     deinit {
@@ -82,13 +92,12 @@ final class LockedBox<Value>: @unchecked Sendable {
                                       _ body: (inout Value, Bool) throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        // The default condition measures its deadline on the wall clock (as `NSCondition` did).
-        let deadline = timeout.map { Self.wallClock(after: $0) }
+        let end = timeout.map { ContinuousClock.now + $0 }
         while !ready(value.pointee) {
             waiting.pointee += 1
             defer { waiting.pointee -= 1 }
-            if var deadline {
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+            if let end {
+                if waitTimedOut(before: end) { break }
             } else {
                 pthread_cond_wait(condition, mutex)
             }
@@ -118,19 +127,28 @@ final class LockedBox<Value>: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 
-    /// The wall-clock time `duration` from now, as `pthread_cond_timedwait` takes it.
-    private static func wallClock(after duration: Duration) -> timespec {
+    /// Waits on the condition (the lock held) until woken or `end`; true when `end` passed.
+    /// Measured on a monotonic clock, never the wall clock.
+    private func waitTimedOut(before end: ContinuousClock.Instant) -> Bool {
+        let remaining = end - ContinuousClock.now
+        guard remaining > .zero else { return true }
+        #if canImport(Darwin)
+        var relative = Self.adding(remaining, to: timespec())
+        return pthread_cond_timedwait_relative_np(condition, mutex, &relative) == ETIMEDOUT
+        #else
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        var deadline = Self.adding(remaining, to: now)
+        return pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT
+        #endif
+    }
+
+    /// `start` plus `duration` (positive), as a `timespec`.
+    private static func adding(_ duration: Duration, to start: timespec) -> timespec {
         let (s, atto) = duration.components
-        var nanos = Int64(now.tv_nsec) + atto / 1_000_000_000
-        var seconds = Int64(now.tv_sec) + s + nanos / 1_000_000_000
-        nanos %= 1_000_000_000
-        if nanos < 0 {
-            nanos += 1_000_000_000
-            seconds -= 1
-        }
-        return timespec(tv_sec: .init(seconds), tv_nsec: .init(nanos))
+        let nanos = Int64(start.tv_nsec) + atto / 1_000_000_000
+        let seconds = Int64(start.tv_sec) + s + nanos / 1_000_000_000
+        return timespec(tv_sec: .init(seconds), tv_nsec: .init(nanos % 1_000_000_000))
     }
 }
 

@@ -2,7 +2,9 @@ import SelectLog
 
 extension Recorder {
     /// What the callers share, kept in the engine lock's `LockedBox`: the engine and the
-    /// producer's side of the hand-over queue. The writer thread never takes this lock.
+    /// producer's side of the hand-over queue. The writer thread takes this lock only to
+    /// read the event count after the flush interval and to mark a failure, and never
+    /// while it holds the writer lock.
     struct CallerState: Sendable {
         /// The engine's state after every appended event.
         var engine: TableState

@@ -126,7 +126,7 @@ extension Recorder {
                 syncedUpTo = max(syncedUpTo, upTo)
             }
             busy = end - start >= Self.busyRound
-            let (done, wakesWaiters) = writer.withLockedValue { w -> (Bool, Bool) in
+            let publish = { (w: inout WriterState) -> (done: Bool, wakes: Bool) in
                 w.wakesItself = busy
                 if let error {
                     w.failure = error
@@ -134,15 +134,22 @@ extension Recorder {
                     w.writtenUpTo = max(w.writtenUpTo, upTo)
                     if synced { w.syncedUpTo = syncedUpTo }
                 }
-                guard closing || w.failure != nil else { return (false, writer.hasWaitersWhileLocked) }
+                guard closing || w.failure != nil else { return (false, self.writer.hasWaitersWhileLocked) }
                 w.workerDone = true
-                return (true, writer.hasWaitersWhileLocked)
+                return (true, self.writer.hasWaitersWhileLocked)
             }
+            // A failure is published under both locks (the engine lock first, as callers
+            // take them; this thread holds neither here): no append succeeds after a
+            // waiter has seen it, and an append waiting for room finds `failed` set.
+            let (done, wakesWaiters) = error == nil
+                ? writer.withLockedValue(publish)
+                : guarded.withLockedValue { s in
+                    s.failed = true
+                    return writer.withLockedValue(publish)
+                }
             // `flush()` and `close()` wait for what was just published (and an append
             // waiting for room, after a failure).
             if wakesWaiters { writer.wakeUnlocked() }
-            // Appends throw from now on (the engine lock after the writer lock, never inside it).
-            if error != nil { guarded.withLockedValue { $0.failed = true } }
             if done { return }
         }
     }
