@@ -67,6 +67,12 @@ extension Recorder {
             syncedUpTo = events
         }
 
+        /// Moves the offered states to the end of the writer's own list, in order.
+        mutating func takeOffered(into list: inout [TableState]) {
+            list.append(contentsOf: offered)
+            offered.removeAll(keepingCapacity: true)
+        }
+
         /// Events a `flush()` no longer waits for.
         func acknowledged(_ durability: Durability) -> Int { durability == .always ? syncedUpTo : writtenUpTo }
     }
