@@ -13,6 +13,8 @@ private struct Reference {
     var born: [Int: Int] = [:]
     /// Where each row was right after the event that last changed (or created) it.
     var pathThen: [Int: RowPath] = [:]
+    /// The ids selected after the last step, when it found them.
+    var selectedAfterLast: Set<Int>?
 
     mutating func remember(_ wanted: Set<Int>) {
         guard !wanted.isEmpty else { return }
@@ -34,13 +36,16 @@ private struct Reference {
     }
 
     mutating func step(_ i: Int, _ event: Event, before: TableState, after: TableState) {
-        let wasSelected = selectedIDs(before)
+        // The ids selected before this event are those the last step found after its own.
+        let wasSelected = selectedAfterLast ?? selectedIDs(before)
+        selectedAfterLast = nil
         if case .reload = event {
             ids = (0..<after.layout.sectionCount).map { fresh(after.layout.rowCount(in: $0), i) }
             remember(Set(ids.joined()))
             return
         }
-        let known = Set(born.keys)
+        // Ids are handed out in order, so the rows this event created are those after `first`.
+        let first = next
         switch event {
         case .insertSections(let at, let specs):
             for (k, spec) in zip(at, specs).sorted(by: { $0.0 < $1.0 }) { ids.insert(fresh(spec.rows, i), at: k) }
@@ -64,11 +69,15 @@ private struct Reference {
             }
         }
         let nowSelected = selectedIDs(after)
-        let alive = Set(ids.joined())
-        var touched = Set(born.keys).subtracting(known)
-        for id in wasSelected.symmetricDifference(nowSelected) where alive.contains(id) {
-            lastChange[id] = i
-            touched.insert(id)
+        selectedAfterLast = nowSelected
+        var touched = Set(first < next ? Array(first + 1...next) : [])
+        let changed = wasSelected.symmetricDifference(nowSelected)
+        if !changed.isEmpty {
+            let alive = Set(ids.joined())
+            for id in changed where alive.contains(id) {
+                lastChange[id] = i
+                touched.insert(id)
+            }
         }
         remember(touched)
     }
