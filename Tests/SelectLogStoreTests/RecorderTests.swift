@@ -373,3 +373,93 @@ extension AppendQueueTests {
         #expect(recorder.acknowledged == end, "written up to the gesture end at \(end), not past it")
     }
 }
+
+extension AppendQueueTests {
+    @Test("a write that fails part-way stops the recorder for good: waiting appends and flushes return its error, nothing acknowledged is lost",
+          .timeLimit(.minutes(2)), arguments: [3_000, 9_000, 27_000])
+    func writeFailurePartWay(limit: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = Recorder.Options()
+        options.durability = .none
+        // A tiny queue, so appends often wait for room when the write fails; small batches.
+        options.queueCapacity = 4
+        options.batchEvents = 32
+        options.checkpointInterval = 512
+        options.failsWritesPast = limit
+        let path = dir.appendingPathComponent("f.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        let events = Array(SyntheticSession(seed: 7, count: 40_000))
+        // One thread appends, flushing every 100 events; another flushes over and over.
+        // Appends and flushes waiting when the write fails must return its error: the test
+        // waits for both threads a bounded time, so a recorder that hangs fails it.
+        // `appended`: the appends that returned normally.
+        let appender = LockedBox((done: false, acknowledged: 0, appended: 0, failure: LogError?.none))
+        let flusher = LockedBox((done: false, failure: LogError?.none))
+        let appending = Thread {
+            var appended = 0
+            for (i, e) in events.enumerated() {
+                do throws(LogError) {
+                    try recorder.append(e)
+                    appended += 1
+                    if i % 100 == 99 {
+                        try recorder.flush()
+                        let acknowledged = recorder.acknowledged
+                        appender.withLockedValue { $0.acknowledged = acknowledged }
+                    }
+                } catch {
+                    appender.withLockedValue { a in
+                        a.appended = appended
+                        a.failure = error
+                    }
+                    break
+                }
+            }
+            appender.withLockedValue { $0.done = true }
+            appender.wake()
+        }
+        let flushing = Thread {
+            while true {
+                do throws(LogError) {
+                    try recorder.flush()
+                } catch {
+                    flusher.withLockedValue { $0.failure = error }
+                    break
+                }
+            }
+            flusher.withLockedValue { $0.done = true }
+            flusher.wake()
+        }
+        appending.start()
+        flushing.start()
+        let appended = appender.withLockedValue(waitingFor: { $0.done }, timeout: .seconds(60)) { a, _ in a }
+        try #require(appended.done, "appends still run or wait a minute after the write failed")
+        let flushed = flusher.withLockedValue(waitingFor: { $0.done }, timeout: .seconds(60)) { f, _ in f }
+        try #require(flushed.done, "a flush still waits a minute after the write failed")
+        #expect(flushed.failure.map { $0.message.contains("write failed") } == true, "\(String(describing: flushed.failure))")
+        let acknowledged = appended.acknowledged
+
+        // The appends stopped with the write's error, before the session's end.
+        let error = try #require(appended.failure, "40,000 events fitted in \(limit) bytes")
+        #expect(error.code == .closed || error.code == .io, "\(error)")
+        #expect(error.description.contains("write failed"), "\(error)")
+        let count = recorder.count
+        #expect(count == appended.appended, "the recorder counts \(count) events, \(appended.appended) appends returned")
+        // And for good: an append, a flush and close() all give the same error.
+        #expect(throws: LogError.self) { try recorder.append(events[count]) }
+        #expect(recorder.count == count)
+        #expect(throws: LogError.self) { try recorder.flush() }
+        var closeError: LogError?
+        do throws(LogError) { try recorder.close() } catch { closeError = error }
+        #expect(closeError?.description.contains("write failed") == true, "\(String(describing: closeError))")
+
+        // Nothing past the limit was written, and every acknowledged event reads back in order.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size <= limit)
+        let log = try LogReader(path: path)
+        #expect(log.eventCount >= acknowledged)
+        #expect(log.eventCount <= count)
+        #expect(try log.events() == Array(events.prefix(log.eventCount)))
+        #expect(try LogReader.verify(path: path).intactEvents == log.eventCount)
+    }
+}

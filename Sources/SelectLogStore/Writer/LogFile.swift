@@ -18,6 +18,10 @@ final class LogFile {
     /// found when a log is reopened for append (for `CheckpointPolicy`).
     private(set) var sinceCheckpoint = (events: 0, bytes: 0)
     private var fd: Int32
+    /// Writes that would take the file past this size fail as a full disk does (ENOSPC),
+    /// writing nothing; tests set it (`Recorder.Options.failsWritesPast`) to fail a
+    /// recorder's writer part-way through a session.
+    var failsWritesPast = Int.max
 
     private init(path: String, fd: Int32, header: FileHeader, size: Int, entries: [IndexEntry], eventCount: Int) {
         self.path = path
@@ -113,6 +117,9 @@ final class LogFile {
     }
 
     private func write(_ bytes: [UInt8]) throws(LogError) {
+        if bytes.count > failsWritesPast &- size {
+            throw LogError(.io, "write failed: \(String(cString: strerror(ENOSPC)))", path: path)
+        }
         try FileIO.writeAll(fd, bytes, path: path)
         size += bytes.count
     }

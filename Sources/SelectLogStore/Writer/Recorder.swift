@@ -69,6 +69,9 @@ public final class Recorder: Sendable {
         /// Events the writer thread may fall behind before `append` waits (rounded up to a
         /// power of two); tests make it tiny to exercise the wait.
         var queueCapacity = Recorder.queueCapacity
+        /// Writes that would take the log past this many bytes fail, as on a full disk
+        /// (`LogFile.failsWritesPast`); tests set it to fail the writer part-way.
+        var failsWritesPast = Int.max
         /// The defaults.
         public init() {}
     }
@@ -129,6 +132,7 @@ public final class Recorder: Sendable {
     private init(file: LogFile, state engine: TableState, options: Options) {
         self.path = file.path
         self.options = options
+        file.failsWritesPast = options.failsWritesPast
         let queue = AppendQueue(capacity: options.queueCapacity)
         self.queue = queue
         self.guarded = LockedBox(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
