@@ -14,6 +14,8 @@ package enum LogFormat {
     /// when this build has it): 4 where libzstd is linked, so that version 4 readers read
     /// its logs; 5 without, for its range-coded checkpoints.
     package static var version: UInt16 { FileHeader.version(zstd: Zstd.isAvailable) }
+    /// The first version whose batches are range-coded (coded batches).
+    package static let codedBatchesVersion: UInt16 = 3
     /// The first version with continued batches.
     package static let continuedBatchesVersion: UInt16 = 4
     /// The first version with range-coded payloads (codec 2).

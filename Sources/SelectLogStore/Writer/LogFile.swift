@@ -126,14 +126,17 @@ final class LogFile {
 
     /// Appends one record. `continues`: a continued batch (version 4), which must follow a
     /// batch; it is stored as it is (its short header has no codec). With a `compressor`
-    /// every other record is zstd-compressed when that makes it smaller; without one, in a
-    /// log of version 5, a checkpoint is range-coded (codec 2) when that makes it smaller
-    /// (batches are range-coded already, and the index is always stored).
+    /// every other record is zstd-compressed when that makes it smaller, but for the
+    /// batches of a log of version 3 or later: they are range-coded, which zstd does not
+    /// shrink (trying cost the writer about 5 instructions an event on random walks).
+    /// Without one, in a log of version 5, a checkpoint is range-coded
+    /// (codec 2) when that makes it smaller; the index is always stored.
     func append(_ kind: RecordKind, payload raw: [UInt8], firstEvent: Int, eventCount: Int, baseTime: Micros,
                 continues: Bool = false, compressor: ZstdCompressor?) throws(LogError) {
         var stored = raw
         var codec = LogFormat.codecRaw
-        if !continues, Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
+        let coded = kind == .batch && header.version >= LogFormat.codedBatchesVersion
+        if !continues, !coded, Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
             stored = packed
             codec = LogFormat.codecZstd
         } else if compressor == nil, kind == .checkpoint, header.version >= LogFormat.rangeCodedVersion {
