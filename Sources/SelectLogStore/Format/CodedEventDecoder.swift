@@ -53,6 +53,10 @@ struct CodedEventDecoder {
     }
     private(set) var marker = Marker.end
 
+    /// The last event symbol read and its tag (nil: unknown), so that an item of the same
+    /// kind as the one before it does not look its tag up again. Depends on nothing else.
+    private var lastTag: (symbol: Int, tag: EventTag?) = (0, nil)
+
     /// Set when the batch holds an item symbol this reader does not know.
     private(set) var isNewer = false
 
@@ -89,7 +93,11 @@ struct CodedEventDecoder {
             marker = .fingerprint(v)
             return nil
         }
-        guard symbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) else {
+        // Most items are of the kind before them: their tag is the one found last time.
+        if symbol != lastTag.symbol {
+            lastTag = (symbol, symbol < M.fingerprintSymbol ? EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) : nil)
+        }
+        guard let tag = lastTag.tag else {
             isNewer = true
             throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
         }
@@ -211,10 +219,10 @@ struct CodedEventDecoder {
 
 extension RangeDecoderCore {
     @inline(__always)
-    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeModelledBit(&m.at(i).pointee) != 0 }
 
     @inline(__always)
-    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
+    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeModelledBit(&m.at(i).pointee) }
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
         // On a local copy, so that the registers are not stored at every model write.
@@ -288,12 +296,12 @@ extension RangeDecoderCore {
         for _ in 0..<3 {
             let zero = m.at(base &+ 2 &* node).pointee
             let one = m.at(base &+ 2 &* node &+ 1).pointee
-            let bit = decodeBit(&model)
+            let bit = decodeModelledBit(&model)
             m.at(base &+ node).pointee = model
             node = node &<< 1 | bit
             model = bit != 0 ? one : zero
         }
-        let bit = decodeBit(&model)
+        let bit = decodeModelledBit(&model)
         m.at(base &+ node).pointee = model
         return (node &<< 1 | bit) &- 16
     }
@@ -341,7 +349,7 @@ extension RangeDecoderCore {
         for _ in 0..<bits {
             let zero = m.at(base &+ 2 &* node).pointee
             let one = m.at(base &+ 2 &* node &+ 1).pointee
-            let bit = decodeBit(&model)
+            let bit = decodeModelledBit(&model)
             m.at(base &+ node).pointee = model
             node = node &<< 1 | bit
             model = bit != 0 ? one : zero
