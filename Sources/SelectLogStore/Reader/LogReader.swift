@@ -247,6 +247,28 @@ public final class LogReader: Sendable {
     /// event over, so that it can keep it without a copy.
     func forEachEvent(from start: Int, to end: Int?, releasingAll: Bool,
                       _ body: (Int, consuming TimedEvent) throws(LogError) -> Bool) throws(LogError) {
+        try forEachBatch(from: start, to: end, releasingAll: releasingAll) { (decoder, batch, end) throws(LogError) -> Int? in
+            var index = batch.header.firstEvent
+            // Bound from the call's result, which is moved rather than copied.
+            while let e = try nextEvent(&decoder, batch, index) {
+                try checkWithinCount(batch, index)
+                if index >= end { return nil }
+                if index >= start, try !body(index, e) { return nil }
+                index += 1
+            }
+            return index
+        }
+    }
+
+    /// The batches that hold events `start ..< end` (`end` nil: to the log's end), in order,
+    /// each given to `events` on one decoder started on it: `events` reads the batch's
+    /// events (calling `checkWithinCount` on each) and returns the index after the last,
+    /// or nil to stop. The events of the batch must number what its header says. The walk
+    /// over the records between batches, and the decoder's carrying on through continued
+    /// batches, are here; what is done with each event is the caller's (`forEachEvent`
+    /// makes `TimedEvent`s; a pipelined replay, mostly plain records).
+    func forEachBatch(from start: Int, to end: Int?, releasingAll: Bool,
+                      _ events: (inout BinaryEventDecoder, RecordInfo, Int) throws(LogError) -> Int?) throws(LogError) {
         let end = min(end ?? eventCount, eventCount)
         guard start < end, var next = try batch(containing: Swift.max(start, 0)) else { return }
         var walk = Walk(from: next.offset)
@@ -256,19 +278,7 @@ public final class LogReader: Sendable {
         var decoder = BinaryEventDecoder(try payload(next), baseTime: next.header.baseTime, version: header.version)
         while true {
             let batch = next
-            var index = batch.header.firstEvent
-            while true {
-                // Bound from the call's result, which is moved rather than copied.
-                guard let e = try nextEvent(&decoder, batch, index) else { break }
-                // An event past the header's count is damage before it is anyone's event.
-                guard index < batch.header.firstEvent + batch.header.eventCount else {
-                    throw LogError(.damaged, "batch holds more than the \(batch.header.eventCount) events its header says",
-                                   path: path, offset: batch.offset, eventIndex: index)
-                }
-                if index >= end { return }
-                if index >= start, try !body(index, e) { return }
-                index += 1
-            }
+            guard let index = try events(&decoder, batch, end) else { return }
             guard index == batch.header.firstEvent + batch.header.eventCount else {
                 throw LogError(.damaged, "batch holds \(index - batch.header.firstEvent) events, its header says \(batch.header.eventCount)",
                                path: path, offset: batch.offset, eventIndex: batch.header.firstEvent)
@@ -294,11 +304,31 @@ public final class LogReader: Sendable {
         }
     }
 
+    /// An event past the header's count is damage before it is anyone's event.
+    @inline(__always)
+    func checkWithinCount(_ batch: RecordInfo, _ index: Int) throws(LogError) {
+        guard index < batch.header.firstEvent + batch.header.eventCount else {
+            throw LogError(.damaged, "batch holds more than the \(batch.header.eventCount) events its header says",
+                           path: path, offset: batch.offset, eventIndex: index)
+        }
+    }
+
     /// `decoder.next()`, with its error as the log's.
     @inline(__always)
     private func nextEvent(_ decoder: inout BinaryEventDecoder, _ batch: RecordInfo, _ index: Int) throws(LogError) -> TimedEvent? {
         do throws(BinaryError) {
             return try decoder.next()
+        } catch {
+            throw batchError(error, decoder, batch, index)
+        }
+    }
+
+    /// `decoder.next(into:)` (a pipelined replay's read), with its error as the log's.
+    @inline(__always)
+    func nextEvent(_ decoder: inout BinaryEventDecoder, into record: inout ReplayRecord, _ batch: RecordInfo,
+                   _ index: Int) throws(LogError) -> TimedEvent? {
+        do throws(BinaryError) {
+            return try decoder.next(into: &record)
         } catch {
             throw batchError(error, decoder, batch, index)
         }
