@@ -73,7 +73,7 @@ struct PipelinedReplayTests {
     static let lateKinds: [(String, Event)] = [("tick", .tick), ("scroll", .scroll(.by(Points(1)), phase: nil, target: nil)),
                                                 ("swipeMoved", .swipeMoved(offset: Points(3)))]
 
-    @Test("a plain record the standard engine rejects stops the replay there with the error of applying it in turn",
+    @Test("a plain record the standard engine rejects stops a replay there with the error of applying it in turn",
           arguments: lateKinds)
     func recordRejectionStopsThere(kind: String, late: Event) throws {
         let dir = try temporaryDirectory()
@@ -104,6 +104,15 @@ struct PipelinedReplayTests {
             plainError = error
         }
         #expect(plainError?.eventIndex == bad, "\(kind)")
+        // On this thread (the replay of a few events, as `state(at:)` makes), then pipelined.
+        do {
+            let log = try LogReader(path: path)
+            var state = TableState()
+            var caught: LogError?
+            do { try log.replay(into: &state, to: n, pipelinedFrom: Int.max) } catch { caught = error }
+            #expect(caught?.description == plainError?.description, "\(kind), on this thread")
+            #expect(state == sequential)
+        }
         for (segment, decoders) in Self.segments {
             let log = try LogReader(path: path)
             var state = TableState()
