@@ -1,14 +1,14 @@
 import SelectLog
 
-/// A decoded event as a pipelined replay moves it from a decoding thread to the applying
-/// one: the kinds most events are (ticks, pan samples, scrolls, swipe moves) as plain
-/// values, which cost nothing to copy or destroy and are applied by a call to their reducer
-/// (`TableState.applyValidatedTick` and its siblings); any other event is `.other`, and
-/// moves as a `TimedEvent` beside it.
+/// A decoded event as a replay reads it (and a pipelined one moves it from a decoding
+/// thread to the applying one): the kinds most events are (ticks, pan samples, scrolls,
+/// swipe moves) as plain values, which cost nothing to copy or destroy and are applied by
+/// a call to their reducer (`TableState.applyValidatedTick` and its siblings); any other
+/// event is `.other`, and comes as a `TimedEvent` beside it.
 ///
 /// A record holds only what the coded batch decoder has checked as `TimedEvent.validate()`
-/// would (its fields and time within `EventLimits`): an event that needs the full check
-/// is never a record.
+/// would (its fields and time within `EventLimits`; the same rule as its `needsCheck`):
+/// an event that needs the full check is never a record.
 struct ReplayRecord {
     enum Kind: UInt8 { case other, tick, panMoved, scroll, swipeMoved }
 
