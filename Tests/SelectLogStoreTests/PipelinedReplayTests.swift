@@ -68,6 +68,62 @@ struct PipelinedReplayTests {
         #expect(state == expected)
     }
 
+    /// The kinds a replay's decoder hands over as plain records (`ReplayRecord`), each
+    /// with a time that goes back at one event.
+    static let lateKinds: [(String, Event)] = [("tick", .tick), ("scroll", .scroll(.by(Points(1)), phase: nil, target: nil)),
+                                                ("swipeMoved", .swipeMoved(offset: Points(3)))]
+
+    @Test("a plain record the standard engine rejects stops a replay there with the error of applying it in turn",
+          arguments: lateKinds)
+    func recordRejectionStopsThere(kind: String, late: Event) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("late.slog").path
+        let n = ReplayPipe.chunkEvents * 3
+        let bad = n / 2 + 5
+        // Written by an engine that ignores events' times, so that the log holds an event
+        // earlier than the one before it, which the standard engine rejects.
+        let timeless = EngineBehaviour(name: "ignores time") { (state: inout TableState, event: TimedEvent) throws(InvalidEvent) -> TableChanges in
+            try state.apply(TimedEvent(event.event, t: nil))
+        }
+        let w = try LogRewriter(path: path, engine: timeless, checkpointInterval: 0, batchEvents: 500)
+        for i in 0..<n {
+            let event: Event = i % 3 == 0 ? .tick : (i % 3 == 1 ? .scroll(.by(Points(1)), phase: nil, target: nil) : .swipeMoved(offset: Points(2)))
+            try w.append(i == bad ? TimedEvent(late, t: Micros(raw: 1)) : TimedEvent(event, t: Micros(raw: Int64(i) * 1_000)))
+        }
+        try w.close()
+        var sequential = TableState()
+        var plainError: LogError?
+        let plain = try LogReader(path: path)
+        do {
+            try plain.forEachEvent { (i, e) throws(LogError) -> Bool in
+                try plain.apply(e, index: i, to: &sequential)
+                return true
+            }
+        } catch {
+            plainError = error
+        }
+        #expect(plainError?.eventIndex == bad, "\(kind)")
+        // On this thread (the replay of a few events, as `state(at:)` makes), then pipelined.
+        do {
+            let log = try LogReader(path: path)
+            var state = TableState()
+            var caught: LogError?
+            do { try log.replay(into: &state, to: n, pipelinedFrom: Int.max) } catch { caught = error }
+            #expect(caught?.description == plainError?.description, "\(kind), on this thread")
+            #expect(state == sequential)
+        }
+        for (segment, decoders) in Self.segments {
+            let log = try LogReader(path: path)
+            var state = TableState()
+            var caught: LogError?
+            do { try log.replay(into: &state, to: n, pipelinedFrom: 1, segmentEvents: segment, decoders: decoders) } catch { caught = error }
+            #expect(caught?.description == plainError?.description, "\(kind), segments of \(segment)")
+            #expect(caught?.eventIndex == bad)
+            #expect(state == sequential)
+        }
+    }
+
     @Test("damage part-way: the same error as a plain read, and every event before it applied", arguments: segments)
     func damageStopsThere(segment: Int, decoders: Int) throws {
         let dir = try temporaryDirectory()

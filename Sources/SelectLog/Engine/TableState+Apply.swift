@@ -82,6 +82,52 @@ extension TableState {
         finish(at: now)
     }
 
+    // `applyValidated(_:)` for the events most replays are, taken as their fields rather
+    // than as a `TimedEvent`: a replay's decoder hands them over as plain values, which cost
+    // nothing to copy or destroy (an `Event`, whose rare cases hold references, costs an
+    // outlined destroy of some 38 instructions an event). The same steps in the same order
+    // as `applyValidated(_:)`: the time, then the reducer `reduce` would call, then `finish`.
+
+    /// `applyValidated(TimedEvent(.tick, t: t))`.
+    package mutating func applyValidatedTick(at t: Micros?) throws(InvalidEvent) {
+        let now = try time(of: t, .tick)
+        var delta = SelectionDelta(recording: false)
+        tick(now, &delta)
+        finish(at: now)
+    }
+
+    /// `applyValidated(TimedEvent(.panMoved(p), t: t))`.
+    package mutating func applyValidatedPanMoved(to p: ViewportPoint, at t: Micros?) throws(InvalidEvent) {
+        let now = try time(of: t, .panMoved(p))
+        var delta = SelectionDelta(recording: false)
+        try panMoved(to: p, now: now, &delta)
+        finish(at: now)
+    }
+
+    /// `applyValidated(TimedEvent(.scroll(motion, phase: phase, target: target), t: t))`.
+    package mutating func applyValidatedScroll(_ motion: ScrollMotion?, phase: ScrollPhase?, target: Points?,
+                                               at t: Micros?) throws(InvalidEvent) {
+        let now = try time(of: t, .scroll(motion, phase: phase, target: target))
+        var delta = SelectionDelta(recording: false)
+        scroll(motion, phase: phase, target: target, &delta)
+        finish(at: now)
+    }
+
+    /// `applyValidated(TimedEvent(.swipeMoved(offset: offset), t: t))`.
+    package mutating func applyValidatedSwipeMoved(offset: Points, at t: Micros?) throws(InvalidEvent) {
+        let now = try time(of: t, .swipeMoved(offset: offset))
+        swipeMoved(offset)
+        finish(at: now)
+    }
+
+    /// `time(of:)` of an event given as its time and kind; `event` is built only for the error.
+    @inline(__always)
+    private func time(of eventTime: Micros?, _ event: @autoclosure () -> Event) throws(InvalidEvent) -> Micros {
+        let now = eventTime ?? t
+        if now < t { throw TableState.earlierError(event(), now, previous: t) }
+        return now
+    }
+
     /// The checks every event passes before a reducer runs; returns its time.
     @inline(__always)
     private func admit(_ timed: TimedEvent) throws(InvalidEvent) -> Micros {

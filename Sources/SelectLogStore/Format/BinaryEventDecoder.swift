@@ -116,6 +116,33 @@ struct BinaryEventDecoder {
         return nil
     }
 
+    /// `next()` for a pipelined replay: the events a coded batch's decoder can hand over as
+    /// plain values come back in `record` (its kind not `.other`) and the call returns nil;
+    /// every other event as `next()` returns it. Nil with `record.kind` `.other`: the end
+    /// of the batch. The same events, checks and errors as `next()`.
+    mutating func next(into record: inout ReplayRecord) throws(BinaryError) -> TimedEvent? {
+        guard isCoded else {
+            record.kind = .other
+            return try next()
+        }
+        while true {
+            let start = coded.position
+            if let e = try nextCoded(into: &record) {
+                if coded.needsCheck { try check(e, at: start) }
+                return e
+            }
+            if record.kind != .other { return nil }
+            switch coded.marker {
+            case .end: return nil
+            case .fingerprint: continue
+            case .cold(let tag, let t, let bytes):
+                let e = try cold(tag, t, bytes, at: start)
+                try check(e, at: start)
+                return e
+            }
+        }
+    }
+
     /// The next event or gesture fingerprint, or nil at the end of the batch. Annotation
     /// frames this reader does not know are skipped whole; an unknown event type or an
     /// event with more fields than this reader knows throws, with `isNewer` set.
@@ -184,6 +211,15 @@ struct BinaryEventDecoder {
     private mutating func nextCoded() throws(BinaryError) -> TimedEvent? {
         do {
             return try coded.next()
+        } catch {
+            if coded.isNewer { isNewer = true }
+            throw error
+        }
+    }
+
+    private mutating func nextCoded(into record: inout ReplayRecord) throws(BinaryError) -> TimedEvent? {
+        do {
+            return try coded.next(into: &record)
         } catch {
             if coded.isNewer { isNewer = true }
             throw error

@@ -53,6 +53,10 @@ struct CodedEventDecoder {
     }
     private(set) var marker = Marker.end
 
+    /// The last event symbol read and its tag (nil: unknown), so that an item of the same
+    /// kind as the one before it does not look its tag up again. Depends on nothing else.
+    private var lastTag: (symbol: Int, tag: EventTag?) = (0, nil)
+
     /// Set when the batch holds an item symbol this reader does not know.
     private(set) var isNewer = false
 
@@ -66,6 +70,23 @@ struct CodedEventDecoder {
 
     /// The next event, or nil with `marker` saying what was read instead.
     mutating func next() throws(BinaryError) -> TimedEvent? {
+        var unused = ReplayRecord()
+        return try next(&unused, records: false)
+    }
+
+    /// `next()` for a pipelined replay: a tick, pan sample, scroll or swipe move that needs
+    /// no check comes back in `record` (its kind not `.other`) and the call returns nil;
+    /// other events as `next()` returns them (`record.kind` is `.other`, as it is when the
+    /// call returns nil with `marker` saying what was read instead).
+    mutating func next(into record: inout ReplayRecord) throws(BinaryError) -> TimedEvent? {
+        try next(&record, records: true)
+    }
+
+    /// The decoding of both: `records` is a constant in each, so `next()` carries none of
+    /// the records' code.
+    @inline(__always)
+    private mutating func next(_ r: inout ReplayRecord, records: Bool) throws(BinaryError) -> TimedEvent? {
+        if records { r.kind = .other }
         guard !isAtEnd else { return nil }
         // The registers in a local for the whole event, stored back once.
         var c = rc.core
@@ -89,7 +110,11 @@ struct CodedEventDecoder {
             marker = .fingerprint(v)
             return nil
         }
-        guard symbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) else {
+        // Most items are of the kind before them: their tag is the one found last time.
+        if symbol != lastTag.symbol {
+            lastTag = (symbol, symbol < M.fingerprintSymbol ? EventTag(rawValue: UInt8(truncatingIfNeeded: symbol)) : nil)
+        }
+        guard let tag = lastTag.tag else {
             isNewer = true
             throw fail(c, "unknown event type \(symbol): written by a newer selectlog")
         }
@@ -116,11 +141,22 @@ struct CodedEventDecoder {
             s.noteTime(timeKey, step: step, residual: residual, t: time)
             t = Micros(raw: time)
             timeOutOfRange = time < 0 || time > maxTime
+            if records { r.time = time }
         }
+        // A record only for an event whose time needs no check (the kinds it takes need no other).
+        let recording = records && !timeOutOfRange
+        if recording { r.hasTime = hasTime }
         let event: Event
         switch tag {
         case .tap: event = .tap(try point(&c, tag))
-        case .panMoved: event = .panMoved(try point(&c, tag))
+        case .panMoved:
+            let p = try point(&c, tag)
+            if recording {
+                r.a = p.x.raw
+                r.b = p.y.raw
+                return try recorded(&r, .panMoved, c)
+            }
+            event = .panMoved(p)
         case .panBegan:
             let p = try point(&c, tag)
             let fingers = c.decodeInt(m, M.smallBase)
@@ -134,31 +170,54 @@ struct CodedEventDecoder {
             }
             event = .panEnded(p, targetOffset: target)
         case .scroll:
-            let motion: ScrollMotion?
-            switch shape / 6 {
-            case 1: motion = .to(try length(value(&c, .scrollTo, model: M.scrollToBase), c))
-            case 2: motion = .by(try length(value(&c, .scrollBy, model: M.scrollByBase), c))
-            default: motion = nil
+            // The motion's value first, then the target's, as they were coded.
+            let motionKind = shape / 6
+            var motionValue = Points(raw: 0)
+            switch motionKind {
+            case 1: motionValue = try length(value(&c, .scrollTo, model: M.scrollToBase), c)
+            case 2: motionValue = try length(value(&c, .scrollBy, model: M.scrollByBase), c)
+            default: break
+            }
+            let hasTarget = shape % 2 == 1
+            var targetValue = Points(raw: 0)
+            if hasTarget {
+                targetValue = try length(value(&c, .target, model: M.targetBase), c)
+            }
+            if recording {
+                r.motion = UInt8(truncatingIfNeeded: motionKind)
+                r.phase = UInt8(truncatingIfNeeded: shape % 6 / 2)
+                r.hasTarget = hasTarget
+                r.a = motionValue.raw
+                r.b = targetValue.raw
+                return try recorded(&r, .scroll, c)
+            }
+            let motion: ScrollMotion? = switch motionKind {
+            case 1: .to(motionValue)
+            case 2: .by(motionValue)
+            default: nil
             }
             let phase: ScrollPhase? = switch shape % 6 / 2 {
             case 1: .decelerate
             case 2: .idle
             default: nil
             }
-            var target: Points?
-            if shape % 2 == 1 {
-                target = try length(value(&c, .target, model: M.targetBase), c)
-            }
-            event = .scroll(motion, phase: phase, target: target)
+            event = .scroll(motion, phase: phase, target: hasTarget ? targetValue : nil)
         case .swipeMoved:
-            event = .swipeMoved(offset: try length(value(&c, .swipe, model: M.swipeBase), c))
+            let offset = try length(value(&c, .swipe, model: M.swipeBase), c)
+            if recording {
+                r.a = offset.raw
+                return try recorded(&r, .swipeMoved, c)
+            }
+            event = .swipeMoved(offset: offset)
         case .swipeEnded:
             var velocity: Points?
             if c.decode(m, M.flagBase + M.Flag.swipeEndedHasVelocity.rawValue) {
                 velocity = try length(c.decodeInt(m, M.velocityBase), c)
             }
             event = .swipeEnded(velocity: velocity)
-        case .tick: event = .tick
+        case .tick:
+            if recording { return try recorded(&r, .tick, c) }
+            event = .tick
         case .panCancelled: event = .panCancelled
         case .selectAll: event = .selectAll
         case .deselectAll: event = .deselectAll
@@ -179,6 +238,16 @@ struct CodedEventDecoder {
         if c.overran { throw fail(c, "coded batch runs past its end") }
         needsCheck = timeOutOfRange || tag == .panBegan
         return TimedEvent(event, t: t)
+    }
+
+    /// Ends an event decoded as a record of `kind`: the batch's bounds checked as for any
+    /// event, and nothing left to check (`needsCheck` false).
+    @inline(__always)
+    private mutating func recorded(_ r: inout ReplayRecord, _ kind: ReplayRecord.Kind, _ c: RangeDecoderCore) throws(BinaryError) -> TimedEvent? {
+        if c.overran { throw fail(c, "coded batch runs past its end") }
+        needsCheck = false
+        r.kind = kind
+        return nil
     }
 
     // `value` and `point` are mutating, although they change only models, so that a call
@@ -211,10 +280,10 @@ struct CodedEventDecoder {
 
 extension RangeDecoderCore {
     @inline(__always)
-    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeModelledBit(&m.at(i).pointee) != 0 }
 
     @inline(__always)
-    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
+    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeModelledBit(&m.at(i).pointee) }
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
         // On a local copy, so that the registers are not stored at every model write.
@@ -288,12 +357,12 @@ extension RangeDecoderCore {
         for _ in 0..<3 {
             let zero = m.at(base &+ 2 &* node).pointee
             let one = m.at(base &+ 2 &* node &+ 1).pointee
-            let bit = decodeBit(&model)
+            let bit = decodeModelledBit(&model)
             m.at(base &+ node).pointee = model
             node = node &<< 1 | bit
             model = bit != 0 ? one : zero
         }
-        let bit = decodeBit(&model)
+        let bit = decodeModelledBit(&model)
         m.at(base &+ node).pointee = model
         return (node &<< 1 | bit) &- 16
     }
@@ -341,7 +410,7 @@ extension RangeDecoderCore {
         for _ in 0..<bits {
             let zero = m.at(base &+ 2 &* node).pointee
             let one = m.at(base &+ 2 &* node &+ 1).pointee
-            let bit = decodeBit(&model)
+            let bit = decodeModelledBit(&model)
             m.at(base &+ node).pointee = model
             node = node &<< 1 | bit
             model = bit != 0 ? one : zero

@@ -72,7 +72,15 @@ extension LogReader {
                 switch item {
                 case .events(let chunk):
                     do throws(LogError) {
-                        try chunk.drain { (e: consuming TimedEvent) throws(LogError) in
+                        try chunk.drain(records: { (r: ReplayRecord) throws(LogError) in
+                            if standard {
+                                // Straight to the event's reducer, with no `TimedEvent` made or destroyed.
+                                do throws(InvalidEvent) { try r.apply(to: &state) } catch { throw rejection(error, index: index) }
+                            } else if let e = r.event {
+                                try apply(e, index: index, to: &state, validated: true)
+                            }
+                            index += 1
+                        }, events: { (e: consuming TimedEvent) throws(LogError) in
                             if standard {
                                 // `apply(_:index:to:validated: true)`, the engine asked about once.
                                 do throws(InvalidEvent) { try state.applyValidated(e) } catch { throw rejection(error, index: index) }
@@ -80,7 +88,7 @@ extension LogReader {
                                 try apply(e, index: index, to: &state, validated: true)
                             }
                             index += 1
-                        }
+                        })
                     } catch {
                         failure = error
                         break segments
@@ -110,12 +118,26 @@ extension LogReader {
         var failure: LogError?
         var going = true
         do throws(LogError) {
-            try forEachEvent(from: from, to: to, releasingAll: true) { (_, e: consuming TimedEvent) -> Bool in
-                chunk.append(e)
-                guard chunk.count == ReplayPipe.chunkEvents else { return true }
-                going = ReplayPipe.hand(.events(chunk), to: pipe)
-                chunk = ReplayPipe.storage(from: pipe)
-                return going
+            try forEachBatch(from: from, to: to, releasingAll: true) { (decoder, batch, end) throws(LogError) -> Int? in
+                var index = batch.header.firstEvent
+                // One record for the batch: the decoder sets its kind at every event, and the
+                // fields of that kind.
+                var record = ReplayRecord()
+                while true {
+                    let e = try nextEvent(&decoder, into: &record, batch, index)
+                    if e == nil, record.kind == .other { return index }
+                    try checkWithinCount(batch, index)
+                    if index >= end { return nil }
+                    if index >= from {
+                        if let e { chunk.append(e) } else { chunk.append(record) }
+                        if chunk.count == ReplayPipe.chunkEvents {
+                            going = ReplayPipe.hand(.events(chunk), to: pipe)
+                            chunk = ReplayPipe.storage(from: pipe)
+                            guard going else { return nil }
+                        }
+                    }
+                    index += 1
+                }
             }
         } catch {
             failure = error
@@ -185,47 +207,72 @@ struct ReplayPipe: Sendable {
 
 /// Up to `ReplayPipe.chunkEvents` decoded events, moved in by a decoding thread and out
 /// by the applying thread (an array would copy each event in and out, and destroy its
-/// elements again through value witnesses). One thread at a
-/// time owns a chunk: the decoding thread until it hands it over, then the applying
-/// thread until it hands it back as the pipe's spare (both under the pipe's lock), so
-/// the unchecked `Sendable` holds.
+/// elements again through value witnesses). Most are plain records; an event that is not
+/// (`ReplayRecord.Kind.other`) is the next of `events`. One thread at a time owns a chunk:
+/// the decoding thread until it hands it over, then the applying thread until it hands it
+/// back as the pipe's spare (both under the pipe's lock), so the unchecked `Sendable` holds.
 final class EventChunk: @unchecked Sendable {
-    /// The events, initialized at `0 ..< count`.
-    let base: UnsafeMutablePointer<TimedEvent>
+    /// The records, at `0 ..< count`.
+    private let records: UnsafeMutablePointer<ReplayRecord>
+    /// The events of the records of kind `.other`, in order, initialized at `0 ..< eventCount`.
+    private let events: UnsafeMutablePointer<TimedEvent>
     private(set) var count = 0
+    private var eventCount = 0
 
-    init() { base = .allocate(capacity: ReplayPipe.chunkEvents) }
+    init() {
+        records = .allocate(capacity: ReplayPipe.chunkEvents)
+        events = .allocate(capacity: ReplayPipe.chunkEvents)
+    }
 
     deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
+        events.deinitialize(count: eventCount)
+        events.deallocate()
+        records.deallocate()
+    }
+
+    /// Adds a record of a kind other than `.other`; the chunk must not be full.
+    func append(_ r: ReplayRecord) {
+        precondition(count < ReplayPipe.chunkEvents, "a replay chunk overfilled")
+        records[count] = r
+        count += 1
     }
 
     /// Moves `e` in; the chunk must not be full.
     func append(_ e: consuming TimedEvent) {
         precondition(count < ReplayPipe.chunkEvents, "a replay chunk overfilled")
-        (base + count).initialize(to: e)
+        records[count] = ReplayRecord()
+        (events + eventCount).initialize(to: e)
+        eventCount += 1
         count += 1
     }
 
     /// Destroys the events, keeping the storage.
     func removeAll() {
-        base.deinitialize(count: count)
+        events.deinitialize(count: eventCount)
+        eventCount = 0
         count = 0
     }
 
-    /// Moves the events out to `body`, in order, leaving the chunk empty (a copy out of
-    /// the storage would cost a copy and a destroy per event); when `body` throws, the
-    /// events after the one it threw at are destroyed.
-    func drain(_ body: (consuming TimedEvent) throws(LogError) -> Void) throws(LogError) {
-        let n = count
+    /// Hands the records and events to `records` and `events`, in order, leaving the chunk
+    /// empty; the events are moved out (a copy out of the storage would cost a copy and a
+    /// destroy per event). When a body throws, the events after the one it threw at are
+    /// destroyed.
+    func drain(records body: (ReplayRecord) throws(LogError) -> Void,
+               events eventBody: (consuming TimedEvent) throws(LogError) -> Void) throws(LogError) {
+        let n = count, m = eventCount
         count = 0
-        var i = 0
-        defer { if i < n { (base + i).deinitialize(count: n - i) } }
-        while i < n {
-            let e = (base + i).move()
-            i += 1
-            try body(e)
+        eventCount = 0
+        var j = 0
+        defer { if j < m { (events + j).deinitialize(count: m - j) } }
+        for i in 0..<n {
+            let r = records[i]
+            if r.kind != .other {
+                try body(r)
+            } else if j < m {
+                let e = (events + j).move()
+                j += 1
+                try eventBody(e)
+            }
         }
     }
 }
