@@ -19,20 +19,6 @@ struct RangeDecoderTests {
         #expect(mismatches == 0)
     }
 
-    @Test("a modelled decision's one-comparison adaptation is RangeCoder.adapted's for every model a table holds (probability 64...65472)")
-    func inRangeAdaptation() {
-        var mismatches = 0
-        for seen in UInt32(0)...30 {
-            for prob in UInt32(64)...65_472 {
-                let p = seen << 16 | prob
-                for bit in [false, true] where RangeDecoderCore.adaptedInRange(p, bit) != RangeCoder.adapted(p, bit) {
-                    mismatches += 1
-                }
-            }
-        }
-        #expect(mismatches == 0)
-    }
-
     /// Direct bits one at a time, normalizing after each: the definition.
     private static func directReference(_ c: inout RangeDecoderCore, _ count: Int) -> UInt64 {
         var v: UInt64 = 0

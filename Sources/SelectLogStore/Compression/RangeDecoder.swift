@@ -108,9 +108,9 @@ struct RangeDecoderCore {
         return one ? 1 : 0
     }
 
-    /// `decodeBit` for a model of a `ModelTable` (`CodedModels`), adapted by `adaptedInRange`:
-    /// the same bit, registers and model as `decodeBit`, as such a model's probability is
-    /// always within 64...65472.
+    /// `decodeBit` for a model of a `ModelTable` (`CodedModels`), adapted by
+    /// `RangeCoder.adaptedInRange`: the same bit, registers and model as `decodeBit`, as
+    /// such a model's probability is always within 64...65472.
     @inline(__always)
     mutating func decodeModelledBit(_ p: inout UInt32) -> Int {
         let model = p
@@ -119,27 +119,9 @@ struct RangeDecoderCore {
         let rest = range &- bound
         code = one ? code &- bound : code
         range = one ? rest : bound
-        p = Self.adaptedInRange(model, one)
+        p = RangeCoder.adaptedInRange(model, one)
         normalize()
         return one ? 1 : 0
-    }
-
-    /// `RangeCoder.adapted(model, bit)` for a model whose probability is within 64...65472,
-    /// as every model of a `ModelTable` is: its table starts fresh (32768) and changes only
-    /// by adaptation, which clamps there. For a seasoned model only one at a bound can step
-    /// past it (64 by a 1, 65472 by a 0), and clamping puts it back where it was, so the
-    /// clamp is one comparison rather than two, and the step (within the probability's 16
-    /// bits) is added to the whole model. (`RangeEncoder.adapted` is the same formula.) With
-    /// the decoder's tag cache, which came with it, decoding took 18 instructions an event
-    /// fewer on the standard synthetic session and 44 on the random walk, whose residuals
-    /// take more modelled decisions.
-    @inline(__always)
-    static func adaptedInRange(_ model: UInt32, _ one: Bool) -> UInt32 {
-        guard model >= RangeCoder.seasoned else { return RangeCoder.adapted(model, one) }
-        let prob = Int32(bitPattern: model & 0xFFFF)
-        let target: Int32 = one ? 63 : 65_536
-        let q = model &+ UInt32(bitPattern: (target &- prob) &>> 6)
-        return (q & 0xFFFF) &- 64 > 65_408 ? model : q
     }
 
     /// `RangeCoder.adapted(model, false)`, the same value for every model, in the form a
