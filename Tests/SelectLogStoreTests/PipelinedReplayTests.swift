@@ -41,6 +41,27 @@ struct PipelinedReplayTests {
         #expect(partWay == expected)
     }
 
+    @Test("chunks full of events that are not plain records (taps) replay as applying them in turn",
+          arguments: [(3_001, 2), (1 << 20, 1)])
+    func chunksOfOtherEvents(segment: Int, decoders: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("o.slog").path
+        var events = [TimedEvent(.reload(sections: [SectionSpec(rows: 200)]))]
+        for i in 0..<(ReplayPipe.chunkEvents * 3 + 17) {
+            events.append(TimedEvent(.tap(ViewportPoint(x: Points(10), y: Points(i * 7 % 400)))))
+        }
+        let w = try LogRewriter(path: path, checkpointInterval: 0, batchEvents: 500)
+        for e in events { try w.append(e) }
+        try w.close()
+        let expected = try replayed(events)
+        let log = try LogReader(path: path)
+        var state = TableState()
+        try log.replay(into: &state, to: events.count, pipelinedFrom: 1, segmentEvents: segment, decoders: decoders)
+        #expect(state == expected)
+        #expect(!state.selection.paths.isEmpty)
+    }
+
     @Test("an event the engine rejects stops the replay there: the events before it applied, its index in the error",
           arguments: segments)
     func rejectionStopsThere(segment: Int, decoders: Int) throws {
