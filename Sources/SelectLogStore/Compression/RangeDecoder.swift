@@ -94,25 +94,11 @@ struct RangeDecoderCore {
     mutating func decode(_ p: inout UInt32) -> Bool { decodeBit(&p) != 0 }
 
     /// A decision as 0 or 1, without branches on its value: the bits of a residual are
-    /// hard to predict, and a mispredicted branch costs more than the arithmetic.
+    /// hard to predict, and a mispredicted branch costs more than the arithmetic. The model
+    /// `p` is adapted by `RangeCoder.adaptedInRange`, as the encoder's are: its probability
+    /// is within 64...65472, as every model's is that starts fresh and changes only here.
     @inline(__always)
     mutating func decodeBit(_ p: inout UInt32) -> Int {
-        let model = p
-        let bound = (range &>> 16) &* (model & 0xFFFF)
-        let one = code >= bound
-        let rest = range &- bound
-        code = one ? code &- bound : code
-        range = one ? rest : bound
-        p = RangeCoder.adapted(model, one)
-        normalize()
-        return one ? 1 : 0
-    }
-
-    /// `decodeBit` for a model of a `ModelTable` (`CodedModels`), adapted by
-    /// `RangeCoder.adaptedInRange`: the same bit, registers and model as `decodeBit`, as
-    /// such a model's probability is always within 64...65472.
-    @inline(__always)
-    mutating func decodeModelledBit(_ p: inout UInt32) -> Int {
         let model = p
         let bound = (range &>> 16) &* (model & 0xFFFF)
         let one = code >= bound

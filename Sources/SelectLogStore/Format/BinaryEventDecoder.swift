@@ -94,21 +94,8 @@ struct BinaryEventDecoder {
     /// The next event, or nil at the end of the batch. Annotation frames (tags 64-127) are skipped.
     mutating func next() throws(BinaryError) -> TimedEvent? {
         if isCoded {
-            while true {
-                let start = coded.position
-                if let e = try nextCoded() {
-                    if coded.needsCheck { try check(e, at: start) }
-                    return e
-                }
-                switch coded.marker {
-                case .end: return nil
-                case .fingerprint: continue
-                case .cold(let tag, let t, let bytes):
-                    let e = try cold(tag, t, bytes, at: start)
-                    try check(e, at: start)
-                    return e
-                }
-            }
+            var unused = ReplayRecord()
+            return try nextFromCoded(&unused, records: false)
         }
         while let item = try nextItem() {
             if case .event(let e) = item { return e }
@@ -125,13 +112,20 @@ struct BinaryEventDecoder {
             record.kind = .other
             return try next()
         }
+        return try nextFromCoded(&record, records: true)
+    }
+
+    /// The coded batch's next event for both: `records` is a constant in each, so `next()`
+    /// carries none of the records' code.
+    @inline(__always)
+    private mutating func nextFromCoded(_ record: inout ReplayRecord, records: Bool) throws(BinaryError) -> TimedEvent? {
         while true {
             let start = coded.position
-            if let e = try nextCoded(into: &record) {
+            if let e = try records ? nextCoded(into: &record) : nextCoded() {
                 if coded.needsCheck { try check(e, at: start) }
                 return e
             }
-            if record.kind != .other { return nil }
+            if records, record.kind != .other { return nil }
             switch coded.marker {
             case .end: return nil
             case .fingerprint: continue

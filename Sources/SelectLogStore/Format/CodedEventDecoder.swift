@@ -280,10 +280,10 @@ struct CodedEventDecoder {
 
 extension RangeDecoderCore {
     @inline(__always)
-    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeModelledBit(&m.at(i).pointee) != 0 }
+    mutating func decode(_ m: ModelTable, _ i: Int) -> Bool { decodeBit(&m.at(i).pointee) != 0 }
 
     @inline(__always)
-    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeModelledBit(&m.at(i).pointee) }
+    mutating func decodeBit(_ m: ModelTable, _ i: Int) -> Int { decodeBit(&m.at(i).pointee) }
 
     mutating func decodeInt(_ m: ModelTable, _ base: Int) -> Int64 {
         // On a local copy, so that the registers are not stored at every model write.
@@ -357,12 +357,12 @@ extension RangeDecoderCore {
         for _ in 0..<3 {
             let zero = m.at(base &+ 2 &* node).pointee
             let one = m.at(base &+ 2 &* node &+ 1).pointee
-            let bit = decodeModelledBit(&model)
+            let bit = decodeBit(&model)
             m.at(base &+ node).pointee = model
             node = node &<< 1 | bit
             model = bit != 0 ? one : zero
         }
-        let bit = decodeModelledBit(&model)
+        let bit = decodeBit(&model)
         m.at(base &+ node).pointee = model
         return (node &<< 1 | bit) &- 16
     }
@@ -410,7 +410,7 @@ extension RangeDecoderCore {
         for _ in 0..<bits {
             let zero = m.at(base &+ 2 &* node).pointee
             let one = m.at(base &+ 2 &* node &+ 1).pointee
-            let bit = decodeModelledBit(&model)
+            let bit = decodeBit(&model)
             m.at(base &+ node).pointee = model
             node = node &<< 1 | bit
             model = bit != 0 ? one : zero
