@@ -246,7 +246,10 @@ extension TableState {
         c.undoLimit = try r.count(limit: Int(Int32.max))
         s.configuration = c
         let editorHeight = try r.points()
-        let sectionCount = try r.count(limit: 1_000_000)
+        // Every section takes at least a byte, so a count past the bytes left is damage.
+        // Storage is reserved by what the bytes left could hold, never by a count's claim
+        // alone (a forged count made a reader allocate hundreds of megabytes up front).
+        let sectionCount = try r.count(limit: Swift.min(EventLimits.tableSections, r.remaining))
         var sections: [LayoutSection] = []
         sections.reserveCapacity(sectionCount)
         var totalRows = 0
@@ -255,8 +258,10 @@ extension TableState {
             let title: String? = try r.bool() ? try r.string() : nil
             let rows = try r.count(limit: 100_000_000 - totalRows)
             totalRows += rows
+            // Heights are run-length coded, so a short snapshot can hold many rows: the
+            // array grows as runs are read, from what the bytes left hold as single rows.
             var heights: [Points] = []
-            heights.reserveCapacity(rows)
+            heights.reserveCapacity(Swift.min(rows, r.remaining))
             while heights.count < rows {
                 let h = try r.points()
                 let n = try r.count(limit: rows - heights.count)
