@@ -18,6 +18,22 @@ struct PipelinedReplayTests {
         return (path, events)
     }
 
+    /// The log at `path` read event by event on this thread, with a reader of its own, and
+    /// each event applied in turn: the state reached and the error that stopped it, if any.
+    static func appliedInTurn(_ path: String) throws -> (TableState, LogError?) {
+        let reader = try LogReader(path: path)
+        var state = TableState()
+        do {
+            try reader.forEachEvent { (i, e) throws(LogError) -> Bool in
+                try reader.apply(e, index: i, to: &state)
+                return true
+            }
+        } catch {
+            return (state, error)
+        }
+        return (state, nil)
+    }
+
     /// (segment size, decoding threads): one segment; several, cut across batches and
     /// windows, decoded by one thread and by two taking turns; many, shorter than a batch.
     static let segments: [(Int, Int)] = [(1 << 20, 1), (3_001, 1), (3_001, 2), (257, 2)]
@@ -113,17 +129,7 @@ struct PipelinedReplayTests {
             try w.append(i == bad ? TimedEvent(late, t: Micros(raw: 1)) : TimedEvent(event, t: Micros(raw: Int64(i) * 1_000)))
         }
         try w.close()
-        var sequential = TableState()
-        var plainError: LogError?
-        let plain = try LogReader(path: path)
-        do {
-            try plain.forEachEvent { (i, e) throws(LogError) -> Bool in
-                try plain.apply(e, index: i, to: &sequential)
-                return true
-            }
-        } catch {
-            plainError = error
-        }
+        let (sequential, plainError) = try Self.appliedInTurn(path)
         #expect(plainError?.eventIndex == bad, "\(kind)")
         // On this thread (the replay of a few events, as `state(at:)` makes), then pipelined.
         do {
@@ -166,17 +172,7 @@ struct PipelinedReplayTests {
         #expect(error.code == .damaged)
         #expect(error.offset == batch.offset)
         // Event by event on this thread, with a reader of its own: the same state and error.
-        let plain = try LogReader(path: damaged)
-        var sequential = TableState()
-        var plainError: LogError?
-        do {
-            try plain.forEachEvent { (i, e) throws(LogError) -> Bool in
-                try plain.apply(e, index: i, to: &sequential)
-                return true
-            }
-        } catch {
-            plainError = error
-        }
+        let (sequential, plainError) = try Self.appliedInTurn(damaged)
         #expect(state == sequential)
         #expect(state.events > ReplayPipe.chunkEvents * 4)
         #expect(plainError?.offset == error.offset)
