@@ -326,7 +326,7 @@ public final class LogReader: Sendable {
         }
     }
 
-    /// `decoder.next(into:)` (a pipelined replay's read), with its error as the log's.
+    /// `decoder.next(into:)` (a replay's read, on any thread), with its error as the log's.
     @inline(__always)
     func nextEvent(_ decoder: inout BinaryEventDecoder, into record: inout ReplayRecord, _ batch: RecordInfo,
                    _ index: Int) throws(LogError) -> TimedEvent? {
