@@ -42,16 +42,10 @@ extension TableState {
             w.bool(section.title != nil)
             if let title = section.title { w.string(title) }
             w.varint(section.rows.count)
-            var run: (height: Points, count: Int)?
-            section.rows.forEachHeight { h in
-                if let r = run, r.height == h {
-                    run = (h, r.count + 1)
-                } else {
-                    if let r = run { w.points(r.height); w.varint(r.count) }
-                    run = (h, 1)
-                }
+            section.rows.forEachRun { h, n in
+                w.points(h)
+                w.varint(n)
             }
-            if let r = run { w.points(r.height); w.varint(r.count) }
         }
         Self.write(layout.editorRow, &w)
         w.points(viewport.width)
@@ -259,16 +253,17 @@ extension TableState {
             let rows = try r.count(limit: 100_000_000 - totalRows)
             totalRows += rows
             // Heights are run-length coded, so a short snapshot can hold many rows: the
-            // array grows as runs are read, from what the bytes left hold as single rows.
-            var heights: [Points] = []
-            heights.reserveCapacity(Swift.min(rows, r.remaining))
-            while heights.count < rows {
+            // tree keeps long runs as runs, so what it holds grows with the runs read.
+            var heights = HeightTree.Builder()
+            var read = 0
+            while read < rows {
                 let h = try r.points()
-                let n = try r.count(limit: rows - heights.count)
+                let n = try r.count(limit: rows - read)
                 if n == 0 { throw r.fail("empty height run") }
-                heights.append(contentsOf: repeatElement(h, count: n))
+                heights.append(h, count: n)
+                read += n
             }
-            sections.append(LayoutSection(rows: HeightTree(heights), rowHeight: rowHeight, header: header, footer: footer, title: title))
+            sections.append(LayoutSection(rows: heights.build(), rowHeight: rowHeight, header: header, footer: footer, title: title))
         }
         s.layout = TableLayout(sections: sections, editorHeight: editorHeight)
         if let row = try readPath(&r) {

@@ -1,15 +1,24 @@
-/// The row heights of one section, as a counted B-tree.
+/// The row heights of one section, as a counted B-tree whose leaves hold either
+/// heights or a *run*: any number of rows of one height.
 ///
 /// Every operation a table needs at scale — height at an index, the sum of the
 /// heights before an index, the row containing a content offset, inserting and
 /// removing a row — costs O(log n), so a section of millions of rows never has
 /// to be walked. Nodes are shared between copies and copied on write, path by
 /// path, so copying a tree (a checkpoint, an undo snapshot) costs O(1).
+///
+/// Rows of one height cost nothing per row: a `reload` of 50,000,000 rows of 44 pt
+/// is one run leaf, not 400 MB of heights (a log of a few hundred bytes can hold such a
+/// reload, and reading it must not take more memory than the heights it gives). Heights
+/// are stored one by one only where the events gave them one by one, plus at most
+/// `shortestRunLeaf` rows either side of an edit inside a run.
 package struct HeightTree: Sendable {
     /// Heights per leaf, at most.
     static let leafCapacity = 128
     /// Children per inner node, at most.
     static let fanout = 32
+    /// Runs of fewer rows are stored as heights (a run leaf costs about what 16 heights do).
+    static let shortestRunLeaf = 16
 
     final class Node: @unchecked Sendable {
         // Mutated only through `HeightTree`'s mutating methods, and only after
@@ -18,12 +27,15 @@ package struct HeightTree: Sendable {
         // reason no access to a field overlaps another (nothing calls out while it
         // changes one), so the fields skip the runtime exclusivity check: it cost more
         // than the rest of a lookup (a pan sample's row under the finger reads a leaf).
-        @exclusivity(unchecked) var heights: [Int64]      // leaves only
+        @exclusivity(unchecked) var heights: [Int64]      // explicit leaves only
         @exclusivity(unchecked) var children: [Node]      // inner nodes only
         @exclusivity(unchecked) var childCounts: [Int]    // inner nodes: rows under each child
         @exclusivity(unchecked) var childSums: [Int64]    // inner nodes: total height under each child
         @exclusivity(unchecked) var count: Int
         @exclusivity(unchecked) var sum: Int64
+        /// A run leaf's height: its `count` rows all have it, and `heights` is empty.
+        /// Nil for an explicit leaf and an inner node.
+        @exclusivity(unchecked) var run: Int64?
 
         init(leaf heights: [Int64]) {
             self.heights = heights
@@ -34,6 +46,19 @@ package struct HeightTree: Sendable {
             var sum: Int64 = 0
             for h in heights { sum &+= h }
             self.sum = sum
+            self.run = nil
+        }
+
+        /// A run leaf: `count` rows of height `height`.
+        init(run height: Int64, count: Int) {
+            self.heights = []
+            self.children = []
+            self.childCounts = []
+            self.childSums = []
+            self.count = count
+            // At most `EventLimits.tableRows` rows of at most `EventLimits.length`: no overflow.
+            self.sum = height &* Int64(count)
+            self.run = height
         }
 
         init(children: [Node]) {
@@ -43,6 +68,7 @@ package struct HeightTree: Sendable {
             self.childSums = children.map(\.sum)
             self.count = childCounts.reduce(0, +)
             self.sum = childSums.reduce(0, &+)
+            self.run = nil
         }
 
         init(copying other: Node) {
@@ -52,11 +78,29 @@ package struct HeightTree: Sendable {
             childSums = other.childSums
             count = other.count
             sum = other.sum
+            run = other.run
+        }
+
+        /// Takes every field of `other` (a node just made, which nothing else references).
+        func become(_ other: Node) {
+            heights = other.heights
+            children = other.children
+            childCounts = other.childCounts
+            childSums = other.childSums
+            count = other.count
+            sum = other.sum
+            run = other.run
         }
 
         var isLeaf: Bool { children.isEmpty }
-        /// Entries in this node: heights in a leaf, children in an inner node.
-        var width: Int { isLeaf ? heights.count : children.count }
+        /// Entries in this node: heights in an explicit leaf, 1 in a run leaf, children in
+        /// an inner node.
+        var width: Int { isLeaf ? (run == nil ? heights.count : 1) : children.count }
+        /// A leaf's heights one by one (a run's repeated).
+        var leafHeights: [Int64] {
+            if let run { return Array(repeating: run, count: count) }
+            return heights
+        }
     }
 
     var root: Node
@@ -69,26 +113,33 @@ package struct HeightTree: Sendable {
         self.init(raw: heights.map(\.raw))
     }
 
-    /// `count` rows of height `height`.
+    /// `count` rows of height `height`: one run, whatever the count.
     package init(repeating height: Points, count: Int) {
-        self.init(raw: Array(repeating: height.raw, count: count))
+        root = count > 0 ? Node(run: height.raw, count: count) : Node(leaf: [])
     }
 
     init(raw heights: [Int64]) {
-        guard heights.count > HeightTree.leafCapacity else {
-            root = Node(leaf: heights)
-            return
-        }
-        var level: [Node] = []
-        level.reserveCapacity(heights.count / HeightTree.leafCapacity + 1)
+        var leaves: [Node] = []
+        leaves.reserveCapacity(heights.count / HeightTree.leafCapacity + 1)
         var start = 0
         while start < heights.count {
             let end = min(start + HeightTree.leafCapacity, heights.count)
-            level.append(Node(leaf: Array(heights[start..<end])))
+            leaves.append(Node(leaf: Array(heights[start..<end])))
             start = end
         }
+        self.init(leaves: leaves)
+    }
+
+    /// A tree over `leaves`, in order, built bottom-up.
+    init(leaves: [Node]) {
+        guard !leaves.isEmpty else {
+            root = Node(leaf: [])
+            return
+        }
+        var level = leaves
         while level.count > 1 {
             var next: [Node] = []
+            next.reserveCapacity(level.count / HeightTree.fanout + 1)
             var i = 0
             while i < level.count {
                 let end = min(i + HeightTree.fanout, level.count)
@@ -100,6 +151,42 @@ package struct HeightTree: Sendable {
         root = level[0]
     }
 
+    /// Builds a tree from runs of heights, in order: a run of `shortestRunLeaf` rows or
+    /// more becomes a run leaf, shorter ones heights in leaves. What it holds grows with
+    /// the runs it is given, never with their lengths.
+    package struct Builder {
+        private var leaves: [Node] = []
+        private var pending: [Int64] = []
+
+        package init() {}
+
+        /// Appends `count` rows of height `height`.
+        package mutating func append(_ height: Points, count: Int) {
+            guard count > 0 else { return }
+            if count >= HeightTree.shortestRunLeaf {
+                flush()
+                leaves.append(Node(run: height.raw, count: count))
+                return
+            }
+            for _ in 0..<count {
+                pending.append(height.raw)
+                if pending.count == HeightTree.leafCapacity { flush() }
+            }
+        }
+
+        private mutating func flush() {
+            guard !pending.isEmpty else { return }
+            leaves.append(Node(leaf: pending))
+            pending = []
+        }
+
+        /// The tree of every row appended.
+        package mutating func build() -> HeightTree {
+            flush()
+            return HeightTree(leaves: leaves)
+        }
+    }
+
     /// The number of rows.
     package var count: Int { root.count }
     /// The sum of all heights.
@@ -108,9 +195,9 @@ package struct HeightTree: Sendable {
     /// The height of row `index`, which must be in `0..<count`.
     package func height(at index: Int) -> Points {
         precondition(index >= 0 && index < count, "row index out of range")
-        // A section of at most `leafCapacity` rows is one leaf: read it without taking
-        // a reference to the walk's node (a retain and a release).
-        if root.isLeaf { return Points(raw: root.heights[index]) }
+        // A section of one leaf: read it without taking a reference to the walk's node
+        // (a retain and a release).
+        if root.isLeaf { return Points(raw: root.run ?? root.heights[index]) }
         var node = root
         var i = index
         while !node.isLeaf {
@@ -118,7 +205,7 @@ package struct HeightTree: Sendable {
             while i >= node.childCounts[k] { i -= node.childCounts[k]; k += 1 }
             node = node.children[k]
         }
-        return Points(raw: node.heights[i])
+        return Points(raw: node.run ?? node.heights[i])
     }
 
     /// The sum of the heights of rows `0..<index`; `index` may equal `count`.
@@ -137,6 +224,7 @@ package struct HeightTree: Sendable {
             }
             node = node.children[k]
         }
+        if let run = node.run { return Points(raw: acc &+ Int64(i) &* run) }
         for j in 0..<i { acc &+= node.heights[j] }
         return Points(raw: acc)
     }
@@ -163,6 +251,12 @@ package struct HeightTree: Sendable {
             }
             node = node.children[k]
         }
+        if let run = node.run {
+            // 0 <= rest < count × run, so run > 0.
+            let j = rest / run
+            let start = y.raw &- (rest &- j &* run)
+            return (base + Int(j), start, start &+ run)
+        }
         let heights = node.heights
         var j = 0
         while rest >= heights[j] {
@@ -173,31 +267,37 @@ package struct HeightTree: Sendable {
         return (base + j, start, start + heights[j])
     }
 
-    /// All heights, in order. O(n).
+    /// All heights, in order. O(n) time and memory: for tests and small sections.
     package var heights: [Points] {
         var out: [Points] = []
-        out.reserveCapacity(count)
-        HeightTree.collect(root, into: &out)
+        forEachRun { h, n in out.append(contentsOf: repeatElement(h, count: n)) }
         return out
     }
 
-    private static func collect(_ node: Node, into out: inout [Points]) {
-        if node.isLeaf {
-            for h in node.heights { out.append(Points(raw: h)) }
-        } else {
-            for child in node.children { collect(child, into: &out) }
-        }
-    }
-
-    /// Calls `body` with every height, in order, without building an array.
-    package func forEachHeight(_ body: (Points) -> Void) {
-        func visit(_ node: Node) {
-            if node.isLeaf {
-                for h in node.heights { body(Points(raw: h)) }
+    /// Calls `body` with every maximal run of equal heights, in order (adjacent leaves
+    /// of one height are one run): O(leaves), not O(rows).
+    package func forEachRun(_ body: (Points, Int) -> Void) {
+        var current: Int64 = 0
+        var length = 0
+        func add(_ h: Int64, _ n: Int) {
+            if length > 0 && h == current {
+                length += n
             } else {
+                if length > 0 { body(Points(raw: current), length) }
+                current = h
+                length = n
+            }
+        }
+        func visit(_ node: Node) {
+            if !node.isLeaf {
                 for child in node.children { visit(child) }
+            } else if let run = node.run {
+                if node.count > 0 { add(run, node.count) }
+            } else {
+                for h in node.heights { add(h, 1) }
             }
         }
         visit(root)
+        if length > 0 { body(Points(raw: current), length) }
     }
 }

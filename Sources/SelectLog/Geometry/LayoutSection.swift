@@ -20,10 +20,15 @@ public struct LayoutSection: Equatable, Sendable {
     }
 
     /// `count` rows: the first ones from `heights` (extra entries ignored), the rest `rowHeight`.
+    ///
+    /// The rows past `heights` are one run, whatever their count: memory grows with the
+    /// heights given, not with `count`.
     public init(count: Int, rowHeight: Points = Points(44), heights: [Points] = [], header: Points = .zero, footer: Points = .zero, title: String? = nil) {
-        var all = Array(heights.prefix(count))
-        if all.count < count { all.append(contentsOf: repeatElement(rowHeight, count: count - all.count)) }
-        self.init(rows: HeightTree(all), rowHeight: rowHeight, header: header, footer: footer, title: title)
+        var rows = HeightTree.Builder()
+        let given = heights.prefix(Swift.max(count, 0))
+        for h in given { rows.append(h, count: 1) }
+        rows.append(rowHeight, count: count - given.count)
+        self.init(rows: rows.build(), rowHeight: rowHeight, header: header, footer: footer, title: title)
     }
 
     /// The number of data rows.

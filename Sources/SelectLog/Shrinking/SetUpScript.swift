@@ -26,9 +26,17 @@ public struct SetUpScript: Sendable {
         add(.viewport(width: state.viewport.width, height: state.viewport.height))
         if state.layout.sectionCount > 0 {
             add(.reload(sections: state.layout.sections.map { s in
-                let heights = s.rows.heights
-                let uniform = heights.allSatisfy { $0 == s.rowHeight }
-                return SectionSpec(rows: heights.count, rowHeight: s.rowHeight, rowHeights: uniform ? nil : heights,
+                // `rowHeights` up to the last row that is not `rowHeight`: the rows after
+                // it take `rowHeight` (a uniform section, however long, gives none).
+                var runs: [(height: Points, count: Int)] = []
+                s.rows.forEachRun { h, n in runs.append((h, n)) }
+                if runs.last?.height == s.rowHeight { runs.removeLast() }
+                var heights: [Points]?
+                if !runs.isEmpty {
+                    heights = []
+                    for run in runs { heights?.append(contentsOf: repeatElement(run.height, count: run.count)) }
+                }
+                return SectionSpec(rows: s.rows.count, rowHeight: s.rowHeight, rowHeights: heights,
                                    header: s.header, footer: s.footer, title: s.title)
             }))
         }
