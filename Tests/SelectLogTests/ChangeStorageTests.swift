@@ -50,9 +50,11 @@ struct ChangeStorageTests {
                 if Int.random(in: 0..<3, using: &rng) == 0 { a.insert(rows, in: section); b.insert(rows, in: section) }
             }
             for (x, y) in [(a, b), (b, a)] {
-                var paths: [RowPath] = [p(9, 9)]
-                x.appendPaths(subtracting: y, to: &paths)
-                #expect(paths == [p(9, 9)] + x.subtracting(y).paths, "seed \(seed) step \(step)")
+                var runs = [RowRun(section: 9, rows: 9..<10)]
+                x.appendRuns(subtracting: y, to: &runs)
+                #expect(RowRun.paths(runs) == [p(9, 9)] + x.subtracting(y).paths, "seed \(seed) step \(step)")
+                let joined = zip(runs, runs.dropFirst()).contains { $0.section == $1.section && $0.rows.upperBound >= $1.rows.lowerBound }
+                #expect(!joined, "runs are maximal and ascending: seed \(seed) step \(step)")
                 #expect(x.isSubset(of: y) == x.subtracting(y).isEmpty, "seed \(seed) step \(step)")
             }
         }
@@ -121,10 +123,15 @@ struct ChangeStorageTests {
             """)
         let all = try apply(&s, #"{"type": "selectAll"}"#)
         #expect(all.selected == rows(0...999))
+        #expect(all.selectedRuns == [RowRun(section: 0, rows: 0..<1000)], "a thousand rows, one run")
         #expect(s.changeBuffers.selected.capacity <= ChangeBuffers.keptCapacity)
         let none = try apply(&s, #"{"type": "deselectAll"}"#)
         #expect(none.deselected == rows(0...999))
         #expect(s.changeBuffers.deselected.capacity <= ChangeBuffers.keptCapacity)
+        let scattered = (0..<300).map { "[0, \($0 * 3)]" }.joined(separator: ", ")
+        let many = try apply(&s, #"{"type": "select", "rows": [\#(scattered)]}"#)
+        #expect(many.selectedRuns.count == 300)
+        #expect(s.changeBuffers.selected.capacity <= ChangeBuffers.keptCapacity, "300 runs are not kept")
         let one = try apply(&s, #"{"type": "select", "rows": [[0, 7]]}"#)
         #expect(one.selected == [p(0, 7)])
         #expect(!s.changeBuffers.selected.isEmpty, "a short list's storage is kept for the next event")

@@ -162,4 +162,25 @@ struct HeightTreeRunTests {
         #expect(back.hashValue64 == s.hashValue64)
         #expect(back.layout.sections.allSatisfy { $0.rows.audit().nodes <= 3 })
     }
+
+    @Test("selecting and deselecting all of 100,000,000 rows reports one run per section, not a path per row")
+    func changesOfAHundredMillionRowsAreRuns() throws {
+        var s = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 50000000}, {"rows": 50000000, "rowHeight": 30}]}
+            """)
+        let all = [RowRun(section: 0, rows: 0..<50_000_000), RowRun(section: 1, rows: 0..<50_000_000)]
+        let selected = try apply(&s, #"{"type": "selectAll"}"#)
+        #expect(selected.selectedRuns == all)
+        #expect(selected.deselectedRuns.isEmpty)
+        #expect(s.selection.count == 100_000_000)
+        let undone = try apply(&s, #"{"type": "undo"}"#)
+        #expect(undone.deselectedRuns == all)
+        _ = try apply(&s, #"{"type": "redo"}"#)
+        _ = try apply(&s, #"{"type": "deselect", "rows": [[0, 7], [1, 49999999]]}"#)
+        let cleared = try apply(&s, #"{"type": "deselectAll"}"#)
+        #expect(cleared.deselectedRuns == [RowRun(section: 0, rows: 0..<7), RowRun(section: 0, rows: 8..<50_000_000),
+                                          RowRun(section: 1, rows: 0..<49_999_999)])
+        #expect(cleared.selectedRuns.isEmpty)
+    }
 }

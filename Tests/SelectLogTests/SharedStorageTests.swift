@@ -23,10 +23,10 @@ struct SharedStorageTests {
             let a = Set(copy.paths), b = Set(original.paths)
             #expect(Set(copy.subtracting(original).paths) == a.subtracting(b), "seed \(seed) step \(step)")
             #expect(Set(original.subtracting(copy).paths) == b.subtracting(a), "seed \(seed) step \(step)")
-            var added: [RowPath] = [], removed: [RowPath] = []
-            copy.appendPaths(subtracting: original, to: &added)
-            original.appendPaths(subtracting: copy, to: &removed)
-            #expect(added == a.subtracting(b).sorted() && removed == b.subtracting(a).sorted(), "seed \(seed) step \(step)")
+            var added: [RowRun] = [], removed: [RowRun] = []
+            copy.appendRuns(subtracting: original, to: &added)
+            original.appendRuns(subtracting: copy, to: &removed)
+            #expect(RowRun.paths(added) == a.subtracting(b).sorted() && RowRun.paths(removed) == b.subtracting(a).sorted(), "seed \(seed) step \(step)")
             #expect(copy.subtracting(copy).isEmpty && copy.isSubset(of: copy), "seed \(seed) step \(step)")
             original = copy
         }

@@ -12,15 +12,25 @@
 /// ```
 public struct TableChanges: Hashable, Sendable {
     /// Rows that became selected, post-event index paths, ascending.
+    ///
+    /// One path per row, built when read: `selectedRuns` holds the same rows in memory
+    /// that does not grow with them (a `selectAll` of 100,000,000 rows is one run per
+    /// section, and 1.6 GB of paths).
     public var selected: [RowPath] {
-        get { lists?.selected ?? [] }
-        set { mutableLists().selected = newValue }
+        get { RowRun.paths(lists?.selected ?? []) }
+        set { mutableLists().selected = RowRun.runs(newValue) }
     }
-    /// Rows that became deselected and still exist, post-event index paths, ascending.
+    /// Rows that became deselected and still exist, post-event index paths, ascending;
+    /// built when read from `deselectedRuns`.
     public var deselected: [RowPath] {
-        get { lists?.deselected ?? [] }
-        set { mutableLists().deselected = newValue }
+        get { RowRun.paths(lists?.deselected ?? []) }
+        set { mutableLists().deselected = RowRun.runs(newValue) }
     }
+    /// `selected` as runs of consecutive rows, ascending: what a host with large tables
+    /// reads instead.
+    public var selectedRuns: [RowRun] { lists?.selected ?? [] }
+    /// `deselected` as runs of consecutive rows, ascending.
+    public var deselectedRuns: [RowRun] { lists?.deselected ?? [] }
     /// The row operations the event performed, in the engine's order (row and section
     /// edits); empty for other events. A `reload` replaces the table: see `reloaded`.
     public var rowOperations: [RowOperation] {
@@ -78,8 +88,8 @@ public struct TableChanges: Hashable, Sendable {
         // `mutableLists()` once `isKnownUniquelyReferenced` proved it unshared: copy on
         // write makes the unchecked `Sendable` sound. For the same reason no access to
         // a list overlaps another, so they skip the runtime exclusivity check.
-        @exclusivity(unchecked) var selected: [RowPath] = []
-        @exclusivity(unchecked) var deselected: [RowPath] = []
+        @exclusivity(unchecked) var selected: [RowRun] = []
+        @exclusivity(unchecked) var deselected: [RowRun] = []
         @exclusivity(unchecked) var rowOperations: [RowOperation] = []
         @exclusivity(unchecked) var gestures: [GestureTransition] = []
 
@@ -120,16 +130,18 @@ public struct TableChanges: Hashable, Sendable {
     /// Whether the event changed nothing at all that a host mirrors.
     public var isEmpty: Bool { self == TableChanges() }
 
+    // Runs are compared, not paths: every list of runs is maximal (`RowRun.append`), so
+    // equal runs are equal paths.
     public static func == (a: TableChanges, b: TableChanges) -> Bool {
-        a.selected == b.selected && a.deselected == b.deselected && a.rowOperations == b.rowOperations
+        a.selectedRuns == b.selectedRuns && a.deselectedRuns == b.deselectedRuns && a.rowOperations == b.rowOperations
             && a.reloaded == b.reloaded && a.gestures == b.gestures && a.undoStepRecorded == b.undoStepRecorded
             && a.offsetChange == b.offsetChange && a.optionView == b.optionView && a.swipeChanged == b.swipeChanged
             && a.editor == b.editor && a.chosenChanged == b.chosenChanged
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(selected)
-        hasher.combine(deselected)
+        hasher.combine(selectedRuns)
+        hasher.combine(deselectedRuns)
         hasher.combine(rowOperations)
         hasher.combine(reloaded)
         hasher.combine(gestures)
@@ -139,6 +151,47 @@ public struct TableChanges: Hashable, Sendable {
         hasher.combine(swipeChanged)
         hasher.combine(editor)
         hasher.combine(chosenChanged)
+    }
+}
+
+/// Consecutive rows of one section: rows `rows` of section `section`.
+public struct RowRun: Hashable, Sendable {
+    /// The section.
+    public var section: Int
+    /// The rows, a non-empty range.
+    public var rows: Range<Int>
+
+    /// Rows `rows` of section `section`.
+    public init(section: Int, rows: Range<Int>) {
+        self.section = section
+        self.rows = rows
+    }
+
+    /// Appends rows `rows` of `section` to `runs`, joined to the last run when they
+    /// continue it, so that a list built only by this is maximal; an empty range adds
+    /// nothing.
+    static func append(_ section: Int, _ rows: Range<Int>, to runs: inout [RowRun]) {
+        guard !rows.isEmpty else { return }
+        if let last = runs.last, last.section == section, last.rows.upperBound == rows.lowerBound {
+            runs[runs.count - 1].rows = last.rows.lowerBound..<rows.upperBound
+        } else {
+            runs.append(RowRun(section: section, rows: rows))
+        }
+    }
+
+    /// `paths` as maximal runs, in their order (`paths(_:)` gives them back exactly).
+    static func runs(_ paths: [RowPath]) -> [RowRun] {
+        var out: [RowRun] = []
+        for p in paths { append(p.section, p.row..<p.row + 1, to: &out) }
+        return out
+    }
+
+    /// Every row of `runs`, in order.
+    static func paths(_ runs: [RowRun]) -> [RowPath] {
+        var out: [RowPath] = []
+        out.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })
+        for run in runs { for row in run.rows { out.append(RowPath(run.section, row)) } }
+        return out
     }
 }
 

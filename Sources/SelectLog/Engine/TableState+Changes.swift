@@ -101,29 +101,23 @@ struct SelectionDelta: ~Copyable {
         return selected ? spilled.added.isEmpty : spilled.removed.isEmpty
     }
 
-    /// The rows that became selected (`selected`) or deselected, ascending, appended to `paths`.
-    func append(selected: Bool, to paths: inout [RowPath]) {
+    /// The rows that became selected (`selected`) or deselected, ascending, appended to `runs`.
+    func append(selected: Bool, to runs: inout [RowRun]) {
         if let spilled {
-            (selected ? spilled.added : spilled.removed).appendPaths(to: &paths)
+            (selected ? spilled.added : spilled.removed).appendRuns(subtracting: RowSet(), to: &runs)
             return
         }
         let a = first?.selected == selected ? first : nil
         let b = second?.selected == selected ? second : nil
         switch (a, b) {
         case (nil, nil): return
-        case (let a?, nil): SelectionDelta.append(a, to: &paths)
-        case (nil, let b?): SelectionDelta.append(b, to: &paths)
+        case (let a?, nil): RowRun.append(a.section, a.rows, to: &runs)
+        case (nil, let b?): RowRun.append(b.section, b.rows, to: &runs)
         case (let a?, let b?):
-            paths.reserveCapacity(paths.count + a.rows.count + b.rows.count)
             let (lower, upper) = (b.section, b.rows.lowerBound) < (a.section, a.rows.lowerBound) ? (b, a) : (a, b)
-            SelectionDelta.append(lower, to: &paths)
-            SelectionDelta.append(upper, to: &paths)
+            RowRun.append(lower.section, lower.rows, to: &runs)
+            RowRun.append(upper.section, upper.rows, to: &runs)
         }
-    }
-
-    private static func append(_ run: Run, to paths: inout [RowPath]) {
-        paths.reserveCapacity(paths.count + run.rows.count)
-        for row in run.rows { paths.append(RowPath(run.section, row)) }
     }
 }
 
@@ -224,8 +218,8 @@ extension TableState {
             let lists = changeBuffers.lend(to: &c.lists)
             if let operations { lists.rowOperations = operations }
             if selectionChanged {
-                selection.appendPaths(subtracting: before, to: &lists.selected)
-                before.appendPaths(subtracting: selection, to: &lists.deselected)
+                selection.appendRuns(subtracting: before, to: &lists.selected)
+                before.appendRuns(subtracting: selection, to: &lists.deselected)
             }
             if let pan { lists.gestures.append(pan) }
             if let first = swipe.first { lists.gestures.append(first) }

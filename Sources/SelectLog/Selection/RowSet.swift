@@ -209,13 +209,10 @@ public struct RowSet: Hashable, Sendable {
         return subset
     }
 
-    /// Appends the members not in `other` to `paths`, in index-path order: the paths of
+    /// Appends the members not in `other` to `runs`, in index-path order: the runs of
     /// `subtracting(other)`, without building it.
-    func appendPaths(subtracting other: RowSet, to paths: inout [RowPath]) {
-        forEachRun(subtracting: other) { s, rows in
-            paths.reserveCapacity(paths.count + rows.count)
-            for row in rows { paths.append(RowPath(s, row)) }
-        }
+    func appendRuns(subtracting other: RowSet, to runs: inout [RowRun]) {
+        forEachRun(subtracting: other) { s, rows in RowRun.append(s, rows, to: &runs) }
     }
 
     /// The rows in either set.

@@ -7,8 +7,8 @@
 /// into them in place, so a pan sample that selects a row allocates nothing. A caller
 /// that keeps its changes keeps their lists, and the next are allocated afresh, as they
 /// would be without this. Lists holding storage for more than `keptCapacity` elements
-/// (a `selectAll` of a million rows) are not kept, so the state never holds on to more
-/// than a few kilobytes. It is no part of the state's value.
+/// (a `select` of hundreds of scattered rows; a `selectAll` is one run per section) are
+/// not kept, so the state never holds on to more than a few kilobytes. It is no part of the state's value.
 struct ChangeBuffers: Equatable, Sendable {
     private var kept: TableChanges.Lists?
 
@@ -41,7 +41,7 @@ struct ChangeBuffers: Equatable, Sendable {
     }
 
     /// The kept `selected` list (tests).
-    var selected: [RowPath] { kept?.selected ?? [] }
+    var selected: [RowRun] { kept?.selected ?? [] }
     /// The kept `deselected` list (tests).
-    var deselected: [RowPath] { kept?.deselected ?? [] }
+    var deselected: [RowRun] { kept?.deselected ?? [] }
 }
