@@ -99,6 +99,10 @@ struct PipelinedReplayTests {
         } catch {
             #expect(error.code == .damaged)
             #expect(error.eventIndex == bad)
+            // It behaves as the standard engine on the fingerprint's corpus, so the log's
+            // fingerprint is its own: a rejection under the same engine is damage.
+            #expect(log.checkpointsTrusted)
+            #expect(error.message == "logged event is rejected by the engine: rejected for the test", "\(error)")
         }
         var expected = TableState()
         for e in events[..<bad] { try expected.apply(e) }
@@ -131,6 +135,10 @@ struct PipelinedReplayTests {
         try w.close()
         let (sequential, plainError) = try Self.appliedInTurn(path)
         #expect(plainError?.eventIndex == bad, "\(kind)")
+        // Written by an engine that behaves differently: the error says so, not only damage.
+        #expect(try !LogReader(path: path).checkpointsTrusted)
+        #expect(plainError?.message.contains("behaves differently from the one that wrote the log (`selectlog check` shows where they part ways): ") == true,
+                "\(plainError.map(String.init(describing:)) ?? "no error")")
         // On this thread (the replay of a few events, as `state(at:)` makes), then pipelined.
         do {
             let log = try LogReader(path: path)

@@ -100,8 +100,15 @@ extension LogReader {
         }
     }
 
-    /// The error for logged event `index`, rejected by the engine.
-    func rejection(_ error: InvalidEvent, index: Int) -> LogError {
-        LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
+    /// The error for logged event `index`, rejected by the engine. Under the engine that
+    /// wrote the log only damage does that; under another (a log whose checkpoints this
+    /// build does not trust: another behaviour fingerprint, or a version 1 log) the
+    /// engines differ, and the message says so and where to look.
+    package func rejection(_ error: InvalidEvent, index: Int) -> LogError {
+        let message = checkpointsTrusted
+            ? "logged event is rejected by the engine: \(error)"
+            : "logged event is rejected by this build's engine, which behaves differently from the one that wrote the log "
+                + "(`selectlog check` shows where they part ways): \(error)"
+        return LogError(.damaged, message, path: path, eventIndex: index, invalidEvent: error)
     }
 }

@@ -127,7 +127,7 @@ extension LogReader {
         do throws(InvalidEvent) {
             return try engine.apply(e, to: &state)
         } catch {
-            throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: path, eventIndex: index, invalidEvent: error)
+            throw rejection(error, index: index)
         }
     }
 

@@ -50,7 +50,7 @@ extension Inspect {
                     operations += changes.rowOperations
                 }
             } catch {
-                throw LogError(.damaged, "logged event is rejected by the engine: \(error)", path: reader.path, eventIndex: i, invalidEvent: error)
+                throw reader.rejection(error, index: i)
             }
             return true
         }
