@@ -219,4 +219,39 @@ struct HostileInputTests {
         #expect((r.stdout + r.stderr).contains("byte offset"), "\(r.stdout)\(r.stderr)")
         #expect(Date().timeIntervalSince(started) < 20)
     }
+
+    /// A log of a few hundred bytes whose table has 100,000,000 rows, all selected: what
+    /// a row count claims in a few bytes must cost no memory per row.
+    static let hugeTable = """
+        {"type": "configure", "allowsMultipleSelection": true}
+        {"type": "reload", "sections": [{"rows": 50000000}, {"rows": 50000000, "rowHeight": 30}]}
+        {"type": "selectAll"}
+        {"type": "tap", "x": 10, "y": 100}
+        {"type": "tap", "x": 10, "y": 200}
+        """
+
+    @Test("a tiny log of a 100,000,000-row table, all selected, is read within 1 GB of address space by every command", arguments: [
+        ["replay"], ["replay", "--from-start"], ["verify", "--deep"], ["inspect"], ["check"], ["export"], ["inspect", "--why", "1,7"],
+        ["view", "--from", "4", "-o", "page.html"],
+    ])
+    func hugeTableInBoundedMemory(command: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(Self.hugeTable + "\n", to: "huge.jsonl", in: dir)
+        let log = dir.appendingPathComponent("huge.slog").path
+        let recorded = try CLI.run(["record", script, "-o", log], in: dir)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0 < 1_000)
+        // Under an address-space limit (where the shell can set one): the heights took
+        // 1.7 GB, the changes of the selectAll 1.6 GB, and the viewer 16 GB and 260 s.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v 1048576 2>/dev/null; exec \"$0\" \"$@\"", CLI.executable.path, command[0], log] + command.dropFirst()
+        process.currentDirectoryURL = dir
+        let started = Date()
+        let r = try CLI.collect(process)
+        #expect(r.status == 0, "\(command): \(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30, "\(command)")
+    }
 }
+

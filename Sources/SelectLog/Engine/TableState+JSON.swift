@@ -1,6 +1,11 @@
 extension TableState {
     /// The state as the JSON object of spec 6, with keys in the spec's order.
-    public var json: String {
+    public var json: String { json(listingSelection: true) }
+
+    /// The state JSON; with `listingSelection` false, `selected` is `[]` whatever is
+    /// selected: for callers that read the other fields of states whose selection can
+    /// hold millions of rows (the viewer, which draws the selection itself).
+    package func json(listingSelection: Bool) -> String {
         var out = "{"
         // Whether a key was written: `out.count` would count every character so far, at
         // every key (67 s for a state of 100,000,000 selected rows).
@@ -21,7 +26,7 @@ extension TableState {
         key("selected")
         out += "["
         var first = true
-        for (s, list) in selection.sections {
+        for (s, list) in selection.sections where listingSelection {
             for r in list.ranges {
                 for row in r {
                     out += (first ? "" : ", ") + "[\(s), \(row)]"
