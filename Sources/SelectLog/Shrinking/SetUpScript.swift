@@ -13,6 +13,10 @@
 /// for e in setUp.events { try table.apply(e) }   // table now matches, undo history aside
 /// ```
 public struct SetUpScript: Sendable {
+    /// The most row heights a section's `rowHeights` lists when it lists more than twice
+    /// the rows whose height differs from `rowHeight`.
+    static let listedHeights = 4096
+
     /// The events, all at the state's time `t`.
     public var events: [TimedEvent] = []
     /// What the events cannot reproduce, in words (e.g. "3 undo steps").
@@ -25,23 +29,49 @@ public struct SetUpScript: Sendable {
         add(.configure(ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)))
         add(.viewport(width: state.viewport.width, height: state.viewport.height))
         if state.layout.sectionCount > 0 {
-            add(.reload(sections: state.layout.sections.map { s in
-                // `rowHeights` up to the last row that is not `rowHeight`: the rows after
-                // it take `rowHeight` (a uniform section, however long, gives none).
+            // Heights other than a section's `rowHeight`: listed in `rowHeights` up to the
+            // last of them when that list stays short next to them; otherwise set by one
+            // `reloadRows` after the reload, so that a few odd rows among millions (a
+            // reloaded row at the end of 50,000,000) cost a few bytes, not a line past
+            // the script line limit.
+            var odd: [(row: RowPath, height: Points)] = []
+            add(.reload(sections: state.layout.sections.enumerated().map { k, s in
                 var runs: [(height: Points, count: Int)] = []
                 s.rows.forEachRun { h, n in runs.append((h, n)) }
                 if runs.last?.height == s.rowHeight { runs.removeLast() }
+                let listed = runs.reduce(0) { $0 + $1.count }
+                let differing = runs.reduce(0) { $0 + ($1.height == s.rowHeight ? 0 : $1.count) }
                 var heights: [Points]?
-                if !runs.isEmpty {
+                if listed > 0, listed <= Swift.max(SetUpScript.listedHeights, 2 * differing) {
                     heights = []
                     for run in runs { heights?.append(contentsOf: repeatElement(run.height, count: run.count)) }
+                } else {
+                    var row = 0
+                    for run in runs {
+                        if run.height != s.rowHeight {
+                            for r in row..<row + run.count { odd.append((RowPath(k, r), run.height)) }
+                        }
+                        row += run.count
+                    }
                 }
                 return SectionSpec(rows: s.rows.count, rowHeight: s.rowHeight, rowHeights: heights,
                                    header: s.header, footer: s.footer, title: s.title)
             }))
+            if !odd.isEmpty { add(.reloadRows(at: odd.map(\.row), heights: odd.map(\.height))) }
         }
         if state.editing { add(.setEditing(true)) }
-        if !state.selection.isEmpty { add(.select(rows: state.selection.paths)) }
+        if !state.selection.isEmpty {
+            // The shorter list: the selected rows, or (in a multiple mode) `selectAll` and
+            // the rows it should not have selected; a selection of every row of a huge
+            // table is one event.
+            let unselected = state.allRows.subtracting(state.selection)
+            if state.selection.count > 1, unselected.count < state.selection.count {
+                add(.selectAll)
+                if !unselected.isEmpty { add(.deselect(rows: unselected.paths)) }
+            } else {
+                add(.select(rows: state.selection.paths))
+            }
+        }
         // The editor before the offset: its row can make the content tall enough for it.
         if let editor = state.editor, let row = state.layout.editorRow {
             add(.toggleEditor(row: row, options: editor.options, multiple: editor.multiple, chosen: editor.chosen))

@@ -1,0 +1,56 @@
+import Testing
+@testable import SelectLog
+
+@Suite("The set-up of a slice (export --from) on large tables")
+struct SetUpScriptTests {
+    /// The state `setUp` rebuilds from an empty table.
+    static func rebuilt(_ setUp: SetUpScript) throws -> TableState {
+        var table = TableState()
+        for e in setUp.events { try table.apply(e) }
+        return table
+    }
+
+    @Test("a few odd heights among 50,000,000 rows are one reloadRows, not a list of every height before them")
+    func oddHeightsAreReloadedRows() throws {
+        let state = try play("""
+            {"type": "reload", "sections": [{"rows": 50000000}, {"rows": 3, "rowHeight": 10, "rowHeights": [25]}]}
+            {"type": "reloadRows", "at": [[0, 49999999], [0, 7]], "heights": [60, 0]}
+            """)
+        let setUp = SetUpScript(reproducing: state)
+        guard case .reload(let sections)? = setUp.events.map(\.event).first(where: { if case .reload = $0 { true } else { false } }) else {
+            Issue.record("no reload")
+            return
+        }
+        #expect(sections[0].rowHeights == nil, "50,000,000 rows: nothing listed")
+        #expect(sections[1].rowHeights == [Points(25)], "a short section keeps its list, up to its last odd height")
+        let reloads = setUp.events.compactMap { e -> [RowPath]? in if case .reloadRows(let at, _) = e.event { at } else { nil } }
+        #expect(reloads == [[p(0, 7), p(0, 49_999_999)]])
+        let table = try Self.rebuilt(setUp)
+        #expect(table.layout == state.layout)
+        #expect(table.layout.sections[0].rows.height(at: 49_999_999) == Points(60))
+    }
+
+    @Test("every row of 100,000,000 selected but two is selectAll and a deselect of the two")
+    func nearlyAllSelectedIsSelectAll() throws {
+        let state = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 50000000}, {"rows": 50000000}]}
+            {"type": "selectAll"}
+            {"type": "deselect", "rows": [[0, 3], [1, 49999999]]}
+            """)
+        let setUp = SetUpScript(reproducing: state)
+        let kinds = setUp.events.map(\.event.typeName)
+        #expect(kinds.suffix(2) == ["selectAll", "deselect"], "\(kinds)")
+        let table = try Self.rebuilt(setUp)
+        #expect(table.selection == state.selection)
+        #expect(table.selection.count == 99_999_998)
+        // A few rows selected are listed as before.
+        let few = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 10}]}
+            {"type": "select", "rows": [[0, 2], [0, 5]]}
+            """)
+        let listed = SetUpScript(reproducing: few).events.compactMap { e -> [RowPath]? in if case .select(let rows) = e.event { rows } else { nil } }
+        #expect(listed == [[p(0, 2), p(0, 5)]])
+    }
+}
