@@ -96,5 +96,23 @@ struct TestgenTests {
             #expect((r.stdout + r.stderr).contains(passes ? "passed" : "failed"), "\(r.stdout) \(r.stderr)")
         }
     }
+
+    @Test("a test generated on a selection of 99,999,999 rows checks its count and ranges, compiles and passes")
+    func hugeSelection() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CLI.write(HostileInputTests.hugeTable + "\n", to: "huge.jsonl", in: dir)
+        let expect = "count(selected) > 1000 and selected != [[0, 1]]"
+        let gen = try CLI.run(["testgen", "huge.jsonl", "--expect", expect, "-o", "HugeTests.swift"], in: dir)
+        #expect(gen.status == 0, "\(gen.stderr)")
+        let file = dir.appendingPathComponent("HugeTests.swift")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.utf8.count < 4_000, "listed \(text.utf8.count) bytes")
+        // The taps toggle rows (0, 2) and (0, 4) of a table all selected.
+        #expect(text.contains("#expect(table.selection.count == 99999998)"), "\(text)")
+        #expect(text.contains("== [[0, 0, 2], [0, 3, 4], [0, 5, 50000000], [1, 0, 50000000]])"), "\(text)")
+        let r = try compileAndRun(file, in: dir)
+        #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+    }
     #endif
 }

@@ -161,6 +161,23 @@ struct ExpectationTests {
                 #expect(e.holds(in: state) == e.value(in: state).isTruthy, "\(text)")
             }
             #expect(try StateExpectation("count(selected) == \(state.selection.count)").holds(in: state))
+            // `selected == L` compares without listing; `(selected) == L` lists.
+            let paths = state.selection.paths.map { "[\($0.section), \($0.row)]" }
+            var literals = ["[" + paths.joined(separator: ", ") + "]", "[" + paths.dropLast().joined(separator: ", ") + "]",
+                            "[" + paths.reversed().joined(separator: ", ") + "]", "[]", "null", "3",
+                            "[" + (paths + paths.prefix(1)).joined(separator: ", ") + "]"]
+            if let first = state.selection.paths.first {
+                // A literal is rounded onto the row's grid: 0.4 is row 0 plus nothing.
+                literals.append("[" + (["[\(first.section), \(Double(first.row) + 0.4)]"] + paths.dropFirst()).joined(separator: ", ") + "]")
+            }
+            for literal in literals {
+                for (fast, slow) in [("selected == \(literal)", "(selected) == \(literal)"), ("\(literal) != selected", "\(literal) != (selected)")] {
+                    let f = try StateExpectation(fast), g = try StateExpectation(slow)
+                    #expect(f.holds(in: state) == g.holds(in: state), "\(fast)")
+                    #expect(f.value(in: state).isEqual(to: g.value(in: state)), "\(fast)")
+                }
+            }
+            #expect(try StateExpectation("selected == [" + paths.joined(separator: ", ") + "]").holds(in: state))
         }
     }
 }

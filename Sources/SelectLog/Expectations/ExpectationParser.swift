@@ -29,6 +29,10 @@ indirect enum ExpectationNode: Sendable {
     case selectedContains(RowPath)
     /// `count(selected)`, answered by the selection itself.
     case selectedCount
+    /// `selected == v` (or `!=`, `negated`, either way round), answered without listing
+    /// the selection: the list `v` is compared with the selected rows one by one, after
+    /// its length with their count.
+    case selectedEquals(ExpectationValue, negated: Bool)
 }
 
 /// Recursive descent over the grammar of `StateExpectation`.
@@ -104,6 +108,10 @@ struct ExpectationParser {
         // Fast paths that read the selection without listing it.
         if op == .contains, case .field(.selected, nil) = left, case .literal(let v) = right, let row = ExpectationParser.rowPath(v) {
             return .selectedContains(row)
+        }
+        if op == .equal || op == .notEqual {
+            if case .field(.selected, nil) = left, case .literal(let v) = right { return .selectedEquals(v, negated: op == .notEqual) }
+            if case .literal(let v) = left, case .field(.selected, nil) = right { return .selectedEquals(v, negated: op == .notEqual) }
         }
         return .compare(left, op, right)
     }

@@ -64,7 +64,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
             case .field(let f, let key):
                 let path = f.rawValue + (key.map { "." + $0 } ?? "")
                 if !out.contains(path) { out.append(path) }
-            case .selectedContains, .selectedCount:
+            case .selectedContains, .selectedCount, .selectedEquals:
                 if !out.contains("selected") { out.append("selected") }
             case .literal: break
             }
@@ -83,6 +83,29 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `reads(in:)`, with `selected` listing its first `limit` rows at most; `more` is how
+    /// many rows it left out (0 for every other field). For messages about states whose
+    /// selection can hold millions of rows.
+    package func reads(in state: TableState, listingAtMost limit: Int) -> [(path: String, value: ExpectationValue, more: Int)] {
+        fields.map { path in
+            guard path == "selected" else {
+                let parts = path.split(separator: ".").map(String.init)
+                let field = StateField(rawValue: parts[0]) ?? .events
+                return (path, field.value(in: state, key: parts.count > 1 ? parts[1] : nil), 0)
+            }
+            var rows: [ExpectationValue] = []
+            listing: for (section, list) in state.selection.sections {
+                for range in list.ranges {
+                    for row in range {
+                        if rows.count == limit { break listing }
+                        rows.append(.row(RowPath(section, row)))
+                    }
+                }
+            }
+            return (path, .list(rows), state.selection.count - rows.count)
+        }
+    }
+
     /// Whether `node` holds, without building values for the logical operators and the
     /// selection's fast paths (what `inspect --first` runs after every event).
     static func truth(_ node: ExpectationNode, _ state: TableState) -> Bool {
@@ -91,6 +114,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         case .and(let a, let b): return truth(a, state) && truth(b, state)
         case .not(let a): return !truth(a, state)
         case .selectedContains(let row): return state.selection.contains(row)
+        case .selectedEquals(let v, let negated): return selectionEquals(v, state) != negated
         case .field(.editing, nil): return state.editing
         case .field(.dragging, nil): return state.dragging
         case .field(.decelerating, nil): return state.decelerating
@@ -107,12 +131,29 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         case .literal(let v): return v
         case .selectedContains(let row): return .bool(state.selection.contains(row))
         case .selectedCount: return .number(.count(state.selection.count))
+        case .selectedEquals(let v, let negated): return .bool(selectionEquals(v, state) != negated)
         case .count(let a):
             if case .list(let items) = evaluate(a, state) { return .number(.count(items.count)) }
             return .null
         case .compare(let a, let op, let b):
             return .bool(compare(evaluate(a, state), op, evaluate(b, state)))
         }
+    }
+
+    /// Whether `selected`, listed, would equal `v` (`ExpectationValue.isEqual`), without
+    /// listing it: a list of as many items as rows are selected, each equal to its row.
+    static func selectionEquals(_ v: ExpectationValue, _ state: TableState) -> Bool {
+        guard case .list(let items) = v, items.count == state.selection.count else { return false }
+        var i = 0
+        for (section, list) in state.selection.sections {
+            for range in list.ranges {
+                for row in range {
+                    guard items[i].isEqual(to: .row(RowPath(section, row))) else { return false }
+                    i += 1
+                }
+            }
+        }
+        return true
     }
 
     static func compare(_ a: ExpectationValue, _ op: ExpectationOperator, _ b: ExpectationValue) -> Bool {

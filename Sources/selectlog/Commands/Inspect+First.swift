@@ -56,8 +56,8 @@ extension Inspect {
         if let g = gesture, g.events.count > 1 {
             print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)")
         }
-        for (path, value) in expectation.reads(in: state) {
-            print("  \(path) = \(Replay.shortened(value.description))")
+        for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
+            print("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
         }
         print("\nbefore (after event \(n - 1)):")
         print(TablePicture(before).text)

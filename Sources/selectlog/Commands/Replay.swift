@@ -48,8 +48,8 @@ struct Replay: ParsableCommand {
             print(o.text)
         } else {
             print("\(expectation.text) \(holds ? "holds" : "does not hold") after \(state.events) events")
-            for (path, value) in expectation.reads(in: state) {
-                print("  \(path) = \(Replay.shortened(value.description))")
+            for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
+                print("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
             }
         }
         if !holds { throw Exit.damaged }
@@ -68,6 +68,15 @@ struct Replay: ParsableCommand {
     }
 
     /// At most 300 characters of a long value, saying how much was left out.
+    /// The most selected rows a message lists.
+    static let listedRows = 30
+
+    /// A value read by an expectation, for a message: shortened, and saying how many rows
+    /// of a selection it left out.
+    static func shown(_ value: ExpectationValue, more: Int) -> String {
+        shortened(value.description) + (more > 0 ? " (and \(more) more rows)" : "")
+    }
+
     static func shortened(_ text: String) -> String {
         guard text.count > 300 else { return text }
         return String(text.prefix(300)) + "… (\(text.count - 300) more characters)"

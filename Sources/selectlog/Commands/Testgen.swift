@@ -41,7 +41,9 @@ struct Testgen: ParsableCommand {
         }
         if !expectation.holds(in: state) {
             complain("\(file): the expectation does not hold after its \(events.count) events; the test \(allowFailing ? "will" : "would") fail")
-            for (path, value) in expectation.reads(in: state) { complain("  \(path) = \(Replay.shortened(value.description))") }
+            for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
+                complain("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
+            }
             if !allowFailing { throw Exit.damaged }
         }
         let base = output.split(separator: "/").last.map { String($0.split(separator: ".").first ?? "") } ?? ""
@@ -84,12 +86,27 @@ struct TestSource {
         lines.append("        #expect(expectation.holds(in: table), \"\\(expectation.reads(in: table))\")")
         lines.append("")
         lines.append("        // The fields it reads, as they are at the end of the script:")
-        for (path, value) in expectation.reads(in: final) {
-            lines.append(contentsOf: TestSource.checks(path, value).map { "        " + $0 })
+        for read in expectation.reads(in: final, listingAtMost: TestSource.listedRows) {
+            let checks = read.more > 0 ? TestSource.selectionChecks(final.selection) : TestSource.checks(read.path, read.value)
+            lines.append(contentsOf: checks.map { "        " + $0 })
         }
         lines.append("    }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The most selected rows a test lists as index paths; past it, as ranges.
+    static let listedRows = 64
+
+    /// `#expect`s of a large selection: its count, and its ranges as
+    /// `[section, lowerBound, upperBound]` (a selection of millions of rows in a few lines).
+    static func selectionChecks(_ selection: RowSet) -> [String] {
+        var ranges: [String] = []
+        for (section, list) in selection.sections {
+            for r in list.ranges { ranges.append("[\(section), \(r.lowerBound), \(r.upperBound)]") }
+        }
+        return ["#expect(table.selection.count == \(selection.count))",
+                "#expect(table.selection.sections.flatMap { s in s.rows.ranges.map { [s.section, $0.lowerBound, $0.upperBound] } } == [\(ranges.joined(separator: ", "))])"]
     }
 
     /// Plain `#expect`s of one field's value, through the public API of `TableState`.
