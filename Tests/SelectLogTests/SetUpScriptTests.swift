@@ -53,4 +53,23 @@ struct SetUpScriptTests {
         let listed = SetUpScript(reproducing: few).events.compactMap { e -> [RowPath]? in if case .select(let rows) = e.event { rows } else { nil } }
         #expect(listed == [[p(0, 2), p(0, 5)]])
     }
+
+    @Test("the state JSON written in pieces is the state JSON, in pieces of about 64 KiB")
+    func jsonInPieces() throws {
+        let state = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 30000}, {"rows": 5}]}
+            {"type": "selectAll"}
+            {"type": "deselect", "rows": [[0, 7]]}
+            """)
+        var pieces: [String] = []
+        state.writeJSON { pieces.append($0) }
+        #expect(pieces.joined() == state.json)
+        #expect(pieces.count > 3, "\(pieces.count) pieces")
+        #expect(pieces.allSatisfy { $0.utf8.count < (1 << 16) + 64 })
+        #expect(state.json.contains(#""selected": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [0, 8], "#))
+        let unlisted = state.json(listingSelection: false)
+        #expect(unlisted == state.json.replacing(#/"selected": \[[^"]*\], "contentOffset"/#, with: #""selected": [], "contentOffset""#))
+    }
 }
+

@@ -6,6 +6,15 @@ extension TableState {
     /// selected: for callers that read the other fields of states whose selection can
     /// hold millions of rows (the viewer, which draws the selection itself).
     package func json(listingSelection: Bool) -> String {
+        var text = ""
+        writeJSON(listingSelection: listingSelection) { text += $0 }
+        return text
+    }
+
+    /// The state JSON (`json`), handed to `emit` in pieces of about 64 KiB, so that a
+    /// state whose selection lists millions of rows is written without being held
+    /// (`replay --json` of 100,000,000 selected rows: 1.5 GB of text).
+    package func writeJSON(listingSelection: Bool = true, _ emit: (String) -> Void) {
         var out = "{"
         // Whether a key was written: `out.count` would count every character so far, at
         // every key (67 s for a state of 100,000,000 selected rows).
@@ -31,6 +40,10 @@ extension TableState {
                 for row in r {
                     out += (first ? "" : ", ") + "[\(s), \(row)]"
                     first = false
+                    if out.utf8.count >= 1 << 16 {
+                        emit(out)
+                        out = ""
+                    }
                 }
             }
         }
@@ -68,7 +81,7 @@ extension TableState {
         key("redo"); out += String(redoStack.count)
         key("hash"); out += "\"\(hashHex)\""
         out += "}"
-        return out
+        emit(out)
     }
 }
 

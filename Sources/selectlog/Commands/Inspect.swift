@@ -68,7 +68,12 @@ struct Inspect: ParsableCommand {
                     throw Exit.usage
                 }
                 let state = try reader.state(at: at)
-                print(json ? state.json : TablePicture(state).text)
+                if json {
+                    state.writeJSON { print($0, terminator: "") }
+                    print()
+                } else {
+                    print(TablePicture(state).text)
+                }
             } else {
                 try summarize(reader, isScript: isScript)
             }

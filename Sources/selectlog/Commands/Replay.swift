@@ -35,7 +35,12 @@ struct Replay: ParsableCommand {
         let expectation = try expect.map(Replay.parse)
         let state = try Input.state(of: file, at: at, fromStart: fromStart)
         guard let expectation else {
-            print(json ? state.json : TablePicture(state).text)
+            if json {
+                state.writeJSON { print($0, terminator: "") }
+                print()
+            } else {
+                print(TablePicture(state).text)
+            }
             return
         }
         let holds = expectation.holds(in: state)
