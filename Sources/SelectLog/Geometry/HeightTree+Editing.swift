@@ -194,7 +194,10 @@ extension HeightTree {
             return
         }
         if child.isLeaf {
-            coalesce(node, from: k - 1, through: k + 1)
+            // Only a leaf that fell below half (or a run now too short to stay one) looks
+            // for a neighbour to merge with, as before runs: most removes look at nothing.
+            let small = child.run == nil ? child.heights.count < leafCapacity / 2 : child.count < shortestRunLeaf
+            if small { coalesce(node, from: k - 1, through: k + 1) }
             return
         }
         guard child.width < fanout / 2, node.children.count > 1 else { return }
