@@ -183,4 +183,19 @@ struct HeightTreeRunTests {
                                           RowRun(section: 1, rows: 0..<49_999_999)])
         #expect(cleared.selectedRuns.isEmpty)
     }
+
+    @Test("an edit inside a run, undone, folds back into one run")
+    func undoneEditFoldsBack() {
+        var tree = HeightTree(repeating: Points(44), count: 1000)
+        tree.setHeight(Points(60), at: 500)
+        #expect(tree.audit().nodes > 1)
+        tree.setHeight(Points(44), at: 500)
+        #expect(tree.audit().nodes == 1, "\(tree.audit())")
+        #expect(tree == HeightTree(repeating: Points(44), count: 1000))
+        // Near the start: the heights beside the edit fold back as well.
+        tree.setHeight(Points(0), at: 3)
+        tree.setHeight(Points(44), at: 3)
+        #expect(tree.audit().nodes == 1, "\(tree.audit())")
+    }
 }
+

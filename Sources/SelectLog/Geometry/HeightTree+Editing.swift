@@ -21,6 +21,7 @@ extension HeightTree {
         precondition(index >= 0 && index < count, "row index out of range")
         makeRootUnique()
         adoptAtRoot(HeightTree.set(height.raw, at: index, in: root).siblings)
+        while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
     }
 
     private mutating func makeRootUnique() {
@@ -130,12 +131,16 @@ extension HeightTree {
         }
     }
 
-    /// One leaf for two neighbouring leaves, when they make one: two runs of one height,
-    /// or at most `leafCapacity` rows of which none is in a run of `shortestRunLeaf` or
-    /// more (so merging never turns a long run into heights). Nil otherwise.
+    /// One leaf for two neighbouring leaves, when they make one: a run and a run or
+    /// heights all of its height (an edit inside a run undone folds back into it), or at
+    /// most `leafCapacity` rows of which none is in a run of `shortestRunLeaf` or more (so
+    /// merging never turns a long run into heights). Nil otherwise.
     private static func merged(_ a: Node, _ b: Node) -> Node? {
         guard a.isLeaf, b.isLeaf else { return nil }
-        if let x = a.run, let y = b.run, x == y { return Node(run: x, count: a.count + b.count) }
+        if let x = a.run ?? b.run, (a.run ?? x) == x, (b.run ?? x) == x,
+           a.heights.allSatisfy({ $0 == x }), b.heights.allSatisfy({ $0 == x }) {
+            return Node(run: x, count: a.count + b.count)
+        }
         guard a.count + b.count <= leafCapacity else { return nil }
         if a.run != nil && a.count >= shortestRunLeaf || b.run != nil && b.count >= shortestRunLeaf { return nil }
         return Node(leaf: a.leafHeights + b.leafHeights)
@@ -234,7 +239,12 @@ extension HeightTree {
         node.sum &+= h &- old
         node.childCounts[k] = child.count
         node.childSums[k] = child.sum
-        adopt(split, after: k, in: node)
+        if split.isEmpty {
+            // A leaf of heights set back to a neighbouring run's height folds into it.
+            if child.isLeaf && child.run == nil { coalesce(node, from: k - 1, through: k + 1) }
+        } else {
+            adopt(split, after: k, in: node)
+        }
         return (old, splitIfFull(node))
     }
 }
