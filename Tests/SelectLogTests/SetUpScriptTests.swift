@@ -71,5 +71,42 @@ struct SetUpScriptTests {
         let unlisted = state.json(listingSelection: false)
         #expect(unlisted == state.json.replacing(#/"selected": \[[^"]*\], "contentOffset"/#, with: #""selected": [], "contentOffset""#))
     }
+
+    @Test("a section grown past the 50,000,000 rows a reload can give is reloaded full, and the rest inserted")
+    func grownSection() throws {
+        let state = try play("""
+            {"type": "reload", "sections": [{"rows": 50000000}, {"rows": 2}]}
+            {"type": "insertRows", "at": [[0, 0], [0, 49999999]], "heights": [10, 20]}
+            """)
+        #expect(state.layout.rowCount(in: 0) == 50_000_002)
+        let setUp = SetUpScript(reproducing: state)
+        let table = try Self.rebuilt(setUp)
+        #expect(table.layout == state.layout)
+        #expect(table.layout.sections[0].rows.height(at: 49_999_999) == Points(20))
+    }
+
+    @Test("long lists of rows are cut into events of at most eventRows, which rebuild the same selection")
+    func longListsAreCut() throws {
+        // Every other row of section 0 selected, all of section 1: neither the selected
+        // rows nor the others are few.
+        var state = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 250000, "rowHeight": 10}, {"rows": 3}]}
+            {"type": "selectAll"}
+            """)
+        let every = (0..<125_000).map { "[0, \($0 * 2)]" }.joined(separator: ", ")
+        try apply(&state, #"{"type": "deselect", "rows": [\#(every)]}"#)
+        let setUp = SetUpScript(reproducing: state)
+        let lists = setUp.events.compactMap { e -> Int? in
+            switch e.event {
+            case .select(let rows), .deselect(let rows): rows.count
+            default: nil
+            }
+        }
+        #expect(lists.count >= 2 && lists.allSatisfy { $0 <= SetUpScript.eventRows }, "\(lists)")
+        #expect(lists.reduce(0, +) == 125_000 || lists.reduce(0, +) == 125_003)
+        let table = try Self.rebuilt(setUp)
+        #expect(table.selection == state.selection)
+    }
 }
 

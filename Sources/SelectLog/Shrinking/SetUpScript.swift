@@ -17,6 +17,16 @@ public struct SetUpScript: Sendable {
     /// the rows whose height differs from `rowHeight`.
     static let listedHeights = 4096
 
+    /// The most rows one set-up event lists (`select`, `deselect`, `insertRows`,
+    /// `reloadRows`): longer lists are cut into events of this many, so that no line
+    /// of the script passes the 64 MiB line limit (a `select` of 40,000,000 rows did).
+    static let eventRows = 100_000
+
+    /// `items` in consecutive parts of at most `eventRows`.
+    static func parts<T>(_ items: [T]) -> [ArraySlice<T>] {
+        stride(from: 0, to: items.count, by: eventRows).map { items[$0..<Swift.min($0 + eventRows, items.count)] }
+    }
+
     /// The events, all at the state's time `t`.
     public var events: [TimedEvent] = []
     /// What the events cannot reproduce, in words (e.g. "3 undo steps").
@@ -35,14 +45,19 @@ public struct SetUpScript: Sendable {
             // reloaded row at the end of 50,000,000) cost a few bytes, not a line past
             // the script line limit.
             var odd: [(row: RowPath, height: Points)] = []
+            // Rows past `EventLimits.sectionRows` (a section grown by row edits), which a
+            // reload cannot give: inserted after it.
+            var grown: [RowPath] = []
             add(.reload(sections: state.layout.sections.enumerated().map { k, s in
+                let reloaded = Swift.min(s.rows.count, EventLimits.sectionRows)
+                for r in reloaded..<s.rows.count { grown.append(RowPath(k, r)) }
                 var runs: [(height: Points, count: Int)] = []
                 s.rows.forEachRun { h, n in runs.append((h, n)) }
                 if runs.last?.height == s.rowHeight { runs.removeLast() }
                 let listed = runs.reduce(0) { $0 + $1.count }
                 let differing = runs.reduce(0) { $0 + ($1.height == s.rowHeight ? 0 : $1.count) }
                 var heights: [Points]?
-                if listed > 0, listed <= Swift.max(SetUpScript.listedHeights, 2 * differing) {
+                if listed > 0, listed <= reloaded, listed <= Swift.max(SetUpScript.listedHeights, 2 * differing) {
                     heights = []
                     for run in runs { heights?.append(contentsOf: repeatElement(run.height, count: run.count)) }
                 } else {
@@ -54,10 +69,11 @@ public struct SetUpScript: Sendable {
                         row += run.count
                     }
                 }
-                return SectionSpec(rows: s.rows.count, rowHeight: s.rowHeight, rowHeights: heights,
+                return SectionSpec(rows: reloaded, rowHeight: s.rowHeight, rowHeights: heights,
                                    header: s.header, footer: s.footer, title: s.title)
             }))
-            if !odd.isEmpty { add(.reloadRows(at: odd.map(\.row), heights: odd.map(\.height))) }
+            for part in SetUpScript.parts(grown) { add(.insertRows(at: Array(part), heights: nil)) }
+            for part in SetUpScript.parts(odd) { add(.reloadRows(at: part.map(\.row), heights: part.map(\.height))) }
         }
         if state.editing { add(.setEditing(true)) }
         if !state.selection.isEmpty {
@@ -67,9 +83,9 @@ public struct SetUpScript: Sendable {
             let unselected = state.allRows.subtracting(state.selection)
             if state.selection.count > 1, unselected.count < state.selection.count {
                 add(.selectAll)
-                if !unselected.isEmpty { add(.deselect(rows: unselected.paths)) }
+                for part in SetUpScript.parts(unselected.paths) { add(.deselect(rows: Array(part))) }
             } else {
-                add(.select(rows: state.selection.paths))
+                for part in SetUpScript.parts(state.selection.paths) { add(.select(rows: Array(part))) }
             }
         }
         // The editor before the offset: its row can make the content tall enough for it.
