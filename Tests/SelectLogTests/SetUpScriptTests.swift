@@ -108,5 +108,31 @@ struct SetUpScriptTests {
         let table = try Self.rebuilt(setUp)
         #expect(table.selection == state.selection)
     }
+
+    @Test("whole sections selected among whole sections not: selectAll, then the others inserted, in a few events")
+    func wholeSectionsSelected() throws {
+        var state = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 30000000, "rowHeight": 10}, {"rows": 4, "rowHeights": [7]}]}
+            {"type": "selectAll"}
+            {"type": "insertSections", "at": [1, 3], "sections": [{"rows": 40000000, "rowHeight": 20, "title": "B"}, {"rows": 0}]}
+            {"type": "tap", "x": 100, "y": 5}
+            """)
+        try apply(&state, #"{"type": "reloadRows", "at": [[1, 39999999]], "heights": [33]}"#)
+        #expect(state.selection.count == 30_000_003)
+        let setUp = SetUpScript(reproducing: state)
+        #expect(setUp.events.count < 12, "\(setUp.events.map(\.event.typeName))")
+        let listed = setUp.events.reduce(0) { n, e in
+            switch e.event {
+            case .select(let rows), .deselect(let rows): n + rows.count
+            default: n
+            }
+        }
+        #expect(listed == 1, "only the tapped row is listed")
+        let table = try Self.rebuilt(setUp)
+        #expect(table.layout == state.layout)
+        #expect(table.selection == state.selection)
+        #expect(table.layout.sections[1].title == "B" && table.layout.sections[1].rows.height(at: 39_999_999) == Points(33))
+    }
 }
 

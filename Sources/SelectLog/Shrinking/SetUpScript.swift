@@ -36,57 +36,64 @@ public struct SetUpScript: Sendable {
     public init(reproducing state: TableState) {
         let t = state.t
         func add(_ e: Event) { events.append(TimedEvent(e, t: t)) }
-        add(.configure(ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)))
-        add(.viewport(width: state.viewport.width, height: state.viewport.height))
-        if state.layout.sectionCount > 0 {
-            // Heights other than a section's `rowHeight`: listed in `rowHeights` up to the
-            // last of them when that list stays short next to them; otherwise set by one
-            // `reloadRows` after the reload, so that a few odd rows among millions (a
-            // reloaded row at the end of 50,000,000) cost a few bytes, not a line past
-            // the script line limit.
-            var odd: [(row: RowPath, height: Points)] = []
-            // Rows past `EventLimits.sectionRows` (a section grown by row edits), which a
-            // reload cannot give: inserted after it.
-            var grown: [RowPath] = []
-            add(.reload(sections: state.layout.sections.enumerated().map { k, s in
-                let reloaded = Swift.min(s.rows.count, EventLimits.sectionRows)
-                for r in reloaded..<s.rows.count { grown.append(RowPath(k, r)) }
-                var runs: [(height: Points, count: Int)] = []
-                s.rows.forEachRun { h, n in runs.append((h, n)) }
-                if runs.last?.height == s.rowHeight { runs.removeLast() }
-                let listed = runs.reduce(0) { $0 + $1.count }
-                let differing = runs.reduce(0) { $0 + ($1.height == s.rowHeight ? 0 : $1.count) }
-                var heights: [Points]?
-                if listed > 0, listed <= reloaded, listed <= Swift.max(SetUpScript.listedHeights, 2 * differing) {
-                    heights = []
-                    for run in runs { heights?.append(contentsOf: repeatElement(run.height, count: run.count)) }
-                } else {
-                    var row = 0
-                    for run in runs {
-                        if run.height != s.rowHeight {
-                            for r in row..<row + run.count { odd.append((RowPath(k, r), run.height)) }
-                        }
-                        row += run.count
-                    }
-                }
-                return SectionSpec(rows: reloaded, rowHeight: s.rowHeight, rowHeights: heights,
-                                   header: s.header, footer: s.footer, title: s.title)
-            }))
+        /// Rows past a section's `reload` limit, inserted; then rows of odd heights, reloaded.
+        func addRows(_ grown: [RowPath], _ odd: [(row: RowPath, height: Points)]) {
             for part in SetUpScript.parts(grown) { add(.insertRows(at: Array(part), heights: nil)) }
             for part in SetUpScript.parts(odd) { add(.reloadRows(at: part.map(\.row), heights: part.map(\.height))) }
         }
-        if state.editing { add(.setEditing(true)) }
-        if !state.selection.isEmpty {
-            // The shorter list: the selected rows, or (in a multiple mode) `selectAll` and
-            // the rows it should not have selected; a selection of every row of a huge
-            // table is one event.
-            let unselected = state.allRows.subtracting(state.selection)
-            if state.selection.count > 1, unselected.count < state.selection.count {
-                add(.selectAll)
-                for part in SetUpScript.parts(unselected.paths) { add(.deselect(rows: Array(part))) }
-            } else {
-                for part in SetUpScript.parts(state.selection.paths) { add(.select(rows: Array(part))) }
+        add(.configure(ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)))
+        add(.viewport(width: state.viewport.width, height: state.viewport.height))
+        // The selection as the shorter list: the selected rows, or (in a multiple mode)
+        // `selectAll` and the rows it should not have selected. With `selectAll`, the
+        // sections of which no row is selected are inserted after it rather than listed:
+        // a selection of whole sections of millions of rows is a few events.
+        let sections = state.layout.sections
+        let selectedSections = Set(state.selection.sections.map(\.section))
+        let unselected = state.allRows.subtracting(state.selection)
+        var later: [Int] = []
+        var rest = unselected
+        if state.selection.count > 1 {
+            later = sections.indices.filter { sections[$0].rows.count > 0 && !selectedSections.contains($0) }
+            for k in later { rest = rest.subtracting(RowSet(section: k, rows: 0..<sections[k].rows.count)) }
+            if rest.count >= state.selection.count {
+                later = []
+                rest = unselected
             }
+        }
+        let selectsAll = state.selection.count > 1 && rest.count < state.selection.count
+        let inserted = Set(later)
+        let kept = sections.indices.filter { !inserted.contains($0) }
+        if !sections.isEmpty {
+            // The kept sections are numbered among themselves until the others are inserted.
+            var specs: [SectionSpec] = []
+            var grown: [RowPath] = [], odd: [(row: RowPath, height: Points)] = []
+            for (i, k) in kept.enumerated() {
+                let (spec, extra, heights) = SetUpScript.section(sections[k])
+                specs.append(spec)
+                grown += extra.map { RowPath(i, $0) }
+                odd += heights.map { (RowPath(i, $0.row), $0.height) }
+            }
+            add(.reload(sections: specs))
+            addRows(grown, odd)
+        }
+        if state.editing { add(.setEditing(true)) }
+        if selectsAll {
+            add(.selectAll)
+            if !later.isEmpty {
+                var specs: [SectionSpec] = []
+                var grown: [RowPath] = [], odd: [(row: RowPath, height: Points)] = []
+                for k in later {
+                    let (spec, extra, heights) = SetUpScript.section(sections[k])
+                    specs.append(spec)
+                    grown += extra.map { RowPath(k, $0) }
+                    odd += heights.map { (RowPath(k, $0.row), $0.height) }
+                }
+                add(.insertSections(at: later, sections: specs))
+                addRows(grown, odd)
+            }
+            for part in SetUpScript.parts(rest.paths) { add(.deselect(rows: Array(part))) }
+        } else if !state.selection.isEmpty {
+            for part in SetUpScript.parts(state.selection.paths) { add(.select(rows: Array(part))) }
         }
         // The editor before the offset: its row can make the content tall enough for it.
         if let editor = state.editor, let row = state.layout.editorRow {
@@ -100,5 +107,34 @@ public struct SetUpScript: Sendable {
         if !state.redoStack.isEmpty { notCarried.append("\(state.redoStack.count) redo step\(state.redoStack.count == 1 ? "" : "s")") }
         if state.pan != nil { notCarried.append("the pan in progress") }
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }
+    }
+
+    /// A section as a `reload` or `insertSections` gives it, with the rows it cannot give
+    /// (past `EventLimits.sectionRows`, inserted after it) and the rows whose heights a
+    /// `reloadRows` sets after it. Heights other than the section's `rowHeight` are listed
+    /// in `rowHeights` up to the last of them while that list stays short next to them;
+    /// otherwise reloaded, so that a few odd rows among millions (a reloaded row at the
+    /// end of 50,000,000) cost a few bytes, not a line past the script line limit.
+    static func section(_ s: LayoutSection) -> (spec: SectionSpec, grown: Range<Int>, odd: [(row: Int, height: Points)]) {
+        let given = Swift.min(s.rows.count, EventLimits.sectionRows)
+        var runs: [(height: Points, count: Int)] = []
+        s.rows.forEachRun { h, n in runs.append((h, n)) }
+        if runs.last?.height == s.rowHeight { runs.removeLast() }
+        let listed = runs.reduce(0) { $0 + $1.count }
+        let differing = runs.reduce(0) { $0 + ($1.height == s.rowHeight ? 0 : $1.count) }
+        var heights: [Points]?
+        var odd: [(row: Int, height: Points)] = []
+        if listed > 0, listed <= given, listed <= Swift.max(listedHeights, 2 * differing) {
+            heights = []
+            for run in runs { heights?.append(contentsOf: repeatElement(run.height, count: run.count)) }
+        } else {
+            var row = 0
+            for run in runs {
+                if run.height != s.rowHeight { odd += (row..<row + run.count).map { ($0, run.height) } }
+                row += run.count
+            }
+        }
+        let spec = SectionSpec(rows: given, rowHeight: s.rowHeight, rowHeights: heights, header: s.header, footer: s.footer, title: s.title)
+        return (spec, given..<s.rows.count, odd)
     }
 }
