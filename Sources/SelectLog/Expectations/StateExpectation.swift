@@ -76,11 +76,14 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     /// Each field the expectation reads, with its value in `state`: what a failed check
     /// prints.
     public func reads(in state: TableState) -> [(path: String, value: ExpectationValue)] {
-        fields.map { path in
-            let parts = path.split(separator: ".").map(String.init)
-            let field = StateField(rawValue: parts[0]) ?? .events
-            return (path, field.value(in: state, key: parts.count > 1 ? parts[1] : nil))
-        }
+        fields.map { ($0, StateExpectation.read($0, in: state)) }
+    }
+
+    /// The value of field `path` (`selected`, `pan.kind`) in `state`.
+    private static func read(_ path: String, in state: TableState) -> ExpectationValue {
+        let parts = path.split(separator: ".").map(String.init)
+        let field = StateField(rawValue: parts[0]) ?? .events
+        return field.value(in: state, key: parts.count > 1 ? parts[1] : nil)
     }
 
     /// `reads(in:)`, with `selected` listing its first `limit` rows at most; `more` is how
@@ -88,11 +91,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     /// selection can hold millions of rows.
     package func reads(in state: TableState, listingAtMost limit: Int) -> [(path: String, value: ExpectationValue, more: Int)] {
         fields.map { path in
-            guard path == "selected" else {
-                let parts = path.split(separator: ".").map(String.init)
-                let field = StateField(rawValue: parts[0]) ?? .events
-                return (path, field.value(in: state, key: parts.count > 1 ? parts[1] : nil), 0)
-            }
+            guard path == "selected" else { return (path, StateExpectation.read(path, in: state), 0) }
             var rows: [ExpectationValue] = []
             listing: for (section, list) in state.selection.sections {
                 for range in list.ranges {

@@ -36,8 +36,20 @@ public struct SetUpScript: Sendable {
     public init(reproducing state: TableState) {
         let t = state.t
         func add(_ e: Event) { events.append(TimedEvent(e, t: t)) }
-        /// Rows past a section's `reload` limit, inserted; then rows of odd heights, reloaded.
-        func addRows(_ grown: [RowPath], _ odd: [(row: RowPath, height: Points)]) {
+        /// Sections `indices` of the state through `event` (a `reload` or `insertSections`),
+        /// numbered from 0 (`renumbered`) or as in the state; then the rows past a section's
+        /// `reload` limit, inserted, and the rows of odd heights, reloaded.
+        func addSections(_ indices: [Int], renumbered: Bool, _ event: ([SectionSpec]) -> Event) {
+            var specs: [SectionSpec] = []
+            var grown: [RowPath] = [], odd: [(row: RowPath, height: Points)] = []
+            for (i, k) in indices.enumerated() {
+                let (spec, extra, heights) = SetUpScript.section(state.layout.sections[k])
+                let number = renumbered ? i : k
+                specs.append(spec)
+                grown += extra.map { RowPath(number, $0) }
+                odd += heights.map { (RowPath(number, $0.row), $0.height) }
+            }
+            add(event(specs))
             for part in SetUpScript.parts(grown) { add(.insertRows(at: Array(part), heights: nil)) }
             for part in SetUpScript.parts(odd) { add(.reloadRows(at: part.map(\.row), heights: part.map(\.height))) }
         }
@@ -65,32 +77,12 @@ public struct SetUpScript: Sendable {
         let kept = sections.indices.filter { !inserted.contains($0) }
         if !sections.isEmpty {
             // The kept sections are numbered among themselves until the others are inserted.
-            var specs: [SectionSpec] = []
-            var grown: [RowPath] = [], odd: [(row: RowPath, height: Points)] = []
-            for (i, k) in kept.enumerated() {
-                let (spec, extra, heights) = SetUpScript.section(sections[k])
-                specs.append(spec)
-                grown += extra.map { RowPath(i, $0) }
-                odd += heights.map { (RowPath(i, $0.row), $0.height) }
-            }
-            add(.reload(sections: specs))
-            addRows(grown, odd)
+            addSections(kept, renumbered: true) { .reload(sections: $0) }
         }
         if state.editing { add(.setEditing(true)) }
         if selectsAll {
             add(.selectAll)
-            if !later.isEmpty {
-                var specs: [SectionSpec] = []
-                var grown: [RowPath] = [], odd: [(row: RowPath, height: Points)] = []
-                for k in later {
-                    let (spec, extra, heights) = SetUpScript.section(sections[k])
-                    specs.append(spec)
-                    grown += extra.map { RowPath(k, $0) }
-                    odd += heights.map { (RowPath(k, $0.row), $0.height) }
-                }
-                add(.insertSections(at: later, sections: specs))
-                addRows(grown, odd)
-            }
+            if !later.isEmpty { addSections(later, renumbered: false) { .insertSections(at: later, sections: $0) } }
             for part in SetUpScript.parts(rest.paths) { add(.deselect(rows: Array(part))) }
         } else if !state.selection.isEmpty {
             for part in SetUpScript.parts(state.selection.paths) { add(.select(rows: Array(part))) }
