@@ -253,5 +253,40 @@ struct HostileInputTests {
         #expect(r.status == 0, "\(command): \(r.stderr)")
         #expect(Date().timeIntervalSince(started) < 30, "\(command)")
     }
+
+    @Test("replay --expect --json lists a selection of 10,000,000 rows in full, within 1 GB of address space")
+    func expectationReadsInBoundedMemory() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 10000000}]}
+            {"type": "selectAll"}
+
+            """, to: "selected.jsonl", in: dir)
+        let log = dir.appendingPathComponent("selected.slog").path
+        #expect(try CLI.run(["record", script, "-o", log], in: dir).status == 0)
+        // The reads were built as values and one string: 1.6 GB for these rows.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v 1048576 2>/dev/null; exec \"$0\" \"$@\" > out.json", CLI.executable.path,
+                             "replay", log, "--expect", "count(selected) == 10000000", "--json"]
+        process.currentDirectoryURL = dir
+        let r = try CLI.collect(process)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = try Data(contentsOf: dir.appendingPathComponent("out.json"))
+        let head = #"{"expect": "count(selected) == 10000000", "at": 3, "holds": true, "reads": {"selected": [[0, 0], [0, 1], "#
+        let tail = "[0, 9999998], [0, 9999999]]}}\n"
+        #expect(String(decoding: out.prefix(head.utf8.count), as: UTF8.self) == head)
+        #expect(String(decoding: out.suffix(tail.utf8.count), as: UTF8.self) == tail)
+        // Every row once: "[0, r]" is 5 bytes and r's digits, and ", " between rows.
+        var digits = 1, power = 1                       // row 0, then rows 1-9, 10-99, …
+        for d in 1...7 {
+            digits += d * (power * 10 - power)
+            power *= 10
+        }
+        let head0 = #"{"expect": "count(selected) == 10000000", "at": 3, "holds": true, "reads": {"selected": ["#
+        #expect(out.count == head0.utf8.count + 10_000_000 * 5 + digits + 9_999_999 * 2 + "]}}\n".utf8.count)
+    }
 }
 

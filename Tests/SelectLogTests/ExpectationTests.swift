@@ -139,6 +139,38 @@ struct ExpectationTests {
         #expect(e.negated.text == "not (\(e.text))")
     }
 
+    @Test("writeReads writes the reads as one JSON object, in pieces, with the selection listed in full")
+    func writtenReads() throws {
+        var iterator = SyntheticSession(seed: 11, count: 3000).makeIterator()
+        var n = 0
+        let expectations = try ["count(selected) > 3 and pan.kind == \"strip\" and not editing", "selected contains [0, 1] or optionOpen",
+                                "contentOffset > 10", "events == 0"].map(StateExpectation.init)
+        while iterator.next() != nil {
+            n += 1
+            guard n % 211 == 0 else { continue }
+            let state = iterator.state
+            for e in expectations {
+                var pieces: [String] = []
+                e.writeReads(in: state) { pieces.append($0) }
+                let listed = "{" + e.reads(in: state).map { JSONText.quote($0.path) + ": " + $0.value.description }.joined(separator: ", ") + "}"
+                #expect(pieces.joined() == listed, "\(e.text)")
+                #expect(!pieces.contains(""))
+            }
+        }
+        // A selection too long for one piece is cut, and the pieces still join to the listing.
+        var big = TableState()
+        var multiple = ConfigurationPatch()
+        multiple.allowsMultipleSelection = true
+        try big.apply(.configure(multiple))
+        try big.apply(.reload(sections: [SectionSpec(rows: 20_000)]))
+        try big.apply(.selectAll)
+        var pieces: [String] = []
+        let e = try StateExpectation("count(selected) > 0")
+        e.writeReads(in: big) { pieces.append($0) }
+        #expect(pieces.count > 2)
+        #expect(pieces.joined() == "{\"selected\": [" + (0..<20_000).map { "[0, \($0)]" }.joined(separator: ", ") + "]}")
+    }
+
     @Test("the selection fast paths agree with the general evaluation")
     func fastPaths() throws {
         var iterator = SyntheticSession(seed: 5, count: 2000).makeIterator()

@@ -105,6 +105,37 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `reads(in:)` as a JSON object (`{"selected": [[0, 5], …], "editing": false}`),
+    /// handed to `emit` in pieces of about 64 KiB: the selection's rows are written one
+    /// by one and never held at once, so a selection of millions of rows costs output,
+    /// not memory.
+    package func writeReads(in state: TableState, _ emit: (String) -> Void) {
+        var out = "{"
+        for (i, path) in fields.enumerated() {
+            out += (i == 0 ? "" : ", ") + JSONText.quote(path) + ": "
+            guard path == "selected" else {
+                out += StateExpectation.read(path, in: state).description
+                continue
+            }
+            out += "["
+            var first = true
+            for (section, list) in state.selection.sections {
+                for range in list.ranges {
+                    for row in range {
+                        out += (first ? "" : ", ") + "[\(section), \(row)]"     // as `ExpectationValue.row` prints
+                        first = false
+                        if out.utf8.count >= 1 << 16 {
+                            emit(out)
+                            out = ""
+                        }
+                    }
+                }
+            }
+            out += "]"
+        }
+        emit(out + "}")
+    }
+
     /// Whether `node` holds, without building values for the logical operators and the
     /// selection's fast paths (what `inspect --first` runs after every event).
     static func truth(_ node: ExpectationNode, _ state: TableState) -> Bool {
