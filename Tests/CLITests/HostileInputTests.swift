@@ -254,7 +254,7 @@ struct HostileInputTests {
         #expect(Date().timeIntervalSince(started) < 30, "\(command)")
     }
 
-    @Test("replay --expect --json lists a selection of 10,000,000 rows in full, within 1 GB of address space")
+    @Test("replay --expect --json and inspect --first --json list a selection of 10,000,000 rows in full, within 256 MB of address space")
     func expectationReadsInBoundedMemory() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -266,14 +266,7 @@ struct HostileInputTests {
             """, to: "selected.jsonl", in: dir)
         let log = dir.appendingPathComponent("selected.slog").path
         #expect(try CLI.run(["record", script, "-o", log], in: dir).status == 0)
-        // The reads were built as values and one string: 1.6 GB for these rows.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v 1048576 2>/dev/null; exec \"$0\" \"$@\" > out.json", CLI.executable.path,
-                             "replay", log, "--expect", "count(selected) == 10000000", "--json"]
-        process.currentDirectoryURL = dir
-        let r = try CLI.collect(process)
-        #expect(r.status == 0, "\(r.stderr)")
+        underLimit(dir, ["replay", log, "--expect", "count(selected) == 10000000", "--json"])
         let out = try Data(contentsOf: dir.appendingPathComponent("out.json"))
         let head = #"{"expect": "count(selected) == 10000000", "at": 3, "holds": true, "reads": {"selected": [[0, 0], [0, 1], "#
         let tail = "[0, 9999998], [0, 9999999]]}}\n"
@@ -287,6 +280,27 @@ struct HostileInputTests {
         }
         let head0 = #"{"expect": "count(selected) == 10000000", "at": 3, "holds": true, "reads": {"selected": ["#
         #expect(out.count == head0.utf8.count + 10_000_000 * 5 + digits + 9_999_999 * 2 + "]}}\n".utf8.count)
+
+        // inspect --first --json writes the states before and after the same way.
+        underLimit(dir, ["inspect", log, "--first", "count(selected) > 5", "--json"])
+        let first = try Data(contentsOf: dir.appendingPathComponent("out.json"))
+        let firstText = String(decoding: first.prefix(200), as: UTF8.self)
+        #expect(firstText.hasPrefix(#"{"expect": "count(selected) > 5", "event": 3, "type": "selectAll""#), "\(firstText)")
+        #expect(first.count > 10_000_000 * 7)
+        #expect(String(decoding: first.suffix(2), as: UTF8.self) == "}\n")
+        #expect(String(decoding: first, as: UTF8.self).contains(#""after": {"events": 3, "#))
+    }
+
+    /// Runs `arguments` under a 256 MB address-space limit (where the shell can set one),
+    /// standard output into out.json. The build before took 1.58 GB for the reads and
+    /// 429 MB for `--first`'s states; both now take about 25 MB.
+    private func underLimit(_ dir: URL, _ arguments: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v 262144 2>/dev/null; exec \"$0\" \"$@\" > out.json", CLI.executable.path] + arguments
+        process.currentDirectoryURL = dir
+        let r = try? CLI.collect(process)
+        #expect(r?.status == 0, "\(arguments): \(r?.stderr ?? "")")
     }
 }
 

@@ -41,9 +41,14 @@ extension Inspect {
             o.raw("t", n == 0 ? "null" : state.t.description)
             o.raw("line", event.map { EventEncoder.line($0) } ?? "null")
             o.raw("gesture", gesture.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
-            o.raw("before", n == 0 ? "null" : before.json)
-            o.raw("after", state.json)
-            print(o.text)
+            // The two states in pieces (`TableState.writeJSON`), as `replay --json` writes
+            // one: a selection of millions of rows is listed without being held.
+            o.raw("before", "")
+            print(o.text.dropLast(), terminator: "")
+            if n == 0 { print("null", terminator: "") } else { before.writeJSON { print($0, terminator: "") } }
+            print(", \"after\": ", terminator: "")
+            state.writeJSON { print($0, terminator: "") }
+            print("}")
             return
         }
         guard let event else {
