@@ -87,12 +87,12 @@ def parse(markdown):
 
 
 def sizes():
-    """Bytes per event of both synthetic generators: selectlog's log vs JSON Lines under zstd -19 (c)."""
+    """Bytes per event of the synthetic generators (the random walk on 2x and 3x screens): selectlog's log vs JSON Lines under zstd -19 (c)."""
     root = os.path.dirname(HERE)
     subprocess.run(["swift", "build", "-c", "release", "--product", "selectlog"], cwd=root, check=True, capture_output=True)
     exe = os.path.join(root, ".build", "release", "selectlog")
     n_log, n_json = 1_000_000, 200_000
-    for generator in ["standard", "random-walk"]:
+    for generator in ["standard", "random-walk", "random-walk-3x"]:
         log, jsonl = f"/tmp/selectlog-size-{generator}.slog", f"/tmp/selectlog-size-{generator}.jsonl"
         subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_log), "-o", log, "--durability", "none", "--force"], check=True)
         subprocess.run([exe, "synthesize", "--generator", generator, "--events", str(n_json), "--script", "-o", jsonl, "--force"], check=True)

@@ -80,16 +80,19 @@ struct RangeCodedPayloadTests {
 
     // MARK: Logs
 
-    @Test("a log written without zstd is version 5 with range-coded checkpoints and stored batches; it reads, verifies and time-travels")
-    func roundTrip() throws {
+    @Test("a log written without zstd has range-coded checkpoints and stored batches (versions 5 and 6); it reads, verifies and time-travels",
+          arguments: [5, 6] as [UInt16])
+    func roundTrip(version: UInt16) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let session = Array(RandomWalkSession(seed: 21, count: 9_000))
         let events = Array(session.prefix(6_000))
         let path = dir.appendingPathComponent("w.slog").path
-        let written = try writeLog(events, to: path, options: withoutZstd(checkpointInterval: 1_000))
+        var options = withoutZstd(checkpointInterval: 1_000)
+        options.formatVersion = version
+        let written = try writeLog(events, to: path, options: options)
         let log = try LogReader(path: path)
-        #expect(log.header.version == LogFormat.rangeCodedVersion)
+        #expect(log.header.version == version)
         #expect(log.header.features & LogFormat.featureZstd == 0)
         let checkpoints = log.records.filter { $0.header.kind == .checkpoint }
         #expect(!checkpoints.isEmpty && checkpoints.allSatisfy { $0.header.codec == LogFormat.codecRange })
@@ -103,14 +106,14 @@ struct RangeCodedPayloadTests {
         let report = try LogReader.verify(path: path, replaying: true)
         #expect(report.isIntact)
         #expect(try log.check().isSame)
-        // Appending goes on in version 5, range-coding the new checkpoints.
+        // Appending goes on in the log's version, range-coding the new checkpoints.
         let more = session[6_000...]
         let o = withoutZstd(checkpointInterval: 1_000)
         let recorder = try Recorder(appendingTo: path, options: o)
         for e in more { try recorder.append(e) }
         try recorder.close()
         let appended = try LogReader(path: path)
-        #expect(appended.header.version == LogFormat.rangeCodedVersion)
+        #expect(appended.header.version == version)
         #expect(appended.records.filter { $0.header.kind == .checkpoint }.count > checkpoints.count)
         #expect(try appended.events() == session)
         #expect(try appended.state(at: appended.eventCount) == recorder.state)
@@ -118,7 +121,7 @@ struct RangeCodedPayloadTests {
         #expect(try LogReader.verify(path: path, replaying: true).isIntact)
     }
 
-    @Test("a build with zstd writes version 4 and zstd, as before; a build without zstd writes version 5 by default")
+    @Test("a new log is version 6, with zstd checkpoints in a build with zstd and range-coded ones without")
     func versionByBuild() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -129,12 +132,8 @@ struct RangeCodedPayloadTests {
         try writeLog(Array(RandomWalkSession(seed: 2, count: 1_200)), to: path, options: o)
         let log = try LogReader(path: path)
         let codecs = Set(log.records.filter { $0.header.kind == .checkpoint }.map(\.header.codec))
-        if Zstd.isAvailable {
-            #expect(log.header.version == 4 && codecs == [LogFormat.codecZstd])
-        } else {
-            #expect(log.header.version == 5 && codecs == [LogFormat.codecRange])
-        }
-        #expect(log.header.version == LogFormat.version)
+        #expect(codecs == (Zstd.isAvailable ? [LogFormat.codecZstd] : [LogFormat.codecRange]))
+        #expect(log.header.version == 6 && LogFormat.version == 6)
     }
 
     @Test("compact rewrites a range-coded log with zstd: the same events and state (a build without zstd refuses to)")
@@ -152,7 +151,7 @@ struct RangeCodedPayloadTests {
         let state = try Recorder.compact(source, into: destination)
         #expect(state == written && state.hashHex == written.hashHex)
         let compacted = try LogReader(path: destination)
-        #expect(compacted.header.version == 4)
+        #expect(compacted.header.version == LogFormat.version)
         #expect(compacted.records.filter { $0.header.kind == .checkpoint }.allSatisfy { $0.header.codec == LogFormat.codecZstd })
         #expect(try compacted.events() == events)
         #expect(try compacted.state(at: 3_333) == LogReader(path: source).state(at: 3_333))

@@ -8,6 +8,8 @@
 ///
 /// Seeded and deterministic, integer arithmetic only; every event is valid (a shadow
 /// `TableState` plans each gesture). Sizes and benchmarks report both generators.
+/// With `screenScale` 3, lengths are on a 3x screen's pixels (thirds of a point, as
+/// the 1/64 pt grid rounds them) instead: the same session on another device.
 ///
 /// ```swift
 /// for event in RandomWalkSession(seed: 7, count: 100_000) { try recorder.append(event) }
@@ -17,15 +19,18 @@ package struct RandomWalkSession: Sequence, Sendable {
     package var seed: UInt64
     /// How many events the session holds.
     package var count: Int
+    /// The screen's pixels per point: 2 (half points) or 3 (thirds).
+    package var screenScale: Int
 
-    /// A session of `count` events from `seed`.
-    package init(seed: UInt64 = 1, count: Int) {
+    /// A session of `count` events from `seed`, on a screen of `screenScale` (2 or 3) pixels a point.
+    package init(seed: UInt64 = 1, count: Int, screenScale: Int = 2) {
         self.seed = seed
         self.count = count
+        self.screenScale = screenScale == 3 ? 3 : 2
     }
 
     /// Generates the events one gesture at a time.
-    package func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count) }
+    package func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count, thirds: screenScale == 3) }
 
     /// The generator: a shadow state and the planned rest of the current gesture.
     package struct Iterator: IteratorProtocol {
@@ -36,9 +41,13 @@ package struct RandomWalkSession: Sequence, Sendable {
         private var cursor = 0
         private var now: Int64 = 0
 
-        init(seed: UInt64, remaining: Int) {
+        /// Lengths on thirds of a point (a 3x screen) rather than half points.
+        private let thirds: Bool
+
+        init(seed: UInt64, remaining: Int, thirds: Bool) {
             rng = SplitMix64(seed: seed ^ 0x5241_4E44_4F4D_5741)
             self.remaining = remaining
+            self.thirds = thirds
         }
 
         /// The state after every event returned so far.
@@ -91,8 +100,15 @@ package struct RandomWalkSession: Sequence, Sendable {
         }
         private var sample = 0
 
-        /// A length on a 2x screen's pixel grid (half points, 32/64 pt).
-        private func pixels(_ raw: Int64) -> Int64 { raw / 32 * 32 }
+        /// A length on the screen's pixel grid: half points (32/64 pt) on a 2x screen;
+        /// on a 3x screen the third of a point at or below it (towards zero), rounded to
+        /// the 1/64 pt grid (floor((128k + 3) / 6) for third k).
+        private func pixels(_ raw: Int64) -> Int64 {
+            guard thirds else { return raw / 32 * 32 }
+            let k = raw * 3 / 64
+            let a = k * 128 + 3
+            return a % 6 < 0 ? a / 6 - 1 : a / 6
+        }
 
         private mutating func emit(_ e: Event, after micros: Int64 = 0) {
             now += micros

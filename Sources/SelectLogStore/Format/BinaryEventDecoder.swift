@@ -18,7 +18,7 @@ struct BinaryEventDecoder {
         self.version = version
         isCoded = version >= 3
         if isCoded {
-            coded = CodedEventDecoder(bytes, baseTime: baseTime)
+            coded = CodedEventDecoder(bytes, baseTime: baseTime, thirds: version >= LogFormat.thirdsVersion)
             reader = BinaryReader([])
         } else {
             coded = CodedEventDecoder([], baseTime: baseTime, empty: true)

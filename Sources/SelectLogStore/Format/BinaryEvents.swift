@@ -38,7 +38,7 @@ struct BinaryEventEncoder {
 
     init(baseTime: Micros, version: UInt16 = LogFormat.version) {
         predictor = Predictor(time: baseTime, version: version)
-        coded = CodedState(time: baseTime)
+        coded = CodedState(time: baseTime, thirds: version >= LogFormat.thirdsVersion)
         self.version = version
     }
 

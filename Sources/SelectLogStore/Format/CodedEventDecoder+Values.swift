@@ -102,13 +102,16 @@ extension RangeDecoderCore {
     mutating func decodeValueInline(_ channel: inout CodedChannel, _ m: ModelTable, model: Int, flag: Int) -> Int64 {
         var c = self
         let grid = channel.grid
-        var base = model, shift: Int64 = 0
+        var base = model, shift: Int64 = 0, inThirds = false
         if grid > 0 {
             if c.decodeLikely(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { shift = Int64(grid) }
+        } else if channel.thirds {
+            if c.decodeLikely(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { inThirds = true }
         }
         let r = c.decodeIntInline(m, base) &<< shift
         self = c
-        let v = channel.prediction &+ r
+        let prediction = channel.prediction
+        let v = inThirds ? CodedChannel.sixtyFourths(third: CodedChannel.third(prediction) &+ r) : prediction &+ r
         channel.update(v)
         return v
     }

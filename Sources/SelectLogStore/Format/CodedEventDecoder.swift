@@ -13,10 +13,11 @@ struct CodedEventDecoder {
     /// `EventLimits.length`, read once rather than through its accessor at every value.
     private let maxLength = EventLimits.length.raw.magnitude
 
-    /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's).
-    init(_ bytes: [UInt8], baseTime: Micros, empty: Bool = false) {
+    /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's);
+    /// `thirds`: a version 6 batch's.
+    init(_ bytes: [UInt8], baseTime: Micros, empty: Bool = false, thirds: Bool = false) {
         rc = RangeDecoder(bytes)
-        s = CodedState(time: baseTime, empty: empty)
+        s = CodedState(time: baseTime, empty: empty, thirds: thirds)
     }
 
     var position: Int { rc.position }

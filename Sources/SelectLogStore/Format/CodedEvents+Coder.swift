@@ -262,13 +262,19 @@ extension RangeEncoder {
     @inline(__always)
     mutating func encodeValue(_ v: Int64, _ channel: UnsafeMutablePointer<CodedChannel>, _ m: ModelTable, model: Int, flag: Int,
                               _ c: inout EncoderCore) {
-        let r = v &- channel.pointee.prediction
+        let prediction = channel.pointee.prediction
+        let r = v &- prediction
         let grid = channel.pointee.grid
         var coded = r, base = model
         if grid > 0 {
             let off = r & ((1 &<< Int64(grid)) &- 1) != 0
             encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
             if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
+        } else if channel.pointee.thirds {
+            // Version 6: a third, as the number of thirds from the prediction's nearest.
+            let off = !CodedChannel.isThird(v)
+            encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
+            if off { base = CodedModels.offGridBase } else { coded = CodedChannel.third(v) &- CodedChannel.third(prediction) }
         }
         encodeInt(coded, m, base, &c)
         channel.pointee.update(v)

@@ -65,8 +65,13 @@ final class CodedModels: @unchecked Sendable {
     /// Indexed by `CodedModels.Channel` (8 slots, 6 used).
     let channels: UnsafeMutablePointer<CodedChannel>
 
-    /// Fresh models; `empty` holds a table of one model (the unused coder of a version 2 decoder).
-    init(empty: Bool = false) {
+    /// Whether the channels code values on the grid of thirds (version 6).
+    let thirds: Bool
+
+    /// Fresh models; `empty` holds a table of one model (the unused coder of a version 2
+    /// decoder); `thirds`: channels code thirds of a point (version 6).
+    init(empty: Bool = false, thirds: Bool = false) {
+        self.thirds = thirds
         let n = empty ? 1 : CodedModels.capacity
         let base = UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         base.initialize(repeating: RangeCoder.fresh, count: n)
@@ -80,7 +85,7 @@ final class CodedModels: @unchecked Sendable {
             (timeGroupBase + key).initialize(to: CodedModels.timeBase + CodedModels.timeGroup(key) * 3 * CodedModels.intSize)
         }
         channels = .allocate(capacity: 8)
-        channels.initialize(from: CodedModels.freshChannels, count: 8)
+        channels.initialize(from: CodedModels.freshChannels(thirds: thirds), count: 8)
     }
 
     deinit {
@@ -91,8 +96,10 @@ final class CodedModels: @unchecked Sendable {
         channels.deallocate()
     }
 
-    static let freshChannels = [CodedChannel(), CodedChannel(), CodedChannel(), CodedChannel(damps: true), CodedChannel(), CodedChannel(),
-                                CodedChannel(), CodedChannel()]
+    /// Fresh channels, in `Channel` order (8 slots, 6 used; the relative scroll damps).
+    static func freshChannels(thirds: Bool) -> [CodedChannel] {
+        (0..<8).map { CodedChannel(damps: $0 == Channel.scrollBy.rawValue, thirds: thirds) }
+    }
 
     func reset() {
         // Only the models in use: the rest of the table is never reached by a valid index
@@ -100,7 +107,7 @@ final class CodedModels: @unchecked Sendable {
         table.base.update(repeating: RangeCoder.fresh, count: Swift.min(CodedModels.size, table.mask + 1))
         lastStep.update(repeating: 0, count: CodedModels.symbolCount)
         lastSign.update(repeating: 0, count: CodedModels.symbolCount)
-        for i in 0..<8 { channels[i] = CodedModels.freshChannels[i] }
+        for i in 0..<8 { channels[i] = CodedChannel(damps: i == Channel.scrollBy.rawValue, thirds: thirds) }
     }
 
     /// The time model group of an item symbol.
@@ -150,19 +157,45 @@ final class CodedModels: @unchecked Sendable {
 /// motion), and, for channels that damp, "where it was less a sixteenth" (decaying
 /// scroll velocities). Values on a grid coarser than 1/64 pt are coded in grid units:
 /// `grid` is the largest power of two (at most 64) that every value so far divides.
+/// Failing that, in version 6 (`thirds`), each value says whether it is a third of a
+/// point (a 3x screen's pixel) as the 1/64 pt grid rounds it, and one that is is coded
+/// in thirds: a value off that grid costs one decision, and does not end it for the
+/// values after it.
 struct CodedChannel {
     var value: Int64 = 0
     var step: Int64 = 0
     var grid = 6
+    /// Whether values off the power-of-two grid are coded in thirds when they are thirds
+    /// (version 6; false before, so older logs decode as they were written).
+    let thirds: Bool
     private var stillError: Int64 = 0
     private var movingError: Int64 = 0
     private var dampedError: Int64 = Int64.max / 4
     private let damps: Bool
 
-    init(damps: Bool = false) {
+    init(damps: Bool = false, thirds: Bool = false) {
         self.damps = damps
+        self.thirds = thirds
         if damps { dampedError = 0 }
     }
+
+    /// The third of a point nearest to `v` (in 1/64 pt): floor((3v + 32) / 64).
+    @inline(__always)
+    static func third(_ v: Int64) -> Int64 { (v &* 3 &+ 32) &>> 6 }
+
+    /// Third `k` in 1/64 pt, rounded to the nearest (halves up): floor((128k + 3) / 6).
+    /// `third` takes it back to `k` (it is within 1/2 of 64k/3, so 3 times it is within
+    /// 3/2 of 64k). Wrapping: a damaged batch's value is wrong, never a trap.
+    @inline(__always)
+    static func sixtyFourths(third k: Int64) -> Int64 {
+        let a = k &* 128 &+ 3
+        let q = a / 6
+        return a % 6 < 0 ? q &- 1 : q
+    }
+
+    /// Whether `v` lies on the grid of thirds.
+    @inline(__always)
+    static func isThird(_ v: Int64) -> Bool { sixtyFourths(third: third(v)) == v }
 
     // Wrapping and masked operations throughout: grid is 0...6, and each error sum
     // stays below 2^43 (it decays by a quarter and grows by at most 2^40 a value).
@@ -209,9 +242,9 @@ struct CodedState {
     var lastHasTime = true
     var lastScrollShape = 0
 
-    init(time: Micros, empty: Bool = false) {
+    init(time: Micros, empty: Bool = false, thirds: Bool = false) {
         self.time = time.raw
-        models = CodedModels(empty: empty)
+        models = CodedModels(empty: empty, thirds: thirds)
     }
 
     mutating func reset(time: Micros) {

@@ -4,15 +4,14 @@ import SelectLog
 package enum LogFormat {
     /// The file's first 8 bytes.
     package static let magic: [UInt8] = Array("SELECTLG".utf8)
-    /// The newest version this build reads (it reads versions 1 to 5) and writes. Version
+    /// The newest version this build reads (it reads versions 1 to 6) and writes. Version
     /// 3 differs from 2 only in how a batch's events are encoded (coded batches); version 4
     /// adds continued batches (16-byte headers, models carried on from the batch before);
     /// version 5 adds codec 2, range-coded payloads (`ByteModelCoder`), for the
-    /// checkpoints of a writer without zstd.
-    package static let newestVersion: UInt16 = 5
-    /// The version a new log of this build gets (`FileHeader.version(zstd:)` with zstd
-    /// when this build has it): 4 where libzstd is linked, so that version 4 readers read
-    /// its logs; 5 without, for its range-coded checkpoints.
+    /// checkpoints of a writer without zstd; version 6 codes values on a 3x screen's
+    /// grid (thirds of a point) in thirds.
+    package static let newestVersion: UInt16 = 6
+    /// The version a new log of this build gets (`FileHeader.version(zstd:)`): 6.
     package static var version: UInt16 { FileHeader.version(zstd: Zstd.isAvailable) }
     /// The first version whose batches are range-coded (coded batches).
     package static let codedBatchesVersion: UInt16 = 3
@@ -20,6 +19,8 @@ package enum LogFormat {
     package static let continuedBatchesVersion: UInt16 = 4
     /// The first version with range-coded payloads (codec 2).
     package static let rangeCodedVersion: UInt16 = 5
+    /// The first version whose channels code values on the grid of thirds in thirds.
+    package static let thirdsVersion: UInt16 = 6
     /// The file header of versions 2 and 3 (40 bytes; version 1's was 32).
     package static let fileHeaderSize = 40
     /// The file header of version 1.
@@ -82,10 +83,9 @@ package struct FileHeader: Sendable, Equatable {
     /// version 1 logs, which did not record it).
     package var behaviour: UInt64?
 
-    /// The version a new log gets: 4 when its writer compresses with zstd, so that version
-    /// 4 readers read it; 5 when it does not (a build without libzstd, or
-    /// `Recorder.Options.storesUncompressed`), as it range-codes its checkpoints.
-    package static func version(zstd: Bool) -> UInt16 { zstd ? 4 : LogFormat.rangeCodedVersion }
+    /// The version a new log gets: 6, with or without zstd (its channels code thirds of a
+    /// point). Versions 1 to 5 are still read; tests forge them.
+    package static func version(zstd: Bool) -> UInt16 { LogFormat.thirdsVersion }
 
     /// A header of `version` (by default, the one this build's new logs get).
     package init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64,

@@ -37,18 +37,18 @@ final class LogFile {
     }
 
     /// Creates (or replaces) a log with a fresh header carrying this build's behaviour
-    /// fingerprint; the file and its directory entry are synced. With zstd (`zstd` and
-    /// `Zstd.isAvailable`) the log is version 4; without, version 5, whose checkpoints
-    /// `append` range-codes (codec 2) while its batches are stored.
+    /// fingerprint; the file and its directory entry are synced. The log is `version`
+    /// (by default, this build's: 6). Without zstd (`zstd` and `Zstd.isAvailable`), from
+    /// version 5, `append` range-codes its checkpoints (codec 2); its batches are stored.
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
-                       behaviour: UInt64 = BehaviourFingerprint.current) throws(LogError) -> LogFile {
+                       behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil) throws(LogError) -> LogFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         var features = LogFormat.featureCheckpoints
         let packs = zstd && Zstd.isAvailable
         if packs { features |= LogFormat.featureZstd }
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
-                                behaviour: behaviour, version: FileHeader.version(zstd: packs))
+                                behaviour: behaviour, version: version ?? FileHeader.version(zstd: packs))
         let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
         try file.write(header.encoded())
         try FileIO.syncData(fd, path: path)

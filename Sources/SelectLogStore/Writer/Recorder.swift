@@ -61,11 +61,14 @@ public final class Recorder: Sendable {
         /// which stores batches and range-codes checkpoints).
         public var compressionLevel: Int32 = 6
         /// Write without zstd even where it exists, exactly as a build without zstd (an
-        /// iOS app) does: batches stored, checkpoints range-coded (format version 5);
+        /// iOS app) does: batches stored, checkpoints range-coded (from format version 5);
         /// `selectlog compact` compresses them with zstd later.
         public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
+        /// The format version of a new log (tests write the versions before this build's,
+        /// which readers must still read); nil: this build's (`LogFormat.version`).
+        package var formatVersion: UInt16?
         /// Events the writer thread may fall behind before `append` waits (rounded up to a
         /// power of two); tests make it tiny to exercise the wait.
         var queueCapacity = Recorder.queueCapacity
@@ -114,7 +117,8 @@ public final class Recorder: Sendable {
             var g = SystemRandomNumberGenerator()
             salt = g.next()
         }
-        let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed)
+        let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed,
+                                      version: options.formatVersion)
         self.init(file: file, state: TableState(), options: options)
     }
 

@@ -17,9 +17,11 @@ struct Synthesize: ParsableCommand {
     enum Generator: String, ExpressibleByArgument, CaseIterable {
         case standard
         case randomWalk = "random-walk"
+        /// The random walk on a 3x screen (lengths in thirds of a point).
+        case randomWalk3x = "random-walk-3x"
     }
 
-    @Option(help: "Which generator: standard or random-walk.")
+    @Option(help: "Which generator: standard, random-walk (a 2x screen) or random-walk-3x (the same on a 3x screen).")
     var generator = Generator.standard
 
     @Option(help: "How many events.")
@@ -55,6 +57,7 @@ struct Synthesize: ParsableCommand {
         switch generator {
         case .standard: AnySequence(SyntheticSession(seed: seed, count: events))
         case .randomWalk: AnySequence(RandomWalkSession(seed: seed, count: events))
+        case .randomWalk3x: AnySequence(RandomWalkSession(seed: seed, count: events, screenScale: 3))
         }
     }
 
