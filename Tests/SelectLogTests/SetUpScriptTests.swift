@@ -30,6 +30,34 @@ struct SetUpScriptTests {
         #expect(table.layout.sections[0].rows.height(at: 49_999_999) == Points(60))
     }
 
+    @Test("an offset past an event's limit (relative scrolls add up to it) is reached by scroll {y} to 1e9 and scroll {dy} of at most 1e9",
+          arguments: [false, true])
+    func offsetPastTheEventLimit(decelerating: Bool) throws {
+        var script = """
+            {"type": "reload", "sections": [{"rows": 50000000, "rowHeight": 44}, {"rows": 50000000, "rowHeight": 30}]}
+            {"type": "scroll", "dy": 1000000000}
+            {"type": "scroll", "dy": 1000000000}
+            {"type": "scroll", "dy": 1000000000}
+            {"type": "scroll", "dy": -123456.5}
+            """
+        if decelerating { script += "\n" + #"{"type": "scroll", "phase": "decelerate", "target": 999999999}"# }
+        let state = try play(script)
+        #expect(state.contentOffset > EventLimits.length)
+        let setUp = SetUpScript(reproducing: state)
+        for e in setUp.events {
+            if case .scroll(let motion, _, _) = e.event, let motion {
+                switch motion {
+                case .to(let y): #expect(y.raw.magnitude <= EventLimits.length.raw.magnitude)
+                case .by(let dy): #expect(dy.raw.magnitude <= EventLimits.length.raw.magnitude)
+                }
+            }
+        }
+        let table = try Self.rebuilt(setUp)
+        #expect(table.contentOffset == state.contentOffset)
+        #expect(table.decelerating == state.decelerating && table.target == state.target)
+        #expect(table.hashValue64 == state.hashValue64)   // no undo history here to tell them apart
+    }
+
     @Test("every row of 100,000,000 selected but two is selectAll and a deselect of the two")
     func nearlyAllSelectedIsSelectAll() throws {
         let state = try play("""

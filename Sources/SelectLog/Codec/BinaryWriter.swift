@@ -160,10 +160,12 @@ package struct BinaryReader {
         return Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
     }
 
-    package mutating func points() throws(BinaryError) -> Points {
+    /// A length of at most `limit` either way: an event's (`Points.limit`, by default),
+    /// or a state's offset (`Points.contentLimit`).
+    package mutating func points(limit: Points = Points.limit) throws(BinaryError) -> Points {
         let start = offset
         let v = try signed()
-        guard v.magnitude <= UInt64(Points.limit.raw) else { throw BinaryError(offset: start, reason: "length out of range") }
+        guard v.magnitude <= UInt64(limit.raw) else { throw BinaryError(offset: start, reason: "length out of range") }
         return Points(raw: v)
     }
 

@@ -141,7 +141,8 @@ extension TableState {
             return g
         }
         let kind = try r.u8()
-        let offsetAtBegan = try r.points(), yAtBegan = try r.points()
+        // The offset, as the state's, can pass an event's limit (relative scrolls add up).
+        let offsetAtBegan = try r.points(limit: .contentLimit), yAtBegan = try r.points()
         let reversal: Reversal = try r.u8() == 0 ? .flip : .restore
         let finger = ViewportPoint(x: try r.points(), y: try r.points())
         let d = try r.u8()
@@ -271,7 +272,7 @@ extension TableState {
             s.layout.openEditor(below: row)
         }
         s.viewport = ViewportSize(width: try r.points(), height: try r.points())
-        s.contentOffset = try r.points()
+        s.contentOffset = try r.points(limit: .contentLimit)
         s.editing = try r.bool()
         s.selection = try readSet(&r)
         let dragging = try r.bool()
@@ -327,9 +328,10 @@ extension TableState {
         RowPath(try r.count(limit: 1_000_000), try r.count(limit: 100_000_000))
     }
 
+    /// An optional offset (the deceleration target), within the content's limit.
     private static func readPoints(_ r: inout BinaryReader) throws(BinaryError) -> Points? {
         guard try r.bool() else { return nil }
-        return try r.points()
+        return try r.points(limit: .contentLimit)
     }
 
     private static func readSet(_ r: inout BinaryReader) throws(BinaryError) -> RowSet {

@@ -13,6 +13,11 @@ public struct Points: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let zero = Points(raw: 0)
     /// The largest magnitude an event may carry, so sums over millions of rows cannot overflow.
     public static let limit = Points(raw: 1_000_000_000 * 64)
+    /// The tallest content a table can have: 100,000,000 rows, and 1,000,000 sections'
+    /// headers and footers, of `limit` each, and the editor row (about 1.02e17 pt, within
+    /// 64 bits on the grid). A content offset, which scrolls by relative deltas, can pass
+    /// `limit`; it never passes this.
+    package static let contentLimit = Points(raw: 1_000_000_000 * 64 * (100_000_000 + 2 * 1_000_000 + 1))
 
     /// A length of `raw` 64ths of a point.
     @inlinable public init(raw: Int64) { self.raw = raw }

@@ -66,6 +66,13 @@ package enum LogFormat {
         /// predict a bit better than 65472/65536, so a byte costs at least 0.011 bits and
         /// a stored byte decodes to at most about 710.
         package static let rangeCodedRatio = 1024
+        /// Events a batch may claim per raw byte (plus 5: the range coder leaves out its
+        /// first byte and up to four zero bytes). Every coded event takes at least one
+        /// modelled decision, and no decision costs less than -log2(65472/65536), 0.0014
+        /// bits, so a byte holds at most about 5,700 events: 4,096 ticks without a time
+        /// code into 7 bytes. (Before, the limit was 256 a byte, which such a batch broke:
+        /// a writer made logs its reader refused.)
+        package static let eventsPerByte = 8192
     }
 }
 
@@ -349,8 +356,10 @@ package struct RecordHeader: Sendable, Equatable {
         switch kind {
         case .batch:
             if eventCount > LogFormat.Limits.batchEvents { return "batch claims \(eventCount) events, over the format's limit" }
-            // A coded event (version 3) can take a small fraction of a byte, never 1/256.
-            if eventCount > Swift.max(rawLength, 1) * 256 { return "batch claims \(eventCount) events in \(rawLength) bytes" }
+            // A coded event (version 3) can take a small fraction of a byte, never 1/8192.
+            if eventCount > (Swift.max(rawLength, 0) + 5) * LogFormat.Limits.eventsPerByte {
+                return "batch claims \(eventCount) events in \(rawLength) bytes"
+            }
         case .checkpoint, .index:
             if eventCount != 0 { return "\(kind) record claims \(eventCount) events" }
         }
