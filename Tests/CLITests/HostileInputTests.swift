@@ -291,6 +291,38 @@ struct HostileInputTests {
         #expect(String(decoding: first, as: UTF8.self).contains(#""after": {"events": 3, "#))
     }
 
+    @Test("export --from of a partial selection of 10,000,000 rows writes each set-up line as it makes it, within 256 MB")
+    func sliceOfALargeSelectionInBoundedMemory() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An auto-scrolling strip pan selects 10,121,010 of 20,000,000 rows.
+        let script = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true, "rowsPerSecond": 1000000}}
+            {"type": "reload", "sections": [{"rows": 10000000}, {"rows": 10000000, "rowHeight": 30}]}
+            {"type": "panBegan", "x": 10, "y": 100, "t": 0}
+            {"type": "panMoved", "x": 10, "y": 830, "t": 10}
+            {"type": "tick", "t": 6000}
+            {"type": "tick", "t": 12000}
+            {"type": "panMoved", "x": 10, "y": 400, "t": 12002}
+            {"type": "panEnded", "t": 12010}
+            {"type": "tap", "x": 100, "y": 100}
+
+            """, to: "pan.jsonl", in: dir)
+        let log = dir.appendingPathComponent("pan.slog").path
+        #expect(try CLI.run(["record", script, "-o", log], in: dir).status == 0)
+        #expect(try CLI.run(["replay", log], in: dir).stdout.contains("10121010 selected"))
+        // The set-up was built whole before its first line: 330 MB here.
+        underLimit(dir, ["export", log, "--from", "9"])
+        let out = String(decoding: try Data(contentsOf: dir.appendingPathComponent("out.json")), as: UTF8.self)
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let header = try #require(lines.first)
+        let count = try #require(header.split(separator: " ").firstIndex(of: "set-up").map { Int(header.split(separator: " ")[$0 - 1]) ?? -1 })
+        #expect(header.hasPrefix("# events 9 to 9 of "), "\(header)")
+        #expect(lines.count == count + 3, "the header's count of set-up events, the events, the marker and event 9")
+        #expect(lines.filter { $0.hasPrefix(#"{"type": "deselect""#) || $0.hasPrefix(#"{"type": "select""#) }.count > 90)
+        #expect(lines.last?.hasPrefix(#"{"type": "tap""#) == true)
+    }
+
     /// Runs `arguments` under a 256 MB address-space limit (where the shell can set one),
     /// standard output into out.json. The build before took 1.58 GB for the reads and
     /// 429 MB for `--first`'s states; both now take about 25 MB.

@@ -10,8 +10,13 @@
 /// ```swift
 /// let setUp = SetUpScript(reproducing: stateBeforeSlice)
 /// var table = TableState()
-/// for e in setUp.events { try table.apply(e) }   // table now matches, undo history aside
+/// try setUp.forEachEvent { try table.apply($0) }   // table now matches, undo history aside
 /// ```
+///
+/// Lists of rows (the selection, or the rows `selectAll` should not have selected, and
+/// rows past a section's `reload` limit) are kept as ranges and listed event by event
+/// as `forEachEvent` hands them out: a selection of tens of millions of rows costs
+/// the output's lines, one at a time, not a list of every row.
 public struct SetUpScript: Sendable {
     /// The most row heights a section's `rowHeights` lists when it lists more than twice
     /// the rows whose height differs from `rowHeight`.
@@ -27,30 +32,98 @@ public struct SetUpScript: Sendable {
         stride(from: 0, to: items.count, by: eventRows).map { items[$0..<Swift.min($0 + eventRows, items.count)] }
     }
 
-    /// The events, all at the state's time `t`.
-    public var events: [TimedEvent] = []
+    /// A step of the set-up: an event, or rows listed by events of at most `eventRows`.
+    enum Step: Sendable {
+        case event(Event)
+        case select(RowSet)
+        case deselect(RowSet)
+        /// Rows past sections' `reload` limit, in the script's section numbers.
+        case insertRows([(section: Int, rows: Range<Int>)])
+    }
+    private var steps: [Step] = []
+    /// The state's time, every event's.
+    private var t = Micros.zero
     /// What the events cannot reproduce, in words (e.g. "3 undo steps").
     public var notCarried: [String] = []
 
+    /// The events, all at the state's time `t`, as an array: a list of every row of a
+    /// large selection (`forEachEvent` hands them out one at a time).
+    public var events: [TimedEvent] {
+        var out: [TimedEvent] = []
+        forEachEvent { out.append($0) }
+        return out
+    }
+
+    /// How many events `forEachEvent` hands out.
+    public var eventCount: Int {
+        func lists(_ rows: Int) -> Int { (rows + SetUpScript.eventRows - 1) / SetUpScript.eventRows }
+        return steps.reduce(0) { n, step in
+            switch step {
+            case .event: n + 1
+            case .select(let set), .deselect(let set): n + lists(set.count)
+            case .insertRows(let runs): n + lists(runs.reduce(0) { $0 + $1.rows.count })
+            }
+        }
+    }
+
+    /// Hands `body` the events in order, each list of rows made when its turn comes.
+    public func forEachEvent<E: Error>(_ body: (TimedEvent) throws(E) -> Void) throws(E) {
+        for step in steps {
+            switch step {
+            case .event(let e):
+                try body(TimedEvent(e, t: t))
+            case .select(let set):
+                try SetUpScript.forEachList(SetUpScript.runs(of: set)) { rows throws(E) in try body(TimedEvent(.select(rows: rows), t: t)) }
+            case .deselect(let set):
+                try SetUpScript.forEachList(SetUpScript.runs(of: set)) { rows throws(E) in try body(TimedEvent(.deselect(rows: rows), t: t)) }
+            case .insertRows(let runs):
+                try SetUpScript.forEachList(runs) { rows throws(E) in try body(TimedEvent(.insertRows(at: rows, heights: nil), t: t)) }
+            }
+        }
+    }
+
+    /// The rows of `set` as runs, in order.
+    static func runs(of set: RowSet) -> [(section: Int, rows: Range<Int>)] {
+        set.sections.flatMap { s in s.rows.ranges.map { (s.section, $0) } }
+    }
+
+    /// The rows of `runs`, in order, in lists of at most `eventRows` (a list may span runs).
+    static func forEachList<E: Error>(_ runs: [(section: Int, rows: Range<Int>)], _ body: ([RowPath]) throws(E) -> Void) throws(E) {
+        var list: [RowPath] = []
+        for run in runs {
+            var row = run.rows.lowerBound
+            while row < run.rows.upperBound {
+                let n = Swift.min(eventRows - list.count, run.rows.upperBound - row)
+                list.append(contentsOf: (row..<row + n).lazy.map { RowPath(run.section, $0) })
+                row += n
+                if list.count == eventRows {
+                    try body(list)
+                    list.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !list.isEmpty { try body(list) }
+    }
+
     /// The events that rebuild `state` from an empty table, as far as events can.
     public init(reproducing state: TableState) {
-        let t = state.t
-        func add(_ e: Event) { events.append(TimedEvent(e, t: t)) }
+        t = state.t
+        func add(_ e: Event) { steps.append(.event(e)) }
         /// Sections `indices` of the state through `event` (a `reload` or `insertSections`),
         /// numbered from 0 (`renumbered`) or as in the state; then the rows past a section's
         /// `reload` limit, inserted, and the rows of odd heights, reloaded.
         func addSections(_ indices: [Int], renumbered: Bool, _ event: ([SectionSpec]) -> Event) {
             var specs: [SectionSpec] = []
-            var grown: [RowPath] = [], odd: [(row: RowPath, height: Points)] = []
+            var grown: [(section: Int, rows: Range<Int>)] = [], odd: [(row: RowPath, height: Points)] = []
             for (i, k) in indices.enumerated() {
                 let (spec, extra, heights) = SetUpScript.section(state.layout.sections[k])
                 let number = renumbered ? i : k
                 specs.append(spec)
-                grown += extra.map { RowPath(number, $0) }
+                if !extra.isEmpty { grown.append((number, extra)) }
                 odd += heights.map { (RowPath(number, $0.row), $0.height) }
             }
             add(event(specs))
-            for part in SetUpScript.parts(grown) { add(.insertRows(at: Array(part), heights: nil)) }
+            if !grown.isEmpty { steps.append(.insertRows(grown)) }
             for part in SetUpScript.parts(odd) { add(.reloadRows(at: part.map(\.row), heights: part.map(\.height))) }
         }
         add(.configure(ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)))
@@ -83,9 +156,9 @@ public struct SetUpScript: Sendable {
         if selectsAll {
             add(.selectAll)
             if !later.isEmpty { addSections(later, renumbered: false) { .insertSections(at: later, sections: $0) } }
-            for part in SetUpScript.parts(rest.paths) { add(.deselect(rows: Array(part))) }
+            if !rest.isEmpty { steps.append(.deselect(rest)) }
         } else if !state.selection.isEmpty {
-            for part in SetUpScript.parts(state.selection.paths) { add(.select(rows: Array(part))) }
+            steps.append(.select(state.selection))
         }
         // The editor before the offset: its row can make the content tall enough for it.
         if let editor = state.editor, let row = state.layout.editorRow {

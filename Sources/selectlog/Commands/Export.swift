@@ -64,8 +64,9 @@ struct Export: ParsableCommand {
         if !setUp.notCarried.isEmpty {
             complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
         }
-        out.line("# events \(start + 1) to \(last) of \(log), after \(setUp.events.count) set-up events for the state before event \(start + 1)")
-        for e in setUp.events { out.line(EventEncoder.line(e)) }
+        out.line("# events \(start + 1) to \(last) of \(log), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
+        // Each set-up event written as it is made: a list of millions of rows is never held.
+        setUp.forEachEvent { out.line(EventEncoder.line($0)) }
         out.line("# event \(start + 1) of \(log)")
         try reader.forEachEvent(from: start, to: last) { _, event in
             out.line(EventEncoder.line(event))
