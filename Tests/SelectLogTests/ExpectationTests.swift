@@ -171,6 +171,60 @@ struct ExpectationTests {
         #expect(pieces.joined() == "{\"selected\": [" + (0..<20_000).map { "[0, \($0)]" }.joined(separator: ", ") + "]}")
     }
 
+    /// The evaluation as it was, listing `selected` wherever it appears: the reference
+    /// for the evaluation that never lists it.
+    static func listed(_ node: ExpectationNode, _ state: TableState) -> ExpectationValue {
+        switch node {
+        case .or(let a, let b): return .bool(listed(a, state).isTruthy || listed(b, state).isTruthy)
+        case .and(let a, let b): return .bool(listed(a, state).isTruthy && listed(b, state).isTruthy)
+        case .not(let a): return .bool(!listed(a, state).isTruthy)
+        case .field(let f, let key): return f.value(in: state, key: key)
+        case .literal(let v): return v
+        case .selectedContains(let row): return .bool(state.selection.contains(row))
+        case .selectedCount: return .number(.count(state.selection.count))
+        case .selectedEquals(let v, let negated): return .bool(StateField.selected.value(in: state).isEqual(to: v) != negated)
+        case .count(let a):
+            if case .list(let items) = listed(a, state) { return .number(.count(items.count)) }
+            return .null
+        case .compare(let a, let op, let b): return .bool(StateExpectation.compare(listed(a, state), op, listed(b, state)))
+        }
+    }
+
+    @Test("selected anywhere in an expression answers as its listing would, without listing it")
+    func selectedUnlisted() throws {
+        let texts = ["selected", "not selected", "selected or false", "selected and editing", "selected == selected", "selected != selected",
+                     "selected contains selected", "selected < 3", "selected >= selected", "selected > selected", "selected contains 5",
+                     "selected contains [[0, 5]]", "selected contains [0, 5.4]", "selected contains [0.6, 3]", "selected contains [1, 7.5]",
+                     "(selected) contains [1, 7]", "selected contains [0, -1]", "[[0, 2], [0, 3]] contains selected", "[[0, 2]] == selected",
+                     "selected == visible", "visible == selected", "selected contains optionOpen", "selected contains visible",
+                     "count(selected) == count((selected))", "selected == []", "[] != selected", "selected contains swipe.row",
+                     "selected == null", "null == selected", "count(selected) > 2 and selected contains [0, 3]", "selected contains pan.anchor",
+                     "not (selected == [[0, 2.4], [0, 3]])"]
+        let expectations = try texts.map(StateExpectation.init)
+        var iterator = SyntheticSession(seed: 9, count: 3_000).makeIterator()
+        var n = 0
+        var tried = 0
+        while iterator.next() != nil {
+            n += 1
+            guard n % 53 == 0 else { continue }
+            let state = iterator.state
+            if !state.selection.isEmpty { tried += 1 }
+            for e in expectations {
+                let reference = Self.listed(e.root, state)
+                #expect(e.holds(in: state) == reference.isTruthy, "\(e.text) after \(n) events")
+                #expect(e.value(in: state).isEqual(to: reference), "\(e.text) after \(n) events")
+            }
+        }
+        #expect(tried > 10)
+        // Rows 2 to 5 selected, found by literals that round onto them (half to even), as
+        // their listing finds them.
+        let state = try play(ExpectationTests.session)
+        #expect(state.selection.paths == [p(0, 2), p(0, 3), p(0, 4), p(0, 5)])
+        for (literal, holds) in [("[0, 1.5]", true), ("[0, 0.5]", false), ("[0, 5.5]", false), ("[0, 4.5]", true), ("[0.4, 3]", true), ("[0, 1.49]", false)] {
+            #expect(try StateExpectation("selected contains \(literal)").holds(in: state) == holds, "\(literal)")
+        }
+    }
+
     @Test("the selection fast paths agree with the general evaluation")
     func fastPaths() throws {
         var iterator = SyntheticSession(seed: 5, count: 2000).makeIterator()

@@ -49,7 +49,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     public func holds(in state: TableState) -> Bool { StateExpectation.truth(root, state) }
 
     /// The expectation's value in `state` (usually a boolean).
-    public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state) }
+    public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state).value(in: state) }
 
     /// The fields the expectation reads, as paths (`selected`, `pan.kind`), each once,
     /// in the order they are written.
@@ -152,21 +152,48 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         }
     }
 
-    static func evaluate(_ node: ExpectationNode, _ state: TableState) -> ExpectationValue {
+    /// A value met while evaluating: `selected` stays the state's selection, never
+    /// listed, unless a value is asked of it (`value(in:)`, the public result). Every
+    /// operator below answers for it as for its listing (a list of `[section, row]`),
+    /// at the cost of the selection's ranges, not its rows.
+    enum Operand {
+        case value(ExpectationValue)
+        /// `selected`: the state's selection.
+        case selection
+
+        /// Everything but `false` and `null` holds; a list, `selected` included, does.
+        var isTruthy: Bool {
+            guard case .value(let v) = self else { return true }
+            return v.isTruthy
+        }
+
+        func value(in state: TableState) -> ExpectationValue {
+            switch self {
+            case .value(let v): v
+            case .selection: StateField.selected.value(in: state)
+            }
+        }
+    }
+
+    static func evaluate(_ node: ExpectationNode, _ state: TableState) -> Operand {
         switch node {
-        case .or(let a, let b): return .bool(evaluate(a, state).isTruthy || evaluate(b, state).isTruthy)
-        case .and(let a, let b): return .bool(evaluate(a, state).isTruthy && evaluate(b, state).isTruthy)
-        case .not(let a): return .bool(!evaluate(a, state).isTruthy)
-        case .field(let f, let key): return f.value(in: state, key: key)
-        case .literal(let v): return v
-        case .selectedContains(let row): return .bool(state.selection.contains(row))
-        case .selectedCount: return .number(.count(state.selection.count))
-        case .selectedEquals(let v, let negated): return .bool(selectionEquals(v, state) != negated)
+        case .or(let a, let b): return .value(.bool(evaluate(a, state).isTruthy || evaluate(b, state).isTruthy))
+        case .and(let a, let b): return .value(.bool(evaluate(a, state).isTruthy && evaluate(b, state).isTruthy))
+        case .not(let a): return .value(.bool(!evaluate(a, state).isTruthy))
+        case .field(.selected, nil): return .selection
+        case .field(let f, let key): return .value(f.value(in: state, key: key))
+        case .literal(let v): return .value(v)
+        case .selectedContains(let row): return .value(.bool(state.selection.contains(row)))
+        case .selectedCount: return .value(.number(.count(state.selection.count)))
+        case .selectedEquals(let v, let negated): return .value(.bool(selectionEquals(v, state) != negated))
         case .count(let a):
-            if case .list(let items) = evaluate(a, state) { return .number(.count(items.count)) }
-            return .null
+            switch evaluate(a, state) {
+            case .selection: return .value(.number(.count(state.selection.count)))
+            case .value(.list(let items)): return .value(.number(.count(items.count)))
+            case .value: return .value(.null)
+            }
         case .compare(let a, let op, let b):
-            return .bool(compare(evaluate(a, state), op, evaluate(b, state)))
+            return .value(.bool(compare(evaluate(a, state), op, evaluate(b, state), state)))
         }
     }
 
@@ -184,6 +211,47 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
             }
         }
         return true
+    }
+
+    static func compare(_ a: Operand, _ op: ExpectationOperator, _ b: Operand, _ state: TableState) -> Bool {
+        switch (a, b) {
+        case (.selection, .selection):
+            // The same list: equal; it has no item equal to itself (its items are rows,
+            // it is a list of rows); and lists are not ordered.
+            return op == .equal
+        case (.selection, .value(let v)), (.value(let v), .selection):
+            let selectionFirst: Bool = if case .selection = a { true } else { false }
+            switch op {
+            case .equal: return selectionEquals(v, state)
+            case .notEqual: return !selectionEquals(v, state)
+            case .contains:
+                if selectionFirst { return selectionContains(v, state) }
+                // A list holding the selection's listing as an item.
+                guard case .list(let items) = v else { return false }
+                return items.contains { selectionEquals($0, state) }
+            default: return false      // a list is neither a number nor a string
+            }
+        case (.value(let x), .value(let y)):
+            return compare(x, op, y)
+        }
+    }
+
+    /// Whether the selection, listed, has an item equal to `v`: a row `[s, r]` whose
+    /// numbers meet whole numbers (a literal rounded onto the rows' grid of 1, a state
+    /// value exactly), looked up rather than listed.
+    static func selectionContains(_ v: ExpectationValue, _ state: TableState) -> Bool {
+        guard case .list(let items) = v, items.count == 2,
+              case .number(let s) = items[0], case .number(let r) = items[1],
+              let section = wholeNumber(s), let row = wholeNumber(r),
+              let path = Int(exactly: section).flatMap({ s in Int(exactly: row).map { RowPath(s, $0) } }) else { return false }
+        return state.selection.contains(path)
+    }
+
+    /// The count `n` such that `.count(n)` compares equal to `x`, if there is one.
+    static func wholeNumber(_ x: ExpectationNumber) -> Int64? {
+        if x.isLiteral { return x.rounded(to: 1) }
+        guard x.scale != 0, x.raw % x.scale == 0 else { return nil }
+        return x.raw / x.scale
     }
 
     static func compare(_ a: ExpectationValue, _ op: ExpectationOperator, _ b: ExpectationValue) -> Bool {
