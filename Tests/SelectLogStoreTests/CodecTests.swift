@@ -187,12 +187,7 @@ struct PredictionTests {
             }
         }
         for version in [2, 3] as [UInt16] {
-            var encoder = BinaryEventEncoder(baseTime: .zero, version: version)
-            for e in events { encoder.append(e) }
-            var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero, version: version)
-            var back: [TimedEvent] = []
-            while let e = try decoder.next() { back.append(e) }
-            #expect(back == events, "seed \(seed), version \(version)")
+            #expect(try batchRoundTrip(events, version: version) == events, "seed \(seed), version \(version)")
         }
     }
 

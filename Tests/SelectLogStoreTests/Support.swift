@@ -19,6 +19,16 @@ func writeLog(_ events: [TimedEvent], to path: String, options: Recorder.Options
     return recorder.state
 }
 
+/// `events` encoded as one batch of format `version` and decoded back.
+func batchRoundTrip(_ events: [TimedEvent], version: UInt16) throws -> [TimedEvent] {
+    var encoder = BinaryEventEncoder(baseTime: .zero, version: version)
+    for e in events { encoder.append(e) }
+    var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero, version: version)
+    var back: [TimedEvent] = []
+    while let e = try decoder.next() { back.append(e) }
+    return back
+}
+
 /// The state after replaying `events` in memory.
 func replayed(_ events: [TimedEvent]) throws -> TableState {
     var s = TableState()

@@ -66,12 +66,7 @@ struct ThirdsGridTests {
     func roundTrip(seed: UInt64) throws {
         let events = Self.mixedEvents(seed: seed)
         for version in [3, 4, 5, 6] as [UInt16] {
-            var encoder = BinaryEventEncoder(baseTime: .zero, version: version)
-            for e in events { encoder.append(e) }
-            var decoder = BinaryEventDecoder(encoder.out.bytes, baseTime: .zero, version: version)
-            var back: [TimedEvent] = []
-            while let e = try decoder.next() { back.append(e) }
-            #expect(back == events, "seed \(seed), version \(version)")
+            #expect(try batchRoundTrip(events, version: version) == events, "seed \(seed), version \(version)")
         }
     }
 
