@@ -22,7 +22,8 @@ package struct RandomWalkSession: Sequence, Sendable {
     /// The screen's pixels per point: 2 (half points) or 3 (thirds).
     package var screenScale: Int
 
-    /// A session of `count` events from `seed`, on a screen of `screenScale` (2 or 3) pixels a point.
+    /// A session of `count` events from `seed`, on a screen of `screenScale` pixels a
+    /// point: 3, or 2 for any other value.
     package init(seed: UInt64 = 1, count: Int, screenScale: Int = 2) {
         self.seed = seed
         self.count = count
@@ -101,8 +102,8 @@ package struct RandomWalkSession: Sequence, Sendable {
         private var sample = 0
 
         /// A length on the screen's pixel grid: half points (32/64 pt) on a 2x screen;
-        /// on a 3x screen the third of a point at or below it (towards zero), rounded to
-        /// the 1/64 pt grid (floor((128k + 3) / 6) for third k).
+        /// on a 3x screen a third of a point (k = 3 · raw / 64, truncated towards zero),
+        /// rounded to the 1/64 pt grid (floor((128k + 3) / 6)).
         private func pixels(_ raw: Int64) -> Int64 {
             guard thirds else { return raw / 32 * 32 }
             let k = raw * 3 / 64

@@ -184,8 +184,9 @@ struct CodedChannel {
     static func third(_ v: Int64) -> Int64 { (v &* 3 &+ 32) &>> 6 }
 
     /// Third `k` in 1/64 pt, rounded to the nearest (halves up): floor((128k + 3) / 6).
-    /// `third` takes it back to `k` (it is within 1/2 of 64k/3, so 3 times it is within
-    /// 3/2 of 64k). Wrapping: a damaged batch's value is wrong, never a trap.
+    /// `third` takes it back to `k` for every |k| < 2^56 (it is within 1/3 of 64k/3, so 3
+    /// times it is within 1 of 64k), far past any length. Wrapping: a damaged batch's
+    /// value is wrong, never a trap.
     @inline(__always)
     static func sixtyFourths(third k: Int64) -> Int64 {
         let a = k &* 128 &+ 3

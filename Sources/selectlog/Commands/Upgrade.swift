@@ -11,7 +11,7 @@ struct Upgrade: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-record a log with this build: the current format version, this engine's fingerprints and checkpoints.",
         discussion: """
-            Reads every event of LOG (format version 1, 2 or 3) and writes them again as this build \
+            Reads every event of LOG (any format version this build reads, 1 to 6) and writes them again as this build \
             records them. Without -o, replaces LOG only once the new log is complete. Fails, leaving \
             LOG untouched, if this build rejects an event (exit 65) or LOG is damaged (exit 1).
             """)
