@@ -14,22 +14,22 @@ struct ThirdsGridTests {
         for centre in [0, 1_000_000, -1_000_000, 3 * 64 * 1_000_000_000] as [Int64] {
             var onGrid = Set<Int64>()
             for k in (centre * 3 / 64 - 70)...(centre * 3 / 64 + 70) {
-                let v = CodedChannel.sixtyFourths(third: k)
+                let v = ThirdsGrid.sixtyFourths(third: k)
                 #expect(Double(v) == (Double(k) * 64 / 3 + 0.5).rounded(.down), "k \(k)")
-                #expect(CodedChannel.third(v) == k, "k \(k)")
+                #expect(ThirdsGrid.third(v) == k, "k \(k)")
                 onGrid.insert(v)
             }
             for v in (centre - 1_280)...(centre + 1_280) {
-                #expect(CodedChannel.isThird(v) == onGrid.contains(v), "v \(v)")
+                #expect(ThirdsGrid.isThird(v) == onGrid.contains(v), "v \(v)")
             }
         }
         // Whole points and the 3x positions a finger reports are on it; half points are not.
-        #expect(CodedChannel.isThird(64 * 187) && CodedChannel.isThird(CodedChannel.sixtyFourths(third: 563)))
-        #expect(!CodedChannel.isThird(32 * 375))
+        #expect(ThirdsGrid.isThird(64 * 187) && ThirdsGrid.isThird(ThirdsGrid.sixtyFourths(third: 563)))
+        #expect(!ThirdsGrid.isThird(32 * 375))
         // Wrapping, never a trap, at the extremes a damaged batch can reach.
         for v in [Int64.min, Int64.max, Int64.min + 1, Int64.max - 1] {
-            _ = CodedChannel.isThird(v)
-            _ = CodedChannel.sixtyFourths(third: v)
+            _ = ThirdsGrid.isThird(v)
+            _ = ThirdsGrid.sixtyFourths(third: v)
         }
     }
 
@@ -43,7 +43,7 @@ struct ThirdsGridTests {
             switch kind % 13 {
             case 0: v | 1                                        // off every grid
             case 1: v / 32 * 32                                  // half points
-            default: CodedChannel.sixtyFourths(third: CodedChannel.third(v))
+            default: ThirdsGrid.sixtyFourths(third: ThirdsGrid.third(v))
             }
         }
         for k in 0..<3_000 {

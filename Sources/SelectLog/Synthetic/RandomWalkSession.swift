@@ -103,12 +103,9 @@ package struct RandomWalkSession: Sequence, Sendable {
 
         /// A length on the screen's pixel grid: half points (32/64 pt) on a 2x screen;
         /// on a 3x screen a third of a point (k = 3 · raw / 64, truncated towards zero),
-        /// rounded to the 1/64 pt grid (floor((128k + 3) / 6)).
+        /// rounded to the 1/64 pt grid (`ThirdsGrid.sixtyFourths`).
         private func pixels(_ raw: Int64) -> Int64 {
-            guard thirds else { return raw / 32 * 32 }
-            let k = raw * 3 / 64
-            let a = k * 128 + 3
-            return a % 6 < 0 ? a / 6 - 1 : a / 6
+            thirds ? ThirdsGrid.sixtyFourths(third: raw * 3 / 64) : raw / 32 * 32
         }
 
         private mutating func emit(_ e: Event, after micros: Int64 = 0) {

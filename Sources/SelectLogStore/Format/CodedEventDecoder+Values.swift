@@ -111,7 +111,7 @@ extension RangeDecoderCore {
         let r = c.decodeIntInline(m, base) &<< shift
         self = c
         let prediction = channel.prediction
-        let v = inThirds ? CodedChannel.sixtyFourths(third: CodedChannel.third(prediction) &+ r) : prediction &+ r
+        let v = inThirds ? ThirdsGrid.sixtyFourths(third: ThirdsGrid.third(prediction) &+ r) : prediction &+ r
         channel.update(v)
         return v
     }

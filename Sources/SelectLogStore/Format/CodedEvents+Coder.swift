@@ -272,9 +272,9 @@ extension RangeEncoder {
             if off { base = CodedModels.offGridBase } else { coded = r &>> Int64(grid) }
         } else if channel.pointee.thirds {
             // Version 6: a third, as the number of thirds from the prediction's nearest.
-            let off = !CodedChannel.isThird(v)
+            let off = !ThirdsGrid.isThird(v)
             encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
-            if off { base = CodedModels.offGridBase } else { coded = CodedChannel.third(v) &- CodedChannel.third(prediction) }
+            if off { base = CodedModels.offGridBase } else { coded = ThirdsGrid.third(v) &- ThirdsGrid.third(prediction) }
         }
         encodeInt(coded, m, base, &c)
         channel.pointee.update(v)

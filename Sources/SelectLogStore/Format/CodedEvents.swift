@@ -85,7 +85,7 @@ final class CodedModels: @unchecked Sendable {
             (timeGroupBase + key).initialize(to: CodedModels.timeBase + CodedModels.timeGroup(key) * 3 * CodedModels.intSize)
         }
         channels = .allocate(capacity: 8)
-        channels.initialize(from: CodedModels.freshChannels(thirds: thirds), count: 8)
+        for i in 0..<8 { (channels + i).initialize(to: CodedModels.freshChannel(i, thirds: thirds)) }
     }
 
     deinit {
@@ -96,9 +96,9 @@ final class CodedModels: @unchecked Sendable {
         channels.deallocate()
     }
 
-    /// Fresh channels, in `Channel` order (8 slots, 6 used; the relative scroll damps).
-    static func freshChannels(thirds: Bool) -> [CodedChannel] {
-        (0..<8).map { CodedChannel(damps: $0 == Channel.scrollBy.rawValue, thirds: thirds) }
+    /// Fresh channel `i` (`Channel` order; 8 slots, 6 used): the relative scroll's damps.
+    static func freshChannel(_ i: Int, thirds: Bool) -> CodedChannel {
+        CodedChannel(damps: i == Channel.scrollBy.rawValue, thirds: thirds)
     }
 
     func reset() {
@@ -107,7 +107,7 @@ final class CodedModels: @unchecked Sendable {
         table.base.update(repeating: RangeCoder.fresh, count: Swift.min(CodedModels.size, table.mask + 1))
         lastStep.update(repeating: 0, count: CodedModels.symbolCount)
         lastSign.update(repeating: 0, count: CodedModels.symbolCount)
-        for i in 0..<8 { channels[i] = CodedChannel(damps: i == Channel.scrollBy.rawValue, thirds: thirds) }
+        for i in 0..<8 { channels[i] = CodedModels.freshChannel(i, thirds: thirds) }
     }
 
     /// The time model group of an item symbol.
@@ -178,25 +178,6 @@ struct CodedChannel {
         self.thirds = thirds
         if damps { dampedError = 0 }
     }
-
-    /// The third of a point nearest to `v` (in 1/64 pt): floor((3v + 32) / 64).
-    @inline(__always)
-    static func third(_ v: Int64) -> Int64 { (v &* 3 &+ 32) &>> 6 }
-
-    /// Third `k` in 1/64 pt, rounded to the nearest (halves up): floor((128k + 3) / 6).
-    /// `third` takes it back to `k` for every |k| < 2^56 (it is within 1/3 of 64k/3, so 3
-    /// times it is within 1 of 64k), far past any length. Wrapping: a damaged batch's
-    /// value is wrong, never a trap.
-    @inline(__always)
-    static func sixtyFourths(third k: Int64) -> Int64 {
-        let a = k &* 128 &+ 3
-        let q = a / 6
-        return a % 6 < 0 ? q &- 1 : q
-    }
-
-    /// Whether `v` lies on the grid of thirds.
-    @inline(__always)
-    static func isThird(_ v: Int64) -> Bool { sixtyFourths(third: third(v)) == v }
 
     // Wrapping and masked operations throughout: grid is 0...6, and each error sum
     // stays below 2^43 (it decays by a quarter and grows by at most 2^40 a value).
