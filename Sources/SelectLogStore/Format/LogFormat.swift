@@ -11,8 +11,8 @@ package enum LogFormat {
     /// checkpoints of a writer without zstd; version 6 codes values on a 3x screen's
     /// grid (thirds of a point) in thirds.
     package static let newestVersion: UInt16 = 6
-    /// The version a new log of this build gets (`FileHeader.version(zstd:)`): 6.
-    package static var version: UInt16 { FileHeader.version(zstd: Zstd.isAvailable) }
+    /// The version a new log of this build gets, with or without zstd: 6.
+    package static let version: UInt16 = thirdsVersion
     /// The first version whose batches are range-coded (coded batches).
     package static let codedBatchesVersion: UInt16 = 3
     /// The first version with continued batches.
@@ -89,10 +89,6 @@ package struct FileHeader: Sendable, Equatable {
     /// The behaviour fingerprint of the engine that wrote the log (version 2; nil in
     /// version 1 logs, which did not record it).
     package var behaviour: UInt64?
-
-    /// The version a new log gets: 6, with or without zstd (its channels code thirds of a
-    /// point). Versions 1 to 5 are still read; tests forge them.
-    package static func version(zstd: Bool) -> UInt16 { LogFormat.thirdsVersion }
 
     /// A header of `version` (by default, the one this build's new logs get).
     package init(features: UInt32, salt: UInt64, checkpointInterval: UInt32, behaviour: UInt64,

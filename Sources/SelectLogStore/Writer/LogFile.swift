@@ -48,7 +48,7 @@ final class LogFile {
         let packs = zstd && Zstd.isAvailable
         if packs { features |= LogFormat.featureZstd }
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
-                                behaviour: behaviour, version: version ?? FileHeader.version(zstd: packs))
+                                behaviour: behaviour, version: version ?? LogFormat.version)
         let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
         try file.write(header.encoded())
         try FileIO.syncData(fd, path: path)
