@@ -168,14 +168,14 @@ public struct SetUpScript: Sendable {
             // An offset past an event's limit (1e9 pt, which relative scrolls can pass) is
             // reached by `scroll {y}` to the limit and `scroll {dy}` of at most the limit.
             var at = Swift.min(state.contentOffset, EventLimits.length)
-            var steps: [ScrollMotion] = [.to(at)]
+            var motions: [ScrollMotion] = [.to(at)]
             while at < state.contentOffset {
                 let dy = Swift.min(state.contentOffset - at, EventLimits.length)
-                steps.append(.by(dy))
+                motions.append(.by(dy))
                 at += dy
             }
-            for step in steps.dropLast() { add(.scroll(step, phase: nil, target: nil)) }
-            add(.scroll(steps.last, phase: state.decelerating ? .decelerate : nil, target: state.decelerating ? state.target : nil))
+            for motion in motions.dropLast() { add(.scroll(motion, phase: nil, target: nil)) }
+            add(.scroll(motions.last, phase: state.decelerating ? .decelerate : nil, target: state.decelerating ? state.target : nil))
         }
         if let open = state.options.open { add(.setOptionVisible(row: open, visible: true)) }
         if !state.undoStack.isEmpty { notCarried.append("\(state.undoStack.count) undo step\(state.undoStack.count == 1 ? "" : "s")") }
