@@ -33,21 +33,7 @@ extension TableState {
         key("sections"); out += "[" + layout.sections.map { String($0.rows.count) }.joined(separator: ", ") + "]"
         key("editing"); out += String(editing)
         key("selected")
-        out += "["
-        var first = true
-        for (s, list) in selection.sections where listingSelection {
-            for r in list.ranges {
-                for row in r {
-                    out += (first ? "" : ", ") + "[\(s), \(row)]"
-                    first = false
-                    if out.utf8.count >= 1 << 16 {
-                        emit(out)
-                        out = ""
-                    }
-                }
-            }
-        }
-        out += "]"
+        (listingSelection ? selection : RowSet()).writeJSONList(into: &out, emit)
         key("contentOffset"); out += contentOffset.description
         key("contentHeight"); out += layout.contentHeight.description
         key("visible"); out += range(visibleRows)

@@ -93,13 +93,10 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         fields.map { path in
             guard path == "selected" else { return (path, StateExpectation.read(path, in: state), 0) }
             var rows: [ExpectationValue] = []
-            listing: for (section, list) in state.selection.sections {
-                for range in list.ranges {
-                    for row in range {
-                        if rows.count == limit { break listing }
-                        rows.append(.row(RowPath(section, row)))
-                    }
-                }
+            state.selection.forEachPath { p in
+                guard rows.count < limit else { return false }
+                rows.append(.row(p))
+                return true
             }
             return (path, .list(rows), state.selection.count - rows.count)
         }
@@ -117,21 +114,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
                 out += StateExpectation.read(path, in: state).description
                 continue
             }
-            out += "["
-            var first = true
-            for (section, list) in state.selection.sections {
-                for range in list.ranges {
-                    for row in range {
-                        out += (first ? "" : ", ") + "[\(section), \(row)]"     // as `ExpectationValue.row` prints
-                        first = false
-                        if out.utf8.count >= 1 << 16 {
-                            emit(out)
-                            out = ""
-                        }
-                    }
-                }
-            }
-            out += "]"
+            state.selection.writeJSONList(into: &out, emit)     // rows as `ExpectationValue.row` prints them
         }
         emit(out + "}")
     }
@@ -202,15 +185,10 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     static func selectionEquals(_ v: ExpectationValue, _ state: TableState) -> Bool {
         guard case .list(let items) = v, items.count == state.selection.count else { return false }
         var i = 0
-        for (section, list) in state.selection.sections {
-            for range in list.ranges {
-                for row in range {
-                    guard items[i].isEqual(to: .row(RowPath(section, row))) else { return false }
-                    i += 1
-                }
-            }
+        return state.selection.forEachPath { p in
+            defer { i += 1 }
+            return items[i].isEqual(to: .row(p))
         }
-        return true
     }
 
     static func compare(_ a: Operand, _ op: ExpectationOperator, _ b: Operand, _ state: TableState) -> Bool {

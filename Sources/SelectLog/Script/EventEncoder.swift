@@ -146,6 +146,14 @@ package struct ObjectWriter: Sendable {
 
     /// The object's JSON text.
     package var text: String { "{" + body + "}" }
+
+    /// The object's text up to the value of one more field `key` (`{"a": 1, "key": `),
+    /// for a value written after it in pieces; the writer of that value closes it with `}`.
+    package func text(openingLast key: String) -> String {
+        var o = self
+        o.raw(key, "")
+        return String(o.text.dropLast())
+    }
 }
 
 extension ObjectWriter {

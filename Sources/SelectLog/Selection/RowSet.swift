@@ -229,6 +229,34 @@ public struct RowSet: Hashable, Sendable {
         return out
     }
 
+    /// Hands `body` every member in index-path order while it returns true; whether it
+    /// was handed them all. O(rows handed), with nothing listed.
+    @discardableResult
+    package func forEachPath(while body: (RowPath) -> Bool) -> Bool {
+        for (s, list) in zip(sectionNumbers, lists) {
+            for r in list.ranges { for row in r where !body(RowPath(s, row)) { return false } }
+        }
+        return true
+    }
+
+    /// The members as a JSON list of `[section, row]`, appended to `out` and handed to
+    /// `emit` whenever `out` reaches 64 KiB: a list of millions of rows written without
+    /// being held (`TableState.writeJSON`, `StateExpectation.writeReads`).
+    package func writeJSONList(into out: inout String, _ emit: (String) -> Void) {
+        out += "["
+        var first = true
+        forEachPath { p in
+            out += (first ? "" : ", ") + "[\(p.section), \(p.row)]"
+            first = false
+            if out.utf8.count >= 1 << 16 {
+                emit(out)
+                out = ""
+            }
+            return true
+        }
+        out += "]"
+    }
+
     /// Appends every member to `paths`, in index-path order.
     func appendPaths(to paths: inout [RowPath]) {
         paths.reserveCapacity(paths.count + count)

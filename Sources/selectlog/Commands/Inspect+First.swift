@@ -43,8 +43,7 @@ extension Inspect {
             o.raw("gesture", gesture.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
             // The two states in pieces (`TableState.writeJSON`), as `replay --json` writes
             // one: a selection of millions of rows is listed without being held.
-            o.raw("before", "")
-            print(o.text.dropLast(), terminator: "")
+            print(o.text(openingLast: "before"), terminator: "")
             if n == 0 { print("null", terminator: "") } else { before.writeJSON { print($0, terminator: "") } }
             print(", \"after\": ", terminator: "")
             state.writeJSON { print($0, terminator: "") }

@@ -49,10 +49,9 @@ struct Replay: ParsableCommand {
             o.string("expect", expectation.text)
             o.raw("at", String(state.events))
             o.raw("holds", String(holds))
-            o.raw("reads", "")
             // The reads in pieces, as `--json` writes the state: a selection of millions
             // of rows is listed without being held.
-            print(o.text.dropLast(), terminator: "")
+            print(o.text(openingLast: "reads"), terminator: "")
             expectation.writeReads(in: state) { print($0, terminator: "") }
             print("}")
         } else {
