@@ -22,6 +22,14 @@ struct ExtremeEvents {
         }
     }
 
+    /// A content offset: a length, or (sometimes) past a length's limit, at or past its own.
+    mutating func offset() -> Points {
+        guard chance(4) else { return length() }
+        let limit = EventLimits.offset.raw
+        return Points(raw: [limit, -limit, limit + 1, -limit - 1, limit - 1, EventLimits.length.raw + 1,
+                            Int64.random(in: -limit...limit, using: &rng)].randomElement(using: &rng) ?? limit)
+    }
+
     /// A size: not negative, except rarely.
     mutating func size() -> Points {
         let p = length()
@@ -82,11 +90,11 @@ struct ExtremeEvents {
         case .tap: return .tap(point())
         case .panBegan: return .panBegan(point(), fingers: [1, 1, 2, 0, -5, EventLimits.index].randomElement(using: &rng) ?? 1)
         case .panMoved: return .panMoved(point())
-        case .panEnded: return .panEnded(optional { $0.point() }, targetOffset: optional { $0.length() })
+        case .panEnded: return .panEnded(optional { $0.point() }, targetOffset: optional { $0.offset() })
         case .panCancelled: return .panCancelled
         case .scroll:
-            let motion: ScrollMotion? = [ScrollMotion.to(length()), .by(length()), nil].randomElement(using: &rng) ?? nil
-            return .scroll(motion, phase: [ScrollPhase.decelerate, .idle, nil].randomElement(using: &rng) ?? nil, target: optional { $0.length() })
+            let motion: ScrollMotion? = [ScrollMotion.to(offset()), .by(length()), nil].randomElement(using: &rng) ?? nil
+            return .scroll(motion, phase: [ScrollPhase.decelerate, .idle, nil].randomElement(using: &rng) ?? nil, target: optional { $0.offset() })
         case .jumpToSection: return .jumpToSection(Bool.random(using: &rng) ? .index(index(3)) : .title("A"))
         case .swipeBegan: return .swipeBegan(row: path())
         case .swipeMoved: return .swipeMoved(offset: length())
@@ -223,11 +231,18 @@ struct ValidationRoundTripTests {
                                           SectionSpec(rows: 1000, rowHeight: Points(raw: 1))])),
             TimedEvent(.scroll(.to(big), phase: .decelerate, target: small)),
             TimedEvent(.scroll(.by(small), phase: nil, target: big)),
+            TimedEvent(.scroll(.to(EventLimits.offset), phase: .decelerate, target: -EventLimits.offset)),
+            TimedEvent(.scroll(nil, phase: .decelerate, target: EventLimits.offset)),
+            TimedEvent(.scroll(.to(-EventLimits.offset), phase: .idle, target: nil)),
             TimedEvent(.tap(ViewportPoint(x: small, y: big))),
             TimedEvent(.select(rows: [RowPath(1, 999)])),
             TimedEvent(.panBegan(ViewportPoint(x: big, y: small), fingers: EventLimits.index)),
             TimedEvent(.panMoved(ViewportPoint(x: small, y: big)), t: Micros(raw: 1)),
             TimedEvent(.panEnded(ViewportPoint(x: big, y: big), targetOffset: small)),
+            TimedEvent(.panBegan(ViewportPoint(x: Points(1), y: Points(1)), fingers: 1)),
+            TimedEvent(.panEnded(nil, targetOffset: EventLimits.offset)),
+            TimedEvent(.panBegan(ViewportPoint(x: Points(1), y: Points(1)), fingers: 1)),
+            TimedEvent(.panEnded(nil, targetOffset: -EventLimits.offset)),
             TimedEvent(.panBegan(ViewportPoint(x: Points(1), y: Points(1)), fingers: 1)),
             TimedEvent(.panMoved(ViewportPoint(x: Points(1), y: small))),
             TimedEvent(.tick, t: Micros(raw: EventLimits.time.raw - 1)),
@@ -256,6 +271,48 @@ struct ValidationRoundTripTests {
         #expect(try Script(bytes: Array(exported.utf8)).events == events)
     }
 
+    @Test("content offsets past 1e9 pt, up to the tallest content, round-trip through the batches of every version and a recorded log of versions 4 to 6")
+    func offsetsThroughEveryVersion() throws {
+        let limit = EventLimits.offset.raw, length = EventLimits.length.raw
+        // At the limits, just past a length's, on the grid of thirds and off every grid,
+        // in steps that no predictor foresees, and back and forth.
+        let values: [Int64] = [limit, -limit, length + 1, -length - 1, 0, limit - 1, ThirdsGrid.sixtyFourths(third: 300_000_000_001),
+                               3_456_789_012 * 64 + 17, -limit, limit, 77, limit / 3, -(limit / 7) - 5]
+        var events: [TimedEvent] = [TimedEvent(.viewport(width: Points(390), height: Points(600)), t: .zero),
+                                    TimedEvent(.reload(sections: [SectionSpec(rows: 50_000_000, rowHeight: Points(44)),
+                                                                  SectionSpec(rows: 50_000_000, rowHeight: Points(37))]))]
+        var t: Int64 = 0
+        for (k, v) in values.enumerated() {
+            t += 8_333
+            let y = Points(raw: v), other = Points(raw: values[(k + 5) % values.count])
+            events.append(TimedEvent(.scroll(.to(y), phase: k % 3 == 0 ? .decelerate : nil, target: k % 2 == 0 ? other : nil), t: Micros(raw: t)))
+            events.append(TimedEvent(.scroll(.by(Points(raw: 1 + Int64(k))), phase: nil, target: nil), t: Micros(raw: t + 1)))
+            events.append(TimedEvent(.scroll(nil, phase: .decelerate, target: y)))
+            events.append(TimedEvent(.panBegan(ViewportPoint(x: Points(10), y: Points(20)), fingers: 1), t: Micros(raw: t + 2)))
+            events.append(TimedEvent(.panEnded(nil, targetOffset: y), t: Micros(raw: t + 3)))
+        }
+        events.append(TimedEvent(.scroll(.to(Points(3_000_000_000)), phase: .decelerate, target: Points(3_500_000_000)), t: Micros(raw: t + 4)))
+        let expected = try replayed(events)
+        #expect(expected.contentOffset == Points(3_000_000_000) && expected.target == Points(3_500_000_000))
+        for version in 1...LogFormat.newestVersion {
+            #expect(try batchRoundTrip(events, version: version) == events, "version \(version)")
+        }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for version in [4, 5, 6] as [UInt16] {
+            let path = dir.appendingPathComponent("v\(version).slog").path
+            var o = smallBatches(checkpointInterval: 9)
+            o.formatVersion = version
+            #expect(try writeLog(events, to: path, options: o) == expected)
+            let log = try LogReader(path: path)
+            #expect(try log.events() == events, "version \(version)")
+            #expect(try LogReader.verify(path: path, replaying: true).isIntact, "version \(version)")
+            for n in [20, 37, events.count] {
+                #expect(try log.state(at: n) == replayed(Array(events.prefix(n))), "version \(version), n = \(n)")
+            }
+        }
+    }
+
     @Test("any event apply accepts round-trips through the JSON and binary codecs to the same state; the decoders reject what validation rejects",
           arguments: [UInt64(1), 2, 3, 4])
     func property(seed: UInt64) throws {
@@ -266,7 +323,7 @@ struct ValidationRoundTripTests {
         var accepted: [TimedEvent] = [TimedEvent(.viewport(width: Points(390), height: Points(600))),
                                       TimedEvent(.reload(sections: [SectionSpec(rows: 20, rowHeight: Points(40), title: "A"), SectionSpec(rows: 5)]))]
         var rejectedByValidation = 0
-        for step in 0..<600 {
+        for step in 0..<800 {
             let e = generator.next()
             let valid = (try? e.validate()) != nil
             // The JSON decoder rejects exactly what validation rejects.

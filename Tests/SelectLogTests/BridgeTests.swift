@@ -28,13 +28,19 @@ struct BridgeTests {
         }
     }
 
-    @Test("Points(rounding:) never traps: NaN gives zero, huge values and infinities clamp to the limit")
-    func pointsEdges() {
+    @Test("Points(rounding:) never traps: NaN gives zero, huge values and infinities clamp to a content offset's limit")
+    func pointsEdges() throws {
         #expect(Points(rounding: .nan) == .zero)
-        #expect(Points(rounding: .infinity) == Points.limit)
-        #expect(Points(rounding: -.infinity) == -Points.limit)
-        #expect(Points(rounding: 1e300) == Points.limit)
-        #expect(Points(rounding: Double(Int64.max)) == Points.limit)
+        #expect(Points(rounding: .infinity) == EventLimits.offset)
+        #expect(Points(rounding: -.infinity) == -EventLimits.offset)
+        #expect(Points(rounding: 1e300) == EventLimits.offset)
+        #expect(Points(rounding: Double(Int64.max)) == EventLimits.offset)
+        // A tall table's offset keeps its value (a clamp to 1e9 pt would scroll elsewhere).
+        let offset = Points(rounding: 3_456_789_012.5)
+        #expect(offset == Points(raw: 3_456_789_012 * 64 + 32))
+        try TimedEvent(.scroll(.to(offset), phase: nil, target: nil)).validate()
+        // A length past 1e9 pt is rejected, not taken as 1e9.
+        #expect(throws: InvalidEvent.self) { try TimedEvent(.tap(ViewportPoint(x: 2e9, y: 10))).validate() }
     }
 
     @Test("Points(rounding:) agrees with the script decoder on grid and half-grid values")

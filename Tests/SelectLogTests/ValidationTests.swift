@@ -68,7 +68,10 @@ struct Reproducer: Sendable, CustomTestStringConvertible {
             Reproducer(.setOptionVisible(row: RowPath(0, -3), visible: true), "row[1]"),
             Reproducer(.toggleEditor(row: RowPath(0, 1), options: ["a"], multiple: true, chosen: [-1]), "chosen[0]"),
             Reproducer(.tap(ViewportPoint(x: Points(raw: .min), y: Points(0))), "x"),
-            Reproducer(.scroll(.to(EventLimits.length + Points(raw: 1)), phase: nil, target: nil), "y"),
+            Reproducer(.scroll(.to(EventLimits.offset + Points(raw: 1)), phase: nil, target: nil), "y"),
+            Reproducer(.scroll(nil, phase: .decelerate, target: -EventLimits.offset - Points(raw: 1)), "target"),
+            Reproducer(.panEnded(nil, targetOffset: Points(raw: .min)), "targetOffset"),
+            Reproducer(.scroll(.by(EventLimits.length + Points(raw: 1)), phase: nil, target: nil), "dy"),
             Reproducer(.swipeMoved(offset: Points(raw: .max)), "offset"),
             Reproducer(.tick, "t", t: Micros(raw: -1)),
             Reproducer(.tick, "t", t: Micros(raw: EventLimits.time.raw + 1)),
@@ -173,5 +176,27 @@ struct ValidationTests {
             let e = TimedEvent(.panMoved(ViewportPoint(x: Points(raw: raw), y: Points(raw: -raw))), t: EventLimits.time)
             try e.validate()
         }
+    }
+
+    @Test("a content offset (scroll y and target, panEnded targetOffset) is valid up to the tallest content, past a length's 1e9 pt")
+    func offsetsPastALengthsLimit() throws {
+        for raw in [EventLimits.length.raw + 1, EventLimits.offset.raw, -EventLimits.offset.raw] {
+            let y = Points(raw: raw)
+            for e in [Event.scroll(.to(y), phase: nil, target: nil), .scroll(nil, phase: .decelerate, target: y),
+                      .scroll(.by(Points(1)), phase: .decelerate, target: y), .panEnded(nil, targetOffset: y)] {
+                try TimedEvent(e).validate()
+                // Each way in agrees: the script line reads back as the same event.
+                let line = EventEncoder.line(TimedEvent(e))
+                #expect(try EventDecoder.decode(line: Array(line.utf8)) == TimedEvent(e), "\(line)")
+            }
+        }
+        #expect(EventLimits.offset == Points(raw: 1_000_000_000 * 64 * 102_000_001))
+        // A 100,000,000-row table taller than 1e9 pt scrolls to its end with one `scroll {y}`.
+        var s = try play(#"{"type": "viewport", "width": 390, "height": 600}"# + "\n"
+                         + #"{"type": "reload", "sections": [{"rows": 50000000, "rowHeight": 44}, {"rows": 50000000, "rowHeight": 37}]}"#)
+        try s.apply(.scroll(.to(Points(5_000_000_000)), phase: nil, target: nil))
+        #expect(s.contentOffset == s.maxOffset)
+        try s.apply(.scroll(.to(Points(3_000_000_000)), phase: .decelerate, target: Points(3_500_000_000)))
+        #expect(s.contentOffset == Points(3_000_000_000) && s.target == Points(3_500_000_000))
     }
 }

@@ -5,14 +5,17 @@ extension Points {
     /// `value` points rounded onto the 1/64 pt grid, half-way cases to even (spec 5.10.1),
     /// as the script decoder rounds numbers.
     ///
-    /// A value beyond ±`Points.limit` is clamped to it and NaN gives zero, so no
-    /// input traps; the engine still rejects lengths past the limit, as it does in scripts.
+    /// A value beyond ±`EventLimits.offset` (about 1.02e17 pt, the largest a field may
+    /// hold: a content offset's) is clamped to it and NaN gives zero, so no input traps.
+    /// A content offset past 1e9 pt (a table of tens of millions of rows) keeps its
+    /// value; a length past 1e9 pt is rejected by the engine, as in scripts, rather than
+    /// taken as a different, clamped value.
     ///
     /// ```swift
     /// let offset = Points(rounding: Double(scrollView.contentOffset.y))
     /// ```
     public init(rounding value: Double) {
-        self.init(raw: GridRounding.round(value, scale: Double(Points.scale), limit: Points.limit.raw))
+        self.init(raw: GridRounding.round(value, scale: Double(Points.scale), limit: EventLimits.offset.raw))
     }
 
     /// The value in points as a `Double` (exact: every grid value is a binary fraction).

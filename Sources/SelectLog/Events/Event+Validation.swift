@@ -40,7 +40,7 @@ extension Event {
             return
         case .panMoved(let p) where p.isWithinLengthLimit:
             return
-        case .scroll(.by(let y)?, _, nil) where y.isWithinLengthLimit, .scroll(.to(let y)?, _, nil) where y.isWithinLengthLimit:
+        case .scroll(.by(let y)?, _, nil) where y.isWithinLengthLimit, .scroll(.to(let y)?, _, nil) where y.isWithinOffsetLimit:
             return
         default:
             try validateFields()
@@ -79,14 +79,14 @@ extension Event {
             try check.integer(fingers, EventField.fingers.rawValue, atLeast: 1)
         case .panEnded(let p, let targetOffset):
             if let p { try check.point(p) }
-            try check.length(targetOffset, .targetOffset)
+            try check.offset(targetOffset, .targetOffset)
         case .scroll(let motion, _, let target):
             switch motion {
-            case .to(let y)?: try check.length(y, .y)
+            case .to(let y)?: try check.offset(y, .y)
             case .by(let dy)?: try check.length(dy, .dy)
             case nil: break
             }
-            try check.length(target, .target)
+            try check.offset(target, .target)
         case .jumpToSection(.index(let i)):
             try check.integer(i, EventField.section.rawValue)
         case .jumpToSection(.title(let title)):
@@ -160,6 +160,12 @@ private struct FieldCheck {
         if nonNegative && v.raw < 0 { throw fail(field(), "field \"\(field())\" must not be negative, not \(v)") }
     }
 
+    /// A content offset: within `EventLimits.offset` either way.
+    func offset(_ v: Points?, _ field: EventField) throws(InvalidEvent) {
+        guard let v, !v.isWithinOffsetLimit else { return }
+        throw fail(field.rawValue, EventLimits.offsetOutOfRange(field.rawValue))
+    }
+
     /// Each entry of a list of heights: not negative, in range.
     func lengths(_ vs: [Points]?, _ field: EventField) throws(InvalidEvent) {
         guard let vs else { return }
@@ -228,6 +234,13 @@ extension Points {
     /// Whether a length field holding this value is in range (`EventLimits.length` either way).
     @inline(__always)
     var isWithinLengthLimit: Bool { raw.magnitude <= EventLimits.length.raw.magnitude }
+}
+
+extension Points {
+    /// Whether a content offset field holding this value is in range (`EventLimits.offset`
+    /// either way).
+    @inline(__always)
+    var isWithinOffsetLimit: Bool { raw.magnitude <= EventLimits.offset.raw.magnitude }
 }
 
 extension ViewportPoint {

@@ -3,15 +3,23 @@
 /// value one way in accepts is a value every other way in accepts, and every value
 /// the engine accepts can be written to the log and read back.
 ///
-/// A length (any `Points` field: coordinates, sizes, heights, offsets, velocities,
+/// A length (any `Points` field: coordinates, sizes, heights, deltas, velocities,
 /// `rowsPerSecond`) has a magnitude of at most 1e9 pt, so that sums over a table of
-/// `tableRows` rows cannot overflow the 64-bit grid. A time `t` lies in
+/// `tableRows` rows cannot overflow the 64-bit grid. A content offset (`scroll`'s `y`
+/// and `target`, `panEnded`'s `targetOffset`) can be as large as the tallest content
+/// a table can have, about 1.02e17 pt: a UITableView of that many rows reports such
+/// offsets, and the engine only ever clamps them to its own content. A time `t` lies in
 /// `0...1e12` ms. An index (a section or row of an index path, a section index, an
 /// option) and a count the binary log stores as a varint (`fingers`, `undoLimit`) is
 /// at most `Int32.max`, which also keeps it an `Int` on 32-bit platforms.
 public enum EventLimits {
     /// The largest magnitude of a length: 1e9 pt.
     public static let length = Points.limit
+    /// The largest magnitude of a content offset (`scroll`'s `y` and `target`,
+    /// `panEnded`'s `targetOffset`): the tallest content a table can have, 100,000,000
+    /// rows and 1,000,000 sections' headers and footers of `length` each, and the
+    /// editor row (102,000,001 × 1e9 pt, about 1.02e17 pt).
+    public static let offset = Points.contentLimit
     /// The latest time an event may carry: 1e12 ms.
     public static let time = Micros.limit
     /// The largest index or count field: 2,147,483,647.
@@ -28,6 +36,11 @@ public enum EventLimits {
     /// The sentence for a length past `length`, shared by every decoder.
     static func lengthOutOfRange(_ field: String) -> String {
         "field \"\(field)\" is out of range (at most 1e9 points either way)"
+    }
+
+    /// The sentence for a content offset past `offset`, shared by every decoder.
+    static func offsetOutOfRange(_ field: String) -> String {
+        "field \"\(field)\" is out of range (a content offset is at most 1.02e17 points either way)"
     }
 
     /// The sentence for a time outside `0...time`.

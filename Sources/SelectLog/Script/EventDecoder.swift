@@ -62,10 +62,13 @@ struct FieldReader {
         throw fail(name, "unknown \(name) \(JSONText.quote(s)) (expected \(expected))")
     }
 
-    static func points(_ v: JSONValue, _ name: String, type: String) throws(InvalidEvent) -> Points {
+    /// A number of points within `EventLimits.length`, or within `EventLimits.offset` for
+    /// a content offset (`offset`).
+    static func points(_ v: JSONValue, _ name: String, type: String, offset: Bool = false) throws(InvalidEvent) -> Points {
         guard case .number(let n) = v else { throw InvalidEvent(type, field: name, "field \"\(name)\" must be a number, not \(v.kindName)") }
-        guard let raw = n.scaled(by: Int(Points.scale), limit: EventLimits.length.raw) else {
-            throw InvalidEvent(type, field: name, EventLimits.lengthOutOfRange(name))
+        let limit = offset ? EventLimits.offset : EventLimits.length
+        guard let raw = n.scaled(by: Int(Points.scale), limit: limit.raw) else {
+            throw InvalidEvent(type, field: name, offset ? EventLimits.offsetOutOfRange(name) : EventLimits.lengthOutOfRange(name))
         }
         return Points(raw: raw)
     }
@@ -73,6 +76,12 @@ struct FieldReader {
     func points(_ field: EventField) throws(InvalidEvent) -> Points? {
         guard let v = value(field) else { return nil }
         return try FieldReader.points(v, field.rawValue, type: type)
+    }
+
+    /// A content offset (`scroll`'s `y` and `target`, `panEnded`'s `targetOffset`).
+    func offset(_ field: EventField) throws(InvalidEvent) -> Points? {
+        guard let v = value(field) else { return nil }
+        return try FieldReader.points(v, field.rawValue, type: type, offset: true)
     }
 
     func pointsList(_ field: EventField) throws(InvalidEvent) -> [Points]? {
@@ -284,15 +293,15 @@ public enum EventDecoder {
             if (x == nil) != (y == nil) { throw f.fail("give both \"x\" and \"y\", or neither") }
             var point: ViewportPoint?
             if let x, let y { point = ViewportPoint(x: x, y: y) }
-            return .panEnded(point, targetOffset: try f.points(.targetOffset))
+            return .panEnded(point, targetOffset: try f.offset(.targetOffset))
         case .panCancelled:
             return .panCancelled
         case .scroll:
-            let y = try f.points(.y), dy = try f.points(.dy)
+            let y = try f.offset(.y), dy = try f.points(.dy)
             if y != nil && dy != nil { throw f.fail("give \"y\" or \"dy\", not both") }
             let phase = try f.choice(.phase, [ScrollPhase.decelerate, .idle])
             let motion: ScrollMotion? = y.map { .to($0) } ?? dy.map { .by($0) }
-            return .scroll(motion, phase: phase, target: try f.points(.target))
+            return .scroll(motion, phase: phase, target: try f.offset(.target))
         case .jumpToSection:
             if let s = try f.int(.section) { return .jumpToSection(.index(s)) }
             if let title = try f.string(.title) { return .jumpToSection(.title(title)) }

@@ -165,17 +165,10 @@ public struct SetUpScript: Sendable {
             add(.toggleEditor(row: row, options: editor.options, multiple: editor.multiple, chosen: editor.chosen))
         }
         if state.contentOffset != .zero || state.decelerating {
-            // An offset past an event's limit (1e9 pt, which relative scrolls can pass) is
-            // reached by `scroll {y}` to the limit and `scroll {dy}` of at most the limit.
-            var at = Swift.min(state.contentOffset, EventLimits.length)
-            var motions: [ScrollMotion] = [.to(at)]
-            while at < state.contentOffset {
-                let dy = Swift.min(state.contentOffset - at, EventLimits.length)
-                motions.append(.by(dy))
-                at += dy
-            }
-            for motion in motions.dropLast() { add(.scroll(motion, phase: nil, target: nil)) }
-            add(.scroll(motions.last, phase: state.decelerating ? .decelerate : nil, target: state.decelerating ? state.target : nil))
+            // One `scroll {y}` reaches any offset: a content offset's limit is the tallest
+            // content's (`EventLimits.offset`), which the state's offset never passes.
+            add(.scroll(.to(state.contentOffset), phase: state.decelerating ? .decelerate : nil,
+                        target: state.decelerating ? state.target : nil))
         }
         if let open = state.options.open { add(.setOptionVisible(row: open, visible: true)) }
         if !state.undoStack.isEmpty { notCarried.append("\(state.undoStack.count) undo step\(state.undoStack.count == 1 ? "" : "s")") }

@@ -18,6 +18,17 @@ extension BinaryEventDecoder {
         return Points(raw: raw)
     }
 
+    /// A predicted content offset, checked against `EventLimits.offset`.
+    private func checkedOffset(_ raw: Int64, _ r: inout BinaryReader) throws(BinaryError) -> Points {
+        guard raw.magnitude <= EventLimits.offset.raw.magnitude else { throw r.fail("content offset out of range") }
+        return Points(raw: raw)
+    }
+
+    /// An optional content offset (a target), stored as it is.
+    private func optionalOffset(_ r: inout BinaryReader) throws(BinaryError) -> Points? {
+        try r.bool() ? try r.points(limit: EventLimits.offset) : nil
+    }
+
     private func path(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {
         RowPath(try r.count(limit: EventLimits.index), try r.count(limit: EventLimits.index))
     }
@@ -117,7 +128,7 @@ extension BinaryEventDecoder {
             return .panBegan(p, fingers: try r.count(limit: EventLimits.index))
         case .panEnded:
             let p: ViewportPoint? = try r.bool() ? try point(&r) : nil
-            return .panEnded(p, targetOffset: try optionalPoints(&r))
+            return .panEnded(p, targetOffset: try optionalOffset(&r))
         case .panCancelled: return .panCancelled
         case .tick: return .tick
         case .selectAll: return .selectAll
@@ -128,7 +139,7 @@ extension BinaryEventDecoder {
             let motion: ScrollMotion?
             switch try r.u8() {
             case 0: motion = nil
-            case 1: motion = .to(try checked(predictor.scroll(fromResidual: try r.signed()), &r))
+            case 1: motion = .to(try checkedOffset(predictor.scroll(fromResidual: try r.signed()), &r))
             case 2:
                 if version >= 2 {
                     motion = .by(try checked(predictor.scrollBy(fromResidual: try r.signed()), &r))
@@ -144,7 +155,7 @@ extension BinaryEventDecoder {
             case 2: phase = .idle
             default: throw r.fail("bad scroll phase")
             }
-            return .scroll(motion, phase: phase, target: try optionalPoints(&r))
+            return .scroll(motion, phase: phase, target: try optionalOffset(&r))
         case .jumpToSection:
             switch try r.u8() {
             case 0: return .jumpToSection(.index(try r.count(limit: EventLimits.index)))

@@ -10,8 +10,10 @@ struct CodedEventDecoder {
     private var s: CodedState
     private(set) var isAtEnd = false
     private var items = 0
-    /// `EventLimits.length`, read once rather than through its accessor at every value.
+    /// `EventLimits.length` and `EventLimits.offset`, read once rather than through their
+    /// accessors at every value.
     private let maxLength = EventLimits.length.raw.magnitude
+    private let maxOffset = EventLimits.offset.raw.magnitude
 
     /// A decoder of `bytes`; `empty`: one that is never used (a version 2 batch's);
     /// `thirds`: a version 6 batch's.
@@ -167,7 +169,7 @@ struct CodedEventDecoder {
             let p: ViewportPoint? = c.decode(m, M.flagBase + M.Flag.panEndedHasPoint.rawValue) ? try point(&c, tag) : nil
             var target: Points?
             if c.decode(m, M.flagBase + M.Flag.panEndedHasTarget.rawValue) {
-                target = try length(value(&c, .target, model: M.targetBase), c)
+                target = try contentOffset(value(&c, .target, model: M.targetBase), c)
             }
             event = .panEnded(p, targetOffset: target)
         case .scroll:
@@ -175,14 +177,14 @@ struct CodedEventDecoder {
             let motionKind = shape / 6
             var motionValue = Points(raw: 0)
             switch motionKind {
-            case 1: motionValue = try length(value(&c, .scrollTo, model: M.scrollToBase), c)
+            case 1: motionValue = try contentOffset(value(&c, .scrollTo, model: M.scrollToBase), c)
             case 2: motionValue = try length(value(&c, .scrollBy, model: M.scrollByBase), c)
             default: break
             }
             let hasTarget = shape % 2 == 1
             var targetValue = Points(raw: 0)
             if hasTarget {
-                targetValue = try length(value(&c, .target, model: M.targetBase), c)
+                targetValue = try contentOffset(value(&c, .target, model: M.targetBase), c)
             }
             if recording {
                 r.motion = UInt8(truncatingIfNeeded: motionKind)
@@ -261,6 +263,11 @@ struct CodedEventDecoder {
 
     private func length(_ raw: Int64, _ c: RangeDecoderCore) throws(BinaryError) -> Points {
         guard raw.magnitude <= maxLength else { throw fail(c, "length out of range") }
+        return Points(raw: raw)
+    }
+
+    private func contentOffset(_ raw: Int64, _ c: RangeDecoderCore) throws(BinaryError) -> Points {
+        guard raw.magnitude <= maxOffset else { throw fail(c, "content offset out of range") }
         return Points(raw: raw)
     }
 
