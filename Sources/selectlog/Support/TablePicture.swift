@@ -48,7 +48,9 @@ struct TablePicture {
         return lines.joined(separator: "\n")
     }
 
-    /// One line per visible row, with marks; the editor row below its row.
+    /// One line per visible row, with marks; the editor row below its row. A run of three
+    /// or more zero-height rows (hidden rows, a collapsed section's) is one line, so that
+    /// the rows after it are shown however many there are.
     var picture: [String] {
         let s = state
         guard let visible = s.visibleRows else { return ["  (no rows visible)"] }
@@ -56,6 +58,19 @@ struct TablePicture {
         var row: RowPath? = visible.lowerBound
         var shown = 0
         var section = -1
+        // A bar on the strip's edge of the table.
+        let bar = s.configuration.strip.enabled ? "|" : " "
+        let left = s.configuration.strip.edge == .leading ? bar : " "
+        let right = s.configuration.strip.edge == .trailing ? bar : " "
+        // The rows a line notes something of, which a collapsed run must not hide.
+        var noted = Set<RowPath>()
+        if let open = s.options.open { noted.insert(open) }
+        if let editorRow = s.layout.editorRow { noted.insert(editorRow) }
+        if let pan = s.pan {
+            if let anchor = pan.anchor { noted.insert(anchor) }
+            if let start = pan.start { noted.insert(start) }
+            if let under = s.row(at: pan.finger) { noted.insert(under) }
+        }
         while let r = row, r <= visible.upperBound {
             if shown == maxRows {
                 lines.append("  ... more rows down to \(visible.upperBound)")
@@ -65,6 +80,16 @@ struct TablePicture {
                 section = r.section
                 let title = s.layout.sections[r.section].title.map { " \"\($0)\"" } ?? ""
                 lines.append("  -- section \(r.section)\(title) --")
+            }
+            if let last = collapsibleRun(from: r, through: visible.upperBound, noted: noted) {
+                let rows = r.row..<(last + 1)
+                let mark = s.selection.containsAll(rows, in: r.section) ? "[x]" : (s.selection.intersects(rows, in: r.section) ? "[~]" : "[ ]")
+                let name = "\(r.section):\(r.row)-\(last)"
+                let padded = name + String(repeating: " ", count: max(1, 10 - name.count))
+                lines.append("\(left) \(padded)\(mark)\(right) \(rows.count) rows of 0 pt")
+                shown += 1
+                row = s.layout.row(after: RowPath(r.section, last))
+                continue
             }
             var notes: [String] = []
             if s.options.open == r { notes.append("<options open>") }
@@ -78,10 +103,6 @@ struct TablePicture {
             let mark = s.selection.contains(r) ? "[x]" : "[ ]"
             let name = "\(r.section):\(r.row)"
             let padded = name + String(repeating: " ", count: max(1, 10 - name.count))
-            // The strip is drawn as a bar on its edge of the table.
-            let bar = s.configuration.strip.enabled ? "|" : " "
-            let left = s.configuration.strip.edge == .leading ? bar : " "
-            let right = s.configuration.strip.edge == .trailing ? bar : " "
             lines.append("\(left) \(padded)\(mark)\(right) \(notes.joined(separator: " "))".trimmingTrailingSpaces)
             if s.layout.editorRow == r, let editor = s.editor {
                 let choices = editor.options.enumerated().map { i, o in
@@ -93,6 +114,17 @@ struct TablePicture {
             row = s.layout.row(after: r)
         }
         return lines
+    }
+}
+
+extension TablePicture {
+    /// The last row of a run of at least three zero-height rows from `r`, within the
+    /// visible rows and before any noted row; nil when there is none.
+    func collapsibleRun(from r: RowPath, through end: RowPath, noted: Set<RowPath>) -> Int? {
+        guard var last = state.layout.sections[r.section].rows.lastOfZeroHeightRun(from: r.row) else { return nil }
+        if end.section == r.section { last = min(last, end.row) }
+        for n in noted where n.section == r.section && n.row >= r.row { last = min(last, n.row - 1) }
+        return last - r.row >= 2 ? last : nil
     }
 }
 

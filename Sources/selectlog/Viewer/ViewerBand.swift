@@ -91,6 +91,16 @@ struct ViewerBand {
                     let rowTop = layout.top(of: path).raw
                     if rowTop >= high { break }
                     let h = layout.height(of: path).raw
+                    // A run of zero-height rows (hidden rows) is stepped over at once, up to
+                    // the editor's row, so that the rows after it are drawn however many it
+                    // holds.
+                    if h == 0, var last = section.rows.lastOfZeroHeightRun(from: r), last > r {
+                        if let e = editor, e.row >= r { last = min(last, e.row) }
+                        if last > r {
+                            r = last
+                            continue
+                        }
+                    }
                     if intersects(rowTop, h) {
                         rows += 1
                         if let current = run, current.section == s, current.row + current.count == r,
