@@ -26,6 +26,21 @@ extension TableState {
         case .scroll(.to(let y)?, let phase, nil) where y.isWithinLengthLimit:
             now = try admitTime(timed)
             scroll(.to(y), phase: phase, target: nil, &delta)
+        case .scroll(let motion, let phase, let target) where motion.isWithinLengthLimit && target.isWithinLengthLimit:
+            // A scroll with a deceleration target or with no motion: the same reducer.
+            now = try admitTime(timed)
+            scroll(motion, phase: phase, target: target, &delta)
+        case .swipeMoved(let offset) where offset.isWithinLengthLimit:
+            // One swipe sample in twenty events of some sessions: it changes the swipe's
+            // offset and nothing else, so the changes are that one flag, without the
+            // mark, the comparison of the selection and the lists of `changes(since:)`.
+            now = try admitTime(timed)
+            let before = options.swipe
+            swipeMoved(offset)
+            finish(at: now)
+            var c = TableChanges()
+            c.swipeChanged = before != options.swipe
+            return c
         default:
             return try applyChecked(timed)
         }
@@ -229,4 +244,21 @@ extension TableState {
         if section < 0 || section >= layout.sectionCount { return "the table has \(layout.sectionCount) sections" }
         return "section \(section) has \(layout.rowCount(in: section)) rows"
     }
+}
+
+private extension Optional where Wrapped == ScrollMotion {
+    /// Whether the motion's length passes `validate()` (none does).
+    @inline(__always)
+    var isWithinLengthLimit: Bool {
+        switch self {
+        case .to(let y)?, .by(let y)?: y.isWithinLengthLimit
+        case nil: true
+        }
+    }
+}
+
+private extension Optional where Wrapped == Points {
+    /// Whether the length, if any, passes `validate()`.
+    @inline(__always)
+    var isWithinLengthLimit: Bool { self?.isWithinLengthLimit ?? true }
 }
