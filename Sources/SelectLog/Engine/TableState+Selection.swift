@@ -25,11 +25,11 @@ extension TableState {
     private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         if changed.isRecording {
             // The runs it records are the rows that change: none means nothing to set.
-            guard TableState.recordChanges(between: a, and: b, to: member, in: selection, layout: layout, &changed) else { return }
+            guard TableState.recordChanges(between: a, and: b, to: member, in: history.selection, layout: layout, &changed) else { return }
         } else {
             guard !selectionIs(member, between: a, and: b) else { return }
         }
-        TableState.setRows(between: a, and: b, to: member, in: &selection, layout: layout)
+        TableState.setRows(between: a, and: b, to: member, in: &history.selection, layout: layout)
     }
 
     /// Records the rows from `a` to `b` whose selection is not `member` yet, without
@@ -58,7 +58,8 @@ extension TableState {
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
-            let uniform = member ? selection.containsAll(first..<end, in: s) : !selection.intersects(first..<end, in: s)
+            let uniform = member ? history.selection.containsAll(first..<end, in: s)
+                                 : !history.selection.intersects(first..<end, in: s)
             if !uniform { return false }
         }
         return true
