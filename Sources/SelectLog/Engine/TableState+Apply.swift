@@ -23,10 +23,10 @@ extension TableState {
         case .scroll(.by(let y)?, let phase, nil) where y.isWithinLengthLimit:
             now = try admitTime(timed)
             scroll(.by(y), phase: phase, target: nil, &delta)
-        case .scroll(.to(let y)?, let phase, nil) where y.isWithinLengthLimit:
+        case .scroll(.to(let y)?, let phase, nil) where y.isWithinOffsetLimit:
             now = try admitTime(timed)
             scroll(.to(y), phase: phase, target: nil, &delta)
-        case .scroll(let motion, let phase, let target) where motion.isWithinLengthLimit && target.isWithinLengthLimit:
+        case .scroll(let motion, let phase, let target) where motion.isWithinLimit && target.isWithinOffsetLimit:
             // A scroll with a deceleration target or with no motion: the same reducer.
             now = try admitTime(timed)
             scroll(motion, phase: phase, target: target, &delta)
@@ -247,18 +247,19 @@ extension TableState {
 }
 
 private extension Optional where Wrapped == ScrollMotion {
-    /// Whether the motion's length passes `validate()` (none does).
+    /// Whether the motion passes `validate()` (none does): an offset `to`, a length `by`.
     @inline(__always)
-    var isWithinLengthLimit: Bool {
+    var isWithinLimit: Bool {
         switch self {
-        case .to(let y)?, .by(let y)?: y.isWithinLengthLimit
+        case .to(let y)?: y.isWithinOffsetLimit
+        case .by(let dy)?: dy.isWithinLengthLimit
         case nil: true
         }
     }
 }
 
 private extension Optional where Wrapped == Points {
-    /// Whether the length, if any, passes `validate()`.
+    /// Whether the content offset, if any, passes `validate()`.
     @inline(__always)
-    var isWithinLengthLimit: Bool { self?.isWithinLengthLimit ?? true }
+    var isWithinOffsetLimit: Bool { self?.isWithinOffsetLimit ?? true }
 }
