@@ -117,10 +117,27 @@ struct BinaryEventDecoder {
         return try nextFromCoded(&record, records: true)
     }
 
-    /// The coded batch's next event for both: `records` is a constant in each, so `next()`
-    /// carries none of the records' code.
+    /// `next(into:)` that also hands back the gesture fingerprints, as records of kind
+    /// `.fingerprint` with the value in `a` (a check's replay, which compares them).
+    mutating func nextWithFingerprints(into record: inout ReplayRecord) throws(BinaryError) -> TimedEvent? {
+        guard isCoded else {
+            record.kind = .other
+            switch try nextItem() {
+            case .event(let e)?: return e
+            case .gestureFingerprint(let v)?:
+                record.kind = .fingerprint
+                record.a = Int64(v)
+                return nil
+            case nil: return nil
+            }
+        }
+        return try nextFromCoded(&record, records: true, fingerprints: true)
+    }
+
+    /// The coded batch's next event for all three: `records` and `fingerprints` are
+    /// constants in each, so `next()` carries none of the records' code.
     @inline(__always)
-    private mutating func nextFromCoded(_ record: inout ReplayRecord, records: Bool) throws(BinaryError) -> TimedEvent? {
+    private mutating func nextFromCoded(_ record: inout ReplayRecord, records: Bool, fingerprints: Bool = false) throws(BinaryError) -> TimedEvent? {
         while true {
             let start = coded.position
             if let e = try records ? nextCoded(into: &record) : nextCoded() {
@@ -130,7 +147,11 @@ struct BinaryEventDecoder {
             if records, record.kind != .other { return nil }
             switch coded.marker {
             case .end: return nil
-            case .fingerprint: continue
+            case .fingerprint(let v):
+                guard fingerprints else { continue }
+                record.kind = .fingerprint
+                record.a = Int64(v)
+                return nil
             case .cold(let tag, let t, let bytes):
                 let e = try cold(tag, t, bytes, at: start)
                 try check(e, at: start)

@@ -48,6 +48,9 @@ struct CheckedPrefix {
     /// The last checkpoint after at most `n` events: its offset and the events before it.
     func checkpoint(atOrBefore n: Int) -> (offset: Int, first: Int)? { Self.last(checkpoints, atOrBefore: n) }
 
+    /// Every checkpoint checked so far, in order: its offset and the events before it.
+    var checkpointList: [(offset: Int, first: Int)] { checkpoints }
+
     private static func last(_ list: [(offset: Int, first: Int)], atOrBefore n: Int) -> (offset: Int, first: Int)? {
         var lo = 0, hi = list.count
         while lo < hi {

@@ -42,6 +42,41 @@ extension LogReader {
     /// replayed state; reports the first difference and the field-by-field difference
     /// at the nearest checkpoint after it.
     public func check() throws(LogError) -> CheckReport {
+        try check(pipelinedFrom: Self.pipelinedReplayEvents)
+    }
+
+    /// `check()`: when at least `minimum` events are replayed and a second core exists, a
+    /// first pass replays the log decoded on other threads (in segments of
+    /// `segmentEvents`), comparing every gesture fingerprint and checkpoint; when all agree
+    /// that is the report. At the first that does not, or at any error, `checkInTurn()`
+    /// replays the log again on the caller's thread and describes the difference (or
+    /// throws the error) exactly as before: a log this build replays as recorded, the
+    /// common case, is checked at a pipelined replay's speed.
+    func check(pipelinedFrom minimum: Int, segmentEvents: Int? = nil) throws(LogError) -> CheckReport {
+        if eventCount >= minimum, Self.hasSecondCore, tail == nil, let report = try? pipelinedCheck(segmentEvents: segmentEvents) {
+            return report
+        }
+        return try checkInTurn()
+    }
+
+    /// The whole log replayed pipelined, each gesture fingerprint and checkpoint compared as
+    /// the replay passes it: the report when every one agrees, nil at the first that does
+    /// not (an error, too, leaves the description to `checkInTurn()`).
+    func pipelinedCheck(segmentEvents: Int?) throws(LogError) -> CheckReport? {
+        var observer = CheckObserver(reader: self, checkpoints: try checkpointList())
+        var state = TableState()
+        guard try pipelinedReplay(into: &state, to: eventCount, segmentEvents: segmentEvents, decoders: Self.replayDecoders,
+                                  observing: &observer),
+              try observer.willApply(eventCount, state), observer.isDone else { return nil }
+        var report = CheckReport(recordedBehaviour: header.behaviour, behaviour: engine.fingerprint)
+        report.events = eventCount
+        report.gesturesCompared = observer.gestures
+        report.checkpointsCompared = observer.checkpointsCompared
+        return report
+    }
+
+    /// `check()` on the caller's thread, record by record.
+    func checkInTurn() throws(LogError) -> CheckReport {
         var report = CheckReport(recordedBehaviour: header.behaviour, behaviour: engine.fingerprint)
         var state = TableState()
         var gestureStart = 0
@@ -125,6 +160,58 @@ extension LogReader {
             return true
         }
         return report
+    }
+}
+
+/// A check's comparisons during a pipelined replay: every checkpoint's state hash where
+/// the replay reaches it, and every gesture fingerprint after the events before it. It
+/// stops the replay at the first difference.
+private struct CheckObserver: ReplayObserver {
+    let reader: LogReader
+    /// Every checkpoint of the log, in order, and the next to compare.
+    let checkpoints: [(offset: Int, first: Int)]
+    private var next = 0
+    private(set) var checkpointsCompared = 0
+    private(set) var gestures = 0
+    /// The last fingerprint compared (its batch's offset and position there): a fingerprint
+    /// two segments hand over is compared once.
+    private var lastFingerprint: (Int64, Int64)?
+
+    init(reader: LogReader, checkpoints: [(offset: Int, first: Int)]) {
+        self.reader = reader
+        self.checkpoints = checkpoints
+    }
+
+    /// Whether every checkpoint was compared.
+    var isDone: Bool { next == checkpoints.count }
+
+    static var wantsFingerprints: Bool { true }
+
+    @inline(__always)
+    mutating func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
+        guard next < checkpoints.count, checkpoints[next].first <= index else { return true }
+        return try compareCheckpoints(index, state)
+    }
+
+    /// The checkpoints after `index` events (out of line: one in thousands of events).
+    @inline(never)
+    private mutating func compareCheckpoints(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
+        while next < checkpoints.count, checkpoints[next].first <= index {
+            let (offset, first) = checkpoints[next]
+            guard first == index else { return false }
+            let recorded = try reader.checkpointState(try reader.record(at: offset, events: first))
+            guard recorded.hashValue64 == state.hashValue64 else { return false }
+            checkpointsCompared += 1
+            next += 1
+        }
+        return true
+    }
+
+    mutating func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool {
+        if let last = lastFingerprint, last == (record.b, record.time) { return true }
+        lastFingerprint = (record.b, record.time)
+        gestures += 1
+        return UInt32(truncatingIfNeeded: record.a) == state.gestureFingerprint
     }
 }
 

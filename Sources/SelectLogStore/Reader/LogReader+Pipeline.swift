@@ -36,6 +36,15 @@ extension LogReader {
     /// also its error; the caller meets it first in the segment that holds it.
     func pipelinedReplay(into state: inout TableState, to n: Int, segmentEvents: Int? = nil,
                          decoders: Int = replayDecoders) throws(LogError) {
+        var none = NoReplayObserver()
+        _ = try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents, decoders: decoders, observing: &none)
+    }
+
+    /// `pipelinedReplay(into:to:)`, telling `observer` on the applying thread about each
+    /// event before it is applied and (when it wants them) about the gesture fingerprints
+    /// between them. False when the observer stopped it, with `state` as far as it got.
+    func pipelinedReplay<Observer: ReplayObserver>(into state: inout TableState, to n: Int, segmentEvents: Int?,
+                                                   decoders: Int, observing observer: inout Observer) throws(LogError) -> Bool {
         let start = state.events
         let total = Swift.max(0, n - start)
         // One decoder takes the whole replay as one segment; several take turns.
@@ -51,7 +60,7 @@ extension LogReader {
             let thread = Thread { [self] in
                 for k in stride(from: d, to: segments, by: count) {
                     let from = start + k * size
-                    guard decode(from: from, to: Swift.min(n, from + size), into: pipe) else { break }
+                    guard decode(from: from, to: Swift.min(n, from + size), into: pipe, for: Observer.self) else { break }
                 }
                 pipe.withLockedValue { $0.decoderDone = true }
                 pipe.wake()
@@ -61,6 +70,7 @@ extension LogReader {
         }
         var index = start
         var failure: LogError?
+        var stopped = false
         let standard = engine.isStandard
         segments: for k in 0..<segments {
             let pipe = pipes[k % pipes.count]
@@ -72,7 +82,9 @@ extension LogReader {
                 switch item {
                 case .events(let chunk):
                     do throws(LogError) {
-                        try chunk.drain(records: { (r: ReplayRecord) throws(LogError) in
+                        stopped = try !chunk.drain(records: { (r: ReplayRecord) throws(LogError) -> Bool in
+                            if Observer.wantsFingerprints, r.kind == .fingerprint { return observer.fingerprint(r, after: index, state) }
+                            guard try observer.willApply(index, state) else { return false }
                             if standard {
                                 // Straight to the event's reducer, with no `TimedEvent` made or destroyed.
                                 do throws(InvalidEvent) { try r.apply(to: &state) } catch { throw rejection(error, index: index) }
@@ -80,7 +92,9 @@ extension LogReader {
                                 try apply(e, index: index, to: &state, validated: true)
                             }
                             index += 1
-                        }, events: { (e: consuming TimedEvent) throws(LogError) in
+                            return true
+                        }, events: { (e: consuming TimedEvent) throws(LogError) -> Bool in
+                            guard try observer.willApply(index, state) else { return false }
                             if standard {
                                 // `apply(_:index:to:validated: true)`, the engine asked about once.
                                 do throws(InvalidEvent) { try state.applyValidated(e) } catch { throw rejection(error, index: index) }
@@ -88,12 +102,14 @@ extension LogReader {
                                 try apply(e, index: index, to: &state, validated: true)
                             }
                             index += 1
+                            return true
                         })
                     } catch {
                         failure = error
                         break segments
                     }
                     pipe.withLockedValue { p in p.spare = chunk }
+                    if stopped { break segments }
                 case .end(let error?):
                     failure = error
                     break segments
@@ -109,11 +125,23 @@ extension LogReader {
         }
         for pipe in pipes { pipe.withLockedValue(waitingFor: { $0.decoderDone }) { _, _ in } }
         if let failure { throw failure }
+        return !stopped
     }
 
     /// Decodes events `from ..< to` into chunks handed to `pipe`, then the segment's end
     /// (with its error, if any); false when the applying thread has stopped, or on an error.
-    private func decode(from: Int, to: Int, into pipe: LockedBox<ReplayPipe>) -> Bool {
+    ///
+    /// With `fingerprints`, also the gesture fingerprints after `from` to `to` events, each
+    /// as a record of kind `.fingerprint` whose `b` and `time` are the byte offset of its
+    /// batch and the decoder's position in the batch after it. One after `to` events that follows event `to` − 1
+    /// in its batch is also the next segment's first when that segment's decoder starts
+    /// before it: the two hand-overs name the same item, and the observer takes it once.
+    /// Every fingerprint is handed over by some segment: it lies in the batch of the event
+    /// before it or of the event after it (a batch holds at least one event).
+    private func decode<Observer: ReplayObserver>(from: Int, to: Int, into pipe: LockedBox<ReplayPipe>, for _: Observer.Type) -> Bool {
+        // A constant of each specialization: a plain replay's loop carries none of the
+        // fingerprints' code.
+        let fingerprints = Observer.wantsFingerprints
         var chunk = ReplayPipe.storage(from: pipe)
         var failure: LogError?
         var going = true
@@ -124,8 +152,22 @@ extension LogReader {
                 // fields of that kind.
                 var record = ReplayRecord()
                 while true {
-                    let e = try nextEvent(&decoder, into: &record, batch, index)
+                    let e = try fingerprints ? nextEventWithFingerprints(&decoder, into: &record, batch, index)
+                                             : nextEvent(&decoder, into: &record, batch, index)
                     if e == nil, record.kind == .other { return index }
+                    if fingerprints, e == nil, record.kind == .fingerprint {
+                        if index >= from, index <= end {
+                            record.b = Int64(batch.offset)
+                            record.time = Int64(decoder.offset)
+                            chunk.append(record)
+                            if chunk.count == ReplayPipe.chunkEvents {
+                                going = ReplayPipe.hand(.events(chunk), to: pipe)
+                                chunk = ReplayPipe.storage(from: pipe)
+                                guard going else { return nil }
+                            }
+                        }
+                        continue
+                    }
                     try checkWithinCount(batch, index)
                     if index >= end { return nil }
                     if index >= from {
@@ -269,11 +311,11 @@ final class EventChunk: @unchecked Sendable {
     }
 
     /// Hands the records and events to `records` and `events`, in order, leaving the chunk
-    /// empty; the events are moved out (a copy out of the storage would cost a copy and a
-    /// destroy per event). When a body throws, the events after the one it threw at are
-    /// destroyed.
-    func drain(records body: (ReplayRecord) throws(LogError) -> Void,
-               events eventBody: (consuming TimedEvent) throws(LogError) -> Void) throws(LogError) {
+    /// empty, until a body returns false (then false); the events are moved out (a copy
+    /// out of the storage would cost a copy and a destroy per event). When a body throws
+    /// or stops, the events after the one it was given are destroyed.
+    func drain(records body: (ReplayRecord) throws(LogError) -> Bool,
+               events eventBody: (consuming TimedEvent) throws(LogError) -> Bool) throws(LogError) -> Bool {
         let n = count, m = eventCount
         count = 0
         eventCount = 0
@@ -282,12 +324,35 @@ final class EventChunk: @unchecked Sendable {
         for i in 0..<n {
             let r = records[i]
             if r.kind != .other {
-                try body(r)
+                guard try body(r) else { return false }
             } else if j < m {
                 let e = (events + j).move()
                 j += 1
-                try eventBody(e)
+                guard try eventBody(e) else { return false }
             }
         }
+        return true
     }
+}
+
+/// What a pipelined replay tells besides applying the events, on the applying thread
+/// (`LogReader.check()` compares the fingerprints and checkpoints a log recorded).
+protocol ReplayObserver: SendableMetatype {
+    /// Whether the decoding threads hand over the gesture fingerprints.
+    static var wantsFingerprints: Bool { get }
+    /// Before event `index` is applied to `state`, which has seen `index` events; false
+    /// stops the replay there.
+    mutating func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool
+    /// A gesture fingerprint recorded after `index` events (a record of kind
+    /// `.fingerprint`); false stops the replay there.
+    mutating func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool
+}
+
+/// A plain replay's observer: nothing to tell, and compiled away.
+struct NoReplayObserver: ReplayObserver {
+    static var wantsFingerprints: Bool { false }
+    @inline(__always)
+    func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool { true }
+    @inline(__always)
+    func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool { true }
 }

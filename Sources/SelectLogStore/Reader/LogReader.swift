@@ -337,6 +337,17 @@ public final class LogReader: Sendable {
         }
     }
 
+    /// `nextEvent(_:into:_:_:)` that also hands back gesture fingerprints (a check's replay).
+    @inline(__always)
+    func nextEventWithFingerprints(_ decoder: inout BinaryEventDecoder, into record: inout ReplayRecord, _ batch: RecordInfo,
+                                   _ index: Int) throws(LogError) -> TimedEvent? {
+        do throws(BinaryError) {
+            return try decoder.nextWithFingerprints(into: &record)
+        } catch {
+            throw batchError(error, decoder, batch, index)
+        }
+    }
+
     /// Events `start..<end` as an array.
     public func events(from start: Int = 0, to end: Int? = nil) throws(LogError) -> [TimedEvent] {
         var out: [TimedEvent] = []
@@ -345,6 +356,13 @@ public final class LogReader: Sendable {
             return true
         }
         return out
+    }
+
+    /// Every checkpoint of the log, in order (its offset and the events before it), its
+    /// records' headers all checked first.
+    func checkpointList() throws(LogError) -> [(offset: Int, first: Int)] {
+        try advance(throughEvent: Int.max)
+        return checked.withLockedValue { $0.checkpointList }
     }
 
     /// The checkpoint with the most events, at most `n`.

@@ -10,7 +10,9 @@ import SelectLog
 /// would (its fields and time within `EventLimits`; the same rule as its `needsCheck`):
 /// an event that needs the full check is never a record.
 struct ReplayRecord {
-    enum Kind: UInt8 { case other, tick, panMoved, scroll, swipeMoved }
+    /// `fingerprint` is no event: a gesture fingerprint recorded after the events before
+    /// it (`a`: its value), which only a check asks the decoder for.
+    enum Kind: UInt8 { case other, tick, panMoved, scroll, swipeMoved, fingerprint }
 
     var kind = Kind.other
     /// `t` is `Micros(raw: time)` when `hasTime`, else nil.
@@ -21,7 +23,8 @@ struct ReplayRecord {
     var phase: UInt8 = 0
     var hasTarget = false
     var time: Int64 = 0
-    /// A pan sample's x and y; a scroll's motion value and target; a swipe's offset.
+    /// A pan sample's x and y; a scroll's motion value and target; a swipe's offset; a
+    /// fingerprint's value and the byte offset of the batch that holds it.
     var a: Int64 = 0
     var b: Int64 = 0
 
@@ -43,10 +46,11 @@ struct ReplayRecord {
         }
     }
 
-    /// The event a record stands for (nil for `.other`, which stands for none itself).
+    /// The event a record stands for (nil for `.other`, which stands for none itself, and
+    /// for a fingerprint).
     var event: TimedEvent? {
         switch kind {
-        case .other: nil
+        case .other, .fingerprint: nil
         case .tick: TimedEvent(.tick, t: t)
         case .panMoved: TimedEvent(.panMoved(ViewportPoint(x: Points(raw: a), y: Points(raw: b))), t: t)
         case .scroll: TimedEvent(.scroll(scrollMotion, phase: scrollPhase, target: hasTarget ? Points(raw: b) : nil), t: t)
@@ -63,7 +67,7 @@ struct ReplayRecord {
         case .panMoved: try state.applyValidatedPanMoved(to: ViewportPoint(x: Points(raw: a), y: Points(raw: b)), at: t)
         case .scroll: try state.applyValidatedScroll(scrollMotion, phase: scrollPhase, target: hasTarget ? Points(raw: b) : nil, at: t)
         case .swipeMoved: try state.applyValidatedSwipeMoved(offset: Points(raw: a), at: t)
-        case .other: break
+        case .other, .fingerprint: break
         }
     }
 }

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// `check()` replays a long log decoded on other threads and compares each fingerprint
+/// and checkpoint as it passes; at the first difference it checks again in turn. Its
+/// report must be the in-turn check's, wherever the segments cut the log.
+@Suite("check, pipelined: the same report as a check in turn")
+struct PipelinedCheckTests {
+    /// The reports' every field, in words.
+    static func summary(_ r: CheckReport) -> String {
+        var s = "\(r.recordedBehaviour.map { String($0) } ?? "-") \(r.behaviour) \(r.events) \(r.gesturesCompared) \(r.checkpointsCompared)"
+        if let d = r.divergence {
+            s += " diverged \(d.events) \(d.kind) \(d.checkpoint.map { String($0) } ?? "-") \(d.reason) \(d.changes.count)"
+        }
+        return s
+    }
+
+    static let segmentSizes = [97, 256, 311, 1_000, 4_099]
+
+    /// The pipelined check of `log` against its check in turn, at several segment sizes
+    /// (odd ones, so that segment ends fall before, at and after gesture ends and batch
+    /// ends); returns the in-turn report. `same`: the pipelined pass itself must answer
+    /// (the log replays as recorded), not leave it to the check in turn.
+    @discardableResult
+    static func agree(_ log: LogReader, _ what: String, same: Bool = false, sizes: [Int] = segmentSizes) throws -> CheckReport {
+        let inTurn = try log.checkInTurn()
+        for size in sizes {
+            // What `check()` answers is the pipelined pass's report, or the in-turn one.
+            let pass = try log.pipelinedCheck(segmentEvents: size)
+            if same {
+                #expect(pass.map(summary) == summary(inTurn), "\(what), segments of \(size): the pipelined pass itself")
+            } else {
+                #expect(pass == nil, "\(what), segments of \(size): the pipelined pass saw no difference")
+                #expect(summary(try log.check(pipelinedFrom: 0, segmentEvents: size)) == summary(inTurn), "\(what), segments of \(size)")
+            }
+        }
+        return inTurn
+    }
+
+    static func write(_ events: [TimedEvent], _ path: String, version: UInt16? = nil, batchEvents: Int = 100,
+                      interval: Int = 256) throws {
+        var o = Recorder.Options()
+        o.durability = .none
+        o.batchEvents = batchEvents
+        o.checkpointInterval = interval
+        o.putsOffLargeCheckpoints = false
+        o.formatVersion = version
+        _ = try writeLog(events, to: path, options: o)
+    }
+
+    @Test("the same behaviour: every fingerprint and checkpoint counted once, in logs of versions 4 to 6 and both sessions")
+    func sameBehaviour() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sessions: [(String, [TimedEvent])] = [("standard", Array(SyntheticSession(seed: 5, count: 6_000))),
+                                                  ("random walk", Array(RandomWalkSession(seed: 5, count: 6_000, screenScale: 3)))]
+        for (name, events) in sessions {
+            // The recorder writes a fingerprint at every gesture end.
+            var state = TableState()
+            var ends: [Int] = []
+            for (k, e) in events.enumerated() where try state.apply(e).endsGesture { ends.append(k + 1) }
+            let gestureEnds = ends.count
+            #expect(gestureEnds > 40)
+            // Segments that end exactly at a gesture's end (its fingerprint follows the
+            // segment's last event), one event before and one after it.
+            let sizes = Self.segmentSizes + ends.prefix(4).flatMap { [$0 - 1, $0, $0 + 1] }
+            for (version, batchEvents) in [(4, 100), (5, 100), (6, 100), (6, 7)] as [(UInt16, Int)] {
+                let path = dir.appendingPathComponent("\(name)-\(version)-\(batchEvents).slog").path
+                try Self.write(events, path, version: version, batchEvents: batchEvents)
+                let report = try Self.agree(try LogReader(path: path), "\(name), version \(version), batches of \(batchEvents)", same: true,
+                                              sizes: version == 6 ? sizes : Self.segmentSizes)
+                #expect(report.isSame && report.events == events.count)
+                #expect(report.checkpointsCompared == events.count / 256)
+                #expect(report.gesturesCompared == gestureEnds)
+            }
+        }
+    }
+
+    @Test("a second engine: the pipelined pass stops at the difference and the report is the in-turn one")
+    func diverged() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 3, count: 3_000))
+        let path = dir.appendingPathComponent("standard.slog").path
+        try Self.write(events, path)
+        let report = try Self.agree(try LogReader(path: path, engine: tapsNeverDeselect), "taps never deselect")
+        #expect(!report.isSame)
+        // And the other way round: a log the second engine wrote, checked by the standard one.
+        let other = dir.appendingPathComponent("other.slog").path
+        let w = try LogRewriter(path: other, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100, putsOffLargeCheckpoints: false)
+        for e in events { try w.append(e) }
+        try w.close()
+        #expect(!(try Self.agree(try LogReader(path: other), "written by taps never deselect")).isSame)
+    }
+
+    @Test("a checkpoint whose state differs from the replay's, its checksums intact, is found as in turn")
+    func forgedCheckpoint() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 8, count: 1_200))
+        var states: [TableState] = [TableState()]
+        for e in events {
+            var s = states[states.count - 1]
+            try s.apply(e)
+            states.append(s)
+        }
+        for forged in [300, 900] {
+            // Windows of 300 events in batches of 100, each after a checkpoint of the state
+            // before it; one checkpoint holds the state with another selection.
+            var f = Forge(version: 4)
+            for w in stride(from: 0, to: events.count, by: 300) {
+                let base = w == 0 ? Int64(0) : events[w - 1].t?.raw ?? 0
+                if w > 0 {
+                    var state = states[w]
+                    if w == forged { state.selection = RowSet([RowPath(0, 1)]) }
+                    f.record("C", state.snapshot(), first: w, baseTime: base)
+                }
+                f.window(stride(from: w, to: w + 300, by: 100).map { Array(events[$0..<($0 + 100)]) }, first: w, baseTime: base)
+            }
+            f.index()
+            let path = dir.appendingPathComponent("forged-\(forged).slog").path
+            try f.write(to: path)
+            #expect(states[forged].selection != RowSet([RowPath(0, 1)]))
+            let report = try Self.agree(try LogReader(path: path), "checkpoint after \(forged) events forged")
+            #expect(report.divergence?.events.upperBound == forged - 1, "\(Self.summary(report))")
+        }
+    }
+}
