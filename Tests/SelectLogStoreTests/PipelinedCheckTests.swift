@@ -19,6 +19,12 @@ struct PipelinedCheckTests {
 
     static let segmentSizes = [97, 256, 311, 1_000, 4_099]
 
+    /// A `verify` report's every field, in words.
+    static func summary(_ r: VerifyReport) -> String {
+        "\(r.fileSize) \(r.intactEvents) \(r.intactBytes) \(r.records) \(r.checkpointsReplayed) \(r.notes) "
+            + "\(r.problem.map { "\($0.offset) \($0.reason) \($0.isTornTail)" } ?? "intact")"
+    }
+
     /// The pipelined check of `log` against its check in turn, at several segment sizes
     /// (odd ones, so that segment ends fall before, at and after gesture ends and batch
     /// ends); returns the in-turn report. `same`: the pipelined pass itself must answer
@@ -74,6 +80,9 @@ struct PipelinedCheckTests {
                 #expect(report.isSame && report.events == events.count)
                 #expect(report.checkpointsCompared == events.count / 256)
                 #expect(report.gesturesCompared == gestureEnds)
+                let deep = try LogReader.verify(path: path, replaying: true, engine: .standard, pipelinedFrom: 0)
+                #expect(Self.summary(deep) == Self.summary(try LogReader.verify(path: path, replaying: true, engine: .standard, pipelinedFrom: .max)))
+                #expect(deep.isIntact && deep.checkpointsReplayed == events.count / 256)
             }
         }
     }
@@ -125,6 +134,13 @@ struct PipelinedCheckTests {
             #expect(states[forged].selection != RowSet([RowPath(0, 1)]))
             let report = try Self.agree(try LogReader(path: path), "checkpoint after \(forged) events forged")
             #expect(report.divergence?.events.upperBound == forged - 1, "\(Self.summary(report))")
+            // verify --deep finds it at the same place, pipelined or in turn.
+            let inTurn = try LogReader.verify(path: path, replaying: true, engine: .standard, pipelinedFrom: .max)
+            let pipelined = try LogReader.verify(path: path, replaying: true, engine: .standard, pipelinedFrom: 0)
+            #expect(Self.summary(pipelined) == Self.summary(inTurn))
+            let checkpoint = try LogReader(path: path).records.first { $0.header.firstEvent == forged && $0.header.kind == .checkpoint }
+            #expect(inTurn.problem?.offset == checkpoint?.offset)
+            #expect(inTurn.intactEvents == forged && inTurn.checkpointsReplayed == forged / 300 - 1)
         }
     }
 }

@@ -139,4 +139,12 @@ final class MappedFile: @unchecked Sendable {
         guard start < end else { return }
         _ = madvise(base + start, end - start, MADV_DONTNEED)
     }
+
+    /// `release` of every whole block `range` touches, the one holding its end included:
+    /// for a record read out of order (a checkpoint a check compares) after the walk that
+    /// released its neighbours. A page still needed is read again from the file.
+    func release(wholeBlocksOf range: Range<Int>) {
+        let block = MappedFile.releaseBlock
+        release(range.lowerBound..<((range.upperBound + block - 1) / block * block))
+    }
 }

@@ -63,15 +63,15 @@ extension LogReader {
     /// the replay passes it: the report when every one agrees, nil at the first that does
     /// not (an error, too, leaves the description to `checkInTurn()`).
     func pipelinedCheck(segmentEvents: Int?) throws(LogError) -> CheckReport? {
-        var observer = CheckObserver(reader: self, checkpoints: try checkpointList())
+        var observer = try CheckObserver(reader: self)
         var state = TableState()
         guard try pipelinedReplay(into: &state, to: eventCount, segmentEvents: segmentEvents, decoders: Self.replayDecoders,
                                   observing: &observer),
-              try observer.willApply(eventCount, state), observer.isDone else { return nil }
+              try observer.willApply(eventCount, state), observer.checkpoints.isDone else { return nil }
         var report = CheckReport(recordedBehaviour: header.behaviour, behaviour: engine.fingerprint)
         report.events = eventCount
         report.gesturesCompared = observer.gestures
-        report.checkpointsCompared = observer.checkpointsCompared
+        report.checkpointsCompared = observer.checkpoints.compared
         return report
     }
 
@@ -163,48 +163,72 @@ extension LogReader {
     }
 }
 
-/// A check's comparisons during a pipelined replay: every checkpoint's state hash where
-/// the replay reaches it, and every gesture fingerprint after the events before it. It
-/// stops the replay at the first difference.
-private struct CheckObserver: ReplayObserver {
+/// Every checkpoint of a log compared, during a pipelined replay, with the state the replay
+/// reaches there (`check()` and `verify --deep`): the first that differs, if one does.
+struct CheckpointComparison {
     let reader: LogReader
     /// Every checkpoint of the log, in order, and the next to compare.
     let checkpoints: [(offset: Int, first: Int)]
     private var next = 0
-    private(set) var checkpointsCompared = 0
+    private(set) var compared = 0
+    /// The first checkpoint that differs: its offset, the events before it and its state.
+    private(set) var mismatch: (offset: Int, first: Int, recorded: TableState)?
+
+    init(reader: LogReader) throws(LogError) {
+        self.reader = reader
+        checkpoints = try reader.checkpointList()
+    }
+
+    /// Whether every checkpoint was compared, and agreed.
+    var isDone: Bool { next == checkpoints.count && mismatch == nil }
+
+    /// Compares the checkpoints after `index` events with `state`; false at the first that
+    /// differs (or that the replay passed without reaching, which only a damaged list has).
+    @inline(__always)
+    mutating func reach(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
+        guard next < checkpoints.count, checkpoints[next].first <= index else { return true }
+        return try compare(index, state)
+    }
+
+    /// Out of line: one event in thousands has a checkpoint before it.
+    @inline(never)
+    private mutating func compare(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
+        while next < checkpoints.count, checkpoints[next].first <= index {
+            let (offset, first) = checkpoints[next]
+            guard first == index else { return false }
+            let record = try reader.record(at: offset, events: first)
+            let recorded = try reader.checkpointState(record)
+            // The decoding threads have walked past it and released its pages; reading it
+            // brought them back, so they go again (else a 100M-event check kept every
+            // checkpoint's pages, 56 MB).
+            reader.file.release(wholeBlocksOf: record.offset..<record.end)
+            guard recorded.hashValue64 == state.hashValue64 else {
+                mismatch = (offset, first, recorded)
+                return false
+            }
+            compared += 1
+            next += 1
+        }
+        return true
+    }
+}
+
+/// A check's comparisons during a pipelined replay: every checkpoint, and every gesture
+/// fingerprint after the events before it. It stops the replay at the first difference.
+private struct CheckObserver: ReplayObserver {
+    var checkpoints: CheckpointComparison
     private(set) var gestures = 0
     /// The last fingerprint compared (its batch's offset and position there): a fingerprint
     /// two segments hand over is compared once.
     private var lastFingerprint: (Int64, Int64)?
 
-    init(reader: LogReader, checkpoints: [(offset: Int, first: Int)]) {
-        self.reader = reader
-        self.checkpoints = checkpoints
-    }
-
-    /// Whether every checkpoint was compared.
-    var isDone: Bool { next == checkpoints.count }
+    init(reader: LogReader) throws(LogError) { checkpoints = try CheckpointComparison(reader: reader) }
 
     static var wantsFingerprints: Bool { true }
 
     @inline(__always)
     mutating func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
-        guard next < checkpoints.count, checkpoints[next].first <= index else { return true }
-        return try compareCheckpoints(index, state)
-    }
-
-    /// The checkpoints after `index` events (out of line: one in thousands of events).
-    @inline(never)
-    private mutating func compareCheckpoints(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
-        while next < checkpoints.count, checkpoints[next].first <= index {
-            let (offset, first) = checkpoints[next]
-            guard first == index else { return false }
-            let recorded = try reader.checkpointState(try reader.record(at: offset, events: first))
-            guard recorded.hashValue64 == state.hashValue64 else { return false }
-            checkpointsCompared += 1
-            next += 1
-        }
-        return true
+        try checkpoints.reach(index, state)
     }
 
     mutating func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool {

@@ -11,7 +11,10 @@ extension LogReader {
         try verify(path: path, replaying: replaying, engine: .standard)
     }
 
-    package static func verify(path: String, replaying: Bool, engine: EngineBehaviour) throws(LogError) -> VerifyReport {
+    /// `verify(path:replaying:)` with `engine`; a replay of at least `minimum` events (and
+    /// a second core) is decoded on other threads.
+    package static func verify(path: String, replaying: Bool, engine: EngineBehaviour,
+                               pipelinedFrom minimum: Int = pipelinedReplayEvents) throws(LogError) -> VerifyReport {
         let file = try MappedFile(path: path)
         let bytes = file.bytes
         // The stored index is compared with the records as they are walked, entry by entry
@@ -39,6 +42,9 @@ extension LogReader {
             report.notes.append("checkpoints not compared with a replay: the log was written by an engine that behaves differently (see `selectlog check`)")
             return report
         }
+        if reader.eventCount >= minimum, hasSecondCore {
+            return try reader.replayComparingCheckpoints(report)
+        }
         var state = TableState()
         var mismatch: LogProblem?
         try reader.forEachRecord { (record) throws(LogError) -> Bool in
@@ -63,6 +69,43 @@ extension LogReader {
         try reader.replay(into: &state, to: reader.eventCount)
         return report
     }
+}
+
+extension LogReader {
+    /// `verify --deep`'s replay of a long log: decoded on other threads, each checkpoint
+    /// compared with the replayed state where the replay reaches it, as in turn: the same
+    /// report, the first checkpoint that differs its problem.
+    fileprivate func replayComparingCheckpoints(_ report: VerifyReport) throws(LogError) -> VerifyReport {
+        var report = report
+        var observer = try CheckpointObserver(checkpoints: CheckpointComparison(reader: self))
+        var state = TableState()
+        if try pipelinedReplay(into: &state, to: eventCount, segmentEvents: nil, decoders: Self.replayDecoders, observing: &observer) {
+            _ = try observer.willApply(eventCount, state)
+        }
+        report.checkpointsReplayed = observer.checkpoints.compared
+        if let m = observer.checkpoints.mismatch {
+            report.problem = LogProblem(offset: m.offset,
+                                        reason: "checkpoint after \(m.first) events holds state \(m.recorded.hashHex), replaying the events gives \(state.hashHex)",
+                                        isTornTail: false)
+            report.intactBytes = m.offset
+            report.intactEvents = m.first
+        }
+        return report
+    }
+}
+
+/// `verify --deep`'s comparisons during a pipelined replay: every checkpoint.
+private struct CheckpointObserver: ReplayObserver {
+    var checkpoints: CheckpointComparison
+
+    static var wantsFingerprints: Bool { false }
+
+    @inline(__always)
+    mutating func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
+        try checkpoints.reach(index, state)
+    }
+
+    func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool { true }
 }
 
 /// The stored index the trailer names, compared entry by entry with the records a walk
