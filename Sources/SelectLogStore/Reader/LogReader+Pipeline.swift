@@ -131,13 +131,14 @@ extension LogReader {
     /// Decodes events `from ..< to` into chunks handed to `pipe`, then the segment's end
     /// (with its error, if any); false when the applying thread has stopped, or on an error.
     ///
-    /// With `fingerprints`, also the gesture fingerprints after `from` to `to` events, each
-    /// as a record of kind `.fingerprint` whose `b` and `time` are the byte offset of its
-    /// batch and the decoder's position in the batch after it. One after `to` events that follows event `to` − 1
-    /// in its batch is also the next segment's first when that segment's decoder starts
-    /// before it: the two hand-overs name the same item, and the observer takes it once.
-    /// Every fingerprint is handed over by some segment: it lies in the batch of the event
-    /// before it or of the event after it (a batch holds at least one event).
+    /// With the observer's `wantsFingerprints`, also the gesture fingerprints after `from`
+    /// to `to` events, each as a record of kind `.fingerprint` whose `b` and `time` are the
+    /// byte offset of its batch and the decoder's position in the batch after it. One
+    /// after `to` events that follows event `to` − 1 in its batch is also the next
+    /// segment's first when that segment's decoder starts before it: the two hand-overs
+    /// name the same item, and the observer takes it once. Every fingerprint is handed
+    /// over by some segment: it lies in the batch of the event before it or of the event
+    /// after it (a batch holds at least one event).
     private func decode<Observer: ReplayObserver>(from: Int, to: Int, into pipe: LockedBox<ReplayPipe>, for _: Observer.Type) -> Bool {
         // A constant of each specialization: a plain replay's loop carries none of the
         // fingerprints' code.
