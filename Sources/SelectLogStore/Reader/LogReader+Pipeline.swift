@@ -153,8 +153,7 @@ extension LogReader {
                 // fields of that kind.
                 var record = ReplayRecord()
                 while true {
-                    let e = try fingerprints ? nextEventWithFingerprints(&decoder, into: &record, batch, index)
-                                             : nextEvent(&decoder, into: &record, batch, index)
+                    let e = try nextEvent(&decoder, into: &record, batch, index, fingerprints: fingerprints)
                     if e == nil, record.kind == .other { return index }
                     if fingerprints, e == nil, record.kind == .fingerprint {
                         if index >= from, index <= end {

@@ -326,23 +326,13 @@ public final class LogReader: Sendable {
         }
     }
 
-    /// `decoder.next(into:)` (a replay's read, on any thread), with its error as the log's.
+    /// `decoder.next(into:)` (a replay's read, on any thread), with its error as the log's;
+    /// with `fingerprints` (a constant at each call), `nextWithFingerprints(into:)`.
     @inline(__always)
     func nextEvent(_ decoder: inout BinaryEventDecoder, into record: inout ReplayRecord, _ batch: RecordInfo,
-                   _ index: Int) throws(LogError) -> TimedEvent? {
+                   _ index: Int, fingerprints: Bool = false) throws(LogError) -> TimedEvent? {
         do throws(BinaryError) {
-            return try decoder.next(into: &record)
-        } catch {
-            throw batchError(error, decoder, batch, index)
-        }
-    }
-
-    /// `nextEvent(_:into:_:_:)` that also hands back gesture fingerprints (a check's replay).
-    @inline(__always)
-    func nextEventWithFingerprints(_ decoder: inout BinaryEventDecoder, into record: inout ReplayRecord, _ batch: RecordInfo,
-                                   _ index: Int) throws(LogError) -> TimedEvent? {
-        do throws(BinaryError) {
-            return try decoder.nextWithFingerprints(into: &record)
+            return try fingerprints ? decoder.nextWithFingerprints(into: &record) : decoder.next(into: &record)
         } catch {
             throw batchError(error, decoder, batch, index)
         }
