@@ -56,7 +56,7 @@ struct PipelinedCheckTests {
         _ = try writeLog(events, to: path, options: o)
     }
 
-    @Test("the same behaviour: every fingerprint and checkpoint counted once, in logs of versions 4 to 6 and both sessions")
+    @Test("the same behaviour: every fingerprint and checkpoint counted once, in logs of versions 1 to 6 and both sessions")
     func sameBehaviour() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -72,17 +72,18 @@ struct PipelinedCheckTests {
             // Segments that end exactly at a gesture's end (its fingerprint follows the
             // segment's last event), one event before and one after it.
             let sizes = Self.segmentSizes + ends.prefix(4).flatMap { [$0 - 1, $0, $0 + 1] }
-            for (version, batchEvents) in [(4, 100), (5, 100), (6, 100), (6, 7)] as [(UInt16, Int)] {
+            for (version, batchEvents) in [(1, 100), (2, 100), (3, 100), (4, 100), (5, 100), (6, 100), (6, 7)] as [(UInt16, Int)] {
                 let path = dir.appendingPathComponent("\(name)-\(version)-\(batchEvents).slog").path
                 try Self.write(events, path, version: version, batchEvents: batchEvents)
                 let report = try Self.agree(try LogReader(path: path), "\(name), version \(version), batches of \(batchEvents)", same: true,
-                                              sizes: version == 6 ? sizes : Self.segmentSizes)
+                                              sizes: version == 6 ? sizes : (version >= 4 ? Self.segmentSizes : [97, 311]))
                 #expect(report.isSame && report.events == events.count)
                 #expect(report.checkpointsCompared == events.count / 256)
                 #expect(report.gesturesCompared == gestureEnds)
                 let deep = try LogReader.verify(path: path, replaying: true, engine: .standard, pipelinedFrom: 0)
                 #expect(Self.summary(deep) == Self.summary(try LogReader.verify(path: path, replaying: true, engine: .standard, pipelinedFrom: .max)))
-                #expect(deep.isIntact && deep.checkpointsReplayed == events.count / 256)
+                // A version 1 log names no behaviour: its checkpoints are not replayed.
+                #expect(deep.isIntact && deep.checkpointsReplayed == (version == 1 ? 0 : events.count / 256))
             }
         }
     }
@@ -141,6 +142,55 @@ struct PipelinedCheckTests {
             let checkpoint = try LogReader(path: path).records.first { $0.header.firstEvent == forged && $0.header.kind == .checkpoint }
             #expect(inTurn.problem?.offset == checkpoint?.offset)
             #expect(inTurn.intactEvents == forged && inTurn.checkpointsReplayed == forged / 300 - 1)
+        }
+    }
+
+    /// A log of `events` in batches of 100 (version 2 or 4), a fingerprint after each
+    /// gesture end as the recorder writes them, and `extra` more after `at` events (of
+    /// the true state), then one of a wrong state after `wrongAt` events.
+    static func forge(_ events: [TimedEvent], version: UInt16, at: Int, extra: Int, wrongAt: Int? = nil) throws -> [UInt8] {
+        var states: [TableState] = [TableState()]
+        var ends = Set<Int>()
+        for (k, e) in events.enumerated() {
+            var s = states[states.count - 1]
+            if try s.apply(e).endsGesture { ends.insert(k + 1) }
+            states.append(s)
+        }
+        var f = Forge(version: version)
+        for b in stride(from: 0, to: events.count, by: 100) {
+            let base = b == 0 ? Int64(0) : events[b - 1].t?.raw ?? 0
+            var e = BinaryEventEncoder(baseTime: Micros(raw: base), version: version)
+            if version >= 4 { _ = e.startBatch(baseTime: Micros(raw: base)) }
+            for k in b..<(b + 100) {
+                e.append(events[k])
+                if ends.contains(k + 1) { e.appendGestureFingerprint(states[k + 1].gestureFingerprint) }
+                if k + 1 == at { for _ in 0..<extra { e.appendGestureFingerprint(states[k + 1].gestureFingerprint) } }
+                if k + 1 == wrongAt { e.appendGestureFingerprint(states[k + 1].gestureFingerprint ^ 1) }
+            }
+            f.record("B", version >= 4 ? e.seal(events: 100) : e.out.bytes, events: 100, first: b, baseTime: base)
+        }
+        f.index()
+        return f.bytes
+    }
+
+    @Test("several fingerprints after a segment's last event, which the next segment hands over again, are each compared once; a wrong one there is found")
+    func fingerprintsAtASegmentEnd() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 5, count: 1_000))
+        for version in [2, 4] as [UInt16] {
+            for extra in [1, 2, 3] {
+                let path = dir.appendingPathComponent("extra-\(version)-\(extra).slog").path
+                try Data(try Self.forge(events, version: version, at: 250, extra: extra)).write(to: URL(fileURLWithPath: path))
+                let log = try LogReader(path: path)
+                let inTurn = try log.checkInTurn()
+                #expect(inTurn.isSame)
+                let pass = try log.pipelinedCheck(segmentEvents: 250)
+                #expect(pass.map(Self.summary) == Self.summary(inTurn), "version \(version), \(extra) more")
+            }
+            let path = dir.appendingPathComponent("wrong-\(version).slog").path
+            try Data(try Self.forge(events, version: version, at: 250, extra: 2, wrongAt: 250)).write(to: URL(fileURLWithPath: path))
+            #expect(!(try Self.agree(try LogReader(path: path), "a wrong fingerprint at a segment end, version \(version)", sizes: [250])).isSame)
         }
     }
 }

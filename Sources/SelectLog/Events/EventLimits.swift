@@ -40,7 +40,7 @@ public enum EventLimits {
 
     /// The sentence for a content offset past `offset`, shared by every decoder.
     static func offsetOutOfRange(_ field: String) -> String {
-        "field \"\(field)\" is out of range (a content offset is at most 1.02e17 points either way)"
+        "field \"\(field)\" is out of range (a content offset is at most 1.02000001e17 points either way)"
     }
 
     /// The sentence for a time outside `0...time`.

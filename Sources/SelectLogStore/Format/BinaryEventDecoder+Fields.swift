@@ -26,7 +26,8 @@ extension BinaryEventDecoder {
 
     /// An optional content offset (a target), stored as it is.
     private func optionalOffset(_ r: inout BinaryReader) throws(BinaryError) -> Points? {
-        try r.bool() ? try r.points(limit: EventLimits.offset) : nil
+        guard try r.bool() else { return nil }
+        return try checkedOffset(try r.signed(), &r)
     }
 
     private func path(_ r: inout BinaryReader) throws(BinaryError) -> RowPath {

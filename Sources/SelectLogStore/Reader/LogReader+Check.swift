@@ -218,8 +218,10 @@ struct CheckpointComparison {
 private struct CheckObserver: ReplayObserver {
     var checkpoints: CheckpointComparison
     private(set) var gestures = 0
-    /// The last fingerprint compared (its batch's offset and position there): a fingerprint
-    /// two segments hand over is compared once.
+    /// Where the last fingerprint compared lies (its batch's offset and position there):
+    /// the applying thread meets them in file order, so one at or before it is a second
+    /// hand-over of one already compared (the next segment's decoder also hands over those
+    /// after the segment before's last event, however many there are).
     private var lastFingerprint: (Int64, Int64)?
 
     init(reader: LogReader) throws(LogError) { checkpoints = try CheckpointComparison(reader: reader) }
@@ -232,7 +234,7 @@ private struct CheckObserver: ReplayObserver {
     }
 
     mutating func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool {
-        if let last = lastFingerprint, last == (record.b, record.time) { return true }
+        if let last = lastFingerprint, (record.b, record.time) <= last { return true }
         lastFingerprint = (record.b, record.time)
         gestures += 1
         return UInt32(truncatingIfNeeded: record.a) == state.gestureFingerprint
