@@ -20,14 +20,7 @@ extension TableState {
         case .panMoved(let p) where p.isWithinLengthLimit:
             now = try admitTime(timed)
             try panMoved(to: p, now: now, &delta)
-        case .scroll(.by(let y)?, let phase, nil) where y.isWithinLengthLimit:
-            now = try admitTime(timed)
-            scroll(.by(y), phase: phase, target: nil, &delta)
-        case .scroll(.to(let y)?, let phase, nil) where y.isWithinOffsetLimit:
-            now = try admitTime(timed)
-            scroll(.to(y), phase: phase, target: nil, &delta)
-        case .scroll(let motion, let phase, let target) where motion.isWithinLimit && target.isWithinOffsetLimit:
-            // A scroll with a deceleration target or with no motion: the same reducer.
+        case .scroll(let motion, let phase, let target) where Event.scrollIsWithinLimits(motion, target):
             now = try admitTime(timed)
             scroll(motion, phase: phase, target: target, &delta)
         case .swipeMoved(let offset) where offset.isWithinLengthLimit:
@@ -244,22 +237,4 @@ extension TableState {
         if section < 0 || section >= layout.sectionCount { return "the table has \(layout.sectionCount) sections" }
         return "section \(section) has \(layout.rowCount(in: section)) rows"
     }
-}
-
-private extension Optional where Wrapped == ScrollMotion {
-    /// Whether the motion passes `validate()` (none does): an offset `to`, a length `by`.
-    @inline(__always)
-    var isWithinLimit: Bool {
-        switch self {
-        case .to(let y)?: y.isWithinOffsetLimit
-        case .by(let dy)?: dy.isWithinLengthLimit
-        case nil: true
-        }
-    }
-}
-
-private extension Optional where Wrapped == Points {
-    /// Whether the content offset, if any, passes `validate()`.
-    @inline(__always)
-    var isWithinOffsetLimit: Bool { self?.isWithinOffsetLimit ?? true }
 }

@@ -40,11 +40,25 @@ extension Event {
             return
         case .panMoved(let p) where p.isWithinLengthLimit:
             return
-        case .scroll(.by(let y)?, _, nil) where y.isWithinLengthLimit, .scroll(.to(let y)?, _, nil) where y.isWithinOffsetLimit:
+        case .scroll(let motion, _, let target) where Event.scrollIsWithinLimits(motion, target):
             return
         default:
             try validateFields()
         }
+    }
+
+    /// Whether a scroll's fields pass `validate()`: a motion `to` and a `target` are
+    /// content offsets (`EventLimits.offset`), a motion `by` a length. (The rule of
+    /// `validateFields()`, for the fast paths of `validate()` and `TableState.apply`.)
+    @inline(__always)
+    static func scrollIsWithinLimits(_ motion: ScrollMotion?, _ target: Points?) -> Bool {
+        let moves: Bool
+        switch motion {
+        case .to(let y)?: moves = y.isWithinOffsetLimit
+        case .by(let dy)?: moves = dy.isWithinLengthLimit
+        case nil: moves = true
+        }
+        return moves && (target?.isWithinOffsetLimit ?? true)
     }
 
     /// The checks of `validate()` past its fast path, out of line so that the fast path
