@@ -171,8 +171,9 @@ struct CheckpointComparison {
     let checkpoints: [(offset: Int, first: Int)]
     private var next = 0
     private(set) var compared = 0
-    /// The first checkpoint that differs: its offset, the events before it and its state.
-    private(set) var mismatch: (offset: Int, first: Int, recorded: TableState)?
+    /// The first checkpoint that differs: its offset and its state (the replay stops
+    /// where it lies).
+    private(set) var mismatch: (offset: Int, recorded: TableState)?
 
     init(reader: LogReader) throws(LogError) {
         self.reader = reader
@@ -203,7 +204,7 @@ struct CheckpointComparison {
             // checkpoint's pages, 56 MB).
             reader.file.release(wholeBlocksOf: record.offset..<record.end)
             guard recorded.hashValue64 == state.hashValue64 else {
-                mismatch = (offset, first, recorded)
+                mismatch = (offset, recorded)
                 return false
             }
             compared += 1

@@ -46,28 +46,36 @@ extension LogReader {
             return try reader.replayComparingCheckpoints(report)
         }
         var state = TableState()
-        var mismatch: LogProblem?
+        var mismatch: (offset: Int, recorded: TableState)?
         try reader.forEachRecord { (record) throws(LogError) -> Bool in
             guard record.header.kind == .checkpoint else { return true }
             try reader.replay(into: &state, to: record.header.firstEvent)
             let recorded = try reader.checkpointState(record)
             if recorded.hashValue64 != state.hashValue64 {
-                mismatch = LogProblem(offset: record.offset,
-                                      reason: "checkpoint after \(record.header.firstEvent) events holds state \(recorded.hashHex), replaying the events gives \(state.hashHex)",
-                                      isTornTail: false)
+                mismatch = (record.offset, recorded)
                 return false
             }
             report.checkpointsReplayed += 1
             return true
         }
         if let mismatch {
-            report.problem = mismatch
-            report.intactBytes = mismatch.offset
-            report.intactEvents = state.events
+            report.note(mismatchAt: mismatch.offset, recorded: mismatch.recorded, replayed: state)
             return report
         }
         try reader.replay(into: &state, to: reader.eventCount)
         return report
+    }
+}
+
+extension VerifyReport {
+    /// The first checkpoint whose state differs from the replay's, at `offset`, as the
+    /// report's problem: the events before it are the intact ones.
+    fileprivate mutating func note(mismatchAt offset: Int, recorded: TableState, replayed state: TableState) {
+        problem = LogProblem(offset: offset,
+                             reason: "checkpoint after \(state.events) events holds state \(recorded.hashHex), replaying the events gives \(state.hashHex)",
+                             isTornTail: false)
+        intactBytes = offset
+        intactEvents = state.events
     }
 }
 
@@ -84,11 +92,8 @@ extension LogReader {
         }
         report.checkpointsReplayed = observer.checkpoints.compared
         if let m = observer.checkpoints.mismatch {
-            report.problem = LogProblem(offset: m.offset,
-                                        reason: "checkpoint after \(m.first) events holds state \(m.recorded.hashHex), replaying the events gives \(state.hashHex)",
-                                        isTornTail: false)
-            report.intactBytes = m.offset
-            report.intactEvents = m.first
+            // The replay stopped before event `m.first`: `state` has seen `m.first` events.
+            report.note(mismatchAt: m.offset, recorded: m.recorded, replayed: state)
         }
         return report
     }
