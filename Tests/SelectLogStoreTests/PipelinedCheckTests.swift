@@ -32,13 +32,14 @@ struct PipelinedCheckTests {
     @discardableResult
     static func agree(_ log: LogReader, _ what: String, same: Bool = false, sizes: [Int] = segmentSizes) throws -> CheckReport {
         let inTurn = try log.checkInTurn()
-        for size in sizes {
+        // Segments of each size, then of about two of them, starting at windows (as `check()`'s do).
+        for (size, aligned) in sizes.map({ ($0, false) }) + [sizes.first, sizes.last].compactMap({ $0 }).map({ ($0, true) }) {
             // What `check()` answers is the pipelined pass's report, or the in-turn one.
-            let pass = try log.pipelinedCheck(segmentEvents: size)
+            let pass = try log.pipelinedCheck(segmentEvents: size, alignsToWindows: aligned)
             if same {
-                #expect(pass.map(summary) == summary(inTurn), "\(what), segments of \(size): the pipelined pass itself")
+                #expect(pass.map(summary) == summary(inTurn), "\(what), segments of \(size) (\(aligned)): the pipelined pass itself")
             } else {
-                #expect(pass == nil, "\(what), segments of \(size): the pipelined pass saw no difference")
+                #expect(pass == nil, "\(what), segments of \(size) (\(aligned)): the pipelined pass saw no difference")
                 #expect(summary(try log.check(pipelinedFrom: 0, segmentEvents: size)) == summary(inTurn), "\(what), segments of \(size)")
             }
         }

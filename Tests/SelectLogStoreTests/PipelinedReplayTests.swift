@@ -57,6 +57,47 @@ struct PipelinedReplayTests {
         #expect(partWay == expected)
     }
 
+    @Test("segments aligned to windows start at a window's first event, each after the one before, and replay as in turn",
+          arguments: [(700, 1_000), (0, 257), (0, 3_001)])
+    func alignedSegments(interval: Int, segment: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Windows of about 700 events (a window starts after each checkpoint), shorter than
+        // the segments; or up to 8,192 (no checkpoints), longer: then most segments start
+        // where they would unaligned, as no window starts within their span.
+        let path = dir.appendingPathComponent("w.slog").path
+        let n = ReplayPipe.chunkEvents * 9 + 123
+        let events = Array(RandomWalkSession(seed: 5, count: n))
+        let w = try LogRewriter(path: path, checkpointInterval: interval, batchEvents: 300)
+        for e in events { try w.append(e) }
+        try w.close()
+        let log = try LogReader(path: path)
+        let windows = Set(log.records.filter { $0.header.kind == .batch && !$0.header.continues }.map(\.header.firstEvent))
+        for start in [0, 1_000] {
+            let segments = (n - start + segment - 1) / segment
+            let bounds = SegmentBounds(reader: log, start: start, end: n, size: segment, aligned: true)
+            var aligned = 0
+            for k in 1..<segments {
+                let cut = bounds.start(of: k), plain = start + k * segment
+                #expect(cut > plain - segment && cut <= plain, "segment \(k) starts at \(cut)")
+                let window = try #require(try log.batch(containing: plain)).header.firstEvent
+                #expect(cut == (window > plain - segment ? window : plain))
+                if cut != plain { #expect(windows.contains(cut)) }
+                if windows.contains(cut) { aligned += 1 }
+                // Asked again (as the thread decoding the segment before asks), the same.
+                #expect(bounds.start(of: k) == cut)
+            }
+            // (Some checkpoints are put off, so some windows are longer than 700 events.)
+            if interval > 0 { #expect(aligned > (segments - 1) / 2, "\(aligned) of \(segments - 1) segments start at a window") }
+            var expected = TableState()
+            for e in events[..<start] { try expected.apply(e) }
+            var state = expected
+            for e in events[start...] { try expected.apply(e) }
+            try log.pipelinedReplay(into: &state, to: n, segmentEvents: segment, decoders: 2, alignsToWindows: true)
+            #expect(state == expected, "from \(start)")
+        }
+    }
+
     @Test("chunks full of events that are not plain records (taps) replay as applying them in turn",
           arguments: [(3_001, 2), (1 << 20, 1)])
     func chunksOfOtherEvents(segment: Int, decoders: Int) throws {

@@ -62,11 +62,11 @@ extension LogReader {
     /// The whole log replayed pipelined, each gesture fingerprint and checkpoint compared as
     /// the replay passes it: the report when every one agrees, nil at the first that does
     /// not (an error, too, leaves the description to `checkInTurn()`).
-    func pipelinedCheck(segmentEvents: Int?) throws(LogError) -> CheckReport? {
+    func pipelinedCheck(segmentEvents: Int?, alignsToWindows: Bool = false) throws(LogError) -> CheckReport? {
         var observer = try CheckObserver(reader: self)
         var state = TableState()
         guard try pipelinedReplay(into: &state, to: eventCount, segmentEvents: segmentEvents, decoders: Self.replayDecoders,
-                                  observing: &observer),
+                                  alignsToWindows: alignsToWindows, observing: &observer),
               try observer.willApply(eventCount, state), observer.checkpoints.isDone else { return nil }
         var report = CheckReport(recordedBehaviour: header.behaviour, behaviour: engine.fingerprint)
         report.events = eventCount
