@@ -10,21 +10,25 @@ extension LogReader {
 
     /// Events in a segment of a pipelined replay when several threads decode, about: each
     /// segment after the first starts at the window that holds event `start + k * size`
-    /// (windows start with fresh models). A segment that started inside a window would
-    /// decode and skip the window's events before it, on average half a window (4,096 of
-    /// the writer's 8,192): an eighth more decoding at this size.
-    static let replaySegmentEvents = 32_768
+    /// (windows start with fresh models; `SegmentBounds`). A segment that started inside
+    /// a window would decode the window's events before it only to skip them, up to a
+    /// whole window (the writer's hold up to 8,192 events, or a little more).
+    static let replaySegmentEvents = 16_384
 
     /// Whether a second thread can run beside the caller's.
     static let hasSecondCore = ProcessInfo.processInfo.activeProcessorCount > 1
 
-    /// Threads that decode a pipelined replay, taking turns at segments: two (with the
-    /// caller's thread applying, about half a core's work, that fills two cores). More
-    /// would go faster on larger machines, but every decoder keeps up to a segment of
-    /// decoded events (some 2.5 MB) ahead of the applier, and a replay stays within 32 MB.
-    /// On two cores, 10M events replay in 0.91–1.05 s; peak memory is 28 MB at 10M and
-    /// 30M events, 32 MB at 100M.
-    static let replayDecoders = 2
+    /// Threads that decode a pipelined replay, taking turns at segments. Decoding costs
+    /// about twice what applying does, so two would fill two cores with the caller's
+    /// thread applying; but the applier, faster than one decoder, caught up with the
+    /// decoder of its segment and waited for it while the other decoder, its own segment
+    /// done, waited for room (together they waited 0.6 s of a 0.9 s replay of 10M
+    /// events), leaving a core idle. With four, another decoder is still at work then:
+    /// 10M events took 0.80–0.82 s instead of 0.89–0.95 s, and 100M 7.9 s instead of
+    /// 9.0 s. Each decoder keeps up to a segment and two chunks (some 640 KB) ahead of
+    /// the applier, as two at twice the segment did, so a replay of 100M events still
+    /// peaks at 28 MB.
+    static let replayDecoders = 4
 
     /// Replays events `state.events ..< n` into `state` as `replay(into:to:)` does, in the
     /// same order and with the same outcome (the same error at the same event, and the
