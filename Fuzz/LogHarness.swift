@@ -2,7 +2,8 @@
 // checksums recomputed, so they reach the decoders behind the checksums). Besides
 // never crashing, it checks reads against each other: a read that starts anywhere
 // gives what a read from the start gives, and a log verify calls intact replays to
-// the same states from its checkpoints as from the start.
+// the same states from its checkpoints as from the start, and a replay decoded on
+// several threads (in short segments, as long logs are) gives what one in turn gives.
 // Built by Fuzz/build.sh; run by `make fuzz`.
 #if canImport(Glibc)
 import Glibc
@@ -84,6 +85,7 @@ func checkLog() {
             if slice != Array(events[n..<end]) { finding("events(from: \(n)) differ from a read from the start") }
         }
     }
+    checkPipelinedReplay(total)
     // Time travel lands on states the engine could reach: sound ones.
     for n in positions {
         if let s = try? reader.state(at: n), !s.invariantViolations().isEmpty { finding("state(at: \(n)) is unsound") }
@@ -93,6 +95,34 @@ func checkLog() {
         for (n, expected) in states {
             guard let s = try? reader.state(at: n) else { finding("verify says intact, but state(at: \(n)) fails") }
             if s != expected { finding("state(at: \(n)) differs from a replay from the start of a log verify calls intact") }
+        }
+    }
+}
+
+/// A replay decoded on other threads gives what a replay in turn gives, whatever the
+/// file: the same state, and the same error (message, offset, event) at the same event.
+/// Long logs (65,536 events or more) replay so; here segments of a few events cut the
+/// short logs the fuzzer makes, at windows (as long logs are cut) and not, by two to
+/// four threads. Each replay has a fresh reader: one that met damage keeps throwing it.
+func checkPipelinedReplay(_ total: Int) {
+    guard total > 1, let inTurnReader = try? LogReader(path: logPath) else { return }
+    var inTurn = TableState()
+    var inTurnError: LogError?
+    do { try inTurnReader.replay(into: &inTurn, to: total, pipelinedFrom: Int.max) } catch { inTurnError = error }
+    for (segment, decoders, aligned) in [(5, 3, true), (64, 2, false), (17, 4, true)] {
+        guard let reader = try? LogReader(path: logPath) else { finding("a second reader of the same file fails to open") }
+        var state = TableState()
+        var caught: LogError?
+        do {
+            try reader.pipelinedReplay(into: &state, to: total, segmentEvents: segment, decoders: decoders, alignsToWindows: aligned)
+        } catch { caught = error }
+        if caught?.description != inTurnError?.description {
+            finding("pipelined replay (segments of \(segment), \(decoders) threads, aligned \(aligned)) fails with "
+                    + "\(caught.map(String.init(describing:)) ?? "no error"), in turn with \(inTurnError.map(String.init(describing:)) ?? "no error")")
+        }
+        if state != inTurn {
+            finding("pipelined replay (segments of \(segment), \(decoders) threads, aligned \(aligned)) reaches another state "
+                    + "(\(state.events) events) than a replay in turn (\(inTurn.events))")
         }
     }
 }
