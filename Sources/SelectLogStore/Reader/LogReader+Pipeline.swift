@@ -24,8 +24,8 @@ extension LogReader {
     /// decoder of its segment and waited for it while the other decoder, its own segment
     /// done, waited for room (together they waited 0.6 s of a 0.9 s replay of 10M
     /// events), leaving a core idle. With four, another decoder is still at work then:
-    /// 10M events took 0.80–0.82 s instead of 0.89–0.95 s, and 100M 7.9 s instead of
-    /// 9.0 s. Each decoder keeps up to a segment and two chunks (some 640 KB) ahead of
+    /// 10M events took 0.78–0.82 s instead of 0.87–0.91 s, and 100M 8.0 s instead of
+    /// 8.7 s (alternating runs). Each decoder keeps up to a segment and two chunks (some 640 KB) ahead of
     /// the applier, as two at twice the segment did, so a replay of 100M events still
     /// peaks at 28 MB.
     static let replayDecoders = 4
@@ -34,7 +34,7 @@ extension LogReader {
     /// same order and with the same outcome (the same error at the same event, and the
     /// events before it applied), decoded on other threads.
     ///
-    /// Segment k is `forEachEvent` over `segmentEvents` events of its own, decoded by
+    /// Segment k is `forEachEvent` over its events (`SegmentBounds` cuts them), decoded by
     /// thread k mod `decoders` into chunks that thread hands over in order; the caller's
     /// thread takes segment 0's chunks, then segment 1's, and so on. A segment's read
     /// checks every record before it, as every read does, so damage before a segment is
@@ -51,8 +51,8 @@ extension LogReader {
     /// between them. False when the observer stopped it, with `state` as far as it got.
     ///
     /// Segment k starts at `start + k * segmentEvents` or, when `alignsToWindows` or when
-    /// `segmentEvents` is nil (the default size), at the start of that event's window
-    /// (`SegmentBounds`).
+    /// `segmentEvents` is nil (the default size), at the start of that event's window,
+    /// but not before segment k - 1's start (`SegmentBounds`).
     func pipelinedReplay<Observer: ReplayObserver>(into state: inout TableState, to n: Int, segmentEvents: Int?,
                                                    decoders: Int, alignsToWindows: Bool = false,
                                                    observing observer: inout Observer) throws(LogError) -> Bool {
@@ -203,19 +203,35 @@ extension LogReader {
     }
 }
 
-/// Where each segment of a pipelined replay starts: segment k (k > 0) at `start + k * size`
-/// or, when `aligned`, at the start of the window that holds that event if it lies after
-/// the previous segment's `start + (k - 1) * size`. So every start is after the one
-/// before, whatever the windows are. A segment's end is the next one's start, and the
-/// two are asked by different decoding threads: each start is found once and kept until
-/// it is asked again, so both cut at the same event whatever the reading found (a start
-/// that cannot be read is left where it was; a segment's own read meets the damage, in
-/// order), and the starts kept stay few however long the replay.
+/// Where each segment of a pipelined replay starts: segment 0 at `start`; segment k
+/// (k > 0) at the start of the window that holds event `start + k * size`, but neither
+/// after that event nor before segment k - 1's start. Unaligned, at that event.
+///
+/// So a segment that starts at a window decodes no event before its own, and the starts
+/// never go back, whatever the file says: a start that cannot be read (damage before
+/// it) stays at its event, and the segment before meets the damage, in order. A window
+/// that began before segment k - 1's start (the writer's windows hold 8,192 events or a
+/// little more, shorter than a segment; a crafted one can be any length) makes segment
+/// k - 1 empty, and segment k decodes it once: one thread, not each segment's thread,
+/// decodes it, and no thread decodes a part of it only to skip it.
+///
+/// A segment's end is the next one's start, and the two are asked by different decoding
+/// threads. The starts are worked out in order, each once, and kept until asked twice,
+/// so both threads cut at the same event, and few are kept however long the replay.
 final class SegmentBounds: Sendable {
     private let reader: LogReader
     private let start: Int, end: Int, size: Int
     private let aligned: Bool
-    private let found = LockedBox([Int: Int]())
+    /// The last segment whose start is worked out, that start, the batch that holds its
+    /// plain first event (where the next walk starts), and the starts not yet asked twice
+    /// (with the asks they still wait for).
+    private struct Found {
+        var segment = 0
+        var start: Int
+        var walk: LogReader.BatchInWindow?
+        var kept: [Int: (start: Int, asks: Int)] = [:]
+    }
+    private let found: LockedBox<Found>
 
     init(reader: LogReader, start: Int, end: Int, size: Int, aligned: Bool) {
         self.reader = reader
@@ -223,20 +239,40 @@ final class SegmentBounds: Sendable {
         self.end = end
         self.size = size
         self.aligned = aligned
+        found = LockedBox(Found(start: start))
     }
 
-    /// The first event of segment `k` (k > 0: its window's, when aligned).
+    /// The first event of segment `k`.
     func start(of k: Int) -> Int {
         let plain = Swift.min(end, start + k * size)
         guard aligned, k > 0, plain < end else { return plain }
-        if let known = found.withLockedValue({ $0.removeValue(forKey: k) }) { return known }
-        let window = (try? reader.batch(containing: plain))??.header.firstEvent ?? plain
-        let cut = window > plain - size && window <= plain ? window : plain
-        return found.withLockedValue { found in
-            if let known = found.removeValue(forKey: k) { return known }
-            found[k] = cut
-            return cut
+        return found.withLockedValue { f in
+            if let kept = f.kept[k] {
+                f.kept[k] = kept.asks > 1 ? (kept.start, kept.asks - 1) : nil
+                return kept.start
+            }
+            guard k > f.segment else {
+                // Asked a third time (a replay asks each start twice): worked out again.
+                var again = Found(start: start)
+                while again.segment < k { next(&again) }
+                return again.start
+            }
+            while f.segment < k {
+                next(&f)
+                f.kept[f.segment] = (f.start, f.segment < k ? 2 : 1)
+            }
+            return f.start
         }
+    }
+
+    /// Works out the start of the segment after `f.segment` (whose plain first event is in
+    /// the log), walking on from the batch that held the last one's.
+    private func next(_ f: inout Found) {
+        f.segment += 1
+        let plain = start + f.segment * size
+        let walk = try? reader.window(containing: plain, after: f.walk)
+        if let walk { f.walk = walk }
+        f.start = Swift.min(plain, Swift.max(f.start, walk?.start.header.firstEvent ?? plain))
     }
 }
 

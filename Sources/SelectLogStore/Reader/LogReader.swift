@@ -205,12 +205,31 @@ public final class LogReader: Sendable {
     /// it (the batch holding it, but for a continued batch, the first batch of its window).
     /// Found from the nearest anchor at or before it: a walk of some 32 batches, or one window.
     func batch(containing index: Int) throws(LogError) -> RecordInfo? {
+        try window(containing: index, after: nil)?.start
+    }
+
+    /// A batch and the batch that starts its window.
+    struct BatchInWindow {
+        let batch: RecordInfo
+        let start: RecordInfo
+    }
+
+    /// The batch that holds event `index`, with the batch that starts its window; the walk
+    /// starts at `hint` (a batch at or before that one, as an earlier call found it) unless
+    /// an anchor lies between. So a caller that asks for later and later events walks each
+    /// window once, however long (a window of a crafted file can hold the whole log).
+    func window(containing index: Int, after hint: BatchInWindow?) throws(LogError) -> BatchInWindow? {
         guard index >= 0, index < eventCount else { return nil }
         try advance(throughEvent: index)
         let anchor = checked.withLockedValue { $0.batchAnchor(atOrBefore: index) }
         var offset = anchor?.offset ?? header.size
         var events = anchor?.first ?? 0
         var windowStart: RecordInfo?
+        if let hint, hint.batch.offset > offset, hint.batch.header.firstEvent <= index {
+            offset = hint.batch.offset
+            events = hint.batch.header.firstEvent
+            windowStart = hint.start
+        }
         while offset < dataEnd {
             let info = try record(at: offset, events: events)
             if info.header.kind == .batch {
@@ -220,7 +239,7 @@ public final class LogReader: Sendable {
                     guard let windowStart else {
                         throw LogError(.damaged, "a continued batch does not follow a batch", path: path, offset: info.offset, eventIndex: index)
                     }
-                    return windowStart
+                    return BatchInWindow(batch: info, start: windowStart)
                 }
                 events = info.header.firstEvent + info.header.eventCount
             } else {
