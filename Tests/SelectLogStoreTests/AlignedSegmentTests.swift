@@ -36,6 +36,13 @@ struct AlignedSegmentTests {
         return path
     }
 
+    /// The pristine log written to `a.slog` in `dir`, opened: its path, reader, bytes and events.
+    static func pristineLog(in dir: URL) throws -> (path: String, log: LogReader, bytes: [UInt8], events: [TimedEvent]) {
+        let (bytes, events) = try pristine.get()
+        let path = try write(bytes, in: dir, "a.slog")
+        return (path, try LogReader(path: path), bytes, events)
+    }
+
     /// The first events of the log's windows: of every batch that does not continue the one
     /// before it (in versions 1 to 3, every batch).
     static func windowStarts(_ log: LogReader) -> [Int] {
@@ -103,9 +110,7 @@ struct AlignedSegmentTests {
     func segmentStarts() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (bytes, events) = try Self.pristine.get()
-        let path = try Self.write(bytes, in: dir, "a.slog")
-        let log = try LogReader(path: path)
+        let (_, log, _, events) = try Self.pristineLog(in: dir)
         let windows = Self.windowStarts(log)
         #expect(windows.count > 10)
         let n = Self.count
@@ -144,9 +149,7 @@ struct AlignedSegmentTests {
     func startsAreKeptForTheSecondAsk() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (bytes, _) = try Self.pristine.get()
-        let path = try Self.write(bytes, in: dir, "a.slog")
-        let log = try LogReader(path: path)
+        let (path, log, bytes, _) = try Self.pristineLog(in: dir)
         let records = log.records
         // Segment 3 of segments of 1,000 holds event 5 of the second batch of a window
         // (after event 4,000): it starts at the window's first batch.
@@ -194,10 +197,9 @@ struct AlignedSegmentTests {
     func damageAtAWindowCut(damage: Damage) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (pristine, events) = try Self.pristine.get()
-        let pristinePath = try Self.write(pristine, in: dir, "a.slog")
-        let records = try LogReader(path: pristinePath).records
-        let salt = try LogReader(path: pristinePath).header.salt
+        let (pristinePath, pristineLog, pristine, events) = try Self.pristineLog(in: dir)
+        let records = pristineLog.records
+        let salt = pristineLog.header.salt
         // A window after event 4,000: the checkpoint before it, its first batch, and the
         // continued batch after that, which holds event `plain`.
         let first = try #require(records.first { $0.header.kind == .batch && !$0.header.continues && $0.header.firstEvent > 4_000 })
@@ -273,8 +275,7 @@ struct AlignedSegmentTests {
     func partWay(decoders: Int) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (bytes, events) = try Self.pristine.get()
-        let log = try LogReader(path: try Self.write(bytes, in: dir, "a.slog"))
+        let (_, log, _, events) = try Self.pristineLog(in: dir)
         let windows = Self.windowStarts(log)
         try #require(windows.count > 10 && windows[1] - windows[0] > 40)
         // (from, to): inside windows; at window starts; within one window.
