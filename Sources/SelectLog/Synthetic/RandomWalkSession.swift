@@ -51,6 +51,14 @@ package struct RandomWalkSession: Sequence, Sendable {
             self.thirds = thirds
         }
 
+        /// A generator that goes on from `state` (which has seen an event), as if it had
+        /// made it: for tests of tables the session does not reach quickly.
+        init(seed: UInt64, remaining: Int, thirds: Bool, from state: TableState) {
+            self.init(seed: seed, remaining: remaining, thirds: thirds)
+            shadow = state
+            now = state.t.raw
+        }
+
         /// The state after every event returned so far.
         package var state: TableState { shadow }
 
@@ -62,6 +70,9 @@ package struct RandomWalkSession: Sequence, Sendable {
                     pending.removeAll(keepingCapacity: true)
                     cursor = 0
                     plan()
+                    // A plan can come to nothing (an edit of a section too short for it, a
+                    // swipe with no row in view): then plan again.
+                    if pending.isEmpty { continue }
                 }
                 let event = pending[cursor]
                 cursor += 1

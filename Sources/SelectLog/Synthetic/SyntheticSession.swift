@@ -38,6 +38,14 @@ public struct SyntheticSession: Sequence, Sendable {
             self.remaining = remaining
         }
 
+        /// A generator that goes on from `state` (which has seen an event), as if it had
+        /// made it: for tests of tables the session does not reach quickly.
+        init(seed: UInt64, remaining: Int, from state: TableState) {
+            self.init(seed: seed, remaining: remaining)
+            shadow = state
+            now = state.t.raw
+        }
+
         /// The state after every event returned so far.
         public var state: TableState { shadow }
 
@@ -48,6 +56,9 @@ public struct SyntheticSession: Sequence, Sendable {
                     pending.removeAll(keepingCapacity: true)
                     cursor = 0
                     planGesture()
+                    // A plan can come to nothing (an edit of a section too short for it, a
+                    // swipe with no row in view): then plan again.
+                    if pending.isEmpty { continue }
                 }
                 let event = pending[cursor]
                 cursor += 1
