@@ -25,9 +25,9 @@ extension LogReader {
     /// done, waited for room (together they waited 0.6 s of a 0.9 s replay of 10M
     /// events), leaving a core idle. With four, another decoder is still at work then:
     /// 10M events took 0.78–0.82 s instead of 0.87–0.91 s, and 100M 8.0 s instead of
-    /// 8.7 s (alternating runs). Each decoder keeps up to a segment and two chunks (some 640 KB) ahead of
-    /// the applier, as two at twice the segment did, so a replay of 100M events still
-    /// peaks at 28 MB.
+    /// 8.7 s (alternating runs). Each decoder keeps up to a segment and two chunks (some
+    /// 640 KB) ahead of the applier, as two at twice the segment did, so a replay of 100M
+    /// events still peaks at 28 MB.
     static let replayDecoders = 4
 
     /// Replays events `state.events ..< n` into `state` as `replay(into:to:)` does, in the

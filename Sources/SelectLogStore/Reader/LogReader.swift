@@ -209,7 +209,7 @@ public final class LogReader: Sendable {
     }
 
     /// A batch and the batch that starts its window.
-    struct BatchInWindow {
+    struct BatchInWindow: Sendable {
         let batch: RecordInfo
         let start: RecordInfo
     }
