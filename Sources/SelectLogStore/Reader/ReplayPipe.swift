@@ -1,0 +1,146 @@
+import SelectLog
+
+/// What one decoding thread of a pipelined replay and the applying thread share.
+struct ReplayPipe: Sendable {
+    /// Events per chunk: small enough that a chunk's storage is reused, not mapped afresh.
+    static let chunkEvents = 2048
+    /// Items decoded ahead of the applying thread, at most.
+    let ahead: Int
+
+    /// What a decoding thread hands over, in order.
+    enum Item: Sendable {
+        case events(EventChunk)
+        /// The end of a segment, with the error that ended it early.
+        case end(LogError?)
+    }
+
+    init(ahead: Int) { self.ahead = ahead }
+
+    var ready: [Item] = []
+    /// A chunk the applying thread is done with, for its storage.
+    var spare: EventChunk?
+    var decoderDone = false
+    /// Set when the applying thread stops (an event was rejected, an error, or the end).
+    var cancelled = false
+
+    /// Storage for the next chunk: the spare one, emptied, or a new one.
+    static func storage(from pipe: LockedBox<ReplayPipe>) -> EventChunk {
+        let spare = pipe.withLockedValue { p -> EventChunk? in
+            defer { p.spare = nil }
+            return p.spare
+        }
+        guard let spare else { return EventChunk() }
+        spare.removeAll()
+        return spare
+    }
+
+    /// Hands `item` over, waiting while `ahead` items wait; false once the applying
+    /// thread has stopped.
+    static func hand(_ item: Item, to pipe: LockedBox<ReplayPipe>) -> Bool {
+        let going = pipe.withLockedValue(waitingFor: { $0.ready.count < $0.ahead || $0.cancelled }) { p, _ -> Bool in
+            guard !p.cancelled else { return false }
+            p.ready.append(item)
+            return true
+        }
+        pipe.wake()
+        return going
+    }
+
+    /// The next item, waiting for it; nil if the decoder finished without it (which only
+    /// a cancelled decoder does, and only the applying thread cancels, after its last `next`).
+    static func next(from pipe: LockedBox<ReplayPipe>) -> Item? {
+        let item = pipe.withLockedValue(waitingFor: { !$0.ready.isEmpty || $0.decoderDone }) { p, _ -> Item? in
+            p.ready.isEmpty ? nil : p.ready.removeFirst()
+        }
+        pipe.wake()
+        return item
+    }
+}
+
+/// Up to `ReplayPipe.chunkEvents` decoded events, moved in by a decoding thread and out
+/// by the applying thread (an array would copy each event in and out, and destroy its
+/// elements again through value witnesses). Most are plain records; an event that is not
+/// (`ReplayRecord.Kind.other`) is the next of `events`. One thread at a time owns a chunk:
+/// the decoding thread until it hands it over, then the applying thread until it hands it
+/// back as the pipe's spare (both under the pipe's lock), so the unchecked `Sendable` holds.
+final class EventChunk: @unchecked Sendable {
+    /// The records, at `0 ..< count`.
+    private let records: UnsafeMutablePointer<ReplayRecord>
+    /// The events of the records of kind `.other`, in order, initialized at `0 ..< eventCount`.
+    /// They are few (about one in twenty on the standard session), so the storage starts
+    /// small and doubles when full: a chunk sized for a whole chunk of events beside its
+    /// records kept 2 MB more resident in a 100M-event replay.
+    private var events: UnsafeMutablePointer<TimedEvent>
+    private var eventCapacity = 64
+    private(set) var count = 0
+    private var eventCount = 0
+
+    init() {
+        records = .allocate(capacity: ReplayPipe.chunkEvents)
+        events = .allocate(capacity: eventCapacity)
+    }
+
+    deinit {
+        events.deinitialize(count: eventCount)
+        events.deallocate()
+        records.deallocate()
+    }
+
+    /// Doubles the events' storage, moving them.
+    private func growEvents() {
+        let capacity = Swift.min(eventCapacity * 2, ReplayPipe.chunkEvents)
+        let larger = UnsafeMutablePointer<TimedEvent>.allocate(capacity: capacity)
+        larger.moveInitialize(from: events, count: eventCount)
+        events.deallocate()
+        events = larger
+        eventCapacity = capacity
+    }
+
+    /// Adds a record of a kind other than `.other`; the chunk must not be full.
+    func append(_ r: ReplayRecord) {
+        precondition(count < ReplayPipe.chunkEvents, "a replay chunk overfilled")
+        records[count] = r
+        count += 1
+    }
+
+    /// Moves `e` in; the chunk must not be full.
+    func append(_ e: consuming TimedEvent) {
+        precondition(count < ReplayPipe.chunkEvents, "a replay chunk overfilled")
+        records[count] = ReplayRecord()
+        if eventCount == eventCapacity { growEvents() }
+        (events + eventCount).initialize(to: e)
+        eventCount += 1
+        count += 1
+    }
+
+    /// Destroys the events, keeping the storage.
+    func removeAll() {
+        events.deinitialize(count: eventCount)
+        eventCount = 0
+        count = 0
+    }
+
+    /// Hands the records and events to `records` and `events`, in order, leaving the chunk
+    /// empty, until a body returns false (then false); the events are moved out (a copy
+    /// out of the storage would cost a copy and a destroy per event). When a body throws
+    /// or stops, the events after the one it was given are destroyed.
+    func drain(records body: (ReplayRecord) throws(LogError) -> Bool,
+               events eventBody: (consuming TimedEvent) throws(LogError) -> Bool) throws(LogError) -> Bool {
+        let n = count, m = eventCount
+        count = 0
+        eventCount = 0
+        var j = 0
+        defer { if j < m { (events + j).deinitialize(count: m - j) } }
+        for i in 0..<n {
+            let r = records[i]
+            if r.kind != .other {
+                guard try body(r) else { return false }
+            } else if j < m {
+                let e = (events + j).move()
+                j += 1
+                guard try eventBody(e) else { return false }
+            }
+        }
+        return true
+    }
+}
