@@ -3,7 +3,8 @@
 // never crashing, it checks reads against each other: a read that starts anywhere
 // gives what a read from the start gives, and a log verify calls intact replays to
 // the same states from its checkpoints as from the start, and a replay decoded on
-// several threads (in short segments, as long logs are) gives what one in turn gives.
+// several threads (in short segments, as long logs are) gives what one in turn gives,
+// as does a verify whose batches are checked on other threads.
 // Built by Fuzz/build.sh; run by `make fuzz`.
 #if canImport(Glibc)
 import Glibc
@@ -38,6 +39,7 @@ func finding(_ message: String) -> Never {
 func checkLog() {
     // With `replaying`, verify also compares every checkpoint with a replay from the start.
     let intact = (try? LogReader.verify(path: logPath, replaying: true))?.isIntact ?? false
+    checkPooledVerify()
     guard let reader = try? LogReader(path: logPath) else { return }
     let total = reader.eventCount
     // Positions compared below: the middle, the end, the first event of a continued batch
@@ -95,6 +97,21 @@ func checkLog() {
         for (n, expected) in states {
             guard let s = try? reader.state(at: n) else { finding("verify says intact, but state(at: \(n)) fails") }
             if s != expected { finding("state(at: \(n)) differs from a replay from the start of a log verify calls intact") }
+        }
+    }
+}
+
+/// `verify` with its batches checked on other threads (as a log of 1 MiB or more is)
+/// reports what a scan in turn reports, whatever the file: the same first bad byte,
+/// reason, intact events and records.
+func checkPooledVerify() {
+    let inTurn = Result { () throws(LogError) in try LogReader.verify(path: logPath, replaying: false, engine: .standard, checkThreads: 0) }
+    for threads in [1, 3] {
+        let pooled = Result { () throws(LogError) in
+            try LogReader.verify(path: logPath, replaying: false, engine: .standard, checkThreads: threads)
+        }
+        if "\(pooled)" != "\(inTurn)" {
+            finding("verify with \(threads) checking threads reports \(pooled), in turn \(inTurn)")
         }
     }
 }

@@ -36,6 +36,10 @@ struct LogScan {
     /// Where the last good record ends.
     var goodEnd = 0
     var problem: LogProblem?
+    /// The deep checks on other threads (`DeepCheckPool`) found a record that fails, or a
+    /// window too long for them: the scan must be made again in turn, whose report says
+    /// where and why. Nothing else in this scan is then to be used.
+    var needsScanInTurn = false
 
     /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
     /// decodes every batch and checkpoint, as `verify` does.
@@ -43,8 +47,11 @@ struct LogScan {
     /// that a caller holding a mapping can let the kernel drop the pages behind it.
     /// Without `keep`, only `recordCount` and `last` say what was walked, and `visit` is
     /// called with each record: memory does not grow with the log.
+    /// With `threads` (and `deep`), batches are checked on that many other threads while
+    /// this one walks the headers; when one fails there, the result says only
+    /// `needsScanInTurn` (see `DeepCheckPool`).
     static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, keep: Bool = true, release: ((Int) -> Void)? = nil,
-                     visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
+                     threads: Int = 0, visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
@@ -69,6 +76,7 @@ struct LogScan {
         // from the one before it.
         var decoder: BinaryEventDecoder?
         var previousIsBatch = false
+        let pool = deep && threads > 0 ? DeepCheckPool(bytes, salt: salt, version: version, threads: threads) : nil
         while offset < bytes.count {
             /// A failure of the record that ends at `end` (its header's end when the header
             /// does not verify): a torn tail when the torn-tail rule says so, else damage.
@@ -114,7 +122,11 @@ struct LogScan {
                 case .index:
                     break
                 }
-                if scan.problem == nil, deep {
+                if scan.problem == nil, let pool, header.kind == .batch {
+                    // Batches on the pool's threads; checkpoints and the index here.
+                    guard pool.add(info) else { break }
+                } else if scan.problem == nil, deep {
+                    if header.kind == .index, let pool, !pool.waitForAll() { break }
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
                                                    release: release) {
                         fail(why, end: info.end)
@@ -131,7 +143,7 @@ struct LogScan {
                 scan.recordCount += 1
                 scan.last = info
                 visit?(info)
-                if let release, scan.recordCount % 64 == 0 { release(info.end) }
+                if let release, scan.recordCount % 64 == 0 { release(pool.map { Swift.min(info.end, $0.checkedEnd) } ?? info.end) }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
@@ -143,6 +155,7 @@ struct LogScan {
             }
             break
         }
+        if let pool, !pool.finish() { scan.needsScanInTurn = true }
         return scan
     }
 
@@ -182,7 +195,9 @@ struct LogScan {
         }
     }
 
-    private static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
+    /// Why the record `info` fails the deep checks, or nil; `decoder` carries a coded
+    /// window from one of its batches to the next.
+    static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
                                   version: UInt16, decoder: inout BinaryEventDecoder?, release: ((Int) -> Void)?) -> String? {
         if info.header.kind == .index {
             // Checked where it lies, entry by entry: an index is as long as the log is.

@@ -12,20 +12,32 @@ extension LogReader {
     }
 
     /// `verify(path:replaying:)` with `engine`; a replay of at least `minimum` events (and
-    /// a second core) is decoded on other threads.
+    /// a second core) is decoded on other threads. The records are checked on
+    /// `checkThreads` other threads (nil: `deepCheckThreads` for a file of at least
+    /// `deepCheckPoolBytes` with a second core, else none) while this one walks them.
     package static func verify(path: String, replaying: Bool, engine: EngineBehaviour,
-                               pipelinedFrom minimum: Int = pipelinedReplayEvents) throws(LogError) -> VerifyReport {
+                               pipelinedFrom minimum: Int = pipelinedReplayEvents,
+                               checkThreads: Int? = nil) throws(LogError) -> VerifyReport {
         let file = try MappedFile(path: path)
         let bytes = file.bytes
         // The stored index is compared with the records as they are walked, entry by entry
         // where it lies: neither list is held in memory.
-        var comparison = IndexComparison(bytes) { file.release($0) }
-        var released = 0
-        var scan = LogScan.scan(bytes, deep: true, keep: false, release: { offset in
-            guard offset > released else { return }
-            file.release(released..<offset)
-            released = offset
-        }) { comparison.visit($0) }
+        func walk(threads: Int) -> (LogScan, IndexComparison) {
+            var comparison = IndexComparison(bytes) { file.release($0) }
+            var released = 0
+            let scan = LogScan.scan(bytes, deep: true, keep: false, release: { offset in
+                guard offset > released else { return }
+                file.release(released..<offset)
+                released = offset
+            }, threads: threads) { comparison.visit($0) }
+            return (scan, comparison)
+        }
+        let threads = checkThreads ?? (bytes.count >= deepCheckPoolBytes && hasSecondCore ? deepCheckThreads : 0)
+        var (scan, comparison) = walk(threads: threads)
+        if scan.needsScanInTurn {
+            // A record failed on the pool's threads: the scan in turn says which, and why.
+            (scan, comparison) = walk(threads: 0)
+        }
         if scan.problem == nil, let index = scan.last, index.header.kind == .index {
             if let why = comparison.disagreement(with: index) {
                 scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)
@@ -65,6 +77,15 @@ extension LogReader {
         try reader.replay(into: &state, to: reader.eventCount)
         return report
     }
+}
+
+extension LogReader {
+    /// A file at least this long has its records checked on other threads by `verify`.
+    static let deepCheckPoolBytes = 1 << 20
+
+    /// The threads that check a long log's records for `verify` (`DeepCheckPool`), while
+    /// the caller's walks the headers.
+    static let deepCheckThreads = 2
 }
 
 extension VerifyReport {

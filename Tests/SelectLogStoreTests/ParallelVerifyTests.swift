@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+
+/// `verify` of a long log checks its batches on other threads while the caller's walks
+/// the headers (`DeepCheckPool`), and scans again in turn when a check fails there. Its
+/// report must be the report of a scan in turn, whatever the damage and wherever it is:
+/// the same first bad byte, reason, intact events and records. The logs are
+/// `AlignedSegmentTests`'s (random-walk events, a window of coded batches after each
+/// checkpoint, about 600 events), damaged in its six ways at windows early, in the
+/// middle and last, cut short, and written with windows too long for the pool.
+@Suite("Verify: records checked on other threads")
+struct ParallelVerifyTests {
+    /// The reports of `verify` in turn and with 1 to 3 checking threads, which must agree.
+    static func reports(_ path: String, replaying: Bool = false) throws -> [VerifyReport] {
+        try [0, 1, 2, 3].map { threads throws(LogError) in
+            try LogReader.verify(path: path, replaying: replaying, engine: .standard, checkThreads: threads)
+        }
+    }
+
+    /// The pristine log with `damage` done to the window that starts after `after` events.
+    static func damaged(_ damage: AlignedSegmentTests.Damage, windowAfter after: Int, in dir: URL) throws -> String {
+        let (_, log, pristine, _) = try AlignedSegmentTests.pristineLog(in: dir)
+        let records = log.records
+        let first = try #require(records.first { $0.header.kind == .batch && !$0.header.continues && $0.header.firstEvent >= after })
+        let checkpoint = try #require(records.last { $0.end == first.offset })
+        let second = try #require(records.first { $0.offset == first.end })
+        try #require(checkpoint.header.kind == .checkpoint && second.header.continues)
+        let record = switch damage {
+        case .windowStartChecksum, .windowStartDecoding: first
+        case .continuedChecksum, .continuedDecoding: second
+        case .checkpointChecksum, .checkpointContents: checkpoint
+        }
+        var bytes = pristine
+        switch damage {
+        case .windowStartChecksum, .continuedChecksum, .checkpointChecksum:
+            bytes[record.end - 1] ^= 0x40
+        case .windowStartDecoding, .continuedDecoding, .checkpointContents:
+            let at = record.payloadStart + record.header.storedLength / 2
+            try #require(at + 10 <= record.end)
+            for i in at..<(at + 6) { bytes[i] = 0xFF }
+            AlignedSegmentTests.restoreChecksum(&bytes, of: record.payloadStart..<record.end, at: at + 6,
+                                                to: record.payloadChecksum, salt: log.header.salt)
+        }
+        return try AlignedSegmentTests.write(bytes, in: dir, "d-\(damage)-\(after).slog")
+    }
+
+    @Test("an intact log: every batch passes on the pool's threads, and the report is the scan in turn's")
+    func intact() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, log, pristine, _) = try AlignedSegmentTests.pristineLog(in: dir)
+        let reports = try Self.reports(path, replaying: true)
+        #expect(reports[0].isIntact && reports[0].intactEvents == AlignedSegmentTests.count)
+        #expect(reports[0].checkpointsReplayed > 10)
+        for r in reports.dropFirst() { #expect(r == reports[0]) }
+        // The pool did check them: a scan on threads that passed needs no scan in turn, and
+        // walked what the scan in turn did.
+        pristine.withUnsafeBytes { bytes in
+            let inTurn = LogScan.scan(bytes, deep: true, keep: false)
+            for threads in 1...3 {
+                let pooled = LogScan.scan(bytes, deep: true, keep: false, threads: threads)
+                #expect(!pooled.needsScanInTurn)
+                #expect(pooled.problem == nil && pooled.eventCount == inTurn.eventCount)
+                #expect(pooled.recordCount == inTurn.recordCount && pooled.goodEnd == inTurn.goodEnd)
+                #expect(pooled.last == inTurn.last)
+            }
+            #expect(inTurn.recordCount == log.records.count)
+        }
+    }
+
+    @Test("damage in a window early, in the middle or last: the report of the scan in turn",
+          arguments: AlignedSegmentTests.Damage.allCases, [1, 4_000, 7_600])
+    func damage(damage: AlignedSegmentTests.Damage, after: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try Self.damaged(damage, windowAfter: after, in: dir)
+        let reports = try Self.reports(path)
+        for r in reports.dropFirst() { #expect(r == reports[0], "\(damage) after \(after)") }
+        if damage == .checkpointContents {
+            // Bytes of the state changed, but it may still decode: the checkpoint's own
+            // checks, not the pool's, say whether it is intact.
+            return
+        }
+        #expect(!reports[0].isIntact, "\(damage) after \(after)")
+        if damage == .windowStartDecoding || damage == .continuedDecoding {
+            // Only decoding finds it: on the pool's threads, which leave the report to the
+            // scan in turn.
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes.withUnsafeBytes { b in
+                #expect(LogScan.scan(b, deep: true, keep: false, threads: 2).needsScanInTurn)
+            }
+        }
+    }
+
+    @Test("a log cut short, at a record boundary or inside one: the report of the scan in turn",
+          arguments: [0.2, 0.5, 0.9, 0.999])
+    func cutShort(fraction: Double) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, log, pristine, _) = try AlignedSegmentTests.pristineLog(in: dir)
+        let cut = Int(Double(pristine.count) * fraction)
+        let boundary = try #require(log.records.last { $0.end <= cut }).end
+        for length in [cut, boundary] {
+            let path = try AlignedSegmentTests.write(Array(pristine[..<length]), in: dir, "cut-\(length).slog")
+            let reports = try Self.reports(path)
+            for r in reports.dropFirst() { #expect(r == reports[0], "cut at \(length)") }
+        }
+    }
+
+    @Test("windows longer than the pool takes: it hands the log to the scan in turn, with the same report")
+    func longWindows() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.slog").path
+        // One event a batch, a checkpoint (and a window) every 3,000 events.
+        let w = try LogRewriter(path: path, checkpointInterval: 3_000, batchEvents: 1)
+        for e in RandomWalkSession(seed: 9, count: 7_000) { try w.append(e) }
+        try w.close()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes.withUnsafeBytes { b in
+            #expect(LogScan.scan(b, deep: true, keep: false, threads: 2).needsScanInTurn)
+        }
+        let reports = try Self.reports(path)
+        #expect(reports[0].isIntact && reports[0].intactEvents == 7_000)
+        for r in reports.dropFirst() { #expect(r == reports[0]) }
+    }
+}
