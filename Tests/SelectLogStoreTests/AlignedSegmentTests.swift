@@ -104,6 +104,22 @@ struct AlignedSegmentTests {
         for bit in 0..<32 where flips >> bit & 1 == 1 { b[at + bit / 8] ^= 1 << (bit % 8) }
     }
 
+    /// Does `damage` to `record` in `bytes`: flips a bit of its payload's last byte (its
+    /// checksum fails), or overwrites six bytes in the middle of its payload and restores
+    /// its checksum (only decoding fails).
+    static func damage(_ bytes: inout [UInt8], _ damage: Damage, at record: RecordInfo, salt: UInt64) throws {
+        switch damage {
+        case .windowStartChecksum, .continuedChecksum, .checkpointChecksum:
+            bytes[record.end - 1] ^= 0x40
+        case .windowStartDecoding, .continuedDecoding, .checkpointContents:
+            let at = record.payloadStart + record.header.storedLength / 2
+            try #require(at + 10 <= record.end)
+            for i in at..<(at + 6) { bytes[i] = 0xFF }
+            restoreChecksum(&bytes, of: record.payloadStart..<record.end, at: at + 6, to: record.payloadChecksum, salt: salt)
+            try #require(CRC32C.checksum(Array(bytes[record.payloadStart..<record.end]), salt: salt) == record.payloadChecksum)
+        }
+    }
+
     // MARK: Where segments start
 
     @Test("each segment starts at its window, not before the one before (or is empty), the same when asked twice")
@@ -213,16 +229,7 @@ struct AlignedSegmentTests {
         case .checkpointChecksum, .checkpointContents: checkpoint
         }
         var bytes = pristine
-        switch damage {
-        case .windowStartChecksum, .continuedChecksum, .checkpointChecksum:
-            bytes[record.end - 1] ^= 0x40
-        case .windowStartDecoding, .continuedDecoding, .checkpointContents:
-            let at = record.payloadStart + record.header.storedLength / 2
-            try #require(at + 10 <= record.end)
-            for i in at..<(at + 6) { bytes[i] = 0xFF }
-            Self.restoreChecksum(&bytes, of: record.payloadStart..<record.end, at: at + 6, to: record.payloadChecksum, salt: salt)
-            try #require(CRC32C.checksum(Array(bytes[record.payloadStart..<record.end]), salt: salt) == record.payloadChecksum)
-        }
+        try Self.damage(&bytes, damage, at: record, salt: salt)
         let path = try Self.write(bytes, in: dir, "d.slog")
         // Event by event on this thread, with a reader of its own.
         let (sequential, plainError) = try PipelinedReplayTests.appliedInTurn(path)

@@ -33,16 +33,7 @@ struct ParallelVerifyTests {
         case .checkpointChecksum, .checkpointContents: checkpoint
         }
         var bytes = pristine
-        switch damage {
-        case .windowStartChecksum, .continuedChecksum, .checkpointChecksum:
-            bytes[record.end - 1] ^= 0x40
-        case .windowStartDecoding, .continuedDecoding, .checkpointContents:
-            let at = record.payloadStart + record.header.storedLength / 2
-            try #require(at + 10 <= record.end)
-            for i in at..<(at + 6) { bytes[i] = 0xFF }
-            AlignedSegmentTests.restoreChecksum(&bytes, of: record.payloadStart..<record.end, at: at + 6,
-                                                to: record.payloadChecksum, salt: log.header.salt)
-        }
+        try AlignedSegmentTests.damage(&bytes, damage, at: record, salt: log.header.salt)
         return try AlignedSegmentTests.write(bytes, in: dir, "d-\(damage)-\(after).slog")
     }
 
