@@ -9,7 +9,8 @@ import Testing
 /// the same first bad byte, reason, intact events and records. The logs are
 /// `AlignedSegmentTests`'s (random-walk events, a window of coded batches after each
 /// checkpoint, about 600 events), damaged in its six ways at windows early, in the
-/// middle and last, cut short, and written with windows too long for the pool.
+/// middle and last and in a window's last batch, cut short, and written with windows
+/// too long for the pool.
 @Suite("Verify: records checked on other threads")
 struct ParallelVerifyTests {
     /// The reports of `verify` in turn and with 1 to 3 checking threads, which must agree.
@@ -85,6 +86,27 @@ struct ParallelVerifyTests {
         }
     }
 
+    @Test("damage in the last batch of a window (before a checkpoint), to its checksum or only its decoding",
+          arguments: [false, true], [1, 2_000, 4_000])
+    func lastBatchOfAWindow(decoding: Bool, after: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, log, pristine, _) = try AlignedSegmentTests.pristineLog(in: dir)
+        let records = log.records
+        let k = try #require(records.indices.first { i in
+            i + 1 < records.count && records[i].header.kind == .batch && records[i].header.firstEvent >= after
+                && records[i + 1].header.kind == .checkpoint && records[i].header.storedLength >= 24
+        })
+        try #require(records[k].header.continues, "a window of several batches")
+        var bytes = pristine
+        try AlignedSegmentTests.damage(&bytes, decoding ? .continuedDecoding : .continuedChecksum, at: records[k],
+                                       salt: log.header.salt)
+        let path = try AlignedSegmentTests.write(bytes, in: dir, "last.slog")
+        let reports = try Self.reports(path)
+        #expect(!reports[0].isIntact && reports[0].problem?.offset == records[k].offset)
+        for r in reports.dropFirst() { #expect(r == reports[0], "after \(after), decoding \(decoding)") }
+    }
+
     @Test("a log cut short, at a record boundary or inside one: the report of the scan in turn",
           arguments: [0.2, 0.5, 0.9, 0.999])
     func cutShort(fraction: Double) throws {
@@ -100,21 +122,60 @@ struct ParallelVerifyTests {
         }
     }
 
-    @Test("windows longer than the pool takes: it hands the log to the scan in turn, with the same report")
-    func longWindows() throws {
+    @Test("windows of one-event batches (a recorder that flushes at every event) are checked on the pool's threads")
+    func oneEventBatches() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("long.slog").path
-        // One event a batch, a checkpoint (and a window) every 3,000 events.
-        let w = try LogRewriter(path: path, checkpointInterval: 3_000, batchEvents: 1)
-        for e in RandomWalkSession(seed: 9, count: 7_000) { try w.append(e) }
+        let path = dir.appendingPathComponent("flushed.slog").path
+        // One event a batch, a checkpoint (and a window) every 8,192 events, as the writer
+        // makes them: windows of up to 8,192 batches.
+        let w = try LogRewriter(path: path, checkpointInterval: 8_192, batchEvents: 1)
+        for e in RandomWalkSession(seed: 9, count: 20_000) { try w.append(e) }
         try w.close()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes.withUnsafeBytes { b in
+            #expect(!LogScan.scan(b, deep: true, keep: false, threads: 2).needsScanInTurn)
+        }
+        let reports = try Self.reports(path)
+        #expect(reports[0].isIntact && reports[0].intactEvents == 20_000)
+        for r in reports.dropFirst() { #expect(r == reports[0]) }
+    }
+
+    @Test("a window of more batches than the pool takes (forged: past 8,192 events they do not decode): the scan in turn's report")
+    func longWindow() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A version 4 window of one-event batches, more than a unit may have.
+        let count = DeepCheckPool.maxUnitRecords + 100
+        var forge = Forge(interval: 8192, version: 4)
+        forge.window(RandomWalkSession(seed: 9, count: count).map { [$0] }, first: 0, baseTime: 0)
+        let path = dir.appendingPathComponent("long.slog").path
+        try forge.write(to: path)
+        forge.bytes.withUnsafeBytes { b in
             #expect(LogScan.scan(b, deep: true, keep: false, threads: 2).needsScanInTurn)
         }
         let reports = try Self.reports(path)
-        #expect(reports[0].isIntact && reports[0].intactEvents == 7_000)
+        #expect(!reports[0].isIntact)
         for r in reports.dropFirst() { #expect(r == reports[0]) }
+    }
+
+    @Test("a unit of more records or bytes than the pool takes is refused, and the pool then fails")
+    func refusesLargeUnits() throws {
+        let pool = DeepCheckPool.self
+        #expect(pool.fits(records: pool.maxUnitRecords, bytes: pool.maxUnitBytes))
+        #expect(!pool.fits(records: pool.maxUnitRecords + 1, bytes: 100))
+        #expect(!pool.fits(records: 1, bytes: pool.maxUnitBytes + 1))
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, log, pristine, _) = try AlignedSegmentTests.pristineLog(in: dir)
+        let batch = try #require(log.records.first { $0.header.kind == .batch && !$0.header.continues })
+        pristine.withUnsafeBytes { bytes in
+            let checks = DeepCheckPool(bytes, salt: log.header.salt, version: log.header.version, threads: 2)
+            #expect(checks.check([batch]))
+            #expect(checks.waitForAll())
+            #expect(!checks.check(Array(repeating: batch, count: pool.maxUnitRecords + 1)))
+            #expect(!checks.check([batch]))
+            #expect(!checks.finish())
+        }
     }
 }

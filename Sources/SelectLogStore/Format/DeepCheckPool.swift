@@ -10,21 +10,33 @@ import Foundation
 /// restarts it. So a log all of whose units pass would pass the checks in turn too,
 /// batch by batch.
 ///
-/// The pool says only whether every unit passed. When one fails (or a unit is longer
-/// than `maxUnitRecords`, which only a crafted log has) it stops taking units, and the
-/// caller scans again in turn for the report: which record, why, and what was intact
-/// before it, exactly as a scan in turn says. That costs a damaged log a second scan and
-/// keeps one definition of every report.
+/// The pool says only whether every unit passed. When one fails, or is larger than a
+/// unit may be (`fits(records:bytes:)`), it stops taking units, and the caller scans
+/// again in turn for the report: which record, why, and what was intact before it,
+/// exactly as a scan in turn says. That costs a damaged log a second walk and keeps one
+/// definition of every report.
+///
+/// Memory stays bounded whatever the file: the walk waits while it is more than
+/// `maxUnitsAhead` units, `maxRecordsAhead` records or `maxBytesAhead` bytes of the file
+/// ahead of the units checked in order (the caller releases the pages behind those
+/// only), however slow one unit is to check.
 final class DeepCheckPool: @unchecked Sendable {
     // @unchecked: `bytes` is read-only and outlives the pool (the caller's mapping, kept
     // until `finish()` returns); everything else is in `state`, under its lock.
 
-    /// A unit longer than this is not checked here: the pool fails over to a scan in turn.
-    static let maxUnitRecords = 2048
+    /// The most records a unit may have: a window of one-event batches (a recorder that
+    /// flushes at every event) has up to 8,192 and a little more.
+    static let maxUnitRecords = 16_384
 
-    /// Units queued or being checked, at most: a few per thread, so that none waits for
-    /// the walk, and memory stays a few record lists.
+    /// The most bytes of the file a unit may span; a window of the standard session
+    /// spans about 6 KB. Its pages stay mapped until it is checked.
+    static let maxUnitBytes = 4 << 20
+
+    /// Units, records and bytes of the file the walk may be ahead of the units checked in
+    /// order: a few units per thread, so that none waits for the walk.
     private static let maxUnitsAhead = 16
+    private static let maxRecordsAhead = 32_768
+    private static let maxBytesAhead = 8 << 20
 
     private struct State {
         /// Units waiting for a thread, oldest first, from `head`.
@@ -32,16 +44,18 @@ final class DeepCheckPool: @unchecked Sendable {
         var head = 0
         /// Units queued or being checked.
         var outstanding = 0
-        /// Where each unit not yet counted in `checkedEnd` ends, and whether it is checked
-        /// (units are checked out of order).
-        var ends: [Int: (end: Int, checked: Bool)] = [:]
+        /// The units not yet counted in `checkedEnd`, by number: where each ends, its
+        /// records, and whether it is checked (units are checked out of order).
+        var ahead: [Int: (end: Int, records: Int, checked: Bool)] = [:]
+        /// Records in the units of `ahead`.
+        var recordsAhead = 0
         /// The number the next unit queued gets.
         var nextNumber = 0
         /// The first unit not yet counted in `checkedEnd`.
         var checkedThrough = 0
         /// Where the units checked in order end.
         var checkedEnd = 0
-        /// A unit failed, or one was too long: the caller scans again in turn.
+        /// A unit failed, or one was too large: the caller scans again in turn.
         var failed = false
         /// `finish()` was called: the threads stop once the queue is empty.
         var closing = false
@@ -56,8 +70,6 @@ final class DeepCheckPool: @unchecked Sendable {
     private let state: LockedBox<State>
     private let bytes: UnsafeRawBufferPointer
     private let threads: Int
-    /// The unit the walk is collecting, not yet queued (the caller's thread only).
-    private var collecting: [RecordInfo] = []
 
     /// Starts `threads` threads checking records of `bytes` (a log's file, whose header
     /// says `salt` and `version`).
@@ -74,34 +86,58 @@ final class DeepCheckPool: @unchecked Sendable {
         }
     }
 
-    /// Adds a batch the walk found (after its header passed); a batch that continues
-    /// another joins that batch's unit. False when the pool has failed: the
-    /// walk can stop, its result will be thrown away.
-    func add(_ info: RecordInfo) -> Bool {
-        if !(info.header.kind == .batch && info.header.continues) { queueCollected() }
-        guard collecting.count < Self.maxUnitRecords else {
-            state.withLockedValue { $0.failed = true }
-            state.wake()
+    /// Whether a unit of `records` records spanning `bytes` bytes of the file may be
+    /// checked here; a larger one (only a crafted file has one) is left to the scan in turn.
+    static func fits(records: Int, bytes: Int) -> Bool {
+        records <= maxUnitRecords && bytes <= maxUnitBytes
+    }
+
+    /// Marks the pool failed: the walk met a unit that does not fit.
+    func refuse() {
+        state.withLockedValue { $0.failed = true }
+        state.wake()
+    }
+
+    /// Queues a unit the walk found (a batch and the batches that continue it, in order,
+    /// their headers checked), waiting while the walk is too far ahead; false when the
+    /// unit does not fit or the pool has failed: the walk can stop, its result will be
+    /// thrown away.
+    func check(_ records: [RecordInfo]) -> Bool {
+        guard let first = records.first, let last = records.last else { return true }
+        guard Self.fits(records: records.count, bytes: last.end - first.offset) else {
+            refuse()
             return false
         }
-        collecting.append(info)
-        return !state.withLockedValue { $0.failed }
+        let end = last.end
+        let queued = state.withLockedValue(waitingFor: { s in
+            s.failed || s.nextNumber == s.checkedThrough
+                || (s.nextNumber - s.checkedThrough < Self.maxUnitsAhead && s.recordsAhead + records.count <= Self.maxRecordsAhead
+                    && end - s.checkedEnd <= Self.maxBytesAhead)
+        }) { s, _ -> Bool in
+            guard !s.failed else { return false }
+            s.queue.append(Unit(number: s.nextNumber, records: records))
+            s.ahead[s.nextNumber] = (end, records.count, false)
+            s.recordsAhead += records.count
+            s.nextNumber += 1
+            s.outstanding += 1
+            return true
+        }
+        if queued { state.wake() }
+        return queued
     }
 
-    /// Where the records checked so far end: every record before it was checked, and its
-    /// pages are no longer read.
+    /// Where the units checked in order end: the caller no longer needs the pages before
+    /// it.
     var checkedEnd: Int { state.withLockedValue { $0.checkedEnd } }
 
-    /// Waits until every unit added is checked (or the pool failed); true when all passed.
+    /// Waits until every unit queued is checked (or the pool failed); true when all passed.
     func waitForAll() -> Bool {
-        queueCollected()
-        return state.withLockedValue(waitingFor: { $0.outstanding == 0 || $0.failed }) { s, _ in !s.failed }
+        state.withLockedValue(waitingFor: { $0.outstanding == 0 || $0.failed }) { s, _ in !s.failed }
     }
 
-    /// Checks what is left, stops the threads and waits for them; true when every unit
-    /// passed. Called once, before the bytes go away.
+    /// Waits for the units queued (or the pool's failure), stops the threads and waits for
+    /// them; true when every unit passed. Called once, before the bytes go away.
     func finish() -> Bool {
-        queueCollected()
         let passed = state.withLockedValue(waitingFor: { $0.outstanding == 0 || $0.failed }) { s, _ in
             s.closing = true
             return !s.failed
@@ -109,22 +145,6 @@ final class DeepCheckPool: @unchecked Sendable {
         state.wake()
         state.withLockedValue(waitingFor: { $0.threadsDone == self.threads }) { _, _ in }
         return passed
-    }
-
-    /// Queues the unit being collected, waiting while `maxUnitsAhead` are outstanding.
-    private func queueCollected() {
-        guard !collecting.isEmpty else { return }
-        let records = collecting
-        collecting = []
-        let end = records[records.count - 1].end
-        state.withLockedValue(waitingFor: { $0.outstanding < Self.maxUnitsAhead || $0.failed }) { s, _ in
-            guard !s.failed else { return }
-            s.queue.append(Unit(number: s.nextNumber, records: records))
-            s.ends[s.nextNumber] = (end, false)
-            s.nextNumber += 1
-            s.outstanding += 1
-        }
-        state.wake()
     }
 
     private func work(salt: UInt64, version: UInt16) {
@@ -153,11 +173,12 @@ final class DeepCheckPool: @unchecked Sendable {
             state.withLockedValue { s in
                 s.outstanding -= 1
                 if !passed { s.failed = true }
-                s.ends[unit.number]?.checked = true
+                s.ahead[unit.number]?.checked = true
                 // The units checked in order mark the pages before them as read.
-                while let unit = s.ends[s.checkedThrough], unit.checked {
-                    s.checkedEnd = unit.end
-                    s.ends[s.checkedThrough] = nil
+                while let done = s.ahead[s.checkedThrough], done.checked {
+                    s.checkedEnd = done.end
+                    s.recordsAhead -= done.records
+                    s.ahead[s.checkedThrough] = nil
                     s.checkedThrough += 1
                 }
             }

@@ -77,6 +77,15 @@ struct LogScan {
         var decoder: BinaryEventDecoder?
         var previousIsBatch = false
         let pool = deep && threads > 0 ? DeepCheckPool(bytes, salt: salt, version: version, threads: threads) : nil
+        // The window of batches collected for the pool, handed over when a record that does
+        // not continue it comes (false: the pool has failed).
+        var window: [RecordInfo] = []
+        var releasedAt = 0
+        func handOver() -> Bool {
+            guard let pool, !window.isEmpty else { return true }
+            defer { window = [] }
+            return pool.check(window)
+        }
         while offset < bytes.count {
             /// A failure of the record that ends at `end` (its header's end when the header
             /// does not verify): a torn tail when the torn-tail rule says so, else damage.
@@ -122,9 +131,17 @@ struct LogScan {
                 case .index:
                     break
                 }
+                if scan.problem == nil, pool != nil, !(header.kind == .batch && header.continues) {
+                    guard handOver() else { break }
+                }
                 if scan.problem == nil, let pool, header.kind == .batch {
-                    // Batches on the pool's threads; checkpoints and the index here.
-                    guard pool.add(info) else { break }
+                    // Batches on the pool's threads, a window at a time; checkpoints and the
+                    // index here. A window too large for the pool is left to the scan in turn.
+                    window.append(info)
+                    guard DeepCheckPool.fits(records: window.count, bytes: info.end - window[0].offset) else {
+                        pool.refuse()
+                        break
+                    }
                 } else if scan.problem == nil, deep {
                     if header.kind == .index, let pool, !pool.waitForAll() { break }
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
@@ -143,7 +160,12 @@ struct LogScan {
                 scan.recordCount += 1
                 scan.last = info
                 visit?(info)
-                if let release, scan.recordCount % 64 == 0 { release(pool.map { Swift.min(info.end, $0.checkedEnd) } ?? info.end) }
+                // Every 64 records, or every release block's worth of them (records can be
+                // large): behind the records the pool has checked, when there is one.
+                if let release, scan.recordCount % 64 == 0 || info.end - releasedAt >= MappedFile.releaseBlock {
+                    releasedAt = info.end
+                    release(pool.map { Swift.min(info.end, $0.checkedEnd) } ?? info.end)
+                }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end
                 scan.goodEnd = offset
@@ -155,7 +177,11 @@ struct LogScan {
             }
             break
         }
-        if let pool, !pool.finish() { scan.needsScanInTurn = true }
+        if let pool {
+            // The last window too (the walk may have stopped at a problem after it).
+            let handedOver = handOver()
+            if !pool.finish() || !handedOver { scan.needsScanInTurn = true }
+        }
         return scan
     }
 
