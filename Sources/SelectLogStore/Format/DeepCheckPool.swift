@@ -35,8 +35,8 @@ final class DeepCheckPool: @unchecked Sendable {
     /// Units, records and bytes of the file the walk may be ahead of the units checked in
     /// order: a few units per thread, so that none waits for the walk.
     private static let maxUnitsAhead = 16
-    private static let maxRecordsAhead = 32_768
-    private static let maxBytesAhead = 8 << 20
+    private static let maxRecordsAhead = 16_384
+    private static let maxBytesAhead = 4 << 20
 
     private struct State {
         /// Units waiting for a thread, oldest first, from `head`.
@@ -152,9 +152,11 @@ final class DeepCheckPool: @unchecked Sendable {
         while true {
             let next = state.withLockedValue(waitingFor: { $0.head < $0.queue.count || $0.closing || $0.failed }) { s, _ -> Unit? in
                 guard !s.failed, s.head < s.queue.count else { return nil }
+                // Taken out of the queue, so that its records go once it is checked; the
+                // emptied places leave the queue in groups.
                 let unit = s.queue[s.head]
+                s.queue[s.head].records = []
                 s.head += 1
-                // Taken units leave the queue (and their records with them) in groups.
                 if s.head >= Self.maxUnitsAhead {
                     s.queue.removeFirst(s.head)
                     s.head = 0
