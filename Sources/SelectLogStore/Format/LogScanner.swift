@@ -76,11 +76,12 @@ struct LogScan {
         // from the one before it.
         var decoder: BinaryEventDecoder?
         var previousIsBatch = false
+        // Where the walk last let go of the pages behind it.
+        var releasedAt = 0
         let pool = deep && threads > 0 ? DeepCheckPool(bytes, salt: salt, version: version, threads: threads) : nil
         // The window of batches collected for the pool, handed over when a record that does
         // not continue it comes (false: the pool has failed).
         var window: [RecordInfo] = []
-        var releasedAt = 0
         func handOver() -> Bool {
             guard let pool, !window.isEmpty else { return true }
             defer { window = [] }
@@ -224,7 +225,7 @@ struct LogScan {
     /// Why the record `info` fails the deep checks, or nil; `decoder` carries a coded
     /// window from one of its batches to the next.
     static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
-                                  version: UInt16, decoder: inout BinaryEventDecoder?, release: ((Int) -> Void)?) -> String? {
+                          version: UInt16, decoder: inout BinaryEventDecoder?, release: ((Int) -> Void)?) -> String? {
         if info.header.kind == .index {
             // Checked where it lies, entry by entry: an index is as long as the log is.
             let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
