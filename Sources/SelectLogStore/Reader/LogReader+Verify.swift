@@ -7,6 +7,10 @@ extension LogReader {
     /// build and compares each checkpoint's state hash with the replayed state's (when the
     /// log was written by an engine that behaves like this build's; otherwise that part
     /// is skipped and a note says why).
+    ///
+    /// The batches of a file of 1 MiB or more are checked on two other threads while this
+    /// one walks the records; the report is the one a walk in turn gives (a log that
+    /// fails there is walked again in turn for it).
     public static func verify(path: String, replaying: Bool = false) throws(LogError) -> VerifyReport {
         try verify(path: path, replaying: replaying, engine: .standard)
     }
