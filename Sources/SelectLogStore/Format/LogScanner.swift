@@ -43,14 +43,15 @@ struct LogScan {
 
     /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
     /// decodes every batch and checkpoint, as `verify` does.
-    /// `release(offset)` is called now and then with the offset the walk has passed, so
-    /// that a caller holding a mapping can let the kernel drop the pages behind it.
+    /// `release(range)` is called now and then with the bytes the walk has passed since it
+    /// was last called, so that a caller holding a mapping can let the kernel drop the
+    /// pages behind it.
     /// Without `keep`, only `recordCount` and `last` say what was walked, and `visit` is
     /// called with each record: memory does not grow with the log.
     /// With `threads` (and `deep`), batches are checked on that many other threads while
     /// this one walks the headers; when one fails there, the result says only
     /// `needsScanInTurn` (see `DeepCheckPool`).
-    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, keep: Bool = true, release: ((Int) -> Void)? = nil,
+    static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, keep: Bool = true, release: ((Range<Int>) -> Void)? = nil,
                      threads: Int = 0, visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
@@ -76,8 +77,14 @@ struct LogScan {
         // from the one before it.
         var decoder: BinaryEventDecoder?
         var previousIsBatch = false
-        // Where the walk last let go of the pages behind it.
-        var releasedAt = 0
+        // Where the walk was when it last let go of pages, and where those it let go end.
+        var releasedAt = 0, releasedThrough = 0
+        // Lets go of the pages before `offset` that are not let go of yet.
+        func releaseBehind(_ offset: Int) {
+            guard let release, offset > releasedThrough else { return }
+            release(releasedThrough..<offset)
+            releasedThrough = offset
+        }
         let pool = deep && threads > 0 ? DeepCheckPool(bytes, salt: salt, version: version, threads: threads) : nil
         // The window of batches collected for the pool, handed over when a record that does
         // not continue it comes (false: the pool has failed).
@@ -146,7 +153,7 @@ struct LogScan {
                 } else if scan.problem == nil, deep {
                     if header.kind == .index, let pool, !pool.waitForAll() { break }
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
-                                                   release: release) {
+                                                   release: release == nil ? nil : releaseBehind) {
                         fail(why, end: info.end)
                     }
                 } else if scan.problem == nil, zeros < info.end {
@@ -163,9 +170,9 @@ struct LogScan {
                 visit?(info)
                 // Every 64 records, or every release block's worth of them (records can be
                 // large): behind the records the pool has checked, when there is one.
-                if let release, scan.recordCount % 64 == 0 || info.end - releasedAt >= MappedFile.releaseBlock {
+                if release != nil, scan.recordCount % 64 == 0 || info.end - releasedAt >= MappedFile.releaseBlock {
                     releasedAt = info.end
-                    release(pool.map { Swift.min(info.end, $0.checkedEnd) } ?? info.end)
+                    releaseBehind(pool.map { Swift.min(info.end, $0.checkedEnd) } ?? info.end)
                 }
                 if header.kind == .batch { scan.eventCount += header.eventCount }
                 offset = info.end

@@ -28,12 +28,9 @@ extension LogReader {
         // where it lies: neither list is held in memory.
         func walk(threads: Int) -> (LogScan, IndexComparison) {
             var comparison = IndexComparison(bytes) { file.release($0) }
-            var released = 0
-            let scan = LogScan.scan(bytes, deep: true, keep: false, release: { offset in
-                guard offset > released else { return }
-                file.release(released..<offset)
-                released = offset
-            }, threads: threads) { comparison.visit($0) }
+            let scan = LogScan.scan(bytes, deep: true, keep: false, release: { file.release($0) }, threads: threads) {
+                comparison.visit($0)
+            }
             return (scan, comparison)
         }
         let threads = checkThreads ?? (bytes.count >= deepCheckPoolBytes && hasSecondCore ? deepCheckThreads : 0)

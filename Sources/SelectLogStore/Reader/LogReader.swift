@@ -82,12 +82,7 @@ public final class LogReader: Sendable {
             usedStoredIndex = true
             mapped.release(found.index.offset..<found.index.end)
         } else {
-            var released = 0
-            let scan = LogScan.scan(bytes, deep: false, keep: false) { offset in
-                guard offset > released else { return }
-                mapped.release(released..<offset)
-                released = offset
-            }
+            let scan = LogScan.scan(bytes, deep: false, keep: false, release: { mapped.release($0) })
             if let problem = scan.problem, !problem.isTornTail || scan.header == nil {
                 throw LogError(scan.header == nil && problem.offset == 0 && !problem.isTornTail ? .notALog : .damaged,
                                "\(problem.reason) (\(scan.eventCount) intact events before it)",

@@ -69,12 +69,7 @@ final class LogFile {
         let scan: LogScan
         do {
             let mapped = try MappedFile(path: path)
-            var released = 0
-            scan = LogScan.scan(mapped.bytes, deep: false, keep: false, release: { offset in
-                guard offset > released else { return }
-                mapped.release(released..<offset)
-                released = offset
-            }) { r in
+            scan = LogScan.scan(mapped.bytes, deep: false, keep: false, release: { mapped.release($0) }) { r in
                 switch r.header.kind {
                 case .batch: since = (since.events + r.header.eventCount, since.bytes + r.header.rawLength)
                 case .checkpoint: since = (0, 0)
