@@ -16,7 +16,7 @@ extension LogReader {
     static let replaySegmentEvents = 16_384
 
     /// Whether a second thread can run beside the caller's.
-    static let hasSecondCore = ProcessInfo.processInfo.activeProcessorCount > 1
+    static let hasSecondCore = Cores.usable > 1
 
     /// Threads that decode a pipelined replay, taking turns at segments. Decoding costs
     /// about twice what applying does, so two would fill two cores with the caller's

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import SelectLogStore
+
+/// A replay and `verify` decode on other threads only when the process may run on a
+/// second core (`Cores.usable`): online cores, less those its affinity mask or its
+/// cgroup's CPU quota take away.
+@Suite("Cores this process may use")
+struct CoresTests {
+    @Test("The affinity mask of /proc/PID/status is counted")
+    func affinityMask() {
+        #expect(Cores.inAffinityMask(ofStatus: "Name:\tx\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n") == 2)
+        #expect(Cores.inAffinityMask(ofStatus: "Cpus_allowed:\t2\n") == 1)
+        #expect(Cores.inAffinityMask(ofStatus: "Cpus_allowed:\tff,ffffffff\n") == 40)
+        #expect(Cores.inAffinityMask(ofStatus: "Cpus_allowed:\t00000000,00000100\n") == 1)
+        // No line, an empty mask, no core, or not hexadecimal: no answer.
+        #expect(Cores.inAffinityMask(ofStatus: "Name:\tx\n") == nil)
+        #expect(Cores.inAffinityMask(ofStatus: "Cpus_allowed:\t\n") == nil)
+        #expect(Cores.inAffinityMask(ofStatus: "Cpus_allowed:\t0\n") == nil)
+        #expect(Cores.inAffinityMask(ofStatus: "Cpus_allowed:\t0-1\n") == nil)
+    }
+
+    @Test("A cgroup's CPU quota is rounded up to whole cores")
+    func quota() {
+        #expect(Cores.inQuota(cpuMax: "100000 100000\n") == 1)
+        #expect(Cores.inQuota(cpuMax: "150000 100000\n") == 2)
+        #expect(Cores.inQuota(cpuMax: "50000 100000") == 1)
+        #expect(Cores.inQuota(cpuMax: "400000 100000\n") == 4)
+        // No quota (v2 `max`, v1 `-1`), or not a quota.
+        #expect(Cores.inQuota(cpuMax: "max 100000\n") == nil)
+        #expect(Cores.inQuota(cpuMax: "-1 100000") == nil)
+        #expect(Cores.inQuota(cpuMax: "100000") == nil)
+        #expect(Cores.inQuota(cpuMax: "100000 0") == nil)
+    }
+
+    #if os(Linux)
+    /// The kernel's own format: a process that `taskset` holds to one core says so.
+    @Test("A process held to one core by taskset has one")
+    func tasksetOneCore() throws {
+        let taskset = ["/usr/bin/taskset", "/bin/taskset"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let taskset else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: taskset)
+        process.arguments = ["-c", "0", "cat", "/proc/self/status"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        #expect(Cores.inAffinityMask(ofStatus: String(decoding: data, as: UTF8.self)) == 1)
+        // And this process's own count is within what is online.
+        #expect(Cores.usable >= 1 && Cores.usable <= ProcessInfo.processInfo.activeProcessorCount)
+    }
+    #endif
+}
