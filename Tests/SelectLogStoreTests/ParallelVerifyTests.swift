@@ -80,9 +80,43 @@ struct ParallelVerifyTests {
             // Only decoding finds it: on the pool's threads, which leave the report to the
             // scan in turn.
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            let problem = try #require(reports[0].problem)
             bytes.withUnsafeBytes { b in
-                #expect(LogScan.scan(b, deep: true, keep: false, threads: 2).needsScanInTurn)
+                let pooled = LogScan.scan(b, deep: true, keep: false, threads: 2)
+                #expect(pooled.needsScanInTurn)
+                // What passed on the pool ends at or before the damaged batch, and the scan
+                // in turn that skips it says what a whole scan in turn says.
+                #expect(pooled.passedEnd <= problem.offset)
+                let inTurn = LogScan.scan(b, deep: true, keep: false)
+                let again = LogScan.scan(b, deep: true, keep: false, checkedBefore: pooled.passedEnd)
+                #expect(again.problem == inTurn.problem && again.problem?.offset == problem.offset)
+                #expect(again.eventCount == inTurn.eventCount && again.recordCount == inTurn.recordCount)
+                #expect(again.goodEnd == inTurn.goodEnd && !again.needsScanInTurn)
             }
+        }
+    }
+
+    @Test("a scan in turn skips the deep checks of the batches before checkedBefore, and only those")
+    func checkedBeforeSkipsOnlyThose() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try Self.damaged(.windowStartDecoding, windowAfter: 4_000, in: dir)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let problem = try #require(try LogReader.verify(path: path, replaying: false, engine: .standard, checkThreads: 0).problem)
+        // The damaged batch starts its window: its header verifies, only decoding fails it.
+        let headers = bytes.withUnsafeBytes { LogScan.scan($0, deep: false) }
+        let record = try #require(headers.records.first { $0.offset == problem.offset })
+        #expect(record.header.kind == .batch && !record.header.continues)
+        let after = headers.records.drop { $0.offset <= record.offset }
+        let windowEnd = after.prefix { $0.header.kind == .batch && $0.header.continues }.last?.end ?? record.end
+        bytes.withUnsafeBytes { b in
+            // Ending before it, or at its first byte: the batch is checked, and fails.
+            #expect(LogScan.scan(b, deep: true, keep: false, checkedBefore: record.offset).problem == problem)
+            #expect(LogScan.scan(b, deep: true, keep: false, checkedBefore: record.end - 1).problem == problem)
+            // Past its window (checkedBefore ends one): not checked, so the walk goes on past
+            // it, and finds nothing else.
+            let skipped = LogScan.scan(b, deep: true, keep: false, checkedBefore: windowEnd)
+            #expect(skipped.problem == nil && skipped.goodEnd == b.count)
         }
     }
 

@@ -13,8 +13,9 @@ import Foundation
 /// The pool says only whether every unit passed. When one fails, or is larger than a
 /// unit may be (`fits(records:bytes:)`), it stops taking units, and the caller scans
 /// again in turn for the report: which record, why, and what was intact before it,
-/// exactly as a scan in turn says. That costs a damaged log a second walk and keeps one
-/// definition of every report.
+/// exactly as a scan in turn says. That keeps one definition of every report. The scan
+/// again skips the checks of the batches before `passedEnd` (the units that passed, in
+/// order from the first), which would pass again: a damaged log is decoded about once.
 ///
 /// Memory stays bounded whatever the file: the walk waits while it is more than
 /// `maxUnitsAhead` units, `maxRecordsAhead` records or `maxBytesAhead` bytes of the file
@@ -45,8 +46,9 @@ final class DeepCheckPool: @unchecked Sendable {
         /// Units queued or being checked.
         var outstanding = 0
         /// The units not yet counted in `checkedEnd`, by number: where each ends, its
-        /// records, and whether it is checked (units are checked out of order).
-        var ahead: [Int: (end: Int, records: Int, checked: Bool)] = [:]
+        /// records, whether it is checked (units are checked out of order), and whether it
+        /// passed.
+        var ahead: [Int: (end: Int, records: Int, checked: Bool, passed: Bool)] = [:]
         /// Records in the units of `ahead`.
         var recordsAhead = 0
         /// The number the next unit queued gets.
@@ -55,6 +57,9 @@ final class DeepCheckPool: @unchecked Sendable {
         var checkedThrough = 0
         /// Where the units checked in order end.
         var checkedEnd = 0
+        /// Where the units that passed end, in order from the first: up to the first
+        /// unit that failed, or to `checkedEnd`.
+        var passedEnd = 0
         /// A unit failed, or one was too large: the caller scans again in turn.
         var failed = false
         /// `finish()` was called: the threads stop once the queue is empty.
@@ -116,7 +121,7 @@ final class DeepCheckPool: @unchecked Sendable {
         }) { s, _ -> Bool in
             guard !s.failed else { return false }
             s.queue.append(Unit(number: s.nextNumber, records: records))
-            s.ahead[s.nextNumber] = (end, records.count, false)
+            s.ahead[s.nextNumber] = (end, records.count, false, false)
             s.recordsAhead += records.count
             s.nextNumber += 1
             s.outstanding += 1
@@ -129,6 +134,10 @@ final class DeepCheckPool: @unchecked Sendable {
     /// Where the units checked in order end: the caller no longer needs the pages before
     /// it.
     var checkedEnd: Int { state.withLockedValue { $0.checkedEnd } }
+
+    /// Where the units that passed end, in order from the first unit: every batch before
+    /// it passed its checks. Read after `finish()`, by a scan again in turn.
+    var passedEnd: Int { state.withLockedValue { $0.passedEnd } }
 
     /// Waits until every unit queued is checked (or the pool failed); true when all passed.
     func waitForAll() -> Bool {
@@ -176,8 +185,10 @@ final class DeepCheckPool: @unchecked Sendable {
                 s.outstanding -= 1
                 if !passed { s.failed = true }
                 s.ahead[unit.number]?.checked = true
+                s.ahead[unit.number]?.passed = passed
                 // The units checked in order mark the pages before them as read.
                 while let done = s.ahead[s.checkedThrough], done.checked {
+                    if done.passed, s.passedEnd == s.checkedEnd { s.passedEnd = done.end }
                     s.checkedEnd = done.end
                     s.recordsAhead -= done.records
                     s.ahead[s.checkedThrough] = nil

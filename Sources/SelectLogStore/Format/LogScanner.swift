@@ -38,8 +38,12 @@ struct LogScan {
     var problem: LogProblem?
     /// The deep checks on other threads (`DeepCheckPool`) found a record that fails, or a
     /// window too long for them: the scan must be made again in turn, whose report says
-    /// where and why. Nothing else in this scan is then to be used.
+    /// where and why. Nothing else in this scan is then to be used but `passedEnd`.
     var needsScanInTurn = false
+    /// With `needsScanInTurn`: where the batches end that passed the deep checks on the
+    /// other threads, from the first (`DeepCheckPool.passedEnd`), for the scan in turn's
+    /// `checkedBefore`.
+    var passedEnd = 0
 
     /// Walks `bytes`. With `deep`, also checks payload checksums, decompresses, and
     /// decodes every batch and checkpoint, as `verify` does.
@@ -50,9 +54,12 @@ struct LogScan {
     /// called with each record: memory does not grow with the log.
     /// With `threads` (and `deep`), batches are checked on that many other threads while
     /// this one walks the headers; when one fails there, the result says only
-    /// `needsScanInTurn` (see `DeepCheckPool`).
+    /// `needsScanInTurn` and `passedEnd` (see `DeepCheckPool`).
+    /// `checkedBefore`: the deep checks skip the batches that end at or before it, which a
+    /// scan on other threads has checked (its `passedEnd`). It ends a coded window, so
+    /// the next batch starts with fresh models.
     static func scan(_ bytes: UnsafeRawBufferPointer, deep: Bool, keep: Bool = true, release: ((Range<Int>) -> Void)? = nil,
-                     threads: Int = 0, visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
+                     threads: Int = 0, checkedBefore: Int = 0, visit: ((RecordInfo) -> Void)? = nil) -> LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
@@ -150,7 +157,7 @@ struct LogScan {
                         pool.refuse()
                         break
                     }
-                } else if scan.problem == nil, deep {
+                } else if scan.problem == nil, deep, header.kind != .batch || info.end > checkedBefore {
                     if header.kind == .index, let pool, !pool.waitForAll() { break }
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
                                                    release: release == nil ? nil : releaseBehind) {
@@ -188,7 +195,10 @@ struct LogScan {
         if let pool {
             // The last window too (the walk may have stopped at a problem after it).
             let handedOver = handOver()
-            if !pool.finish() || !handedOver { scan.needsScanInTurn = true }
+            if !pool.finish() || !handedOver {
+                scan.needsScanInTurn = true
+                scan.passedEnd = pool.passedEnd
+            }
         }
         return scan
     }

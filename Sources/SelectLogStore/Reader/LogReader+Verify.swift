@@ -26,9 +26,10 @@ extension LogReader {
         let bytes = file.bytes
         // The stored index is compared with the records as they are walked, entry by entry
         // where it lies: neither list is held in memory.
-        func walk(threads: Int) -> (LogScan, IndexComparison) {
+        func walk(threads: Int, checkedBefore: Int = 0) -> (LogScan, IndexComparison) {
             var comparison = IndexComparison(bytes) { file.release($0) }
-            let scan = LogScan.scan(bytes, deep: true, keep: false, release: { file.release($0) }, threads: threads) {
+            let scan = LogScan.scan(bytes, deep: true, keep: false, release: { file.release($0) }, threads: threads,
+                                    checkedBefore: checkedBefore) {
                 comparison.visit($0)
             }
             return (scan, comparison)
@@ -36,8 +37,9 @@ extension LogReader {
         let threads = checkThreads ?? (bytes.count >= deepCheckPoolBytes && hasSecondCore ? deepCheckThreads : 0)
         var (scan, comparison) = walk(threads: threads)
         if scan.needsScanInTurn {
-            // A record failed on the pool's threads: the scan in turn says which, and why.
-            (scan, comparison) = walk(threads: 0)
+            // A record failed on the pool's threads: the scan in turn says which, and why,
+            // without checking again the batches that passed there before it.
+            (scan, comparison) = walk(threads: 0, checkedBefore: scan.passedEnd)
         }
         if scan.problem == nil, let index = scan.last, index.header.kind == .index {
             if let why = comparison.disagreement(with: index) {
