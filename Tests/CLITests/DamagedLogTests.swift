@@ -31,6 +31,21 @@ struct DamagedLogTests {
         #expect(r.stderr.contains("/dev/zero: is a device, not a log file"), "\(r.stderr)")
     }
 
+    @Test("verify and check refuse a device, and read no further than its first bytes a pipe that is not a log",
+          arguments: ["verify", "check"])
+    func notALogIsNotCopied(command: String) throws {
+        let device = try CLI.run([command, "/dev/zero"])
+        #expect(device.status == 74 && device.stderr.contains("/dev/zero: is a device, not a log file"), "\(device.stderr)")
+        // An endless pipe: copied whole, it would stop only at the 4 GiB limit.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cat /dev/zero | \"$0\" \(command) -", CLI.executable.path]
+        let r = try CLI.collect(process)
+        #expect(r.status == (command == "verify" ? 1 : 65), "\(r.stdout) \(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("not a selectlog log (bad magic)"), "\(r.stdout) \(r.stderr)")
+        #expect(!r.stderr.contains("longer than"), "\(r.stderr)")
+    }
+
     @Test("synthesize refuses an existing output without --force, and replaces it with --force")
     func synthesizeRefusesExisting() throws {
         let dir = try CLI.temporaryDirectory()

@@ -23,6 +23,7 @@ struct Shrink: ParsableCommand {
     var output: String
 
     func run() throws {
+        try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
         let events = try Session.events(of: file)
         let started = ContinuousClock.now

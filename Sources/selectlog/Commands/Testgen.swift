@@ -28,6 +28,7 @@ struct Testgen: ParsableCommand {
     var allowFailing = false
 
     func run() throws {
+        try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
         let events = try Session.events(of: file)
         var state = TableState()

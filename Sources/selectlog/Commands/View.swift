@@ -36,6 +36,7 @@ struct View: ParsableCommand {
     }
 
     func run() throws {
+        try refuseOutputOverInput(output, input: file)
         let source = try ViewerSource.open(file, from: from, to: to, at: at)
         let window: ViewerWindow
         do throws(ViewerWindow.Problem) {

@@ -170,7 +170,10 @@ final class InputFile {
 
     /// Copies the rest of the input into a new temporary file (for a log that arrived
     /// through a pipe: the log reader maps a file). Stops with an error past `limit` bytes.
-    func spool(limit: Int) throws -> String {
+    /// With `magic`, an input that does not start with it is not copied past its first
+    /// bytes: the reader says what it is not, without waiting for the rest (`/dev/zero`
+    /// through a pipe, a script given to `verify`).
+    func spool(limit: Int, magic: [UInt8]? = nil) throws -> String {
         var template = Array("\(temporaryDirectory())/selectlog-input-XXXXXX".utf8CString)
         let out = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard out >= 0 else {
@@ -181,6 +184,14 @@ final class InputFile {
         let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var total = 0
         do {
+            if let magic {
+                // Enough for the reader to get past the size of a file header to the magic.
+                let head = try peek(Swift.max(magic.count, 64))
+                if !head.starts(with: magic) {
+                    try writeAll(out, head, path: copy)
+                    return copy
+                }
+            }
             while let chunk = try read(upTo: 1 << 20) {
                 total += chunk.count
                 if total > limit {
@@ -218,6 +229,15 @@ struct FileIdentity: Equatable {
         self.device = device
         self.inode = inode
     }
+}
+
+/// Refuses (exit 64) an `output` that is the `input` a command reads, under any path
+/// (same device and inode): `view`, `shrink` and `testgen` replace their output, and
+/// would replace the session they were given with a page, a script or a test.
+func refuseOutputOverInput(_ output: String, input: String) throws {
+    guard let written = FileIdentity(path: output), written == FileIdentity(path: input) else { return }
+    complain("\(output): is the input \(input); choose another output")
+    throw Exit.usage
 }
 
 /// Reads a whole input, or exits 74 with the path and the system's reason.

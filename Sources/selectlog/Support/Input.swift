@@ -135,12 +135,17 @@ enum Input {
     }
 
     /// Calls `body` with a path where the log at `path` can be mapped: `path` itself for a
-    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (removed afterwards).
-    /// `realFile` tells `body` which it got.
+    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (removed afterwards), of
+    /// its first bytes only when they are not a log's. `realFile` tells `body` which it
+    /// got. A device (`/dev/zero`) is refused, exit 74.
     static func withLogPath<T>(_ path: String, _ body: (_ mapped: String, _ realFile: Bool) throws -> T) throws -> T {
         let file = try InputFile(path)
         if file.kind == .regular && file.path != "-" { return try body(path, true) }
-        let temporary = try file.spool(limit: maxPipedLog)
+        if file.kind == .device && file.path != "-" && file.path != "/dev/stdin" && !file.path.hasPrefix("/dev/fd/") {
+            complain("\(path): is a device, not a log file")
+            throw Exit.io
+        }
+        let temporary = try file.spool(limit: maxPipedLog, magic: LogFormat.magic)
         defer { unlink(temporary) }
         return try body(temporary, false)
     }
@@ -157,7 +162,7 @@ enum Input {
                 throw Exit.io
             }
         } else {
-            mapped = try file.spool(limit: maxPipedLog)
+            mapped = try file.spool(limit: maxPipedLog, magic: LogFormat.magic)
             temporary = mapped
         }
         defer { if let temporary { unlink(temporary) } }
