@@ -31,6 +31,39 @@ struct ExpectationTests {
         #expect(try StateExpectation("[1, 2] contains 2 and not ([1, 2] contains 3)").holds(in: state))
     }
 
+    @Test("nesting is limited (parentheses, count(, not, lists), with the column of the level too many; chains of and/or are not")
+    func nestingLimit() throws {
+        let state = TableState()
+        let limit = ExpectationParser.maxNesting
+        // At the limit: parsed and evaluated.
+        let parens = String(repeating: "(", count: limit) + "true" + String(repeating: ")", count: limit)
+        #expect(try StateExpectation(parens).holds(in: state))
+        #expect(try StateExpectation(String(repeating: "not ", count: limit) + "true").holds(in: state) == (limit % 2 == 0))
+        let list = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        #expect(try StateExpectation("count(selected) != " + list).holds(in: state))
+        // One more: an error naming where the level too many opens (a review's 30,000
+        // parentheses crashed the parser's recursion).
+        for (text, column) in [("(" + parens + ")", limit + 1), ("not " + String(repeating: "not ", count: limit) + "true", 4 * limit + 1),
+                               ("count(selected) != [" + list + "]", 20 + limit),
+                               ("count(" + String(repeating: "(", count: limit) + "selected" + String(repeating: ")", count: limit + 1), 6 + limit),
+                               (String(repeating: "(", count: 30_000) + "true" + String(repeating: ")", count: 30_000), limit + 1)] {
+            #expect(throws: ExpectationError.self) { try StateExpectation(text) }
+            do {
+                _ = try StateExpectation(text)
+            } catch {
+                #expect(error.column == column, "\(error)")
+                #expect(error.message.contains("nested more than \(limit) levels"), "\(error)")
+            }
+        }
+        // A long chain is one node, however long: no recursion through it.
+        let terms = 200_000
+        let chain = try StateExpectation(Array(repeating: "count(selected) == 0", count: terms).joined(separator: " and "))
+        #expect(chain.holds(in: state) && chain.value(in: state).description == "true")
+        let either = try StateExpectation(Array(repeating: "editing", count: terms).joined(separator: " or ") + " or true")
+        #expect(either.holds(in: state))
+        #expect(chain.fields == ["selected"])
+    }
+
     @Test("precedence: not binds tighter than and, and tighter than or")
     func precedence() throws {
         let state = TableState()
@@ -175,8 +208,8 @@ struct ExpectationTests {
     /// for the evaluation that never lists it.
     static func listed(_ node: ExpectationNode, _ state: TableState) -> ExpectationValue {
         switch node {
-        case .or(let a, let b): return .bool(listed(a, state).isTruthy || listed(b, state).isTruthy)
-        case .and(let a, let b): return .bool(listed(a, state).isTruthy && listed(b, state).isTruthy)
+        case .or(let operands): return .bool(operands.contains { listed($0, state).isTruthy })
+        case .and(let operands): return .bool(operands.allSatisfy { listed($0, state).isTruthy })
         case .not(let a): return .bool(!listed(a, state).isTruthy)
         case .field(let f, let key): return f.value(in: state, key: key)
         case .literal(let v): return v

@@ -18,8 +18,11 @@ public enum ExpectationOperator: String, Sendable, CaseIterable {
 
 /// A parsed expectation.
 indirect enum ExpectationNode: Sendable {
-    case or(ExpectationNode, ExpectationNode)
-    case and(ExpectationNode, ExpectationNode)
+    /// Two or more operands, left to right: a chain of `or`s is one node, so that its
+    /// length does not add to the tree's depth (evaluation recurses over it).
+    case or([ExpectationNode])
+    /// Two or more operands, as `or`'s.
+    case and([ExpectationNode])
     case not(ExpectationNode)
     case compare(ExpectationNode, ExpectationOperator, ExpectationNode)
     case field(StateField, key: String?)
@@ -39,6 +42,11 @@ indirect enum ExpectationNode: Sendable {
 struct ExpectationParser {
     private var tokens: [ExpectationToken]
     private var position = 0
+    /// Parentheses, `count(`, `not` and list brackets open around the token being read.
+    private var depth = 0
+    /// The most of those an expectation may nest: parsing, evaluating and freeing it
+    /// recurse once a level, on whatever thread and stack the caller has.
+    static let maxNesting = 100
     static let keywords: Set<String> = ["and", "or", "not", "contains", "true", "false", "null", "count"]
 
     static func parse(_ text: String) throws(ExpectationError) -> ExpectationNode {
@@ -68,28 +76,42 @@ struct ExpectationParser {
         _ = advance()
     }
 
+    /// `body` one level deeper than the token at `column`, which opens the level.
+    private mutating func nested<T>(at column: Int, _ body: (inout ExpectationParser) throws(ExpectationError) -> T) throws(ExpectationError) -> T {
+        guard depth < Self.maxNesting else {
+            throw ExpectationError(column: column, message: "nested more than \(Self.maxNesting) levels deep (parentheses, count(, not and lists)")
+        }
+        depth += 1
+        defer { depth -= 1 }
+        return try body(&self)
+    }
+
     private mutating func or() throws(ExpectationError) -> ExpectationNode {
-        var node = try and()
+        let first = try and()
+        guard isName("or") else { return first }
+        var operands = [first]
         while isName("or") {
             _ = advance()
-            node = .or(node, try and())
+            operands.append(try and())
         }
-        return node
+        return .or(operands)
     }
 
     private mutating func and() throws(ExpectationError) -> ExpectationNode {
-        var node = try unary()
+        let first = try unary()
+        guard isName("and") else { return first }
+        var operands = [first]
         while isName("and") {
             _ = advance()
-            node = .and(node, try unary())
+            operands.append(try unary())
         }
-        return node
+        return .and(operands)
     }
 
     private mutating func unary() throws(ExpectationError) -> ExpectationNode {
         if isName("not") {
-            _ = advance()
-            return .not(try unary())
+            let not = advance()
+            return try nested(at: not.column) { (p: inout ExpectationParser) throws(ExpectationError) in .not(try p.unary()) }
         }
         return try comparison()
     }
@@ -121,13 +143,13 @@ struct ExpectationParser {
         switch token.kind {
         case .symbol("("):
             _ = advance()
-            let inner = try or()
+            let inner = try nested(at: token.column) { (p: inout ExpectationParser) throws(ExpectationError) in try p.or() }
             try expect(")", "\")\" to close the \"(\" at column \(token.column)")
             return inner
         case .name("count"):
             _ = advance()
             try expect("(", "\"(\" after count")
-            let inner = try or()
+            let inner = try nested(at: token.column) { (p: inout ExpectationParser) throws(ExpectationError) in try p.or() }
             try expect(")", "\")\" to close count( at column \(token.column)")
             if case .field(.selected, nil) = inner { return .selectedCount }
             return .count(inner)
@@ -177,18 +199,20 @@ struct ExpectationParser {
         case .name("false"): return .bool(false)
         case .name("null"): return .null
         case .symbol("["):
-            var items: [ExpectationValue] = []
-            if isSymbol("]") {
-                _ = advance()
-                return .list(items)
-            }
-            while true {
-                items.append(try literal())
-                if isSymbol("]") {
-                    _ = advance()
+            return try nested(at: token.column) { (p: inout ExpectationParser) throws(ExpectationError) -> ExpectationValue in
+                var items: [ExpectationValue] = []
+                if p.isSymbol("]") {
+                    _ = p.advance()
                     return .list(items)
                 }
-                try expect(",", "\",\" or \"]\" in the list that opens at column \(token.column)")
+                while true {
+                    items.append(try p.literal())
+                    if p.isSymbol("]") {
+                        _ = p.advance()
+                        return .list(items)
+                    }
+                    try p.expect(",", "\",\" or \"]\" in the list that opens at column \(token.column)")
+                }
             }
         default:
             throw ExpectationError(column: token.column, message: "expected a literal (number, \"string\", true, false, null or [list]), found \(token.quoted)")

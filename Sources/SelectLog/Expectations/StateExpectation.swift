@@ -57,7 +57,9 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         var out: [String] = []
         func walk(_ n: ExpectationNode) {
             switch n {
-            case .or(let a, let b), .and(let a, let b), .compare(let a, _, let b):
+            case .or(let operands), .and(let operands):
+                for operand in operands { walk(operand) }
+            case .compare(let a, _, let b):
                 walk(a)
                 walk(b)
             case .not(let a), .count(let a): walk(a)
@@ -123,8 +125,8 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     /// selection's fast paths (what `inspect --first` runs after every event).
     static func truth(_ node: ExpectationNode, _ state: TableState) -> Bool {
         switch node {
-        case .or(let a, let b): return truth(a, state) || truth(b, state)
-        case .and(let a, let b): return truth(a, state) && truth(b, state)
+        case .or(let operands): return operands.contains { truth($0, state) }
+        case .and(let operands): return operands.allSatisfy { truth($0, state) }
         case .not(let a): return !truth(a, state)
         case .selectedContains(let row): return state.selection.contains(row)
         case .selectedEquals(let v, let negated): return selectionEquals(v, state) != negated
@@ -160,8 +162,8 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
 
     static func evaluate(_ node: ExpectationNode, _ state: TableState) -> Operand {
         switch node {
-        case .or(let a, let b): return .value(.bool(evaluate(a, state).isTruthy || evaluate(b, state).isTruthy))
-        case .and(let a, let b): return .value(.bool(evaluate(a, state).isTruthy && evaluate(b, state).isTruthy))
+        case .or(let operands): return .value(.bool(operands.contains { evaluate($0, state).isTruthy }))
+        case .and(let operands): return .value(.bool(operands.allSatisfy { evaluate($0, state).isTruthy }))
         case .not(let a): return .value(.bool(!evaluate(a, state).isTruthy))
         case .field(.selected, nil): return .selection
         case .field(let f, let key): return .value(f.value(in: state, key: key))
