@@ -96,6 +96,11 @@ struct LogCommandTests {
         #expect(r.stderr.contains("torn tail at byte offset \(lastBatch.offset)"))
         #expect(r.stdout.contains(#""events": \#(lastBatch.header.firstEvent)"#))
         #expect(try CLI.run(["verify", log]).status == 1)
+        // check says so too, and checks the complete events.
+        let checked = try CLI.run(["check", log])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stderr.contains("note: ignoring a torn tail at byte offset \(lastBatch.offset)"), "\(checked.stderr)")
+        #expect(checked.stdout.contains("same behaviour: \(lastBatch.header.firstEvent) events replayed"), "\(checked.stdout)")
     }
 
     @Test("a file that is neither a script nor a log is invalid input")

@@ -9,7 +9,9 @@ struct Check: ParsableCommand {
             Compares the state after every gesture with the fingerprint the log recorded there, and \
             every checkpoint with the replayed state. Exits 0 when this build behaves the same, 1 when \
             it diverges: prints the first gesture that differs (its events and kind) and, field by \
-            field, the recorded state at the nearest checkpoint after it against this build's.
+            field, the recorded state at the nearest checkpoint after it against this build's. A damaged \
+            log exits 65, as a replay of it does (`selectlog verify` says where); a torn tail is \
+            noted on stderr and its complete events are checked.
             """)
 
     @Argument(help: "A selectlog log.")
@@ -24,11 +26,16 @@ struct Check: ParsableCommand {
         do {
             report = try Input.withLogPath(log) { mapped, _ in
                 mappedAt = mapped
-                return try LogReader(path: mapped).check()
+                let reader = try LogReader(path: mapped)
+                if let tail = reader.tail {
+                    complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(reader.eventCount) complete events")
+                }
+                return try reader.check()
             }
         } catch let error as LogError {
+            // Exit 1 is this build diverging; a log it cannot read is bad input, as for `replay`.
             ReadFailure.report(error, log: log, mapped: mappedAt)
-            throw error.code == .damaged ? Exit.damaged : (error.code == .io ? Exit.io : Exit.invalidInput)
+            throw error.code == .io ? Exit.io : Exit.invalidInput
         }
         print(json ? CheckOutput.json(report, log: log) : CheckOutput.text(report, log: log))
         if !report.isSame { throw Exit.damaged }
