@@ -171,6 +171,33 @@ struct HostileFileTests {
         #expect(deep.intactEvents == 4)
     }
 
+    @Test("a file header's version past this reader's: newer when its checksum matches, damaged when it does not; 0 never")
+    func headerVersion() throws {
+        func failure(_ bytes: [UInt8]) -> LogError? {
+            guard case .failure(let e) = bytes.withUnsafeBytes({ FileHeader.decode($0) }) else { return nil }
+            return e
+        }
+        let newer = try #require(failure(Forge(version: LogFormat.newestVersion + 1).bytes))
+        #expect(newer.code == .unsupported && newer.message.contains("written by a newer selectlog"), "\(newer)")
+        // A bit flipped in the version of a sound header (a review's reproducer): its
+        // checksum no longer matches, so it is damage, not a newer build's log.
+        var flipped = Forge().bytes
+        flipped[8] ^= 0x14
+        let damaged = try #require(failure(flipped))
+        #expect(damaged.code == .damaged && damaged.offset == 0 && damaged.message.contains("file header checksum mismatch"), "\(damaged)")
+        #expect(!damaged.message.contains("newer"), "\(damaged)")
+        let zero = try #require(failure(Forge(version: 0).bytes))
+        #expect(zero.code == .damaged && zero.message.contains("format version 0 does not exist"), "\(zero)")
+        // Through a reader, as the commands meet it.
+        let (dir, p) = try path("flipped.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(flipped).write(to: URL(fileURLWithPath: p))
+        #expect { try LogReader(path: p) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.message.contains("file header checksum mismatch") && !e.message.contains("newer")
+        }
+    }
+
     @Test("an event type this reader does not know is refused as written by a newer selectlog")
     func newerEventType() throws {
         var f = Forge()

@@ -134,6 +134,19 @@ package struct FileHeader: Sendable, Equatable {
         guard Array(bytes[0..<8]) == LogFormat.magic else { return .failure(LogError(.notALog, "not a selectlog log (bad magic)", offset: 0)) }
         let version = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
         guard version >= 1 && version <= LogFormat.newestVersion else {
+            // A newer format may lay its header out otherwise; but a header in this layout
+            // whose checksum does not match is damaged, whatever its version says (a flipped
+            // bit there must not send the user looking for a newer build).
+            if bytes.count >= LogFormat.fileHeaderSize, Int(bytes[10]) == LogFormat.fileHeaderSize {
+                let end = LogFormat.fileHeaderSize
+                let crc = UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
+                if CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(end - 4)]), salt: 0) != crc {
+                    return .failure(LogError(.damaged, "file header checksum mismatch (its format version reads \(version))", offset: 0))
+                }
+            }
+            if version == 0 {
+                return .failure(LogError(.damaged, "format version 0 does not exist (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
+            }
             return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
         }
         let size = version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize
