@@ -103,6 +103,24 @@ struct LogCommandTests {
         #expect(checked.stdout.contains("same behaviour: \(lastBatch.header.firstEvent) events replayed"), "\(checked.stdout)")
     }
 
+    @Test("damage after the last event (a checkpoint's payload) names no event past the last")
+    func damageAfterTheLastEvent() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("d.slog").path
+        let recorded = try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", log, "--checkpoint-interval", "4", "--batch-events", "3"])
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let reader = try LogReader(path: log)
+        let last = try #require(reader.records.last { $0.header.kind == .checkpoint })
+        try #require(last.header.firstEvent == reader.eventCount && reader.eventCount == 12)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: log)))
+        bytes[last.end - 1] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: log))
+        let r = try CLI.run(["replay", log])
+        #expect(r.stderr.contains("byte offset \(last.offset): record payload checksum mismatch (12 intact events before it)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("event 13"), "\(r.stderr)")
+    }
+
     @Test("a file that is neither a script nor a log is invalid input")
     func notALog() throws {
         let dir = try CLI.temporaryDirectory()

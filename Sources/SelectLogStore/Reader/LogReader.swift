@@ -123,7 +123,7 @@ public final class LogReader: Sendable {
     /// anchors for finding records again. Damage is remembered and thrown again to every
     /// read that needs the records up to it.
     func advance(throughEvent event: Int = Int.max, pastOffset offset: Int = Int.max) throws(LogError) {
-        let file = self.file, salt = header.salt, dataEnd = self.dataEnd, path = self.path
+        let file = self.file, salt = header.salt, dataEnd = self.dataEnd, path = self.path, events = eventCount
         let continued = header.version >= LogFormat.continuedBatchesVersion
         let failure: LogError? = checked.withLockedValue { c in
             // Damage found is thrown again to every read that needs the records up to it,
@@ -137,7 +137,9 @@ public final class LogReader: Sendable {
                                                    continued: continued, afterBatch: c.lastIsBatch, then: { info in
                     c.note(info)
                 }) {
-                    c.failure = LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path, offset: c.end, eventIndex: c.events)
+                    // Damage after the last event (a checkpoint's) names no event: there is none.
+                    c.failure = LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path, offset: c.end,
+                                         eventIndex: c.events < events ? c.events : nil)
                     return c.failure
                 }
                 walked += 1
