@@ -116,6 +116,30 @@ struct ValidationTests {
         }
     }
 
+    @Test("a rejected row edit names the field the event has: a single edit's at, from and to; a batch's deletes, inserts, reloads and moves")
+    func rowEditFieldNames() throws {
+        let twice = [RowPath(0, 1), RowPath(0, 1)], far = RowPath(0, 99)
+        let cases: [(Event, String)] = [
+            (.deleteRows(at: twice), "deleteRows: at[1] [0, 1] is a duplicate"),
+            (.insertRows(at: twice, heights: nil), "insertRows: at[1] [0, 1] is a duplicate"),
+            (.reloadRows(at: twice, heights: nil), "reloadRows: at[1] [0, 1] is a duplicate"),
+            (.deleteRows(at: [far]), "deleteRows: at[0] [0, 99] is out of range"),
+            (.moveRow(from: far, to: RowPath(0, 1)), "moveRow: from [0, 99] is out of range"),
+            (.moveRow(from: RowPath(0, 1), to: far), "moveRow: to [0, 99] is out of range"),
+            (.batch(BatchUpdate(deletes: twice)), "batch: deletes[1] [0, 1] is a duplicate"),
+            (.batch(BatchUpdate(moves: [.init(from: far, to: RowPath(0, 1))])), "batch: moves[0] from [0, 99] is out of range"),
+        ]
+        for (event, message) in cases {
+            var state = TableState()
+            try state.apply(.reload(sections: [SectionSpec(rows: 5)]))
+            let before = state
+            #expect { try state.apply(event) } throws: { e in
+                "\(e)".contains(message)
+            }
+            #expect(state == before, "\(message)")
+        }
+    }
+
     @Test("a table may have 1,000,000 sections and 100,000,000 rows, not one more")
     func tableSizeLimits() throws {
         // The check apply runs before a reload or an insert (applying a table this large

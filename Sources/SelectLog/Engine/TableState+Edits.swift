@@ -28,21 +28,26 @@ extension TableState {
     }
 
     private func validate(_ u: BatchUpdate, _ type: String) throws(InvalidEvent) {
-        try checkRows(u.deletes, type, "deletes")
+        // The fields as the event names them: a single edit's `at`, `from` and `to`, a
+        // batch's `deletes`, `inserts`, `reloads` and `moves`.
+        let deletes = type == "deleteRows" ? "at" : "deletes", inserts = type == "insertRows" ? "at" : "inserts"
+        let reloads = type == "reloadRows" ? "at" : "reloads"
+        func move(_ k: Int, _ end: String) -> String { type == "moveRow" ? end : "moves[\(k)] \(end)" }
+        try checkRows(u.deletes, type, deletes)
         var deleted = Set<RowPath>()
         for (k, d) in u.deletes.enumerated() where !deleted.insert(d).inserted {
-            throw InvalidEvent(type, "deletes[\(k)] \(d) is a duplicate")
+            throw InvalidEvent(type, "\(deletes)[\(k)] \(d) is a duplicate")
         }
         var moved = Set<RowPath>()
         for (k, m) in u.moves.enumerated() {
-            try checkRow(m.from, type, "moves[\(k)] from")
+            try checkRow(m.from, type, move(k, "from"))
             if deleted.contains(m.from) { throw InvalidEvent(type, "row \(m.from) is both deleted and moved") }
             if !moved.insert(m.from).inserted { throw InvalidEvent(type, "row \(m.from) is moved twice") }
         }
-        try checkRows(u.reloads, type, "reloads")
+        try checkRows(u.reloads, type, reloads)
         var reloaded = Set<RowPath>()
         for (k, r) in u.reloads.enumerated() {
-            if !reloaded.insert(r).inserted { throw InvalidEvent(type, "reloads[\(k)] \(r) is a duplicate") }
+            if !reloaded.insert(r).inserted { throw InvalidEvent(type, "\(reloads)[\(k)] \(r) is a duplicate") }
             if deleted.contains(r) { throw InvalidEvent(type, "row \(r) is both reloaded and deleted") }
             if moved.contains(r) { throw InvalidEvent(type, "row \(r) is both reloaded and moved") }
         }
@@ -55,7 +60,7 @@ extension TableState {
         }
         for i in u.inserts where i.section >= 0 && i.section < layout.sectionCount { delta[i.section, default: 0] += 1 }
         var targets = Set<RowPath>()
-        let named = u.inserts.enumerated().map { ("inserts[\($0)]", $1) } + u.moves.enumerated().map { ("moves[\($0)] to", $1.to) }
+        let named = u.inserts.enumerated().map { ("\(inserts)[\($0)]", $1) } + u.moves.enumerated().map { (move($0, "to"), $1.to) }
         for (field, p) in named {
             guard p.section >= 0 && p.section < layout.sectionCount else {
                 throw InvalidEvent(type, "\(field) \(p) is out of range (the table has \(layout.sectionCount) sections)")
