@@ -74,5 +74,14 @@ struct SliceTests {
         #expect(late.stderr.contains("cannot carry 2 undo steps from before event 9"), "\(late.stderr)")
         #expect(try CLI.run(["export", path, "--from", "9", "--to", "40"]).status == 64)
         #expect(try CLI.run(["export", path, "--from", "0"]).status == 64)
+        // An empty slice is refused as the others past the ends are (a review found
+        // "--from 13" of 12 events and "--to 0" writing "events 13 to 12", "1 to 0").
+        for arguments in [["--from", "13"], ["--to", "0"], ["--from", "10", "--to", "9"]] {
+            let r = try CLI.run(["export", path] + arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stdout)")
+            #expect(r.stdout.isEmpty, "\(arguments)")
+        }
+        let one = try CLI.run(["export", path, "--from", "12", "--to", "12"])
+        #expect(one.status == 0 && one.stdout.contains("# events 12 to 12"), "\(one.stdout) \(one.stderr)")
     }
 }

@@ -24,7 +24,7 @@ struct Export: ParsableCommand {
 
     func validate() throws {
         if let from, from < 1 { throw ValidationError("--from takes an event number, 1 or more") }
-        if let to, to < 0 { throw ValidationError("--to takes an event number, 0 or more") }
+        if let to, to < 1 { throw ValidationError("--to takes an event number, 1 or more") }
     }
 
     func run() throws {
@@ -52,8 +52,9 @@ struct Export: ParsableCommand {
     func slice(_ reader: LogReader, into out: inout OutputBuffer) throws {
         let last = to ?? reader.eventCount
         let first = from ?? 1
-        guard last <= reader.eventCount, first <= last + 1 else {
-            complain("--from \(first) --to \(last): \(log) has \(reader.eventCount) events (and A must not be after B)")
+        // At least one event: an empty slice ("events 13 to 12") is a set-up, not a slice.
+        guard last <= reader.eventCount, first <= last else {
+            complain("--from \(first) --to \(last): \(log) has \(reader.eventCount) events; a slice needs 1 <= A <= B <= \(reader.eventCount)")
             throw Exit.usage
         }
         let start = try reader.gestureBoundary(atOrBefore: first - 1)
