@@ -42,6 +42,14 @@ struct ScriptTests {
         (#"{"type": "tap", "x": 1, "x": 2, "y": 3}"#, "duplicate field"),
         (#"{"type": "tap", "x": 1, "y": 2"#, "not valid JSON at column"),
         (#"{"type": "tap", "x": 1e999, "y": 2}"#, "out of range"),
+        // A number is quoted as written, and a whole number past the range is out of range,
+        // not "not a whole number" (a review's reproducers).
+        (#"{"type": "reload", "sections": [{"rows": 1.5}]}"#, "field \"rows\" must be a whole number, not 1.5"),
+        (#"{"type": "reload", "sections": [{"rows": 2.50}]}"#, "must be a whole number, not 2.50"),
+        (#"{"type": "select", "rows": [[0, 99999999999999999999]]}"#, "must be at most 2147483647, not 99999999999999999999"),
+        (#"{"type": "reload", "sections": [{"rows": 1e30}]}"#, "must be at most 2147483647, not 1e30"),
+        (#"{"type": "reload", "sections": [{"rows": -99999999999999999999}]}"#, "must not be negative, not -99999999999999999999"),
+        (#"{"type": "tick", "t": 1e400}"#, "not 1e400"),
     ])
     func fieldErrors(line: String, expected: String) {
         do {

@@ -101,7 +101,12 @@ struct FieldReader {
         if let big = n.integer(limit: Int64.max - 1) {
             throw InvalidEvent(type, field: name, EventLimits.integerOutOfRange(name, big, 0, EventLimits.index))
         }
-        throw InvalidEvent(type, field: name, "field \"\(name)\" must be a whole number, not \(n.text)")
+        if n.isWhole {
+            // Past Int64: out of range, as a smaller one past the limit is.
+            let bound = n.negative ? "must not be negative" : "must be at most \(EventLimits.index)"
+            throw InvalidEvent(type, field: name, "field \"\(name)\" \(bound), not \(n.written)")
+        }
+        throw InvalidEvent(type, field: name, "field \"\(name)\" must be a whole number, not \(n.written)")
     }
 
     func int(_ field: EventField) throws(InvalidEvent) -> Int? {
@@ -218,7 +223,7 @@ public enum EventDecoder {
             case .null: break
             case .number(let n):
                 guard let raw = n.scaled(by: 1000, limit: EventLimits.time.raw) else {
-                    throw f.fail(EventField.time, EventLimits.timeOutOfRange(n.text))
+                    throw f.fail(EventField.time, EventLimits.timeOutOfRange(n.written))
                 }
                 t = Micros(raw: raw)
             default:

@@ -150,6 +150,13 @@ package struct JSONNumber: Hashable, Sendable {
         return p.point - (s.upperBound + 1)
     }
 
+    /// The literal as the line wrote it (`1.5`, where `text` is `15e-1`): what an error
+    /// quotes.
+    package var written: String { String(decoding: source.bytes[Int(start)..<Int(end)], as: UTF8.self) }
+
+    /// Whether the value is a whole number (`3`, `3.0`, `3e2`), however large.
+    package var isWhole: Bool { exponent >= 0 }
+
     /// The literal as JSON text, normalised.
     package var text: String {
         let p = parts
