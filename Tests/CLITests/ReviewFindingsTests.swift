@@ -57,4 +57,43 @@ struct ReviewFindingsTests {
         #expect(r.stdout.contains("1 pan,"), "\(r.stdout)")
         #expect(!r.stdout.contains("1 pans"))
     }
+
+    @Test("a script given to a command that takes only logs gets the command that makes a log of it")
+    func scriptWhereALogIsNeeded() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("o.slog").path
+        for arguments in [["verify", ReviewFindingsTests.script], ["check", ReviewFindingsTests.script],
+                          ["upgrade", ReviewFindingsTests.script, "-o", out], ["compact", ReviewFindingsTests.script, "-o", out]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status != 0, "\(arguments)")
+            #expect(r.stderr.contains("looks like a JSON Lines script, not a log: `selectlog record \(ReviewFindingsTests.script) -o LOG`"),
+                    "\(arguments): \(r.stderr)")
+        }
+        // Not for a log that is damaged, nor for other files that are not logs.
+        let junk = try CLI.write("not a log\n", to: "junk.slog", in: dir)
+        #expect(!(try CLI.run(["verify", junk]).stderr.contains("JSON Lines")))
+    }
+
+    @Test("inspect --first names --first in its expression's errors; counts of one are singular")
+    func wording() throws {
+        let first = try CLI.run(["inspect", ReviewFindingsTests.script, "--first", "count(selectd) > 1"])
+        #expect(first.stderr.contains("selectlog: --first: column 7: unknown field \"selectd\""), "\(first.stderr)")
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(#"{"type": "tick"}"#, to: "one.jsonl", in: dir)
+        let log = dir.appendingPathComponent("one.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        let verified = try CLI.run(["verify", log])
+        #expect(verified.stdout.contains("intact: 1 event in "), "\(verified.stdout)")
+        #expect(!verified.stdout.contains("1 events"), "\(verified.stdout)")
+        let checked = try CLI.run(["check", log])
+        #expect(checked.stdout.contains("same behaviour: 1 event replayed"), "\(checked.stdout)")
+    }
+
+    @Test("a log may be written to /dev/null (a device that cannot be synced)")
+    func devNull() throws {
+        let r = try CLI.run(["synthesize", "--events", "100", "-o", "/dev/null", "--force"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
 }

@@ -31,7 +31,12 @@ enum FileIO {
         #else
         let r = fsync(fd)
         #endif
-        if r != 0 { throw LogError(.syncFailed, "fdatasync failed: \(String(cString: strerror(errno)))", path: path) }
+        guard r != 0 else { return }
+        let reason = errno
+        // A special file that cannot be synced (`-o /dev/null`): nothing to make durable.
+        var st = stat()
+        if reason == EINVAL, fstat(fd, &st) == 0, st.st_mode & S_IFMT != S_IFREG { return }
+        throw LogError(.syncFailed, "fdatasync failed: \(String(cString: strerror(reason)))", path: path)
     }
 
     /// Makes a new directory entry durable (fsync of the containing directory).

@@ -54,7 +54,7 @@ enum CheckOutput {
         var lines: [String] = []
         let fingerprints = "behaviour fingerprint: recorded \(hex(r.recordedBehaviour)), this build \(hex(r.behaviour))"
         guard let d = r.divergence else {
-            lines.append("\(log): same behaviour: \(r.events) events replayed; \(r.gesturesCompared) gestures and \(r.checkpointsCompared) checkpoints as recorded")
+            lines.append("\(log): same behaviour: \(counted(r.events, "event", "events")) replayed; \(counted(r.gesturesCompared, "gesture", "gestures")) and \(counted(r.checkpointsCompared, "checkpoint", "checkpoints")) as recorded")
             lines.append(fingerprints)
             return lines.joined(separator: "\n")
         }

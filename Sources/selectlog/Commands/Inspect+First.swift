@@ -6,7 +6,7 @@ extension Inspect {
     /// `--first EXPR`: the first event after which the expectation holds, found in one
     /// forward replay that evaluates the expectation on the state after every event.
     func first(_ reader: LogReader, _ text: String) throws {
-        let expectation = try Replay.parse(text)
+        let expectation = try Replay.parse(text, option: "--first")
         var state = TableState()
         var found: Int? = expectation.holds(in: state) ? 0 : nil
         if found == nil {

@@ -32,7 +32,7 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let expectation = try expect.map(Replay.parse)
+        let expectation = try expect.map { try Replay.parse($0) }
         let state = try Input.state(of: file, at: at, fromStart: fromStart)
         guard let expectation else {
             if json {
@@ -64,11 +64,12 @@ struct Replay: ParsableCommand {
     }
 
     /// Parses an expectation; a mistake exits 65 with the column and what was expected.
-    static func parse(_ text: String) throws -> StateExpectation {
+    /// `text` parsed, or its error on stderr naming `option` (`--expect`, `--first`).
+    static func parse(_ text: String, option: String = "--expect") throws -> StateExpectation {
         do {
             return try StateExpectation(text)
         } catch {
-            complain("--expect: \(error)")
+            complain("\(option): \(error)")
             complain("  \(text)")
             complain("  \(String(repeating: " ", count: max(0, error.column - 1)))^")
             throw Exit.invalidInput

@@ -43,12 +43,13 @@ struct Verify: ParsableCommand {
         }
         for note in report.notes { complain("\(log): \(note)") }
         guard let problem = report.problem else {
-            let replayed = deep ? ", \(report.checkpointsReplayed) checkpoints confirmed by replay" : ""
-            print("\(log): intact: \(report.intactEvents) events in \(report.records) records, \(report.fileSize) bytes\(replayed)")
+            let replayed = deep ? ", \(counted(report.checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
+            print("\(log): intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")
             return
         }
         let kind = problem.isTornTail ? "torn tail" : "damaged"
         print("\(log): \(kind) at byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events")
+        if problem.offset == 0, report.records == 0, let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
         guard repair else { throw Exit.damaged }
         guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else {
             complain("\(log): cannot repair: the file header itself is damaged")

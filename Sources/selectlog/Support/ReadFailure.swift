@@ -19,8 +19,21 @@ enum ReadFailure {
         var error = error
         if let mapped, error.path == mapped { error.path = name }
         complain("\(error)")
+        if error.code == .notALog, let hint = scriptHint(mapped ?? name, log: name) { complain(hint) }
         guard isLog, let hint = repairHint(for: error, log: name, piped: mapped.map { $0 != name } ?? false) else { return }
         complain(hint)
+    }
+
+    /// For a file that is not a log but starts as a JSON Lines script does (`{` or `#`,
+    /// after spaces or a byte-order mark): how to make a log of it. Commands that take
+    /// only logs (`verify`, `check`, `upgrade`, `compact`) are often given the script.
+    static func scriptHint(_ path: String, log name: String) -> String? {
+        guard let head = try? readPrefix(path, count: 64) else { return nil }
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "#") else { return nil }
+        return "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name) -o LOG` makes a log of it"
     }
 
     /// `report(_:log:mapped:isLog:)` for an error of any type: a `LogError` as there,
