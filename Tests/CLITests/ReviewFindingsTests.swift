@@ -96,4 +96,18 @@ struct ReviewFindingsTests {
         let r = try CLI.run(["synthesize", "--events", "100", "-o", "/dev/null", "--force"])
         #expect(r.status == 0, "\(r.stderr)")
     }
+
+    @Test("the summary of an empty log says so: no per-event sizes, no times (null in JSON)")
+    func emptySummary() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("", to: "empty.jsonl", in: dir)
+        let log = dir.appendingPathComponent("empty.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        let json = try CLI.run(["inspect", log, "--json"])
+        #expect(json.stdout.contains(#""events": 0, "firstT": null, "lastT": null"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""bytesPerEvent": null, "compressionRatio": null"#), "\(json.stdout)")
+        let text = try CLI.run(["inspect", log])
+        #expect(text.stdout.contains("size        no events") && !text.stdout.contains("bytes/event"), "\(text.stdout)")
+    }
 }

@@ -28,14 +28,16 @@ extension Inspect {
             fileField("bytes", String(reader.fileSize))
             fileField("version", String(reader.header.version))
             o.raw("events", String(reader.eventCount))
-            o.raw("firstT", first.description)
-            o.raw("lastT", lastT.description)
+            // Null when no event carries a `t` (an empty log, say), as for the ratios below
+            // when there is nothing to divide.
+            o.raw("firstT", firstT?.description ?? "null")
+            o.raw("lastT", summary.lastT?.description ?? "null")
             fileField("batches", String(batches))
             fileField("checkpoints", String(checkpoints))
             fileField("checkpointInterval", String(reader.header.checkpointInterval))
             fileField("storedIndex", String(reader.usedStoredIndex))
-            fileField("bytesPerEvent", decimal(Double(reader.fileSize) / Double(n)))
-            fileField("compressionRatio", decimal(Double(raw) / Double(max(stored, 1))))
+            fileField("bytesPerEvent", reader.eventCount == 0 ? "null" : decimal(Double(reader.fileSize) / Double(n)))
+            fileField("compressionRatio", stored == 0 ? "null" : decimal(Double(raw) / Double(stored)))
             o.raw("gestures", "{\"pans\": \(pans), \"taps\": \(taps), \"swipes\": \(swipes)}")
             o.raw("types", "{" + types.map { "\(JSONText.quote($0.key)): \($0.value)" }.joined(separator: ", ") + "}")
             o.raw("tornTail", reader.tail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null")
@@ -47,10 +49,18 @@ extension Inspect {
         } else {
             print("log         \(log): \(reader.fileSize) bytes, format \(reader.header.version)")
         }
-        print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
+        if reader.eventCount == 0 {
+            print("events      0")
+        } else {
+            print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
+        }
         if !isScript {
             print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (at multiples of \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
-            print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
+            if reader.eventCount == 0 {
+                print("size        no events")
+            } else {
+                print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
+            }
         }
         print("gestures    \(counted(pans, "pan", "pans")), \(counted(taps, "tap", "taps")), \(counted(swipes, "swipe", "swipes"))")
         if let tail = reader.tail { print("torn tail   at byte offset \(tail.offset): \(tail.reason)") }
