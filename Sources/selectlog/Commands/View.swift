@@ -13,7 +13,7 @@ struct View: ParsableCommand {
             (default: the last 50,000 events, or 50,000 centred on --at), at most 50,000 at once.
             """)
 
-    @Argument(help: "A JSON Lines script or a selectlog log.")
+    @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
     @Option(name: .shortAndLong, help: "The HTML file to write.")

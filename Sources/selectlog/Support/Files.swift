@@ -41,7 +41,12 @@ final class InputFile {
     /// How long a FIFO without a writer is waited for, in seconds
     /// (`SELECTLOG_FIFO_WAIT`, default 10).
     static var fifoWait: Int {
-        getenv("SELECTLOG_FIFO_WAIT").flatMap { Int(String(cString: $0)) }.map { max(0, min($0, 3600)) } ?? 10
+        guard let raw = getenv("SELECTLOG_FIFO_WAIT").map({ String(cString: $0) }) else { return 10 }
+        guard let seconds = Int(raw) else {
+            complain("note: SELECTLOG_FIFO_WAIT=\(raw) is not a whole number of seconds; waiting 10 s")
+            return 10
+        }
+        return max(0, min(seconds, 3600))
     }
 
     /// Opens `path` (or standard input for `-`); complains and exits 74 when it cannot be read.
