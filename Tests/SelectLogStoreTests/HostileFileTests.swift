@@ -198,6 +198,32 @@ struct HostileFileTests {
         }
     }
 
+    @Test("a log without an index, a payload damaged before a header that fails: opening it names the payload, as verify does")
+    func firstBadByteAtOpen() throws {
+        var f = Forge()
+        let first = f.batch(Array(events[0..<4]), first: 0, baseTime: 0)
+        f.batch(Array(events[4..<8]), first: 4, baseTime: events[3].t?.raw ?? 0)
+        let third = f.batch(Array(events[8..<12]), first: 8, baseTime: events[7].t?.raw ?? 0)
+        var bytes = f.bytes
+        bytes[first + LogFormat.recordHeaderSize] ^= 0x40    // the first batch's payload
+        bytes[third] ^= 0x40                                  // the third batch's header (its magic)
+        let (dir, p) = try path("payload-then-header.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(bytes).write(to: URL(fileURLWithPath: p))
+        let verified = try LogReader.verify(path: p)
+        #expect(verified.problem?.offset == first && verified.problem?.reason == "record payload checksum mismatch")
+        #expect { try LogReader(path: p) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.code == .damaged && e.offset == first && e.message.hasPrefix("record payload checksum mismatch (0 intact events")
+        }
+        // With only the header damaged, that is what it names.
+        var header = f.bytes
+        header[third] ^= 0x40
+        try Data(header).write(to: URL(fileURLWithPath: p))
+        #expect { try LogReader(path: p) } throws: { e in (e as? LogError)?.offset == third }
+        #expect(try LogReader.verify(path: p).problem?.offset == third)
+    }
+
     @Test("an event type this reader does not know is refused as written by a newer selectlog")
     func newerEventType() throws {
         var f = Forge()
