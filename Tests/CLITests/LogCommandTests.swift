@@ -107,9 +107,7 @@ struct LogCommandTests {
     func damageAfterTheLastEvent() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("d.slog").path
-        let recorded = try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", log, "--checkpoint-interval", "4", "--batch-events", "3"])
-        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let log = try OutputSafetyTests.log(in: dir)
         let reader = try LogReader(path: log)
         let last = try #require(reader.records.last { $0.header.kind == .checkpoint })
         try #require(last.header.firstEvent == reader.eventCount && reader.eventCount == 12)
