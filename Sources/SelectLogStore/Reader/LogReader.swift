@@ -72,7 +72,7 @@ public final class LogReader: Sendable {
         decompressor = LockedBox(Zstd.isAvailable ? ZstdDecompressor() : nil)
         if bytes.count > 0, bytes.count < 8, Array(bytes) == Array(LogFormat.magic.prefix(bytes.count)) {
             // A log torn inside its magic: no events.
-            throw LogError(.damaged, "the file header is incomplete (no events)", path: path, offset: 0, eventIndex: 0)
+            throw LogError(.damaged, "file header is incomplete (0 intact events before it)", path: path, offset: 0)
         }
         if let found = LogIndexCheck.storedIndex(bytes, release: { mapped.release($0) }) {
             header = found.header
@@ -90,8 +90,10 @@ public final class LogReader: Sendable {
                     Self.payloadProblem(bytes, header: $0, before: problem.offset) { mapped.release($0) }
                 }
                 let (offset, reason, events) = earlier ?? (problem.offset, problem.reason, scan.eventCount)
+                // Damage in the file header is before any event: it names none.
                 throw LogError(scan.header == nil && offset == 0 && !problem.isTornTail ? .notALog : .damaged,
-                               "\(reason) (\(events) intact events before it)", path: path, offset: offset, eventIndex: events)
+                               "\(reason) (\(events) intact events before it)", path: path, offset: offset,
+                               eventIndex: scan.header == nil ? nil : events)
             }
             guard let h = scan.header else { throw LogError(.damaged, "no file header", path: path, offset: 0) }
             header = h
