@@ -110,4 +110,21 @@ struct ReviewFindingsTests {
         let text = try CLI.run(["inspect", log])
         #expect(text.stdout.contains("size        no events") && !text.stdout.contains("bytes/event"), "\(text.stdout)")
     }
+
+    @Test("a log cut inside its file header, in its magic or after it, says the same and names no event")
+    func cutHeader() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("h.slog").path
+        #expect(try CLI.run(["record", ReviewFindingsTests.script, "-o", log]).status == 0)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: log))
+        for length in [5, 20] {
+            let cut = dir.appendingPathComponent("cut\(length).slog").path
+            try whole.prefix(length).write(to: URL(fileURLWithPath: cut))
+            let r = try CLI.run(["replay", cut])
+            #expect(r.status == 65, "\(length): \(r.stderr)")
+            #expect(r.stderr.contains("\(cut): byte offset 0: file header is incomplete (0 intact events before it)"), "\(length): \(r.stderr)")
+            #expect(!r.stderr.contains("event 1"), "\(length): \(r.stderr)")
+        }
+    }
 }
