@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SelectLogStore
 import Testing
 
@@ -159,7 +162,92 @@ struct OutputSafetyTests {
             #expect(r.status == 0, "\(command): \(r.stderr)")
             #expect(try LogReader(path: out).state(at: 12).hashHex == state, "\(command)")
             let bare = try piped([command, "-"])
-            #expect(bare.status == 64 && bare.stderr.contains("cannot be replaced; pass -o OUTPUT"), "\(command): \(bare.stderr)")
+            #expect(bare.status == 64 && bare.stderr.contains("cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT"),
+                    "\(command): \(bare.stderr)")
         }
+    }
+
+    @Test("the output is resolved through links, and must be a regular file: a FIFO stays a FIFO, a link stays a link")
+    func outputKinds() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try Self.log(in: dir)
+        let state = try LogReader(path: log).state(at: 12).hashHex
+        let fifo = dir.appendingPathComponent("fifo").path
+        try #require(mkfifo(fifo, 0o644) == 0)
+        for arguments in [["upgrade", log, "-o", fifo, "--force"], ["compact", log, "-o", fifo]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 74 && r.stderr.contains("\(fifo): is a pipe; the output must be a regular file"), "\(arguments): \(r.stderr)")
+            var info = stat()
+            #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "\(arguments)")
+        }
+        // A link to another file: the file is replaced, the link kept.
+        let real = dir.appendingPathComponent("real.slog").path
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: real))
+        let link = dir.appendingPathComponent("to-real.slog").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        for arguments in [["upgrade", log, "-o", link, "--force"], ["compact", log, "-o", link]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "\(arguments)")
+            #expect(try LogReader(path: real).state(at: 12).hashHex == state, "\(arguments)")
+        }
+        // A log given through a link is rewritten in place where it lies.
+        let viaLink = dir.appendingPathComponent("log-link.slog").path
+        try FileManager.default.createSymbolicLink(atPath: viaLink, withDestinationPath: log)
+        #expect(try CLI.run(["upgrade", viaLink]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: viaLink) == log)
+        #expect(try LogReader(path: log).state(at: 12).hashHex == state)
+        // No temporary file is left anywhere.
+        #expect(try Self.files(dir) == ["dbg.slog", "fifo", "real.slog", "to-real.slog", "log-link.slog"])
+    }
+
+    @Test("-o naming a hard link of LOG writes there, not over LOG; in place keeps the log's permissions")
+    func hardLinkAndMode() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try Self.log(in: dir)
+        let original = try Self.bytes(log)
+        let hard = dir.appendingPathComponent("hard.slog").path
+        try FileManager.default.linkItem(atPath: log, toPath: hard)
+        let r = try CLI.run(["upgrade", log, "-o", hard, "--force"])
+        #expect(r.status == 0 && r.stdout.hasPrefix("\(hard): "), "\(r.stdout) \(r.stderr)")
+        #expect(try Self.bytes(log) == original)
+        #expect(try LogReader(path: hard).eventCount == 12)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: log)
+        for command in ["upgrade", "compact"] {
+            #expect(try CLI.run([command, log]).status == 0, "\(command)")
+            #expect((try FileManager.default.attributesOfItem(atPath: log)[.posixPermissions] as? Int) == 0o600, "\(command)")
+        }
+    }
+
+    @Test("an error about the output names the output, never the temporary file beside it")
+    func messagesNameTheOutput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try Self.log(in: dir)
+        let out = dir.appendingPathComponent("missing-dir/out.slog").path
+        for arguments in [["upgrade", log, "-o", out], ["compact", log, "-o", out]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 74, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(out) && !r.stderr.contains(".upgrading-") && !r.stderr.contains(".compact-"), "\(arguments): \(r.stderr)")
+        }
+    }
+
+    @Test("shrink - refuses an output that is the file standard input was redirected from")
+    func standardInputRedirectedFromTheOutput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("s.jsonl").path
+        try FileManager.default.copyItem(atPath: Self.script, toPath: script)
+        let before = try Self.bytes(script)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["shrink", "-", "--expect", "true", "-o", script]
+        process.currentDirectoryURL = CLI.root
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: script))
+        let r = try CLI.collect(process)
+        #expect(r.status == 64 && r.stderr.contains("is the input -"), "\(r.stderr)")
+        #expect(try Self.bytes(script) == before)
     }
 }

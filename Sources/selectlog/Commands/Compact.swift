@@ -26,48 +26,44 @@ struct Compact: ParsableCommand {
     var output: String?
 
     func run() throws {
-        try Input.withLogPath(log) { mapped, realFile in
-            // `-o LOG` (the same file under any name) is compacting in place.
-            let inPlace = output.map { FileIdentity(path: $0) != nil && FileIdentity(path: $0) == FileIdentity(path: log) } ?? true
-            if inPlace, !realFile {
-                complain("\(log): a log read from a pipe cannot be replaced; pass -o OUTPUT")
-                throw Exit.usage
-            }
-            try compact(mapped, into: inPlace ? log : output ?? log, inPlace: inPlace)
+        // Where the new log goes, settled before LOG is read (standard input is refused
+        // in place before it is copied).
+        let target = try Rewrite.target(log: log, output: output, suffix: "compact")
+        try Input.withLogPath(log) { mapped, _ in
+            try compact(mapped, into: target)
         }
     }
 
-    /// Compacts into a file beside `destination` and renames it there once it is complete
-    /// and replays to the source's state, so that a failure leaves `destination` as it
-    /// was (and no partial log behind).
-    private func compact(_ mapped: String, into destination: String, inPlace: Bool) throws {
+    /// Compacts beside the output and puts it in place once it is complete and replays
+    /// to the source's state (`Rewrite`), so that a failure leaves the output as it was.
+    private func compact(_ mapped: String, into target: Rewrite) throws {
         let before = try fileSize(mapped, naming: log)
-        let partial = "\(destination).compact-\(getpid())"
         func fail(_ error: LogError) -> ExitCode {
-            unlink(partial)
-            ReadFailure.report(error, log: log, mapped: mapped)
-            return error.code == .io ? Exit.io : Exit.invalidInput
+            target.discard()
+            if error.path == target.partial {
+                // About the new copy, not damage in LOG: no repair hint.
+                let named = target.naming(error)
+                complain(target.inPlace ? "\(named) (in the compacted copy, now removed; \(log) is unchanged)" : "\(named)")
+            } else {
+                ReadFailure.report(error, log: log, mapped: mapped)
+            }
+            return error.code == .io || error.code == .syncFailed ? Exit.io : Exit.invalidInput
         }
         let tail: LogProblem?
         do throws(LogError) { tail = try LogReader(path: mapped).tail } catch { throw fail(error) }
         if let tail {
             // Compacting in place would drop the torn bytes for good; `verify --repair` keeps them.
-            guard !inPlace else {
+            guard !target.inPlace else {
                 complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which compacting in place would drop; run `selectlog verify --repair \(log)` first (it keeps the cut bytes in a file), or compact with -o OUTPUT")
                 throw Exit.invalidInput
             }
-            complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); compacted the complete events into \(destination)")
+            complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); compacting the complete events into \(target.shown)")
         }
         let state: TableState
-        do throws(LogError) { state = try Recorder.compact(mapped, into: partial, replacingExisting: true) } catch { throw fail(error) }
-        if rename(partial, destination) != 0 {
-            let reason = systemReason()
-            unlink(partial)
-            complain("\(destination): cannot replace it with \(partial): \(reason)")
-            throw Exit.io
-        }
-        let after = try fileSize(destination, naming: destination)
-        print("\(destination): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
+        do throws(LogError) { state = try Recorder.compact(mapped, into: target.partial, replacingExisting: true) } catch { throw fail(error) }
+        try target.commit()
+        let after = try fileSize(target.path, naming: target.shown)
+        print("\(target.shown): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
     }
 
     /// The size of a file in bytes, or exits 74 naming it as `name`.

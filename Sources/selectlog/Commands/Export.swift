@@ -54,7 +54,8 @@ struct Export: ParsableCommand {
         let first = from ?? 1
         // At least one event: an empty slice ("events 13 to 12") is a set-up, not a slice.
         guard last <= reader.eventCount, first <= last else {
-            complain("--from \(first) --to \(last): \(log) has \(reader.eventCount) events; a slice needs 1 <= A <= B <= \(reader.eventCount)")
+            let given = [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }.joined(separator: " ")
+            complain("\(given): \(log) has \(reader.eventCount) events; a slice needs 1 <= A <= B <= \(reader.eventCount)")
             throw Exit.usage
         }
         let start = try reader.gestureBoundary(atOrBefore: first - 1)

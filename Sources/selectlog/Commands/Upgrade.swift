@@ -29,26 +29,21 @@ struct Upgrade: ParsableCommand {
     var force = false
 
     func run() throws {
-        try Input.withLogPath(log) { mapped, realFile in
-            // In place: without -o, or with -o naming LOG itself under any path.
-            let inPlace = output.map { FileIdentity(path: $0) != nil && FileIdentity(path: $0) == FileIdentity(path: log) } ?? true
-            if inPlace, !realFile {
-                complain("\(log): a log read from a pipe cannot be replaced; pass -o OUTPUT")
-                throw Exit.usage
-            }
-            let destination = inPlace ? log : output ?? log
-            if !inPlace, !force, FileIdentity(path: destination) != nil {
-                complain("\(destination): already exists; pass --force to replace it")
-                throw Exit.usage
-            }
-            try upgrade(mapped, into: destination, inPlace: inPlace)
+        // Where the new log goes, settled before LOG is read (standard input is refused
+        // in place before it is copied).
+        let target = try Rewrite.target(log: log, output: output, suffix: "upgrading")
+        if !target.inPlace, target.replaces, !force {
+            complain("\(target.shown): already exists; pass --force to replace it")
+            throw Exit.usage
+        }
+        try Input.withLogPath(log) { mapped, _ in
+            try upgrade(mapped, into: target)
         }
     }
 
-    /// Writes the upgraded log beside `destination` and renames it there once complete,
-    /// so that a failure leaves `destination` as it was (and no partial log behind).
-    private func upgrade(_ mapped: String, into destination: String, inPlace: Bool) throws {
-        let partial = "\(destination).upgrading-\(getpid())"
+    /// Writes the upgraded log beside the output and puts it in place once complete
+    /// (`Rewrite`), so that a failure leaves the output as it was.
+    private func upgrade(_ mapped: String, into target: Rewrite) throws {
         let reader: LogReader
         do throws(LogError) {
             reader = try LogReader(path: mapped)
@@ -57,32 +52,27 @@ struct Upgrade: ParsableCommand {
         }
         if let tail = reader.tail {
             // Upgrading in place would drop the torn bytes for good; `verify --repair` keeps them.
-            guard !inPlace else {
+            guard !target.inPlace else {
                 complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which upgrading in place would drop; run `selectlog verify --repair \(log)` first (it keeps the cut bytes in a file), or upgrade with -o OUTPUT")
                 throw Exit.damaged
             }
-            complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(reader.eventCount) complete events, upgraded to \(destination)")
+            complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); upgrading its \(reader.eventCount) complete events to \(target.shown)")
         }
         let writer: LogRewriter
         do throws(LogError) {
             let interval = reader.header.checkpointInterval > 0 ? Int(reader.header.checkpointInterval) : 8192
-            writer = try LogRewriter(path: partial, checkpointInterval: interval)
+            writer = try LogRewriter(path: target.partial, checkpointInterval: interval)
             try reader.forEachEvent { (_, e) throws(LogError) -> Bool in
                 try writer.append(e)
                 return true
             }
             try writer.close()
         } catch {
-            unlink(partial)
-            try fail(error, mapped: mapped)
+            target.discard()
+            try fail(target.naming(error), mapped: mapped)
         }
-        if rename(partial, destination) != 0 {
-            let reason = systemReason()
-            unlink(partial)
-            complain("\(destination): cannot replace it with \(partial): \(reason)")
-            throw Exit.io
-        }
-        print("\(destination): \(writer.state.events) events, format version \(LogFormat.version), state \(writer.state.hashHex)")
+        try target.commit()
+        print("\(target.shown): \(writer.state.events) events, format version \(LogFormat.version), state \(writer.state.hashHex)")
     }
 
     private func fail(_ error: LogError, mapped: String) throws -> Never {

@@ -239,8 +239,13 @@ struct FileIdentity: Equatable {
 /// Refuses (exit 64) an `output` that is the `input` a command reads, under any path
 /// (same device and inode): `view`, `shrink` and `testgen` replace their output, and
 /// would replace the session they were given with a page, a script or a test.
+/// `-` is standard input, whatever file it was redirected from. Only a regular file can
+/// be lost so (a terminal is both `/dev/stdin` and `/dev/stdout`).
 func refuseOutputOverInput(_ output: String, input: String) throws {
-    guard let written = FileIdentity(path: output), written == FileIdentity(path: input) else { return }
+    var out = stat(), into = stat()
+    guard stat(output, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return }
+    let read = input == "-" ? fstat(0, &into) : stat(input, &into)
+    guard read == 0, out.st_dev == into.st_dev, out.st_ino == into.st_ino else { return }
     complain("\(output): is the input \(input); choose another output")
     throw Exit.usage
 }

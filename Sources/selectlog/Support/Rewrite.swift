@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SelectLogStore
+
+/// Where `upgrade` and `compact` write the log they make, and how it replaces what was
+/// there: written beside its destination under a temporary name, synced, given the
+/// replaced file's mode, renamed over it, and the directory synced. A failure at any
+/// point leaves the destination as it was and removes the temporary file.
+///
+/// The destination is resolved through symbolic links: a link stays a link, and the
+/// file it names is replaced. One that exists must be a regular file: a device, a FIFO
+/// or a directory is refused, never replaced by a file (run as root, `-o /dev/null`
+/// would otherwise replace the device). In place means `-o` absent, or naming the
+/// same path as LOG once links are resolved (a hard link of LOG is another path, and
+/// gets the new log).
+struct Rewrite {
+    /// The path as the user gave it, for messages.
+    let shown: String
+    /// Where the new log goes: `shown` with its links resolved.
+    let path: String
+    /// The temporary file beside `path`.
+    let partial: String
+    /// Whether the new log replaces LOG itself.
+    let inPlace: Bool
+    /// Whether something is there to be replaced.
+    let replaces: Bool
+
+    /// The target of rewriting `log` into `output` (LOG itself when nil); `suffix` names
+    /// the temporary file. Exits 64 when LOG cannot be replaced in place (standard input,
+    /// a device or a file under /dev or /proc), 74 when the output is not a regular file.
+    static func target(log: String, output: String?, suffix: String) throws -> Rewrite {
+        let logPath = resolved(log)
+        let inPlace = output.map { logPath != nil && resolved($0) == logPath } ?? true
+        if inPlace {
+            var info = stat()
+            if log != "-", stat(log, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
+                // Missing, unreadable or a directory: the input's own error, as every command gives it.
+                _ = try InputFile(log)
+            }
+            guard let logPath, !log.hasPrefix("/dev/"), !log.hasPrefix("/proc/"), isRegularFile(logPath) else {
+                complain("\(log): cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT")
+                throw Exit.usage
+            }
+            return Rewrite(shown: log, path: logPath, partial: "\(logPath).\(suffix)-\(getpid())", inPlace: true, replaces: true)
+        }
+        let shown = output ?? log
+        var info = stat()
+        guard stat(shown, &info) == 0 else {
+            // Nothing there (or a dangling link, which the new log replaces).
+            return Rewrite(shown: shown, path: shown, partial: "\(shown).\(suffix)-\(getpid())", inPlace: false, replaces: false)
+        }
+        if let why = reasonNotRegular(info.st_mode) {
+            complain("\(shown): \(why); the output must be a regular file")
+            throw Exit.io
+        }
+        let path = resolved(shown) ?? shown
+        return Rewrite(shown: shown, path: path, partial: "\(path).\(suffix)-\(getpid())", inPlace: false, replaces: true)
+    }
+
+    /// Puts the finished temporary file in place; exits 74 (and removes it) on failure.
+    func commit() throws {
+        func fail(_ what: String) throws -> Never {
+            let reason = systemReason()
+            discard()
+            complain("\(shown): cannot replace it: \(what) failed: \(reason)")
+            throw Exit.io
+        }
+        let fd = open(partial, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { try fail("open") }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard synced else { try fail("fsync") }
+        // The replaced file's permissions (and, where allowed, its owner) carry over.
+        var info = stat()
+        if replaces, stat(path, &info) == 0 {
+            _ = chmod(partial, info.st_mode & 0o7777)
+            _ = chown(partial, info.st_uid, info.st_gid)
+        }
+        guard rename(partial, path) == 0 else { try fail("rename") }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if dirFD >= 0 {
+            _ = fsync(dirFD)
+            close(dirFD)
+        }
+    }
+
+    /// Removes the temporary file.
+    func discard() { unlink(partial) }
+
+    /// `error`, an error about the temporary file, as an error about the output.
+    func naming(_ error: LogError) -> LogError {
+        var error = error
+        if error.path == partial { error.path = shown }
+        return error
+    }
+
+    /// `path` with every symbolic link resolved, absolute; nil when it does not exist.
+    private static func resolved(_ path: String) -> String? {
+        guard path != "-", let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && reasonNotRegular(info.st_mode) == nil
+    }
+
+    private static func reasonNotRegular(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "is a directory"
+        case S_IFIFO, S_IFSOCK: "is a pipe"
+        case S_IFCHR, S_IFBLK: "is a device"
+        default: "is not a regular file"
+        }
+    }
+}
