@@ -250,4 +250,37 @@ struct OutputSafetyTests {
         #expect(r.status == 64 && r.stderr.contains("is the input -"), "\(r.stderr)")
         #expect(try Self.bytes(script) == before)
     }
+
+    @Test("an upgrade or a compaction stopped by a signal (SIGTERM here, as Ctrl-C's SIGINT) leaves no temporary file beside its output",
+          arguments: ["upgrade", "compact"])
+    func interrupted(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("big.slog").path
+        try #require(try CLI.run(["synthesize", "--events", "300000", "-o", log, "--durability", "none"]).status == 0)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = [command, log, "-o", dir.appendingPathComponent("out.slog").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Interrupted once its temporary file exists (it takes seconds to fill).
+        func temporary() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".upgrading-") || $0.contains(".compact-") }
+        }
+        var seen = false
+        for _ in 0..<2_000 where process.isRunning {
+            if try !temporary().isEmpty {
+                seen = true
+                break
+            }
+            usleep(10_000)
+        }
+        try #require(seen && process.isRunning, "the command ended before its temporary file was seen")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        #expect(try temporary().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.slog").path))
+    }
 }

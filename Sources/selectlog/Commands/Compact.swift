@@ -60,6 +60,7 @@ struct Compact: ParsableCommand {
             complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); compacting the complete events into \(target.shown)")
         }
         let state: TableState
+        target.removeIfInterrupted()
         do throws(LogError) { state = try Recorder.compact(mapped, into: target.partial, replacingExisting: true) } catch { throw fail(error) }
         try target.commit()
         let after = try fileSize(target.path, naming: target.shown)

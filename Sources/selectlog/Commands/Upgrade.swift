@@ -61,6 +61,7 @@ struct Upgrade: ParsableCommand {
         let writer: LogRewriter
         do throws(LogError) {
             let interval = reader.header.checkpointInterval > 0 ? Int(reader.header.checkpointInterval) : 8192
+            target.removeIfInterrupted()
             writer = try LogRewriter(path: target.partial, checkpointInterval: interval)
             try reader.forEachEvent { (_, e) throws(LogError) -> Bool in
                 try writer.append(e)

@@ -60,8 +60,16 @@ struct Rewrite {
         return Rewrite(shown: shown, path: path, partial: "\(path).\(suffix)-\(getpid())", inPlace: false, replaces: true)
     }
 
+    /// Removes the temporary file if the command is interrupted (SIGINT, SIGTERM, SIGHUP)
+    /// before `commit()` or `discard()`: a long upgrade stopped with Ctrl-C leaves nothing
+    /// beside its output. Call before creating it.
+    func removeIfInterrupted() {
+        InterruptCleanup.arm(partial)
+    }
+
     /// Puts the finished temporary file in place; exits 74 (and removes it) on failure.
     func commit() throws {
+        defer { InterruptCleanup.disarm() }
         func fail(_ what: String) throws -> Never {
             let reason = systemReason()
             discard()
@@ -90,7 +98,10 @@ struct Rewrite {
     }
 
     /// Removes the temporary file.
-    func discard() { unlink(partial) }
+    func discard() {
+        unlink(partial)
+        InterruptCleanup.disarm()
+    }
 
     /// `error`, an error about the temporary file, as an error about the output.
     func naming(_ error: LogError) -> LogError {
@@ -118,6 +129,50 @@ struct Rewrite {
         case S_IFIFO, S_IFSOCK: "is a pipe"
         case S_IFCHR, S_IFBLK: "is a device"
         default: "is not a regular file"
+        }
+    }
+}
+
+/// The one temporary file a signal handler removes before the process dies of the
+/// signal: a C string the handler reads (`unlink` is async-signal-safe), set before the
+/// file is created and cleared once it is renamed or removed.
+private enum InterruptCleanup {
+    nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The signals handled, those a parent had ignored left out (a background job keeps
+    /// ignoring Ctrl-C).
+    nonisolated(unsafe) static var handled: [Int32] = []
+
+    static func arm(_ file: String) {
+        disarm()
+        path = strdup(file)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in signals {
+            let previous = signal(s) { received in
+                if let path = InterruptCleanup.path { unlink(path) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(s, SIG_IGN)
+            } else {
+                handled.append(s)
+                sigaddset(&unblock, s)
+            }
+        }
+        // Delivered even when the parent started this process with them blocked (a
+        // thread of a Dispatch queue blocks them, and a child inherits its mask).
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    static func disarm() {
+        for s in handled { signal(s, SIG_DFL) }
+        handled = []
+        if let old = path {
+            path = nil
+            free(old)
         }
     }
 }
