@@ -33,6 +33,21 @@ struct CoresTests {
         #expect(Cores.inQuota(cpuMax: "100000 0") == nil)
     }
 
+    @Test("the quota of the process's cgroup and of every cgroup above it is read, v2 and v1")
+    func quotaDirectories() {
+        let v2 = Cores.quotaDirectories(ofCgroups: "0::/system.slice/app.service\n")
+        #expect(v2.map(\.directory) == ["/sys/fs/cgroup/system.slice/app.service", "/sys/fs/cgroup/system.slice", "/sys/fs/cgroup"])
+        #expect(v2.allSatisfy { $0.v2 })
+        let v1 = Cores.quotaDirectories(ofCgroups: "4:memory:/x\n2:cpu,cpuacct:/docker/abc\n0::/\n")
+        #expect(v1.map(\.directory) == ["/sys/fs/cgroup/cpu/docker/abc", "/sys/fs/cgroup/cpu/docker", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup"])
+        #expect(v1.map(\.v2) == [false, false, false, true])
+        // A namespace's root, or nothing readable: the roots.
+        #expect(Cores.quotaDirectories(ofCgroups: "0::/\n").map(\.directory) == ["/sys/fs/cgroup"])
+        #expect(Cores.quotaDirectories(ofCgroups: "").map(\.directory) == ["/sys/fs/cgroup", "/sys/fs/cgroup/cpu"])
+        // A path never climbs out of the hierarchy.
+        #expect(Cores.quotaDirectories(ofCgroups: "0::/../../etc\n").map(\.directory) == ["/sys/fs/cgroup/etc", "/sys/fs/cgroup"])
+    }
+
     #if os(Linux)
     /// The kernel's own format: a process that `taskset` holds to one core says so.
     @Test("A process held to one core by taskset has one")

@@ -17,13 +17,19 @@ enum Cores {
            let allowed = inAffinityMask(ofStatus: status) {
             count = Swift.min(count, allowed)
         }
-        if let cpuMax = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8),
-           let quota = inQuota(cpuMax: cpuMax) {
-            count = Swift.min(count, quota)
-        } else if let quota = try? String(contentsOfFile: "/sys/fs/cgroup/cpu/cpu.cfs_quota_us", encoding: .utf8),
-                  let period = try? String(contentsOfFile: "/sys/fs/cgroup/cpu/cpu.cfs_period_us", encoding: .utf8),
-                  let cores = inQuota(cpuMax: quota + " " + period) {
-            count = Swift.min(count, cores)
+        // The process's own cgroup and every one above it: a quota anywhere applies.
+        let membership = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        for (directory, v2) in quotaDirectories(ofCgroups: membership) {
+            let text: String?
+            if v2 {
+                text = try? String(contentsOfFile: directory + "/cpu.max", encoding: .utf8)
+            } else if let quota = try? String(contentsOfFile: directory + "/cpu.cfs_quota_us", encoding: .utf8),
+                      let period = try? String(contentsOfFile: directory + "/cpu.cfs_period_us", encoding: .utf8) {
+                text = quota + " " + period
+            } else {
+                text = nil
+            }
+            if let text, let cores = inQuota(cpuMax: text) { count = Swift.min(count, cores) }
         }
         #endif
         return Swift.max(1, count)
@@ -44,6 +50,34 @@ enum Cores {
             return count > 0 ? count : nil
         }
         return nil
+    }
+
+    /// The directories whose CPU quota applies to a process, given its `/proc/PID/cgroup`
+    /// (lines `ID:CONTROLLERS:PATH`): for cgroup v2 (`0::/a/b`), `/sys/fs/cgroup/a/b`, then
+    /// `/sys/fs/cgroup/a` and `/sys/fs/cgroup` (each with a `cpu.max`); for v1's `cpu`
+    /// controller, the same under `/sys/fs/cgroup/cpu` (each with a quota and a period).
+    /// The root alone when the file says nothing (a cgroup namespace shows `/`).
+    static func quotaDirectories(ofCgroups text: String) -> [(directory: String, v2: Bool)] {
+        var out: [(directory: String, v2: Bool)] = []
+        func chain(_ base: String, _ path: Substring, v2: Bool) {
+            var parts = path.split(separator: "/").filter { $0 != ".." && $0 != "." }.map(String.init)
+            while true {
+                out.append((([base] + parts).joined(separator: "/"), v2))
+                if parts.isEmpty { break }
+                parts.removeLast()
+            }
+        }
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            if fields[0] == "0", fields[1].isEmpty {
+                chain("/sys/fs/cgroup", fields[2], v2: true)
+            } else if fields[1].split(separator: ",").contains("cpu") {
+                chain("/sys/fs/cgroup/cpu", fields[2], v2: false)
+            }
+        }
+        if out.isEmpty { out = [("/sys/fs/cgroup", true), ("/sys/fs/cgroup/cpu", false)] }
+        return out
     }
 
     /// The cores a cgroup's CPU quota allows, rounded up (`150000 100000`: 2): the
