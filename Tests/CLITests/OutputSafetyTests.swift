@@ -257,7 +257,7 @@ struct OutputSafetyTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("big.slog").path
-        try #require(try CLI.run(["synthesize", "--events", "300000", "-o", log, "--durability", "none"]).status == 0)
+        try #require(try CLI.run(["synthesize", "--events", "100000", "-o", log, "--durability", "none"]).status == 0)
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = [command, log, "-o", dir.appendingPathComponent("out.slog").path]
