@@ -117,6 +117,11 @@ struct LogCommandTests {
         let r = try CLI.run(["replay", log])
         #expect(r.stderr.contains("byte offset \(last.offset): record payload checksum mismatch (12 intact events before it)"), "\(r.stderr)")
         #expect(!r.stderr.contains("event 13"), "\(r.stderr)")
+        // check --json says so on stdout too (exit 65: not "diverged").
+        let checked = try CLI.run(["check", log, "--json"])
+        #expect(checked.status == 65, "\(checked.stderr)")
+        #expect(checked.stdout.contains(#""same": null, "error": {"kind": "damaged", "offset": \#(last.offset), "event": null, "message": "record payload checksum mismatch"#),
+                "\(checked.stdout)")
     }
 
     @Test("a file that is neither a script nor a log is invalid input")

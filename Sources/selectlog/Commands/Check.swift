@@ -35,6 +35,8 @@ struct Check: ParsableCommand {
         } catch let error as LogError {
             // Exit 1 is this build diverging; a log it cannot read is bad input, as for `replay`.
             ReadFailure.report(error, log: log, mapped: mappedAt)
+            // A CI job reading the JSON gets the error there too.
+            if json { print(CheckOutput.json(error: error, log: log)) }
             throw error.code == .io ? Exit.io : Exit.invalidInput
         }
         print(json ? CheckOutput.json(report, log: log) : CheckOutput.text(report, log: log))
@@ -68,6 +70,28 @@ enum CheckOutput {
             lines.append("no recorded checkpoint after the divergence")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The JSON form of a log that could not be checked: `same` null, and `error` with
+    /// its kind, byte offset and event (1-based; null when it names none).
+    static func json(error: LogError, log: String) -> String {
+        var o = ObjectWriter()
+        o.string("log", log)
+        o.raw("same", "null")
+        var e = ObjectWriter()
+        let kind = switch error.code {
+        case .io, .syncFailed: "io"
+        case .notALog: "notALog"
+        case .unsupported: "unsupported"
+        case .invalidEvent: "invalidEvent"
+        default: "damaged"
+        }
+        e.string("kind", kind)
+        e.raw("offset", error.offset.map { String($0) } ?? "null")
+        e.raw("event", error.eventIndex.map { String($0 + 1) } ?? "null")
+        e.string("message", error.message)
+        o.raw("error", e.text)
+        return o.text
     }
 
     static func json(_ r: CheckReport, log: String) -> String {
