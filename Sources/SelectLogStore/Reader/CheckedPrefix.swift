@@ -60,6 +60,32 @@ struct CheckedPrefix {
         return lo > 0 ? list[lo - 1] : nil
     }
 
+    /// The first record before `end` whose payload checksum (or anything else `problem`
+    /// checks) fails: its offset, why, and the events before it; nil when all pass. For a
+    /// log whose header walk failed at `end` (`LogReader`'s open). Stops at an index
+    /// record (the walk's own problem then comes first) and releases the pages behind it.
+    static func firstProblem(_ bytes: UnsafeRawBufferPointer, header: FileHeader, before end: Int,
+                             release: (Range<Int>) -> Void) -> (offset: Int, reason: String, events: Int)? {
+        let continued = header.version >= LogFormat.continuedBatchesVersion
+        var at = header.size, events = 0, afterBatch = false, released = at
+        while at < end, end <= bytes.count, end - at > 3, bytes[at + 3] != RecordKind.index.rawValue {
+            var next: RecordInfo?
+            if let why = problem(at: at, bytes, salt: header.salt, dataEnd: end, events: events,
+                                 continued: continued, afterBatch: afterBatch, then: { next = $0 }) {
+                return (at, why, events)
+            }
+            guard let info = next else { return nil }
+            if info.header.kind == .batch { events += info.header.eventCount }
+            afterBatch = info.header.kind == .batch
+            at = info.end
+            if at - released >= MappedFile.releaseBlock {
+                release(released..<at)
+                released = at
+            }
+        }
+        return nil
+    }
+
     /// Why the record at `offset` is not the next one after `events` events, whole and
     /// intact, before `dataEnd`; nil when it is, after calling `then` with it. `continued`:
     /// the log may hold continued batches (version 4); `afterBatch`: the record before is

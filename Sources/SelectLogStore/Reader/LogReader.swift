@@ -87,7 +87,7 @@ public final class LogReader: Sendable {
                 // The first bad byte, as `verify` names it: a payload before the record whose
                 // header fails (this walk checks headers only) comes first.
                 let earlier = scan.header.flatMap {
-                    Self.payloadProblem(bytes, header: $0, before: problem.offset) { mapped.release($0) }
+                    CheckedPrefix.firstProblem(bytes, header: $0, before: problem.offset) { mapped.release($0) }
                 }
                 let (offset, reason, events) = earlier ?? (problem.offset, problem.reason, scan.eventCount)
                 // Damage in the file header is before any event: it names none.
@@ -121,32 +121,6 @@ public final class LogReader: Sendable {
     /// Every record, in file order, as a walk of the headers finds them (the index record
     /// included when there is one). For tests and tools on small logs: it holds them all.
     package var records: [RecordInfo] { LogScan.scan(file.bytes, deep: false).records }
-
-    /// The first record before `end` whose payload checksum (or anything else a read
-    /// checks) fails: its offset, why, and the events before it; nil when all pass. For a
-    /// log whose header walk failed at `end`. Stops at an index record (the walk's own
-    /// problem then comes first) and releases the pages behind it.
-    static func payloadProblem(_ bytes: UnsafeRawBufferPointer, header: FileHeader, before end: Int,
-                               release: (Range<Int>) -> Void) -> (offset: Int, reason: String, events: Int)? {
-        let continued = header.version >= LogFormat.continuedBatchesVersion
-        var at = header.size, events = 0, afterBatch = false, released = at
-        while at < end, end <= bytes.count, end - at > 3, bytes[at + 3] != RecordKind.index.rawValue {
-            var next: RecordInfo?
-            if let why = CheckedPrefix.problem(at: at, bytes, salt: header.salt, dataEnd: end, events: events,
-                                               continued: continued, afterBatch: afterBatch, then: { next = $0 }) {
-                return (at, why, events)
-            }
-            guard let info = next else { return nil }
-            if info.header.kind == .batch { events += info.header.eventCount }
-            afterBatch = info.header.kind == .batch
-            at = info.end
-            if at - released >= MappedFile.releaseBlock {
-                release(released..<at)
-                released = at
-            }
-        }
-        return nil
-    }
 
     /// Checks records, in order from where the checks stopped, while the events before the
     /// next one are at most `event` and it starts at or before `offset`: its header (checksum,
