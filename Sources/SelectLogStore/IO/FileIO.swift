@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The system calls the log needs, with errors that name the path and the call.
-enum FileIO {
+package enum FileIO {
     static func error(_ call: String, _ path: String) -> LogError {
         LogError(.io, "\(call) failed: \(String(cString: strerror(errno)))", path: path)
     }
@@ -40,7 +40,7 @@ enum FileIO {
     }
 
     /// Makes a new directory entry durable (fsync of the containing directory).
-    static func syncDirectory(of path: String) throws(LogError) {
+    package static func syncDirectory(of path: String) throws(LogError) {
         let dir = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
         let fd = open(dir.isEmpty ? "/" : dir, O_RDONLY)
         guard fd >= 0 else { throw error("open directory", dir) }

@@ -88,13 +88,8 @@ struct Rewrite {
             _ = chown(partial, info.st_uid, info.st_gid)
         }
         guard rename(partial, path) == 0 else { try fail("rename") }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
-        if dirFD >= 0 {
-            _ = fsync(dirFD)
-            close(dirFD)
-        }
+        // The new entry made durable where the file system allows; the log is in place either way.
+        try? FileIO.syncDirectory(of: path)
     }
 
     /// Removes the temporary file.
