@@ -28,7 +28,7 @@ struct Check: ParsableCommand {
                 mappedAt = mapped
                 let reader = try LogReader(path: mapped)
                 if let tail = reader.tail {
-                    complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(reader.eventCount) complete events")
+                    ReadFailure.noteTornTail(tail, of: log, "\(reader.eventCount) complete events")
                 }
                 return try reader.check()
             }

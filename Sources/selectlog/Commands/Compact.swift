@@ -51,14 +51,8 @@ struct Compact: ParsableCommand {
         }
         let tail: LogProblem?
         do throws(LogError) { tail = try LogReader(path: mapped).tail } catch { throw fail(error) }
-        if let tail {
-            // Compacting in place would drop the torn bytes for good; `verify --repair` keeps them.
-            guard !target.inPlace else {
-                complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which compacting in place would drop; run `selectlog verify --repair \(log)` first (it keeps the cut bytes in a file), or compact with -o OUTPUT")
-                throw Exit.invalidInput
-            }
-            complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); compacting the complete events into \(target.shown)")
-        }
+        try target.checkTornTail(tail, of: log, command: "compact", doing: "compacting", refusal: Exit.invalidInput,
+                                 "compacting the complete events into \(target.shown)")
         let state: TableState
         target.removeIfInterrupted()
         do throws(LogError) { state = try Recorder.compact(mapped, into: target.partial, replacingExisting: true) } catch { throw fail(error) }

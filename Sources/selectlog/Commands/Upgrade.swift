@@ -50,14 +50,8 @@ struct Upgrade: ParsableCommand {
         } catch {
             try fail(error, mapped: mapped)
         }
-        if let tail = reader.tail {
-            // Upgrading in place would drop the torn bytes for good; `verify --repair` keeps them.
-            guard !target.inPlace else {
-                complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which upgrading in place would drop; run `selectlog verify --repair \(log)` first (it keeps the cut bytes in a file), or upgrade with -o OUTPUT")
-                throw Exit.damaged
-            }
-            complain("\(log): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); upgrading its \(reader.eventCount) complete events to \(target.shown)")
-        }
+        try target.checkTornTail(reader.tail, of: log, command: "upgrade", doing: "upgrading", refusal: Exit.damaged,
+                                 "upgrading its \(reader.eventCount) complete events to \(target.shown)")
         let writer: LogRewriter
         do throws(LogError) {
             let interval = reader.header.checkpointInterval > 0 ? Int(reader.header.checkpointInterval) : 8192

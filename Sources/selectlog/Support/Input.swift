@@ -169,7 +169,7 @@ enum Input {
         do {
             let log = try LogReader(path: mapped)
             if let tail = log.tail {
-                complain("\(file.path): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(log.eventCount) complete events")
+                ReadFailure.noteTornTail(tail, of: file.path, "\(log.eventCount) complete events")
             }
             return log
         } catch {

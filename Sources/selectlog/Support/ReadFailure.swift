@@ -36,6 +36,12 @@ enum ReadFailure {
         return "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name) -o LOG` makes a log of it"
     }
 
+    /// Says on stderr that the torn tail of the log named `name` is ignored, then `rest`
+    /// (what is read or written instead): every command that reads a log says it so.
+    static func noteTornTail(_ tail: LogProblem, of name: String, _ rest: String) {
+        complain("\(name): note: ignoring a torn tail at byte offset \(tail.offset) (\(tail.reason)); \(rest)")
+    }
+
     /// `report(_:log:mapped:isLog:)` for an error of any type: a `LogError` as there,
     /// anything else printed as it is.
     static func report(_ error: any Error, log name: String, mapped: String? = nil, isLog: Bool = true) {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import SelectLogStore
 
 /// Where `upgrade` and `compact` write the log they make, and how it replaces what was
@@ -58,6 +59,19 @@ struct Rewrite {
         }
         let path = resolved(shown) ?? shown
         return Rewrite(shown: shown, path: path, partial: "\(path).\(suffix)-\(getpid())", inPlace: false, replaces: true)
+    }
+
+    /// A torn tail of LOG (`tail`, nil when there is none): refused in place, exiting with
+    /// `refusal`, since `command` ("upgrade", `doing` "upgrading") would drop its bytes
+    /// for good and `verify --repair` keeps them; noted with `-o`, followed by `rest`.
+    func checkTornTail(_ tail: LogProblem?, of log: String, command: String, doing: String, refusal: ExitCode,
+                       _ rest: String) throws {
+        guard let tail else { return }
+        guard !inPlace else {
+            complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which \(doing) in place would drop; run `selectlog verify --repair \(log)` first (it keeps the cut bytes in a file), or \(command) with -o OUTPUT")
+            throw refusal
+        }
+        ReadFailure.noteTornTail(tail, of: log, rest)
     }
 
     /// Removes the temporary file if the command is interrupted (SIGINT, SIGTERM, SIGHUP)
