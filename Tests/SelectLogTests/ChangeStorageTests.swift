@@ -167,4 +167,34 @@ struct ChangeStorageTests {
         #expect(kept[1].selected == [p(0, 2)] && kept[2].selected == [p(0, 3)] && kept[4].selected == rows(1...4))
         #expect(kept[3].deselected == rows(1...3), "a reversal flips the mode back over the rows, the finger's row included")
     }
+
+    @Test("an option view or editor change held in reused lists is not reported again by a later event")
+    func rareChangesDoNotCarryOver() throws {
+        var s = try play(multipleTable + "\n" + #"{"type": "configure", "optionWidth": 80}"#)
+        // Each result is dropped at once, so the next event reuses the lists that held
+        // the option view or the editor; every later event must report neither.
+        try apply(&s, #"{"type": "swipeBegan", "row": [0, 4]}"#)
+        try apply(&s, #"{"type": "swipeMoved", "offset": 60}"#)
+        #expect(try apply(&s, #"{"type": "swipeEnded"}"#).optionView == RowChange(from: nil, to: p(0, 4)))
+        let below = try apply(&s, #"{"type": "insertRows", "at": [[0, 9]]}"#)
+        #expect(below.rowOperations.count == 1, "the lists are in use, and hold no option view")
+        #expect(below.optionView == nil && below.editor == nil)
+        #expect(try apply(&s, #"{"type": "toggleEditor", "row": [0, 2], "options": ["a"]}"#).editor == .opened(below: p(0, 2)))
+        let inserted = try apply(&s, #"{"type": "insertRows", "at": [[0, 9]]}"#)
+        #expect(inserted.rowOperations.count == 1)
+        #expect(inserted.editor == nil && inserted.optionView == nil)
+        // Set through the public setters, on a copy: the original keeps its own.
+        var copy = inserted
+        copy.editor = .closed(below: p(0, 1))
+        copy.optionView = RowChange(from: p(0, 1), to: nil)
+        #expect(inserted.editor == nil && inserted.optionView == nil)
+        copy.editor = nil
+        copy.optionView = nil
+        #expect(copy == inserted)
+        var offset = TableChanges()
+        offset.offsetChange = OffsetChange(from: Points(1), to: Points(2))
+        #expect(offset.contentOffset?.to == Points(2) && !offset.isEmpty)
+        offset.offsetChange = nil
+        #expect(offset.isEmpty && offset.contentOffset == nil)
+    }
 }

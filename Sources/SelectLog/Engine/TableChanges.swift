@@ -38,7 +38,10 @@ public struct TableChanges: Hashable, Sendable {
         set { mutableLists().rowOperations = newValue }
     }
     /// Whether the event replaced the whole table (`reload`).
-    public var reloaded = false
+    public var reloaded: Bool {
+        get { flags.contains(.reloaded) }
+        set { flags.set(.reloaded, newValue) }
+    }
     /// A gesture that began, ended, was interrupted or was cancelled by this event.
     /// An event can end one gesture and begin another (rare); both are listed in order.
     public var gestures: [GestureTransition] {
@@ -58,25 +61,74 @@ public struct TableChanges: Hashable, Sendable {
         return false
     }
     /// Whether the event recorded an undo step.
-    public var undoStepRecorded = false
+    public var undoStepRecorded: Bool {
+        get { flags.contains(.undoStepRecorded) }
+        set { flags.set(.undoStepRecorded, newValue) }
+    }
     /// The content offset before and after, when it changed.
     public var contentOffset: (from: Points, to: Points)? {
         get { offsetChange.map { ($0.from, $0.to) } }
         set { offsetChange = newValue.map { OffsetChange(from: $0.from, to: $0.to) } }
     }
-    /// Storage for `contentOffset` (tuples are not `Hashable`).
-    public var offsetChange: OffsetChange?
+    /// The content offset before and after, when it changed (`contentOffset`, which
+    /// tuples cannot be, as a `Hashable` value).
+    public var offsetChange: OffsetChange? {
+        get { flags.contains(.offsetChanged) ? OffsetChange(from: offsetFrom, to: offsetTo) : nil }
+        set {
+            flags.set(.offsetChanged, newValue != nil)
+            offsetFrom = newValue?.from ?? Points(raw: 0)
+            offsetTo = newValue?.to ?? Points(raw: 0)
+        }
+    }
     /// The open option view before and after, when it changed (including a row that
     /// stayed open but moved through an edit).
-    public var optionView: RowChange?
+    public var optionView: RowChange? {
+        get { lists?.optionView }
+        set { if newValue != nil || lists?.optionView != nil { mutableLists().optionView = newValue } }
+    }
     /// Whether the swipe in progress (its row or revealed width) changed.
-    public var swipeChanged = false
+    public var swipeChanged: Bool {
+        get { flags.contains(.swipeChanged) }
+        set { flags.set(.swipeChanged, newValue) }
+    }
     /// What happened to the editor row, if anything.
-    public var editor: EditorChange?
+    public var editor: EditorChange? {
+        get { lists?.editor }
+        set { if newValue != nil || lists?.editor != nil { mutableLists().editor = newValue } }
+    }
     /// Whether the open editor's `chosen` changed.
-    public var chosenChanged = false
+    public var chosenChanged: Bool {
+        get { flags.contains(.chosenChanged) }
+        set { flags.set(.chosenChanged, newValue) }
+    }
 
-    /// The four lists behind one reference, or nil while all are empty (most events):
+    // What is stored: four values, so that `TableState.apply(_:)` returns its changes in
+    // registers. Returned in memory (they were 128 bytes), the caller's first copy of
+    // them waited on `apply`'s narrower stores to the same bytes (a failed store-to-load
+    // forward, about 10 ns an event in `Recorder.append`). What most events change (the
+    // offset, the flags) is here; what few do (the lists, the option view, the editor)
+    // is behind `lists`.
+    private var offsetFrom = Points(raw: 0)
+    private var offsetTo = Points(raw: 0)
+    private var flags = Flags()
+
+    /// Which of the changes that are one bit happened, and whether the offset changed.
+    private struct Flags: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        static let reloaded = Flags(rawValue: 1)
+        static let undoStepRecorded = Flags(rawValue: 2)
+        static let swipeChanged = Flags(rawValue: 4)
+        static let chosenChanged = Flags(rawValue: 8)
+        static let offsetChanged = Flags(rawValue: 16)
+
+        @inline(__always)
+        mutating func set(_ flag: Flags, _ on: Bool) {
+            if on { insert(flag) } else { remove(flag) }
+        }
+    }
+
+    /// The four lists and the rarer changes (option view, editor) behind one reference,
+    /// or nil while all are empty (most events):
     /// dropping a `TableChanges` then releases nothing, and filling one allocates nothing
     /// once the state reuses the lists of the changes it returned last (`ChangeBuffers`).
     /// Copy on write: a setter copies lists that another value shares.
@@ -92,6 +144,8 @@ public struct TableChanges: Hashable, Sendable {
         @exclusivity(unchecked) var deselected: [RowRun] = []
         @exclusivity(unchecked) var rowOperations: [RowOperation] = []
         @exclusivity(unchecked) var gestures: [GestureTransition] = []
+        @exclusivity(unchecked) var optionView: RowChange?
+        @exclusivity(unchecked) var editor: EditorChange?
 
         init() {}
 
@@ -101,14 +155,18 @@ public struct TableChanges: Hashable, Sendable {
             deselected = other.deselected
             rowOperations = other.rowOperations
             gestures = other.gestures
+            optionView = other.optionView
+            editor = other.editor
         }
 
-        /// Empties every list, keeping its storage.
+        /// Empties every list, keeping its storage, and clears the rarer changes.
         func removeAll() {
             if !selected.isEmpty { selected.empty() }
             if !deselected.isEmpty { deselected.empty() }
             if !rowOperations.isEmpty { rowOperations.empty() }
             if !gestures.isEmpty { gestures.empty() }
+            if optionView != nil { optionView = nil }
+            if editor != nil { editor = nil }
         }
 
         /// Whether some list holds storage for more than `limit` elements.

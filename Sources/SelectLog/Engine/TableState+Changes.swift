@@ -227,20 +227,27 @@ extension TableState {
             changeBuffers.trim()
         }
         if mark.offset != contentOffset { c.offsetChange = OffsetChange(from: mark.offset, to: contentOffset) }
-        if mark.open != options.open { c.optionView = RowChange(from: mark.open, to: options.open) }
+        if mark.open != options.open {
+            (c.lists ?? changeBuffers.lend(to: &c.lists)).optionView = RowChange(from: mark.open, to: options.open)
+        }
         if mark.swipe != options.swipe { c.swipeChanged = true }
         c.undoStepRecorded = stepsRecorded != mark.steps
+        let editorChange: EditorChange?
         switch (mark.editorRow, layout.editorRow) {
-        case (nil, nil): break
-        case (nil, let to?): c.editor = .opened(below: to)
-        case (let from?, nil): c.editor = .closed(below: from)
+        case (nil, nil): editorChange = nil
+        case (nil, let to?): editorChange = .opened(below: to)
+        case (let from?, nil): editorChange = .closed(below: from)
         case (let from?, let to?):
             if from != to || mark.editorOpening != editor?.opening {
-                c.editor = .moved(from: from, to: to)
-            } else if mark.chosen != editor?.chosen {
-                c.chosenChanged = true
+                editorChange = .moved(from: from, to: to)
+            } else {
+                editorChange = nil
+                if mark.chosen != editor?.chosen { c.chosenChanged = true }
             }
         }
+        // The rarer changes go in the lists the state lends (`ChangeBuffers`), as the
+        // lists do, so that they allocate nothing either.
+        if let editorChange { (c.lists ?? changeBuffers.lend(to: &c.lists)).editor = editorChange }
         return c
     }
 
