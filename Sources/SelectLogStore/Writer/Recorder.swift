@@ -85,7 +85,8 @@ public final class Recorder: Sendable {
     public let options: Options
 
     /// The engine lock: the engine and the producer's side of `queue`, for the callers.
-    let guarded: LockedBox<CallerState>
+    /// Nothing waits on it for a condition, so it is the cheaper `EngineLock`.
+    let guarded: EngineLock<CallerState>
     /// The writer lock: the writer thread's progress, flushes and closes; the writer
     /// thread sleeps on its condition.
     let writer: LockedBox<WriterState>
@@ -139,7 +140,7 @@ public final class Recorder: Sendable {
         file.failsWritesPast = options.failsWritesPast
         let queue = AppendQueue(capacity: options.queueCapacity)
         self.queue = queue
-        self.guarded = LockedBox(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
+        self.guarded = EngineLock(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
                                              queueCapacity: queue.capacity))
         self.writer = LockedBox(WriterState(events: engine.events))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
