@@ -218,6 +218,10 @@ protocol ReplayObserver: SendableMetatype {
 
 /// A plain replay's observer: nothing to tell, and compiled away.
 struct NoReplayObserver: ReplayObserver {
+    // One stored byte, so that the observer has an address of its own: the closures
+    // of `pipelinedReplay` capture it `inout`, and ThreadSanitizer (`make tsan`) took
+    // the access to an empty struct for a race on a global of the runtime, or crashed.
+    private var unused: UInt8 = 0
     static var wantsFingerprints: Bool { false }
     @inline(__always)
     func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool { true }
