@@ -4,21 +4,21 @@ import Foundation
 ///
 /// The shape of swift-nio's `NIOLockedValueBox`: the state lives inside the box and
 /// `withLockedValue` is the way to it, so the compiler, not a comment, keeps every
-/// access under the lock (`lock()`/`unlock()` are the recorder's append path's
-/// exception, for speed). Waiting happens before the body runs, never while it
-/// holds the value, and `wake()` tells waiters to look again.
+/// access under the lock. Waiting happens before the body runs, never while it
+/// holds the value, and `wake()` tells waiters to look again. (The recorder's engine
+/// lock, which nothing waits on and every append takes, is the cheaper `EngineLock`.)
 final class LockedBox<Value>: @unchecked Sendable {
     // @unchecked: `value` is read and written only between `pthread_mutex_lock` and
-    // `pthread_mutex_unlock`: in the methods below, and by the holder of `lock()` until
-    // its `unlock()`. The lock is what makes access exclusive; memory behind a pointer
-    // has no runtime exclusivity check (which cost a third of the recorder's own cost
-    // per append when the value was a stored property).
+    // `pthread_mutex_unlock`, in the methods below. The lock is what makes access
+    // exclusive; memory behind a pointer has no runtime exclusivity check (which cost
+    // a third of the recorder's own cost per append when the value was a stored
+    // property).
     //
     // A pthread mutex and condition held directly (at fixed addresses, as POSIX wants):
-    // `NSCondition` costs about twice as much per lock and unlock on the append path.
+    // `NSCondition` costs about twice as much per lock and unlock.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// The value, at a fixed address so that `lock()` can hand it out.
+    /// The value, at a fixed address.
     private let value: UnsafeMutablePointer<Value>
     /// How many threads wait on the condition, read and written under the mutex: a thread
     /// that changed what they wait for can skip the wake-up (a system call) when none does.
@@ -60,22 +60,6 @@ final class LockedBox<Value>: @unchecked Sendable {
         value.deallocate()
     }
 
-    /// Takes the lock and returns the value's address, for the one hot path that cannot
-    /// run in a closure (the recorder's append, which moves the caller's event into the
-    /// state instead of copying it). The caller touches the value only until it calls
-    /// `unlock()`, which it must do on every path out.
-    @inline(__always)
-    func lock() -> UnsafeMutablePointer<Value> {
-        pthread_mutex_lock(mutex)
-        return value
-    }
-
-    /// Releases the lock `lock()` took.
-    @inline(__always)
-    func unlock() {
-        pthread_mutex_unlock(mutex)
-    }
-
     /// Runs `body` with the value, under the lock. Always inlined, so that the
     /// recorder's append runs on the concrete `State` in place (not through a
     /// generic closure that moved it).
@@ -113,7 +97,7 @@ final class LockedBox<Value>: @unchecked Sendable {
     }
 
     /// Whether a thread waits in `withLockedValue(waitingFor:)`. Only for the holder of
-    /// the lock (between `lock()` and `unlock()`, or in a `withLockedValue` body).
+    /// the lock (in a `withLockedValue` body).
     @inline(__always)
     var hasWaitersWhileLocked: Bool { waiting.pointee > 0 }
 
