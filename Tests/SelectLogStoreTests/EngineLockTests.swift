@@ -3,17 +3,22 @@ import Testing
 @testable import SelectLogStore
 
 /// The recorder's engine lock: on Linux an atomic word released by a plain store, whose
-/// waiters poll. What it must keep: one holder at a time, every waiter served.
+/// waiters poll. What it must keep: one holder at a time, every waiter served, even
+/// while other threads take it back in a loop.
+///
+/// x86 orders memory strongly (the exchange is a full barrier), so these tests cannot
+/// tell a lock with the right orderings from one with relaxed ones; ThreadSanitizer
+/// (`make tsan`) can, and runs them.
 @Suite("EngineLock: one holder at a time, waiters served")
 struct EngineLockTests {
     @Test("increments that are not atomic, made by four threads under the lock, are never lost")
-    func exclusion() {
+    func exclusion() throws {
         // A read, some work, then a write of what was read plus one, in two fields:
         // without exclusion, threads overwrite each other's updates and the two disagree.
         struct Counts { var a = 0; var b = 0 }
         let box = EngineLock(Counts())
         let perThread = 50_000
-        DispatchQueue.concurrentPerform(iterations: 4) { k in
+        try EngineLockTests.run(threads: 4) { k in
             for i in 0..<perThread {
                 if (i + k) % 2 == 0 {
                     box.withLockedValue { c in
@@ -35,14 +40,6 @@ struct EngineLockTests {
         #expect(counts.b == counts.a)
     }
 
-    /// `value`, after work the optimizer cannot see through or move.
-    @inline(never)
-    static func work(_ value: Int) -> Int {
-        var x = value
-        for i in 0..<20 { x = x &* 31 &+ i }
-        return x == 7 ? x : value
-    }
-
     @Test("a waiter gets the lock after a holder that keeps it past the spinning (sleeps 30 ms)")
     func slowHolder() {
         let box = EngineLock([Int]())
@@ -60,7 +57,87 @@ struct EngineLockTests {
             box.withLockedValue { $0.append(2) }
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + 10) == .success, "the waiter must not wait forever")
+        guard done.wait(timeout: .now() + 10) == .success else {
+            Issue.record("the waiter did not get the lock within 10 s")
+            return
+        }
         #expect(box.withLockedValue { $0 } == [1, 2], "the waiter ran after the holder released the lock")
+    }
+
+    #if !canImport(Darwin)
+    @Test("a thread that waited long enough to sleep has the lock before a thread that comes later")
+    func starvingWaiterFirst() {
+        // Released by a plain store, the lock is free only for the nanoseconds between
+        // two turns of a thread that appends in a loop, and a waiter that polls every
+        // 20 µs or more found it free about once in 20 ms (a stalled `close()` or
+        // `count` in an optimized build). A waiter that has come to sleeping is served
+        // before threads that arrive after it.
+        let box = EngineLock([String]())
+        let held = box.lock()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            box.withLockedValue { $0.append("waiter") }
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while box.starvingThreads == 0, Date() < deadline { usleep(100) }
+        #expect(box.starvingThreads == 1, "the waiter came to sleeping")
+        held.pointee.append("holder")
+        box.unlock()
+        // Straight back, as an appender in a loop would be: it must wait its turn.
+        box.withLockedValue { $0.append("newcomer") }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(box.withLockedValue { $0 } == ["holder", "waiter", "newcomer"])
+        #expect(box.starvingThreads == 0)
+    }
+    #endif
+
+    @Test("a thread that waits is served while two others take the lock back in a loop")
+    func waiterServed() throws {
+        struct Counts { var appends = 0; var waits = 0; var appendersDone = 0 }
+        let box = EngineLock(Counts())
+        let perAppender = 300_000
+        try EngineLockTests.run(threads: 3) { k in
+            if k < 2 {
+                for _ in 0..<perAppender { box.withLockedValue { $0.appends += 1 } }
+                box.withLockedValue { $0.appendersDone += 1 }
+            } else {
+                while box.withLockedValue({ c -> Bool in
+                    guard c.appendersDone < 2 else { return false }
+                    if c.appends > 0 { c.waits += 1 }
+                    return true
+                }) {}
+            }
+        }
+        let counts = box.withLockedValue { $0 }
+        #expect(counts.appends == 2 * perAppender)
+        #expect(counts.waits > 0, "the waiter got the lock while the appenders took it \(counts.appends) times")
+    }
+
+    /// Runs `body(k)` on `threads` threads started together, and waits (at most 60 s)
+    /// for all of them.
+    static func run(threads: Int, _ body: @escaping @Sendable (Int) -> Void) throws {
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        for k in 0..<threads {
+            group.enter()
+            Thread.detachNewThread {
+                ready.signal()
+                go.wait()
+                body(k)
+                group.leave()
+            }
+        }
+        for _ in 0..<threads { ready.wait() }
+        for _ in 0..<threads { go.signal() }
+        try #require(group.wait(timeout: .now() + 60) == .success, "the threads did not finish within 60 s")
+    }
+
+    /// `value`, after work the optimizer cannot see through or move.
+    @inline(never)
+    static func work(_ value: Int) -> Int {
+        var x = value
+        for i in 0..<20 { x = x &* 31 &+ i }
+        return x == 7 ? x : value
     }
 }

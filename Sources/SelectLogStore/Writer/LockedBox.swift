@@ -60,9 +60,9 @@ final class LockedBox<Value>: @unchecked Sendable {
         value.deallocate()
     }
 
-    /// Runs `body` with the value, under the lock. Always inlined, so that the
-    /// recorder's append runs on the concrete `State` in place (not through a
-    /// generic closure that moved it).
+    /// Runs `body` with the value, under the lock. Always inlined, so that the body runs
+    /// on the concrete value in place (the writer thread's state at every round, the
+    /// publishing appends), not through a generic closure that moved it.
     @inline(__always)
     func withLockedValue<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)

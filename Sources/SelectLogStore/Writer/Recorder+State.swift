@@ -1,7 +1,7 @@
 import SelectLog
 
 extension Recorder {
-    /// What the callers share, kept in the engine lock's `LockedBox`: the engine and the
+    /// What the callers share, kept in the engine lock (`EngineLock`): the engine and the
     /// producer's side of the hand-over queue. The writer thread takes this lock only to
     /// read the event count after the flush interval and to mark a failure, and never
     /// while it holds the writer lock.
