@@ -65,13 +65,13 @@ struct EngineLockTests {
     }
 
     #if !canImport(Darwin)
-    @Test("a thread that waited long enough to sleep has the lock before a thread that comes later")
+    @Test("a thread that has waited a while (starving) has the lock before a thread that comes later")
     func starvingWaiterFirst() {
         // Released by a plain store, the lock is free only for the nanoseconds between
         // two turns of a thread that appends in a loop, and a waiter that polls every
         // 20 µs or more found it free about once in 20 ms (a stalled `close()` or
-        // `count` in an optimized build). A waiter that has come to sleeping is served
-        // before threads that arrive after it.
+        // `count` in an optimized build). A waiter that has waited a while (starving) is
+        // served before threads that arrive after it.
         let box = EngineLock([String]())
         let held = box.lock()
         let done = DispatchSemaphore(value: 0)
@@ -81,7 +81,7 @@ struct EngineLockTests {
         }
         let deadline = Date().addingTimeInterval(10)
         while box.starvingThreads == 0, Date() < deadline { usleep(100) }
-        #expect(box.starvingThreads == 1, "the waiter came to sleeping")
+        #expect(box.starvingThreads == 1, "the waiter counts as starving")
         held.pointee.append("holder")
         box.unlock()
         // Straight back, as an appender in a loop would be: it must wait its turn.
