@@ -70,8 +70,8 @@ public struct TableChanges: Hashable, Sendable {
         get { offsetChange.map { ($0.from, $0.to) } }
         set { offsetChange = newValue.map { OffsetChange(from: $0.from, to: $0.to) } }
     }
-    /// The content offset before and after, when it changed (`contentOffset`, which
-    /// tuples cannot be, as a `Hashable` value).
+    /// The content offset before and after, when it changed: `contentOffset` as a
+    /// `Hashable` value (a tuple is not one).
     public var offsetChange: OffsetChange? {
         get { flags.contains(.offsetChanged) ? OffsetChange(from: offsetFrom, to: offsetTo) : nil }
         set {
@@ -103,13 +103,13 @@ public struct TableChanges: Hashable, Sendable {
     }
 
     // What is stored: four values, so that `TableState.apply(_:)` returns its changes in
-    // registers. (A caller that keeps every `TableChanges` pays an allocation of the
-    // lists for each event that changes the option view or the editor, as for one that
-    // changes the selection; one that drops them pays none.) Returned in memory (they were 128 bytes), the caller's first copy of
+    // registers. Returned in memory (they were 128 bytes), the caller's first copy of
     // them waited on `apply`'s narrower stores to the same bytes (a failed store-to-load
     // forward, about 10 ns an event in `Recorder.append`). What most events change (the
     // offset, the flags) is here; what few do (the lists, the option view, the editor)
-    // is behind `lists`.
+    // is behind `lists`. A caller that keeps every `TableChanges` pays an allocation of
+    // the lists for each event that changes the option view or the editor, as for one
+    // that changes the selection; one that drops them pays none.
     private var offsetFrom = Points(raw: 0)
     private var offsetTo = Points(raw: 0)
     private var flags = Flags()

@@ -141,7 +141,7 @@ public final class Recorder: Sendable {
         let queue = AppendQueue(capacity: options.queueCapacity)
         self.queue = queue
         self.guarded = EngineLock(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
-                                             queueCapacity: queue.capacity))
+                                              queueCapacity: queue.capacity))
         self.writer = LockedBox(WriterState(events: engine.events))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
