@@ -137,12 +137,9 @@ package struct FileHeader: Sendable, Equatable {
             // A newer format may lay its header out otherwise; but a header in this layout
             // whose checksum does not match is damaged, whatever its version says (a flipped
             // bit there must not send the user looking for a newer build).
-            if bytes.count >= LogFormat.fileHeaderSize, Int(bytes[10]) == LogFormat.fileHeaderSize {
-                let end = LogFormat.fileHeaderSize
-                let crc = UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
-                if CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(end - 4)]), salt: 0) != crc {
-                    return .failure(LogError(.damaged, "file header checksum mismatch (its format version reads \(version))", offset: 0))
-                }
+            if bytes.count >= LogFormat.fileHeaderSize, Int(bytes[10]) == LogFormat.fileHeaderSize,
+               !checksumMatches(bytes, size: LogFormat.fileHeaderSize) {
+                return .failure(LogError(.damaged, "file header checksum mismatch (its format version reads \(version))", offset: 0))
             }
             if version == 0 {
                 return .failure(LogError(.damaged, "format version 0 does not exist (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
@@ -154,8 +151,7 @@ package struct FileHeader: Sendable, Equatable {
         guard Int(bytes[10]) == size else {
             return .failure(LogError(.damaged, "file header length \(bytes[10]) does not match version \(version) (\(size))", offset: 10))
         }
-        let crc = UInt32(bytes[size - 4]) | UInt32(bytes[size - 3]) << 8 | UInt32(bytes[size - 2]) << 16 | UInt32(bytes[size - 1]) << 24
-        guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(size - 4)]), salt: 0) == crc else {
+        guard checksumMatches(bytes, size: size) else {
             return .failure(LogError(.damaged, "file header checksum mismatch", offset: 0))
         }
         var r = BinaryReader(Array(bytes[12..<(size - 4)]))
@@ -172,6 +168,15 @@ package struct FileHeader: Sendable, Equatable {
         } catch {
             return .failure(LogError(.damaged, "file header: \(error)", offset: 0))
         }
+    }
+}
+
+extension FileHeader {
+    /// Whether a header of `size` bytes at the start of `bytes` (at least that many)
+    /// ends with the CRC-32C of the bytes before it, as `encoded()` writes it.
+    private static func checksumMatches(_ bytes: UnsafeRawBufferPointer, size: Int) -> Bool {
+        let crc = UInt32(bytes[size - 4]) | UInt32(bytes[size - 3]) << 8 | UInt32(bytes[size - 2]) << 16 | UInt32(bytes[size - 1]) << 24
+        return CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(size - 4)]), salt: 0) == crc
     }
 }
 
