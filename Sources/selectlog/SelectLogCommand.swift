@@ -1,4 +1,5 @@
 import ArgumentParser
+import SelectLogStore
 
 /// The version `selectlog --version` prints; the one place it is written.
 let selectlogVersion = "0.2.0"
@@ -21,8 +22,11 @@ struct SelectLogCommand: ParsableCommand {
                       Shrink.self, Testgen.self, Compact.self, Upgrade.self, Synthesize.self]
     )
 
-    /// Runs with `--option -N` read as `--option=-N` (see `Input.arguments`).
+    /// Runs with `--option -N` read as `--option=-N` (see `Input.arguments`), and with
+    /// `LogTruncationGuard` installed: a log that another process cuts shorter while a
+    /// command reads it is damage to report (`ReadFailure`), not a crash.
     static func main() {
+        LogTruncationGuard.install()
         main(Input.arguments(Array(CommandLine.arguments.dropFirst())))
     }
 }

@@ -96,6 +96,8 @@ final class MappedFile: @unchecked Sendable {
     let path: String
     let bytes: UnsafeRawBufferPointer
     private let base: UnsafeMutableRawPointer?
+    /// The mapping's slot in `LogTruncationGuard`, when the guard watches it.
+    private let watchSlot: Int?
 
     init(path: String) throws(LogError) {
         self.path = path
@@ -110,16 +112,44 @@ final class MappedFile: @unchecked Sendable {
         if size == 0 {
             base = nil
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            watchSlot = nil
             return
         }
         let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let p, p != MAP_FAILED else { throw FileIO.error("mmap", path) }
         base = p
         bytes = UnsafeRawBufferPointer(start: p, count: size)
+        #if canImport(Glibc)
+        watchSlot = LogTruncationGuard.watch(p, count: size)
+        #else
+        watchSlot = nil
+        #endif
     }
 
     deinit {
+        #if canImport(Glibc)
+        if let watchSlot { LogTruncationGuard.unwatch(watchSlot) }
+        #endif
         if let base { munmap(base, bytes.count) }
+    }
+
+    /// Whether a read found pages of the mapping gone, the file truncated under it (zeros
+    /// stand in for them), when `LogTruncationGuard` watches it.
+    var wasCut: Bool {
+        #if canImport(Glibc)
+        watchSlot.map(LogTruncationGuard.wasCut) ?? false
+        #else
+        false
+        #endif
+    }
+
+    /// An error for a read of this mapping, when it was cut under the read: the file's
+    /// size now, and what to do.
+    func cutError() -> LogError? {
+        guard wasCut else { return nil }
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : nil
+        return LogError(.damaged, LogTruncationGuard.message(size: size), path: path)
     }
 
     /// What `release` drops at a time: whole aligned blocks of this many bytes. A read

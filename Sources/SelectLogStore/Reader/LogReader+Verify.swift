@@ -41,6 +41,8 @@ extension LogReader {
             // without checking again the batches that passed there before it.
             (scan, comparison) = walk(threads: 0, checkedBefore: scan.passedEnd)
         }
+        // Zeros stood in for pages another process cut off: the walk's verdict is on them.
+        if let cut = file.cutError() { throw cut }
         if scan.problem == nil, let index = scan.last, index.header.kind == .index {
             if let why = comparison.disagreement(with: index) {
                 scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)

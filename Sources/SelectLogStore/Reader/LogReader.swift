@@ -109,6 +109,9 @@ public final class LogReader: Sendable {
             // at hand, so that damage anywhere is an error at open.
             try advance(throughEvent: Int.max)
         }
+        // Zeros stood in for pages another process cut off: what looked like a torn tail
+        // (or an intact log) was read from them.
+        if let cut = mapped.cutError() { throw cut }
         // A log as long as its checkpoint interval holds a checkpoint.
         let interval = Int(header.checkpointInterval)
         if !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {

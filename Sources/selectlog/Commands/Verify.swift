@@ -39,9 +39,15 @@ struct Verify: ParsableCommand {
         } catch var error {
             if error.path != nil { error.path = log }
             complain("\(error)")
+            if let note = ReadFailure.truncationNote(mapped, log: log, after: error) { complain(note) }
             throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }
         for note in report.notes { complain("\(log): \(note)") }
+        if let note = ReadFailure.truncationNote(mapped, log: log) {
+            // What was read is gone: neither its verdict nor a cut at its offset holds.
+            complain(note)
+            throw Exit.damaged
+        }
         guard let problem = report.problem else {
             let replayed = deep ? ", \(counted(report.checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
             print("\(log): intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")

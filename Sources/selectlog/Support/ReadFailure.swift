@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SelectLogStore
 
 /// How every command reports an error met while reading a log.
@@ -19,9 +24,26 @@ enum ReadFailure {
         var error = error
         if let mapped, error.path == mapped { error.path = name }
         complain("\(error)")
+        if LogTruncationGuard.faults > 0 {
+            // The bytes read are gone, not damaged: nothing to repair.
+            if let note = truncationNote(mapped ?? name, log: name, after: error) { complain(note) }
+            return
+        }
         if error.code == .notALog, let hint = scriptHint(mapped ?? name, log: name) { complain(hint) }
         guard isLog, let hint = repairHint(for: error, log: name, piped: mapped.map { $0 != name } ?? false) else { return }
         complain(hint)
+    }
+
+    /// When a read of a mapped log found its pages gone (`LogTruncationGuard`): that the
+    /// file at `path`, named `name`, was cut short while it was read, so an error found
+    /// after it is no damage of the log as it is now. Nil when no read did, or when
+    /// `error` (already printed) says so itself: the reader's own check found the cut.
+    static func truncationNote(_ path: String, log name: String, after error: LogError? = nil) -> String? {
+        guard LogTruncationGuard.faults > 0, error?.message.hasPrefix(LogTruncationGuard.cutReason) != true else {
+            return nil
+        }
+        var info = stat()
+        return "\(name): " + LogTruncationGuard.message(size: stat(path, &info) == 0 ? Int(info.st_size) : nil)
     }
 
     /// For a file that is not a log but starts as a JSON Lines script does (`{` or `#`,

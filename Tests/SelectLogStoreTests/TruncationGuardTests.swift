@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Foundation
+import Glibc
+import SelectLog
+@testable import SelectLogStore
+import Testing
+
+/// A log cut shorter by another process while it is read: with `LogTruncationGuard`
+/// installed, the read finds damage and throws, where it raised SIGBUS and ended the
+/// process (these tests crash the test run without the guard).
+@Suite("A log truncated while it is read", .serialized)
+struct TruncationGuardTests {
+    @Test("a reader whose log is truncated under it throws .damaged and counts the fault")
+    func readerThrows() throws {
+        LogTruncationGuard.install()
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("cut.slog").path
+        let events = Array(SyntheticSession(seed: 5, count: 40_000))
+        _ = try writeLog(events, to: path)
+        // A cleanly closed log opens from its stored index: no record is read yet.
+        let reader = try LogReader(path: path)
+        #expect(reader.usedStoredIndex)
+        #expect(reader.fileSize > 6 * 4_096)
+        let before = LogTruncationGuard.faults
+        #expect(truncate(path, 4_096) == 0)
+        let error = #expect(throws: LogError.self) { _ = try reader.state(at: events.count) }
+        #expect(error?.code == .damaged)
+        #expect(LogTruncationGuard.faults > before)
+    }
+
+    @Test("a page cut from a mapping reads as zeros, and the rest of the mapping with it")
+    func zerosAfterTheCut() throws {
+        LogTruncationGuard.install()
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("pages.bin").path
+        let pages = 4, page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        try Data(repeating: 0xA5, count: pages * page).write(to: URL(fileURLWithPath: path))
+        let file = try MappedFile(path: path)
+        let bytes = file.bytes
+        #expect(bytes[page] == 0xA5)
+        #expect(truncate(path, page) == 0)
+        let before = LogTruncationGuard.faults
+        // The first page is still the file's; the others are gone.
+        #expect(bytes[page - 1] == 0xA5)
+        #expect(bytes[page + 7] == 0)
+        #expect(bytes[pages * page - 1] == 0)
+        // One fault mapped zeros over everything after the cut.
+        #expect(LogTruncationGuard.faults == before + 1)
+    }
+
+    @Test("a mapping is watched while it is open, and its slot is free again once it is closed")
+    func watchedWhileOpen() throws {
+        LogTruncationGuard.install()
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("watched.bin").path
+        try Data(repeating: 1, count: 10_000).write(to: URL(fileURLWithPath: path))
+        // More mappings, one after another, than the guard has slots: each is watched,
+        // so each closed one gave its slot back.
+        for _ in 0..<(LogTruncationGuard.capacity + 100) {
+            let file = try MappedFile(path: path)
+            let base = try #require(file.bytes.baseAddress)
+            #expect(LogTruncationGuard.watches(base))
+            #expect(LogTruncationGuard.watches(base + 9_999))
+        }
+        // An address range no mapping holds: watched between `watch` and `unwatch` only.
+        let range = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
+        defer { range.deallocate() }
+        #expect(!LogTruncationGuard.watches(range))
+        let slot = try #require(LogTruncationGuard.watch(range, count: 64))
+        #expect(LogTruncationGuard.watches(range + 63))
+        #expect(!LogTruncationGuard.watches(range + 64))
+        LogTruncationGuard.unwatch(slot)
+        #expect(!LogTruncationGuard.watches(range))
+    }
+}
+#endif
