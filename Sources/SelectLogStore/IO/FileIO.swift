@@ -48,6 +48,35 @@ package enum FileIO {
         if fsync(fd) != 0 { throw LogError(.syncFailed, "fsync of directory failed: \(String(cString: strerror(errno)))", path: dir) }
     }
 
+    /// The longest name of a directory entry, in bytes (NAME_MAX on Linux and the Apple
+    /// platforms' file systems).
+    static let longestName = 255
+
+    /// A file beside `path` named after it: `path` followed by `suffix`, with the name's
+    /// part before `suffix` shortened (at a character's boundary) when the whole would be
+    /// longer than a directory entry may be. The files `verify --repair`, `upgrade` and
+    /// `compact` write beside a log are named so: a log whose name is within a few bytes
+    /// of the limit could not be repaired or rewritten in place otherwise.
+    package static func sibling(of path: String, suffix: String) -> String {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        var name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let room = longestName - suffix.utf8.count
+        if name.utf8.count > room {
+            // Whole characters only, so that the name stays valid UTF-8.
+            var kept = 0
+            var end = name.startIndex
+            for character in name {
+                let length = character.utf8.count
+                if kept + length > Swift.max(room, 1) { break }
+                kept += length
+                end = name.index(after: end)
+            }
+            name = String(name[..<end])
+        }
+        return directory + name + suffix
+    }
+
     static func truncate(_ fd: Int32, to size: Int, path: String) throws(LogError) {
         if ftruncate(fd, off_t(size)) != 0 { throw error("ftruncate", path) }
     }

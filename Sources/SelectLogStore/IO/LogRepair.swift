@@ -33,7 +33,8 @@ public enum LogRepair {
             throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes", path: path)
         }
         let length = size - offset
-        var target = "\(path).cut-\(offset)"
+        var suffix = ".cut-\(offset)"
+        var target = FileIO.sibling(of: path, suffix: suffix)
         var attempt = 1
         while true {
             switch try existing(target, matches: fd, from: offset, length: length) {
@@ -44,24 +45,43 @@ public enum LogRepair {
                 return Result(keptBytes: offset, savedBytes: length, savedPath: target)
             case .other:
                 attempt += 1
-                target = "\(path).cut-\(offset)-\(attempt)"
+                guard attempt <= maximumAttempts else {
+                    throw LogError(.io, "no free name for the cut bytes beside the log: \(target) and the \(maximumAttempts - 1) names before it are taken",
+                                   path: path)
+                }
+                suffix = ".cut-\(offset)-\(attempt)"
+                target = FileIO.sibling(of: path, suffix: suffix)
                 continue
             }
             break
         }
-        try save(from: fd, path: path, offset: offset, length: length, to: target)
+        try save(from: fd, path: path, offset: offset, length: length, to: target,
+                 through: FileIO.sibling(of: path, suffix: suffix + ".partial"))
         try FileIO.truncate(fd, to: offset, path: path)
         try FileIO.syncData(fd, path: path)
         return Result(keptBytes: offset, savedBytes: length, savedPath: target)
     }
 
+    /// How many names `cut` tries for the cut bytes (`LOG.cut-OFFSET`, then
+    /// `LOG.cut-OFFSET-2` and on) before it gives up.
+    static let maximumAttempts = 1_000
+
     private enum Existing { case absent, partial, same, other }
 
     /// Whether `target` already holds the bytes to save (`same`), a prefix of them left
-    /// by an interrupted attempt (`partial`, overwritten), or something else.
+    /// by an interrupted attempt (`partial`, overwritten), or something else: a file this
+    /// user cannot read, or a directory or file of other bytes (`other`, another name is
+    /// tried). Any other failure to open it is an error: another name would fail the same
+    /// way.
     private static func existing(_ target: String, matches log: Int32, from offset: Int, length: Int) throws(LogError) -> Existing {
         let fd = open(target, O_RDONLY)
-        if fd < 0 { return errno == ENOENT ? .absent : .other }
+        if fd < 0 {
+            switch errno {
+            case ENOENT: return .absent
+            case EACCES, EISDIR, ELOOP: return .other
+            default: throw FileIO.error("open", target)
+            }
+        }
         defer { close(fd) }
         let size = try FileIO.fileSize(fd, path: target)
         guard size <= length else { return .other }
@@ -76,8 +96,9 @@ public enum LogRepair {
         return size == length ? .same : .partial
     }
 
-    private static func save(from log: Int32, path: String, offset: Int, length: Int, to target: String) throws(LogError) {
-        let partial = target + ".partial"
+    /// Writes the bytes to `partial`, syncs it and renames it `target`.
+    private static func save(from log: Int32, path: String, offset: Int, length: Int, to target: String,
+                             through partial: String) throws(LogError) {
         let out = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard out >= 0 else { throw FileIO.error("open", partial) }
         do throws(LogError) {

@@ -45,20 +45,20 @@ struct Rewrite {
                 complain("\(log): cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT")
                 throw Exit.usage
             }
-            return Rewrite(shown: log, path: logPath, partial: "\(logPath).\(suffix)-\(getpid())", inPlace: true, replaces: true)
+            return Rewrite(shown: log, path: logPath, partial: FileIO.sibling(of: logPath, suffix: ".\(suffix)-\(getpid())"), inPlace: true, replaces: true)
         }
         let shown = output ?? log
         var info = stat()
         guard stat(shown, &info) == 0 else {
             // Nothing there (or a dangling link, which the new log replaces).
-            return Rewrite(shown: shown, path: shown, partial: "\(shown).\(suffix)-\(getpid())", inPlace: false, replaces: false)
+            return Rewrite(shown: shown, path: shown, partial: FileIO.sibling(of: shown, suffix: ".\(suffix)-\(getpid())"), inPlace: false, replaces: false)
         }
         if let why = reasonNotRegular(info.st_mode) {
             complain("\(shown): \(why); the output must be a regular file")
             throw Exit.io
         }
         let path = resolved(shown) ?? shown
-        return Rewrite(shown: shown, path: path, partial: "\(path).\(suffix)-\(getpid())", inPlace: false, replaces: true)
+        return Rewrite(shown: shown, path: path, partial: FileIO.sibling(of: path, suffix: ".\(suffix)-\(getpid())"), inPlace: false, replaces: true)
     }
 
     /// A torn tail of LOG (`tail`, nil when there is none): refused in place, exiting with
