@@ -24,9 +24,20 @@ struct SelectLogCommand: ParsableCommand {
 
     /// Runs with `--option -N` read as `--option=-N` (see `Input.arguments`), and with
     /// `LogTruncationGuard` installed: a log that another process cuts shorter while a
-    /// command reads it is damage to report (`ReadFailure`), not a crash.
+    /// command reads it is damage to report (`ReadFailure`), not a crash. A command that
+    /// succeeds although a read met such a cut (every reader checks for one when it
+    /// checks records, so none should) still fails: its answer may rest on zeros.
     static func main() {
         LogTruncationGuard.install()
-        main(Input.arguments(Array(CommandLine.arguments.dropFirst())))
+        do {
+            var command = try parseAsRoot(Input.arguments(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+        if LogTruncationGuard.faults > 0 {
+            complain("a log was truncated by another process while it was read, so the answer above may rest on bytes that are gone; read it again")
+            exit(withError: Exit.invalidInput)
+        }
     }
 }

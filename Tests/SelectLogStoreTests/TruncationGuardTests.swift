@@ -16,17 +16,49 @@ struct TruncationGuardTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("cut.slog").path
-        let events = Array(SyntheticSession(seed: 5, count: 40_000))
+        let events = Array(SyntheticSession(seed: 5, count: 25_000))
         _ = try writeLog(events, to: path)
         // A cleanly closed log opens from its stored index: no record is read yet.
         let reader = try LogReader(path: path)
         #expect(reader.usedStoredIndex)
-        #expect(reader.fileSize > 6 * 4_096)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(reader.fileSize > 4 * page)
         let before = LogTruncationGuard.faults
-        #expect(truncate(path, 4_096) == 0)
+        #expect(truncate(path, off_t(page)) == 0)
         let error = #expect(throws: LogError.self) { _ = try reader.state(at: events.count) }
         #expect(error?.code == .damaged)
+        #expect(error?.message == LogTruncationGuard.message(size: page), "\(String(describing: error))")
         #expect(LogTruncationGuard.faults > before)
+    }
+
+    @Test("a log cut between its mapping and the walk at open is an error saying so, not a shorter log",
+          arguments: [true, false])
+    func cutAtOpen(wholePages: Bool) throws {
+        LogTruncationGuard.install()
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("open.slog").path
+        let events = Array(SyntheticSession(seed: 6, count: 25_000))
+        _ = try writeLog(events, to: path)
+        // Bytes after the index: the reader walks the records at open, and takes a tail
+        // of zeros, or a record cut short, for a torn tail that a writer left.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\u{0}not a record".utf8))
+        try handle.close()
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // Every page but the first (a fault), or the last 100 bytes (no fault: the bytes
+        // past the new end of the last page read as zeros).
+        let cut = wholePages ? page : size - 100
+        #expect(size > 4 * page)
+        MappedFile.afterMapping.withLockedValue { hook in
+            hook = { mapped in if mapped == path { _ = truncate(mapped, off_t(cut)) } }
+        }
+        defer { MappedFile.afterMapping.withLockedValue { $0 = nil } }
+        let error = #expect(throws: LogError.self) { _ = try LogReader(path: path) }
+        #expect(error?.code == .damaged)
+        #expect(error?.message == LogTruncationGuard.message(size: cut), "\(String(describing: error))")
     }
 
     @Test("a page cut from a mapping reads as zeros, and the rest of the mapping with it")

@@ -153,7 +153,12 @@ final class MappedFile: @unchecked Sendable {
         #else
         watchSlot = nil
         #endif
+        MappedFile.afterMapping.withLockedValue { $0 }?(path)
     }
+
+    /// For tests: called with a file's path once it is mapped, before any of its bytes
+    /// is read (to cut it there, as another process could).
+    static let afterMapping = LockedBox<(@Sendable (String) -> Void)?>(nil)
 
     deinit {
         #if canImport(Glibc)
@@ -172,12 +177,14 @@ final class MappedFile: @unchecked Sendable {
         #endif
     }
 
-    /// An error for a read of this mapping, when it was cut under the read: the file's
-    /// size now, and what to do.
+    /// An error for a read of this mapping, when the file was cut shorter under it: a
+    /// read found pages gone (`wasCut`), or the file is now shorter than the mapping (a
+    /// cut inside the last page faults nowhere: the bytes past the new end read as
+    /// zeros). Says the file's size now, and what to do.
     func cutError() -> LogError? {
-        guard wasCut else { return nil }
         var info = stat()
         let size = stat(path, &info) == 0 ? Int(info.st_size) : nil
+        guard wasCut || size.map({ $0 < bytes.count }) == true else { return nil }
         return LogError(.damaged, LogTruncationGuard.message(size: size), path: path)
     }
 

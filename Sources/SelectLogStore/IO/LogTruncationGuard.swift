@@ -11,8 +11,8 @@ import Synchronization
 /// of one raises SIGBUS, which ends the process. `install()` sets a SIGBUS handler
 /// that, for a fault inside a log's mapping, maps zeros over the rest of that mapping
 /// and lets the read go on: it finds records that fail their checks and throws a
-/// `LogError` (`.damaged`) at the first of them, as for any damage. `faults` then tells
-/// the damage from a truncation.
+/// `LogError` (`.damaged`) at the first of them, as for any damage, saying what
+/// happened (below).
 ///
 /// A fault anywhere else goes on to the handler installed before (the Swift runtime's
 /// backtracer, a crash reporter) or to the default action, as without the guard. The
@@ -21,13 +21,14 @@ import Synchronization
 /// truncate can call `install()` once. It is implemented for Linux; elsewhere
 /// `install()` does nothing and `isAvailable` is false.
 ///
+/// A reader that finds its log cut says so in its error (`the file was truncated by
+/// another process while it was read (it is now N bytes); read it again`), at open and
+/// when its records are checked: a cut inside the mapping's last page faults nowhere
+/// (the bytes past the new end read as zeros), so it compares the file's size too.
+///
 /// ```swift
 /// LogTruncationGuard.install()
-/// do {
-///     let state = try LogReader(path: path).state(at: 1_000)
-/// } catch let error where LogTruncationGuard.faults > 0 {
-///     // The file was cut short while it was read: read it again.
-/// }
+/// let state = try LogReader(path: path).state(at: 1_000)
 /// ```
 public enum LogTruncationGuard {
     /// Whether `install()` guards reads on this platform.
@@ -40,15 +41,18 @@ public enum LogTruncationGuard {
     }
 
     /// Installs the SIGBUS handler, once per process; later calls do nothing. Only logs
-    /// opened after it are guarded.
+    /// opened after it are guarded, and at most 1,024 mappings at once (a log opened
+    /// while that many are open is read unguarded).
     public static func install() {
         #if canImport(Glibc)
         Self.installOnce()
         #endif
     }
 
-    /// How many reads of a mapped log found its pages gone (the file truncated under
-    /// it) since the process started: 0 unless the guard is installed.
+    /// How many times a read of a mapped log found its pages gone (the file truncated
+    /// under it) since the process started: 0 unless the guard is installed. One fault
+    /// answers for the rest of its mapping. The count is the whole process's: compare it
+    /// before and after a read to tell whether that read met a cut.
     public static var faults: Int {
         #if canImport(Glibc)
         truncationFaults.load(ordering: .relaxed)
@@ -99,7 +103,8 @@ public enum LogTruncationGuard {
         let start = UInt(bitPattern: base)
         let regions = watched.regions
         for slot in 0..<capacity {
-            if regions[2 &* slot].compareExchange(expected: 0, desired: start, ordering: .relaxed).exchanged {
+            if regions[2 &* slot].compareExchange(expected: 0, desired: start, ordering: .acquiringAndReleasing).exchanged {
+                watched.cut[slot].store(false, ordering: .relaxed)
                 regions[2 &* slot &+ 1].store(start &+ UInt(count), ordering: .releasing)
                 return slot
             }
@@ -132,11 +137,15 @@ public enum LogTruncationGuard {
         }
     }
 
-    /// The handler. It only reads atomics and makes one system call (`mmap`, a plain
-    /// system call on Linux), so it is safe to run in a signal handler.
+    /// The handler. It reads atomics (and the globals that hold them, initialized before
+    /// it was installed: `swift_once` takes its lock-free path) and makes one system call
+    /// (`mmap`, a plain system call on Linux); it neither allocates nor locks, so it is
+    /// safe to run in a signal handler. Only a fault at an address with no page behind
+    /// it (`BUS_ADRERR`, what reading past the end of a mapped file raises) is taken; a
+    /// SIGBUS sent by `kill` or a hardware memory error goes on as before.
     private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?,
                                _ context: UnsafeMutableRawPointer?) {
-        if let info, let address = info.pointee._sifields._sigfault.si_addr {
+        if let info, info.pointee.si_code == BUS_ADRERR, let address = info.pointee._sifields._sigfault.si_addr {
             let at = UInt(bitPattern: address)
             let regions = watched.regions
             for slot in 0..<capacity {
@@ -151,7 +160,7 @@ public enum LogTruncationGuard {
                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
                 if zeros != MAP_FAILED {
                     watched.cut[slot].store(true, ordering: .releasing)
-                    truncationFaults.add(1, ordering: .relaxed)
+                    truncationFaults.wrappingAdd(1, ordering: .relaxed)
                     return
                 }
                 break
@@ -160,26 +169,29 @@ public enum LogTruncationGuard {
         forward(signal, info, context)
     }
 
-    /// A fault that is not a watched log's, to whoever handled SIGBUS before: its
-    /// handler, or the default action (a crash with a core dump), taken when the
-    /// faulting instruction runs again after this returns.
+    /// A SIGBUS that is not a watched log's, to whoever handled it before: its handler,
+    /// or the default action (a crash with a core dump). (The previous handler's own
+    /// mask and `SA_RESETHAND` are not applied.)
     private static func forward(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?,
                                 _ context: UnsafeMutableRawPointer?) {
         let previous = watched.previous.pointee
+        // SIG_DFL is 0 and SIG_IGN 1, in either member of the union.
         if previous.sa_flags & SA_SIGINFO != 0 {
-            if let handler = previous.__sigaction_handler.sa_sigaction {
+            if let handler = previous.__sigaction_handler.sa_sigaction, unsafeBitCast(handler, to: Int.self) > 1 {
                 handler(signal, info, context)
                 return
             }
-        } else if let handler = previous.__sigaction_handler.sa_handler,
-                  unsafeBitCast(handler, to: Int.self) != 1 /* SIG_IGN */ {
+        } else if let handler = previous.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {
             handler(signal)
             return
         }
-        // SIG_DFL, or SIG_IGN, which a fault cannot be: the default action.
+        // SIG_DFL, or SIG_IGN, which a fault cannot be: the default action, by raising
+        // the signal again (pending until this returns), so that a signal sent by `kill`,
+        // which no instruction raises again, is not lost.
         var fallback = sigaction()
         sigemptyset(&fallback.sa_mask)
         _ = sigaction(SIGBUS, &fallback, nil)
+        _ = raise(signal)
     }
     #endif
 }

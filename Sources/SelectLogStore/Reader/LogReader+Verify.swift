@@ -41,8 +41,6 @@ extension LogReader {
             // without checking again the batches that passed there before it.
             (scan, comparison) = walk(threads: 0, checkedBefore: scan.passedEnd)
         }
-        // Zeros stood in for pages another process cut off: the walk's verdict is on them.
-        if let cut = file.cutError() { throw cut }
         if scan.problem == nil, let index = scan.last, index.header.kind == .index {
             if let why = comparison.disagreement(with: index) {
                 scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)
@@ -50,6 +48,9 @@ extension LogReader {
                 scan.recordCount -= 1
             }
         }
+        // Zeros stood in for pages another process cut off (or the file is shorter than
+        // it was when mapped): the verdict is on bytes the file no longer has.
+        if let cut = file.cutError() { throw cut }
         var report = VerifyReport(fileSize: bytes.count, intactEvents: scan.eventCount,
                                   intactBytes: scan.problem == nil ? bytes.count : scan.goodEnd,
                                   records: scan.recordCount, problem: scan.problem)

@@ -90,12 +90,13 @@ public final class LogReader: Sendable {
                     CheckedPrefix.firstProblem(bytes, header: $0, before: problem.offset) { mapped.release($0) }
                 }
                 let (offset, reason, events) = earlier ?? (problem.offset, problem.reason, scan.eventCount)
-                // Damage in the file header is before any event: it names none.
-                throw LogError(scan.header == nil && offset == 0 && !problem.isTornTail ? .notALog : .damaged,
-                               "\(reason) (\(events) intact events before it)", path: path, offset: offset,
-                               eventIndex: scan.header == nil ? nil : events)
+                // Damage in the file header is before any event: it names none. Unless it
+                // was read from the zeros that stand in for pages another process cut off.
+                throw mapped.cutError() ?? LogError(scan.header == nil && offset == 0 && !problem.isTornTail ? .notALog : .damaged,
+                                                    "\(reason) (\(events) intact events before it)", path: path, offset: offset,
+                                                    eventIndex: scan.header == nil ? nil : events)
             }
-            guard let h = scan.header else { throw LogError(.damaged, "no file header", path: path, offset: 0) }
+            guard let h = scan.header else { throw mapped.cutError() ?? LogError(.damaged, "no file header", path: path, offset: 0) }
             header = h
             eventCount = scan.eventCount
             dataEnd = scan.last.map { $0.header.kind == .index ? $0.offset : $0.end } ?? h.size
@@ -148,8 +149,10 @@ public final class LogReader: Sendable {
                     c.note(info)
                 }) {
                     // Damage after the last event (a checkpoint's) names no event: there is none.
-                    c.failure = LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path, offset: c.end,
-                                         eventIndex: c.events < events ? c.events : nil)
+                    // Damage read from the zeros that stand in for pages another process cut
+                    // off is that cut.
+                    c.failure = file.cutError() ?? LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path,
+                                                            offset: c.end, eventIndex: c.events < events ? c.events : nil)
                     return c.failure
                 }
                 walked += 1

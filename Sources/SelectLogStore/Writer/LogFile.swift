@@ -83,6 +83,9 @@ final class LogFile {
                     entries.append(IndexEntry(r))
                 }
             }
+            // Zeros that stand in for pages another process cut off would pass for a torn
+            // tail, which the recorder then cuts.
+            if let cut = mapped.cutError() { throw cut }
         }
         guard let header = scan.header else {
             throw LogError(.damaged, scan.problem?.reason ?? "no file header", path: path, offset: 0)
