@@ -28,6 +28,7 @@ struct SelectLogCommand: ParsableCommand {
     /// succeeds although a read met such a cut (every reader checks for one when it
     /// checks records, so none should) still fails: its answer may rest on zeros.
     static func main() {
+        StandardStreams.prepare()
         LogTruncationGuard.install()
         do {
             var command = try parseAsRoot(Input.arguments(Array(CommandLine.arguments.dropFirst())))
@@ -39,5 +40,6 @@ struct SelectLogCommand: ParsableCommand {
             complain("a log was truncated by another process while it was read, so the answer above may rest on bytes that are gone; read it again")
             exit(withError: Exit.invalidInput)
         }
+        StandardStreams.finish()
     }
 }

@@ -17,22 +17,31 @@ public enum LogRepair {
         public var keptBytes: Int
         /// Bytes cut off and saved.
         public var savedBytes: Int
-        /// Where the cut bytes are.
+        /// Where the cut bytes are (empty when there were none to cut).
         public var savedPath: String
     }
 
-    /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to `offset`.
+    /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to
+    /// `offset`. Repairs of one log take turns (an advisory lock on it); one that finds
+    /// the log already `offset` bytes long (another repair cut it) saves nothing and
+    /// returns `savedBytes` 0 and an empty `savedPath`.
     public static func cut(_ path: String, at offset: Int) throws(LogError) -> Result {
         var info = stat()
         if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
-        let fd = open(path, O_RDWR)
+        let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         defer { close(fd) }
+        // One repair of a log at a time: a second waits here, then finds the log cut.
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw FileIO.error("flock", path) }
+        }
         let size = try FileIO.fileSize(fd, path: path)
         guard offset >= 0, offset <= size else {
-            throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes", path: path)
+            throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
+                           path: path)
         }
         let length = size - offset
+        if length == 0 { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
         var suffix = ".cut-\(offset)"
         var target = FileIO.sibling(of: path, suffix: suffix)
         var attempt = 1
@@ -55,8 +64,9 @@ public enum LogRepair {
             }
             break
         }
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
         try save(from: fd, path: path, offset: offset, length: length, to: target,
-                 through: FileIO.sibling(of: path, suffix: suffix + ".partial"))
+                 through: FileIO.sibling(of: path, suffix: "\(suffix).partial-\(getpid())-\(random)"))
         try FileIO.truncate(fd, to: offset, path: path)
         try FileIO.syncData(fd, path: path)
         return Result(keptBytes: offset, savedBytes: length, savedPath: target)
@@ -74,7 +84,7 @@ public enum LogRepair {
     /// tried). Any other failure to open it is an error: another name would fail the same
     /// way.
     private static func existing(_ target: String, matches log: Int32, from offset: Int, length: Int) throws(LogError) -> Existing {
-        let fd = open(target, O_RDONLY)
+        let fd = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             switch errno {
             case ENOENT: return .absent
@@ -96,10 +106,12 @@ public enum LogRepair {
         return size == length ? .same : .partial
     }
 
-    /// Writes the bytes to `partial`, syncs it and renames it `target`.
+    /// Writes the bytes to `partial`, syncs it and renames it `target`. `partial` is a
+    /// new file (`O_EXCL`: nothing already there, a link planted there included, is
+    /// written through), under a name with the process and random bits in it.
     private static func save(from log: Int32, path: String, offset: Int, length: Int, to target: String,
                              through partial: String) throws(LogError) {
-        let out = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard out >= 0 else { throw FileIO.error("open", partial) }
         do throws(LogError) {
             var done = 0

@@ -18,11 +18,13 @@ package final class LogRewriter {
     /// The state after every event appended.
     package private(set) var state = TableState()
 
-    /// Creates (or replaces) the log at `path`.
+    /// Creates (or replaces) the log at `path`; with `exclusive`, only creates it (see
+    /// `LogFile.create`).
     package init(path: String, engine: EngineBehaviour = .standard, checkpointInterval: Int = 8192, batchEvents: Int = 4096,
-                 salt: UInt64 = 0x5E1E_C7ED, zstd: Bool = true, putsOffLargeCheckpoints: Bool = true) throws(LogError) {
+                 salt: UInt64 = 0x5E1E_C7ED, zstd: Bool = true, putsOffLargeCheckpoints: Bool = true,
+                 exclusive: Bool = false) throws(LogError) {
         file = try LogFile.create(path: path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
-                                  behaviour: engine.fingerprint)
+                                  behaviour: engine.fingerprint, exclusive: exclusive)
         self.engine = engine
         self.compressor = zstd && Zstd.isAvailable ? ZstdCompressor(level: 6) : nil
         self.checkpointInterval = checkpointInterval

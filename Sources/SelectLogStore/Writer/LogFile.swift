@@ -40,10 +40,20 @@ final class LogFile {
     /// fingerprint; the file and its directory entry are synced. The log is `version`
     /// (by default, this build's: 6). Without zstd (`zstd` and `Zstd.isAvailable`), from
     /// version 5, `append` range-codes its checkpoints (codec 2); its batches are stored.
+    ///
+    /// With `exclusive`, anything already at `path` is an error (`.alreadyExists`), a
+    /// symbolic link too, dangling or not: the file is created by this call, with the
+    /// descriptor it writes through (`O_EXCL`), so no link planted there is followed.
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
-                       behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil) throws(LogError) -> LogFile {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw FileIO.error("open", path) }
+                       behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil,
+                       exclusive: Bool = false) throws(LogError) -> LogFile {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
+        guard fd >= 0 else {
+            if exclusive, errno == EEXIST {
+                throw LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
+            }
+            throw FileIO.error("open", path)
+        }
         var features = LogFormat.featureCheckpoints
         let packs = zstd && Zstd.isAvailable
         if packs { features |= LogFormat.featureZstd }

@@ -103,23 +103,16 @@ public final class Recorder: Sendable {
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
     /// the user just reported. In a build without zstd the batches are stored uncompressed.
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
-        if !replacingExisting {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-            if fd < 0 {
-                if errno == EEXIST {
-                    throw LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
-                }
-                throw LogError(.io, "cannot create: \(String(cString: strerror(errno)))", path: path)
-            }
-            _ = closeNewFile(fd)
-        }
         var salt = options.salt ?? 0
         if options.salt == nil {
             var g = SystemRandomNumberGenerator()
             salt = g.next()
         }
+        // Without `replacingExisting`, created with the descriptor it is written through:
+        // a file created first and opened again could be replaced in between, and one
+        // created read-only (a umask of 222) could not be opened again to be written.
         let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed,
-                                      version: options.formatVersion)
+                                      version: options.formatVersion, exclusive: !replacingExisting)
         self.init(file: file, state: TableState(), options: options)
     }
 
@@ -373,5 +366,3 @@ public final class Recorder: Sendable {
     }
 }
 
-/// The descriptor of the file `init(creating:)` claimed with `O_EXCL`.
-private func closeNewFile(_ fd: Int32) -> Int32 { close(fd) }

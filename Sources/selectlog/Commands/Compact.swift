@@ -40,14 +40,18 @@ struct Compact: ParsableCommand {
         let before = try fileSize(mapped, naming: log)
         func fail(_ error: LogError) -> ExitCode {
             target.discard()
-            if error.path == target.partial {
+            if error.path == target.partial, error.message.hasPrefix("open failed") {
+                // The copy could not be made at all (a directory this user cannot write).
+                complain("\(target.shown): cannot create the compacted copy beside it: \(error.message)\(target.inPlace ? "; \(log) is unchanged" : "")")
+            } else if error.path == target.partial {
                 // About the new copy, not damage in LOG: no repair hint.
                 let named = target.naming(error)
                 complain(target.inPlace ? "\(named) (in the compacted copy, now removed; \(log) is unchanged)" : "\(named)")
             } else {
                 ReadFailure.report(error, log: log, mapped: mapped)
             }
-            return error.code == .io || error.code == .syncFailed ? Exit.io : Exit.invalidInput
+            // A recorder stops (`.closed`) only after a write failed.
+            return error.code == .io || error.code == .syncFailed || error.code == .closed ? Exit.io : Exit.invalidInput
         }
         let tail: LogProblem?
         do throws(LogError) { tail = try LogReader(path: mapped).tail } catch { throw fail(error) }
@@ -55,7 +59,7 @@ struct Compact: ParsableCommand {
                                  "compacting the complete events into \(target.shown)")
         let state: TableState
         target.removeIfInterrupted()
-        do throws(LogError) { state = try Recorder.compact(mapped, into: target.partial, replacingExisting: true) } catch { throw fail(error) }
+        do throws(LogError) { state = try Recorder.compact(mapped, into: target.partial) } catch { throw fail(error) }
         try target.commit()
         let after = try fileSize(target.path, naming: target.shown)
         print("\(target.shown): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")

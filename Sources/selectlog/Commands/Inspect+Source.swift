@@ -22,13 +22,15 @@ enum Session {
             var options = Recorder.Options()
             options.durability = .none
             let recorder: Recorder
+            TemporaryFiles.add(temporary)
             do {
                 recorder = try Recorder(creating: temporary, options: options)
             } catch {
+                TemporaryFiles.forget(temporary)
                 complain("\(error)")
                 throw Exit.io
             }
-            defer { unlink(temporary) }
+            defer { TemporaryFiles.delete(temporary) }
             var failure: String?
             try Input.forEachScriptEvent(file) { line, event in
                 do throws(LogError) {

@@ -74,11 +74,12 @@ struct Record: ParsableCommand {
             }
         }
         let recorder: Recorder
-        do {
+        do throws(LogError) {
             recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
         } catch {
-            complain("\(error)")
-            throw Exit.io
+            // Something appeared there, or a link that leads nowhere is there.
+            complain(error.code == .alreadyExists ? "\(output): already exists; pass --force to replace it" : "\(error)")
+            throw error.code == .alreadyExists ? Exit.usage : Exit.io
         }
         var failure: String?
         do {

@@ -94,6 +94,11 @@ struct Synthesize: ParsableCommand {
             }
             try recorder.close()
         } catch {
+            if error.code == .alreadyExists {
+                // Something appeared there, or a link that leads nowhere is there.
+                complain("\(output): already exists; pass --force to replace it")
+                throw Exit.usage
+            }
             complain("\(error)")
             throw error.code == .invalidEvent ? Exit.invalidInput : Exit.io
         }

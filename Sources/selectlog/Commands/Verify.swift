@@ -63,7 +63,11 @@ struct Verify: ParsableCommand {
         }
         do {
             let done = try LogRepair.cut(log, at: report.intactBytes)
-            print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
+            if done.savedBytes == 0 {
+                print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
+            } else {
+                print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
+            }
         } catch {
             complain("\(error); the repair can be run again")
             throw Exit.io

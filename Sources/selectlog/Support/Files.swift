@@ -187,6 +187,8 @@ final class InputFile {
         }
         defer { close(out) }
         let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Removed by whoever spooled it, or by a signal that ends the process first.
+        TemporaryFiles.add(copy)
         var total = 0
         do {
             if let magic {
@@ -206,7 +208,7 @@ final class InputFile {
                 try writeAll(out, chunk, path: copy)
             }
         } catch {
-            unlink(copy)
+            TemporaryFiles.delete(copy)
             throw error
         }
         return copy
@@ -273,11 +275,16 @@ struct OutputBuffer {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes the buffered lines; a failed write ends the command (74), since the rest
+    /// of the listing would go nowhere (`StandardStreams.failedWrite`).
     mutating func flush() {
         var done = 0
+        // Lines `print` buffered come first.
+        if !buffer.isEmpty { StandardStreams.flushPrinted() }
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { write(1, $0.baseAddress.map { $0 + done }, $0.count - done) }
-            if n <= 0 { break }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { StandardStreams.failedWrite() }
             done += n
         }
         buffer.removeAll(keepingCapacity: true)

@@ -146,7 +146,7 @@ enum Input {
             throw Exit.io
         }
         let temporary = try file.spool(limit: maxPipedLog, magic: LogFormat.magic)
-        defer { unlink(temporary) }
+        defer { TemporaryFiles.delete(temporary) }
         return try body(temporary, false)
     }
 
@@ -165,7 +165,7 @@ enum Input {
             mapped = try file.spool(limit: maxPipedLog, magic: LogFormat.magic)
             temporary = mapped
         }
-        defer { if let temporary { unlink(temporary) } }
+        defer { if let temporary { TemporaryFiles.delete(temporary) } }
         do {
             let log = try LogReader(path: mapped)
             if let tail = log.tail {

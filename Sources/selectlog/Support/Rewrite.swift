@@ -45,20 +45,20 @@ struct Rewrite {
                 complain("\(log): cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT")
                 throw Exit.usage
             }
-            return Rewrite(shown: log, path: logPath, partial: FileIO.sibling(of: logPath, suffix: ".\(suffix)-\(getpid())"), inPlace: true, replaces: true)
+            return Rewrite(shown: log, path: logPath, partial: FileIO.sibling(of: logPath, suffix: temporarySuffix(suffix)), inPlace: true, replaces: true)
         }
         let shown = output ?? log
         var info = stat()
         guard stat(shown, &info) == 0 else {
             // Nothing there (or a dangling link, which the new log replaces).
-            return Rewrite(shown: shown, path: shown, partial: FileIO.sibling(of: shown, suffix: ".\(suffix)-\(getpid())"), inPlace: false, replaces: false)
+            return Rewrite(shown: shown, path: shown, partial: FileIO.sibling(of: shown, suffix: temporarySuffix(suffix)), inPlace: false, replaces: false)
         }
         if let why = reasonNotRegular(info.st_mode) {
             complain("\(shown): \(why); the output must be a regular file")
             throw Exit.io
         }
         let path = resolved(shown) ?? shown
-        return Rewrite(shown: shown, path: path, partial: FileIO.sibling(of: path, suffix: ".\(suffix)-\(getpid())"), inPlace: false, replaces: true)
+        return Rewrite(shown: shown, path: path, partial: FileIO.sibling(of: path, suffix: temporarySuffix(suffix)), inPlace: false, replaces: true)
     }
 
     /// A torn tail of LOG (`tail`, nil when there is none): refused in place, exiting with
@@ -78,12 +78,12 @@ struct Rewrite {
     /// before `commit()` or `discard()`: a long upgrade stopped with Ctrl-C leaves nothing
     /// beside its output. Call before creating it.
     func removeIfInterrupted() {
-        InterruptCleanup.arm(partial)
+        TemporaryFiles.add(partial)
     }
 
     /// Puts the finished temporary file in place; exits 74 (and removes it) on failure.
     func commit() throws {
-        defer { InterruptCleanup.disarm() }
+        defer { TemporaryFiles.forget(partial) }
         func fail(_ what: String) throws -> Never {
             let reason = systemReason()
             discard()
@@ -108,8 +108,7 @@ struct Rewrite {
 
     /// Removes the temporary file.
     func discard() {
-        unlink(partial)
-        InterruptCleanup.disarm()
+        TemporaryFiles.delete(partial)
     }
 
     /// `error`, an error about the temporary file, as an error about the output.
@@ -117,6 +116,14 @@ struct Rewrite {
         var error = error
         if error.path == partial { error.path = shown }
         return error
+    }
+
+    /// The temporary file's suffix: `suffix`, the process and 32 random bits, so that
+    /// nobody can plant a link at its name beforehand (it is created with `O_EXCL`
+    /// besides, which refuses anything already there).
+    private static func temporarySuffix(_ suffix: String) -> String {
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
+        return ".\(suffix)-\(getpid())-\(String(repeating: "0", count: 8 - random.count))\(random)"
     }
 
     /// `path` with every symbolic link resolved, absolute; nil when it does not exist.
@@ -138,50 +145,6 @@ struct Rewrite {
         case S_IFIFO, S_IFSOCK: "is a pipe"
         case S_IFCHR, S_IFBLK: "is a device"
         default: "is not a regular file"
-        }
-    }
-}
-
-/// The one temporary file a signal handler removes before the process dies of the
-/// signal: a C string the handler reads (`unlink` is async-signal-safe), set before the
-/// file is created and cleared once it is renamed or removed.
-private enum InterruptCleanup {
-    nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
-    static let signals = [SIGINT, SIGTERM, SIGHUP]
-
-    /// The signals handled, those a parent had ignored left out (a background job keeps
-    /// ignoring Ctrl-C).
-    nonisolated(unsafe) static var handled: [Int32] = []
-
-    static func arm(_ file: String) {
-        disarm()
-        path = strdup(file)
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for s in signals {
-            let previous = signal(s) { received in
-                if let path = InterruptCleanup.path { unlink(path) }
-                signal(received, SIG_DFL)
-                raise(received)
-            }
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(s, SIG_IGN)
-            } else {
-                handled.append(s)
-                sigaddset(&unblock, s)
-            }
-        }
-        // Delivered even when the parent started this process with them blocked (a
-        // thread of a Dispatch queue blocks them, and a child inherits its mask).
-        sigprocmask(SIG_UNBLOCK, &unblock, nil)
-    }
-
-    static func disarm() {
-        for s in handled { signal(s, SIG_DFL) }
-        handled = []
-        if let old = path {
-            path = nil
-            free(old)
         }
     }
 }

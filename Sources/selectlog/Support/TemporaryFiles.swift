@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The temporary files a command has made and not yet renamed or removed: a rewrite's
+/// new log, a log copied from a pipe, a script recorded into a log. They are removed
+/// when the process dies of SIGINT, SIGTERM or SIGHUP, and before it ends on a failed
+/// write to standard output (`OutputBuffer`), so neither leaves one behind.
+///
+/// The paths are C strings that the signal handler reads (`unlink` is
+/// async-signal-safe). Commands register and remove them on the main thread.
+enum TemporaryFiles {
+    /// How many temporary files can be watched at once (a command makes at most two).
+    static let capacity = 8
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+
+    /// The signals that remove the files, those a parent had ignored left out (a
+    /// background job keeps ignoring Ctrl-C).
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Installs the handlers, once, at the start of the process: each removes the files,
+    /// then lets the signal end the process as it would have.
+    static func installHandlers() {
+        _ = slots
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in signals {
+            let previous = signal(s) { received in
+                TemporaryFiles.removeAll()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(s, SIG_IGN)
+            } else {
+                sigaddset(&unblock, s)
+            }
+        }
+        // Delivered even when the parent started this process with them blocked (a
+        // thread of a Dispatch queue blocks them, and a child inherits its mask).
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    /// Watches `path`, before the file is created (or right after `mkstemp` made it).
+    static func add(_ path: String) {
+        for i in 0..<capacity where slots[i] == nil {
+            slots[i] = strdup(path)
+            return
+        }
+    }
+
+    /// Stops watching `path` (renamed into place, or removed).
+    static func forget(_ path: String) {
+        for i in 0..<capacity {
+            if let p = slots[i], strcmp(p, path) == 0 {
+                slots[i] = nil
+                free(p)
+            }
+        }
+    }
+
+    /// Removes the file at `path` and stops watching it.
+    static func delete(_ path: String) {
+        unlink(path)
+        forget(path)
+    }
+
+    /// Removes every watched file (from a signal handler too: it only calls `unlink`).
+    static func removeAll() {
+        for i in 0..<capacity {
+            if let p = slots[i] { unlink(p) }
+        }
+    }
+}

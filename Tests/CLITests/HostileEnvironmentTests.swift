@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Foundation
+import Glibc
+import SelectLogStore
+import Testing
+
+/// The process environment a user's shell or CI can hand the command: closed standard
+/// streams, an output that fails, a file size limit, signals, other processes at work
+/// beside it. Each test is a finding of an audit that failed before its fix.
+@Suite("A hostile process environment")
+struct HostileEnvironmentTests {
+    /// Runs `script` with `sh -c`, `$0` being the selectlog executable, in `dir`.
+    private func shell(_ script: String, in dir: URL) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, CLI.executable.path]
+        process.currentDirectoryURL = dir
+        return try CLI.collect(process)
+    }
+
+    @Test("with standard output closed, a log the command opens does not get its output written into it")
+    func stdoutClosed() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try shell("\"$0\" synthesize --events 30000 --flush-every 10000 --print-acknowledged -o ack.slog >&-", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let verify = try CLI.run(["verify", dir.appendingPathComponent("ack.slog").path])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(verify.stdout.contains("intact: 30000 events"), "\(verify.stdout)")
+    }
+
+    @Test("with standard error closed, a rejected script line's message does not land in the log")
+    func stderrClosed() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = try String(contentsOf: CLI.root.appendingPathComponent("Examples/editor-row.jsonl"), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.prefix(5)
+        _ = try CLI.write(lines.joined(separator: "\n") + "\n{bad\n", to: "bad.jsonl", in: dir)
+        let r = try shell("\"$0\" record - -o r.slog 2>&- < bad.jsonl", in: dir)
+        #expect(r.status == 65)
+        let log = try LogReader(path: dir.appendingPathComponent("r.slog").path)
+        #expect(log.tail == nil)
+        #expect(log.eventCount == 5)
+    }
+
+    @Test("output that cannot be written fails the command, exit 74, where it exited 0 with the output cut short",
+          arguments: ["export", "replay", "inspect"])
+    func stdoutFull(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", dir.appendingPathComponent("s.slog").path]).status == 0)
+        let r = try shell("\"$0\" \(command) s.slog > /dev/full", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("selectlog: cannot write standard output: No space left on device"), "\(r.stderr)")
+    }
+
+    @Test("a file size limit is an I/O error (74) that leaves no temporary file, not a silent SIGXFSZ",
+          arguments: ["compact", "upgrade"])
+    func fileSizeLimit(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "30000", "-o", path]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // 8 KiB: less than the log.
+        let r = try shell("ulimit -f 8; exec \"$0\" \(command) s.slog", in: dir)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("File too large"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["s.slog"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("record -o a dangling symbolic link without --force is 'already exists', exit 64, and follows no link")
+    func danglingOutput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = dir.appendingPathComponent("dangling.slog").path
+        let victim = dir.appendingPathComponent("victim").path
+        #expect(symlink(victim, link) == 0)
+        for arguments in [["record", CLI.root.appendingPathComponent("Examples/editor-row.jsonl").path, "-o", link],
+                          ["synthesize", "--events", "10", "-o", link]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 64, "\(arguments[0]): \(r.stderr)")
+            #expect(r.stderr.contains("dangling.slog: already exists; pass --force to replace it"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: victim))
+        }
+    }
+
+    @Test("a log copied from a pipe is removed when the command is interrupted while it copies")
+    func interruptedSpool() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log]).status == 0)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["verify", "-"]
+        process.environment = ["TMPDIR": temporary.path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Half the log, and the pipe kept open: the command waits for the rest.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+        var copying = false
+        for _ in 0..<2_000 {
+            if try !FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty {
+                copying = true
+                break
+            }
+            usleep(1_000)
+        }
+        #expect(copying)
+        process.interrupt()
+        // A command that ignores the signal would wait for the rest of the log forever.
+        for _ in 0..<10_000 where process.isRunning { usleep(1_000) }
+        if process.isRunning {
+            Issue.record("the command did not end on SIGINT")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    @Test("two repairs of one log at once keep every cut byte, in one file")
+    func concurrentRepairs() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", path]).status == 0)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        var tail = Data([0])
+        var generator = SystemRandomNumberGenerator()
+        tail.append(contentsOf: (0..<(8 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try (intact + tail).write(to: URL(fileURLWithPath: path))
+        let r = try shell("\"$0\" verify --repair d.slog & \"$0\" verify --repair d.slog; wait", in: dir)
+        #expect(!r.stderr.contains("shrank"), "\(r.stdout) \(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "d.slog" }
+        #expect(saved == ["d.slog.cut-\(intact.count)"], "\(r.stdout) \(r.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("d.slog.cut-\(intact.count)")) == tail)
+    }
+}
+#endif
