@@ -1,0 +1,39 @@
+import Foundation
+import SelectLog
+@testable import SelectLogStore
+import Testing
+
+@Suite("Files the store creates beside others")
+struct ExclusiveCreationTests {
+    @Test("a recorder that must not replace a file follows no link planted at its path, dangling or not")
+    func noLinkFollowed() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let victim = dir.appendingPathComponent("victim").path
+        let dangling = dir.appendingPathComponent("dangling.slog").path
+        #expect(symlink(victim, dangling) == 0)
+        let error = #expect(throws: LogError.self) { _ = try Recorder(creating: dangling) }
+        #expect(error?.code == .alreadyExists)
+        #expect(!FileManager.default.fileExists(atPath: victim))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
+        let rewriter = #expect(throws: LogError.self) { _ = try LogRewriter(path: dangling, exclusive: true) }
+        #expect(rewriter?.code == .alreadyExists)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("keep".utf8))
+    }
+
+    @Test("a second repair at the same offset finds the log cut and saves nothing")
+    func repairTwice() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("d.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 2, count: 500)), to: path)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        try (intact + Data("\u{0}tail".utf8)).write(to: URL(fileURLWithPath: path))
+        let first = try LogRepair.cut(path, at: intact.count)
+        #expect(first.savedBytes == 5)
+        let second = try LogRepair.cut(path, at: intact.count)
+        #expect(second == LogRepair.Result(keptBytes: intact.count, savedBytes: 0, savedPath: ""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first.savedPath)) == Data("\u{0}tail".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["d.slog", "d.slog.cut-\(intact.count)"])
+    }
+}
