@@ -9,10 +9,11 @@ import Testing
 /// beside it. Each test is a finding of an audit that failed before its fix.
 @Suite("A hostile process environment")
 struct HostileEnvironmentTests {
-    /// Runs `script` with `sh -c`, `$0` being the selectlog executable, in `dir`.
+    /// Runs `script` with `bash -c` (whose `cd` goes deeper than PATH_MAX, where dash's
+    /// stops), `$0` being the selectlog executable, in `dir`.
     private func shell(_ script: String, in dir: URL) throws -> CLI.Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script, CLI.executable.path]
         process.currentDirectoryURL = dir
         return try CLI.collect(process)
@@ -22,11 +23,11 @@ struct HostileEnvironmentTests {
     func stdoutClosed() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let r = try shell("\"$0\" synthesize --events 30000 --flush-every 10000 --print-acknowledged -o ack.slog >&-", in: dir)
+        let r = try shell("\"$0\" synthesize --events 12000 --flush-every 4000 --print-acknowledged -o ack.slog >&-", in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let verify = try CLI.run(["verify", dir.appendingPathComponent("ack.slog").path])
         #expect(verify.status == 0, "\(verify.stdout)")
-        #expect(verify.stdout.contains("intact: 30000 events"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("intact: 12000 events"), "\(verify.stdout)")
     }
 
     @Test("with standard error closed, a rejected script line's message does not land in the log")
@@ -60,9 +61,10 @@ struct HostileEnvironmentTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("s.slog").path
-        #expect(try CLI.run(["synthesize", "--events", "30000", "-o", path]).status == 0)
+        #expect(try CLI.run(["synthesize", "--events", "15000", "-o", path]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         // 8 KiB: less than the log.
+        #expect(before.count > 10_000)
         let r = try shell("ulimit -f 8; exec \"$0\" \(command) s.slog", in: dir)
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr.contains("File too large"), "\(r.stderr)")
@@ -128,6 +130,26 @@ struct HostileEnvironmentTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
+    @Test("a log whose absolute path passes PATH_MAX is refused in place for that reason, not as a pipe or a device")
+    func pathTooLong() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer {
+            _ = try? shell("rm -rf deep", in: dir)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        // 21 levels of 200-byte names, reached by relative steps: over 4,096 bytes.
+        let name = String(repeating: "d", count: 200)
+        let r = try shell("""
+            mkdir deep && cd deep && for i in $(seq 21); do mkdir \(name) && cd \(name) || exit 9; done
+            "$0" synthesize --events 100 -o s.slog >/dev/null || exit 8
+            "$0" compact s.slog; echo "compact $?"; "$0" upgrade s.slog; echo "upgrade $?"
+            """, in: dir)
+        #expect(r.stdout.contains("compact 74") && r.stdout.contains("upgrade 74"), "\(r.stdout) \(r.stderr)")
+        #expect(r.stderr.contains("s.slog: cannot resolve its absolute path (File name too long), so it cannot be replaced in place; pass -o OUTPUT"),
+                "\(r.stderr)")
+        #expect(!r.stderr.contains("standard input, a pipe or a device"), "\(r.stderr)")
+    }
+
     @Test("two repairs of one log at once keep every cut byte, in one file")
     func concurrentRepairs() throws {
         let dir = try CLI.temporaryDirectory()
@@ -135,9 +157,11 @@ struct HostileEnvironmentTests {
         let path = dir.appendingPathComponent("d.slog").path
         #expect(try CLI.run(["synthesize", "--events", "3000", "-o", path]).status == 0)
         let intact = try Data(contentsOf: URL(fileURLWithPath: path))
-        var tail = Data([0])
+        // 4 MiB of random bytes after a zero byte: long enough that two repairs overlap.
+        var words = [UInt64](repeating: 0, count: 1 << 19)
         var generator = SystemRandomNumberGenerator()
-        tail.append(contentsOf: (0..<(8 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for i in words.indices { words[i] = generator.next() }
+        let tail = Data([0]) + words.withUnsafeBytes { Data($0) }
         try (intact + tail).write(to: URL(fileURLWithPath: path))
         let r = try shell("\"$0\" verify --repair d.slog & \"$0\" verify --repair d.slog; wait", in: dir)
         #expect(!r.stderr.contains("shrank"), "\(r.stdout) \(r.stderr)")

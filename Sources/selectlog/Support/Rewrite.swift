@@ -34,12 +34,19 @@ struct Rewrite {
     /// a device or a file under /dev or /proc), 74 when the output is not a regular file.
     static func target(log: String, output: String?, suffix: String) throws -> Rewrite {
         let logPath = resolved(log)
+        let unresolved = logPath == nil && log != "-" && errno == ENAMETOOLONG ? systemReason() : nil
         let inPlace = output.map { logPath != nil && resolved($0) == logPath } ?? true
         if inPlace {
             var info = stat()
             if log != "-", stat(log, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
                 // Missing, unreadable or a directory: the input's own error, as every command gives it.
                 _ = try InputFile(log)
+            }
+            if logPath == nil, let unresolved {
+                // A file that exists, whose absolute path is longer than the system's
+                // PATH_MAX (reached through relative paths).
+                complain("\(log): cannot resolve its absolute path (\(unresolved)), so it cannot be replaced in place; pass -o OUTPUT")
+                throw Exit.io
             }
             guard let logPath, !log.hasPrefix("/dev/"), !log.hasPrefix("/proc/"), isRegularFile(logPath) else {
                 complain("\(log): cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT")
