@@ -21,6 +21,20 @@ struct ExclusiveCreationTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("keep".utf8))
     }
 
+    @Test("a FIFO where the cut bytes would go is passed over, not opened and waited on")
+    func fifoAtCutName() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("f.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 3, count: 200)), to: path)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        try (intact + Data("\u{0}tail".utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(mkfifo(path + ".cut-\(intact.count)", 0o644) == 0)
+        let done = try LogRepair.cut(path, at: intact.count)
+        #expect(done.savedPath == path + ".cut-\(intact.count)-2")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: done.savedPath)) == Data("\u{0}tail".utf8))
+    }
+
     @Test("a second repair at the same offset finds the log cut and saves nothing")
     func repairTwice() throws {
         let dir = try temporaryDirectory()

@@ -31,9 +31,15 @@ public enum LogRepair {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         defer { close(fd) }
-        // One repair of a log at a time: a second waits here, then finds the log cut.
+        // One repair of a log at a time: a second waits here, then finds the log cut. A
+        // file system without locks (NFS without lockd, some FUSE and CIFS mounts) is
+        // repaired without one, as before there was one.
         while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw FileIO.error("flock", path) }
+            if errno == EINTR { continue }
+            guard errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL else {
+                throw FileIO.error("flock", path)
+            }
+            break
         }
         let size = try FileIO.fileSize(fd, path: path)
         guard offset >= 0, offset <= size else {
@@ -64,9 +70,8 @@ public enum LogRepair {
             }
             break
         }
-        let random = String(UInt32.random(in: .min ... .max), radix: 16)
         try save(from: fd, path: path, offset: offset, length: length, to: target,
-                 through: FileIO.sibling(of: path, suffix: "\(suffix).partial-\(getpid())-\(random)"))
+                 through: FileIO.sibling(of: path, suffix: "\(suffix).partial"))
         try FileIO.truncate(fd, to: offset, path: path)
         try FileIO.syncData(fd, path: path)
         return Result(keptBytes: offset, savedBytes: length, savedPath: target)
@@ -84,15 +89,18 @@ public enum LogRepair {
     /// tried). Any other failure to open it is an error: another name would fail the same
     /// way.
     private static func existing(_ target: String, matches log: Int32, from offset: Int, length: Int) throws(LogError) -> Existing {
-        let fd = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Non-blocking, so that a FIFO there cannot hang the repair (holding the lock).
+        let fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             switch errno {
             case ENOENT: return .absent
-            case EACCES, EISDIR, ELOOP: return .other
+            case EACCES, EISDIR, ELOOP, ENXIO: return .other
             default: throw FileIO.error("open", target)
             }
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, FileIO.notARegularFile(info.st_mode) == nil else { return .other }
         let size = try FileIO.fileSize(fd, path: target)
         guard size <= length else { return .other }
         var done = 0
@@ -106,11 +114,14 @@ public enum LogRepair {
         return size == length ? .same : .partial
     }
 
-    /// Writes the bytes to `partial`, syncs it and renames it `target`. `partial` is a
-    /// new file (`O_EXCL`: nothing already there, a link planted there included, is
-    /// written through), under a name with the process and random bits in it.
+    /// Writes the bytes to `partial`, syncs it and renames it `target`. What is at
+    /// `partial` is removed first (a file an interrupted repair left, or a link planted
+    /// there: the entry, never what it leads to) and the file created new (`O_EXCL`), so
+    /// nothing is written through a link. The lock on the log keeps another repair from
+    /// using the same name meanwhile.
     private static func save(from log: Int32, path: String, offset: Int, length: Int, to target: String,
                              through partial: String) throws(LogError) {
+        if unlink(partial) != 0, errno != ENOENT { throw FileIO.error("unlink", partial) }
         let out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard out >= 0 else { throw FileIO.error("open", partial) }
         do throws(LogError) {

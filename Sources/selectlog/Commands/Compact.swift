@@ -39,7 +39,7 @@ struct Compact: ParsableCommand {
     private func compact(_ mapped: String, into target: Rewrite) throws {
         let before = try fileSize(mapped, naming: log)
         func fail(_ error: LogError) -> ExitCode {
-            target.discard()
+            target.discard(after: error)
             if error.path == target.partial, error.message.hasPrefix("open failed") {
                 // The copy could not be made at all (a directory this user cannot write).
                 complain("\(target.shown): cannot create the compacted copy beside it: \(error.message)\(target.inPlace ? "; \(log) is unchanged" : "")")
@@ -51,7 +51,7 @@ struct Compact: ParsableCommand {
                 ReadFailure.report(error, log: log, mapped: mapped)
             }
             // A recorder stops (`.closed`) only after a write failed.
-            return error.code == .io || error.code == .syncFailed || error.code == .closed ? Exit.io : Exit.invalidInput
+            return [.io, .syncFailed, .closed, .alreadyExists].contains(error.code) ? Exit.io : Exit.invalidInput
         }
         let tail: LogProblem?
         do throws(LogError) { tail = try LogReader(path: mapped).tail } catch { throw fail(error) }

@@ -72,7 +72,7 @@ struct Synthesize: ParsableCommand {
                 text.append(contentsOf: EventEncoder.line(e).utf8)
                 text.append(0x0A)
             }
-            try writeFile(output, text)
+            try writeFile(output, text, replacing: force)
             return
         }
         do throws(LogError) {

@@ -63,7 +63,7 @@ struct Upgrade: ParsableCommand {
             }
             try writer.close()
         } catch {
-            target.discard()
+            target.discard(after: error)
             try fail(target.naming(error), mapped: mapped)
         }
         try target.commit()

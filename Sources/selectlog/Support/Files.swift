@@ -284,6 +284,11 @@ struct OutputBuffer {
         while done < buffer.count {
             let n = buffer.withUnsafeBytes { write(1, $0.baseAddress.map { $0 + done }, $0.count - done) }
             if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                // A non-blocking standard output (shared with another program): wait.
+                StandardStreams.waitUntilWritable()
+                continue
+            }
             if n <= 0 { StandardStreams.failedWrite() }
             done += n
         }
@@ -305,10 +310,15 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
     }
 }
 
-/// Writes `bytes` to `path`, replacing it.
-func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+/// Writes `bytes` to `path`, replacing it; or, when `replacing` is false, only creating
+/// it (`O_EXCL`: a file, or a link, already there is "already exists", exit 64).
+func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
     guard fd >= 0 else {
+        if !replacing, errno == EEXIST {
+            complain("\(path): already exists; pass --force to replace it")
+            throw Exit.usage
+        }
         complain("\(path): cannot create: \(systemReason())")
         throw Exit.io
     }

@@ -97,25 +97,31 @@ struct Rewrite {
             complain("\(shown): cannot replace it: \(what) failed: \(reason)")
             throw Exit.io
         }
-        let fd = open(partial, O_RDONLY | O_CLOEXEC)
+        let fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { try fail("open") }
         let synced = fsync(fd) == 0
+        // The replaced file's permissions (and, where allowed, its owner) carry over, set
+        // through the descriptor: a name could be swapped for a link meanwhile.
+        var info = stat()
+        if synced, replaces, stat(path, &info) == 0 {
+            _ = fchmod(fd, info.st_mode & 0o7777)
+            _ = fchown(fd, info.st_uid, info.st_gid)
+        }
         close(fd)
         guard synced else { try fail("fsync") }
-        // The replaced file's permissions (and, where allowed, its owner) carry over.
-        var info = stat()
-        if replaces, stat(path, &info) == 0 {
-            _ = chmod(partial, info.st_mode & 0o7777)
-            _ = chown(partial, info.st_uid, info.st_gid)
-        }
         guard rename(partial, path) == 0 else { try fail("rename") }
         // The new entry made durable where the file system allows; the log is in place either way.
         try? FileIO.syncDirectory(of: path)
     }
 
-    /// Removes the temporary file.
-    func discard() {
-        TemporaryFiles.delete(partial)
+    /// Removes the temporary file; for an `error` saying something was already at its
+    /// name (the command did not create it), leaves that alone.
+    func discard(after error: LogError? = nil) {
+        if error?.code == .alreadyExists, error?.path == partial {
+            TemporaryFiles.forget(partial)
+        } else {
+            TemporaryFiles.delete(partial)
+        }
     }
 
     /// `error`, an error about the temporary file, as an error about the output.

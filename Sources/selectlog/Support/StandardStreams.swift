@@ -36,11 +36,20 @@ enum StandardStreams {
 
     /// Writes what `print` has buffered; a failed write, now or earlier, ends the command.
     static func flushPrinted() {
-        if fflush(stdout) != 0 {
-            failedWrite()
-        } else if ferror(stdout) != 0 {
-            failedWrite(reason: "a write failed")
+        while fflush(stdout) != 0 {
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { failedWrite() }
+            // A non-blocking standard output (shared with another program): wait, then
+            // write the rest (stdio keeps what it could not write).
+            clearerr(stdout)
+            waitUntilWritable()
         }
+        if ferror(stdout) != 0 { failedWrite(reason: "a write failed") }
+    }
+
+    /// Waits until standard output can take more bytes.
+    static func waitUntilWritable() {
+        var entry = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&entry, 1, -1)
     }
 
     /// Says that standard output cannot be written (`reason`, by default the system's

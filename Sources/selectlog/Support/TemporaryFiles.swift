@@ -30,21 +30,30 @@ enum TemporaryFiles {
         _ = slots
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for s in signals {
-            let previous = signal(s) { received in
+        for s in signals where !isIgnored(s) {
+            signal(s) { received in
                 TemporaryFiles.removeAll()
                 signal(received, SIG_DFL)
                 raise(received)
             }
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(s, SIG_IGN)
-            } else {
-                sigaddset(&unblock, s)
-            }
+            sigaddset(&unblock, s)
         }
         // Delivered even when the parent started this process with them blocked (a
         // thread of a Dispatch queue blocks them, and a child inherits its mask).
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    /// Whether the parent left `s` ignored; asked without changing it, so that it is
+    /// never unset for an instant.
+    private static func isIgnored(_ s: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(s, nil, &current) == 0 else { return false }
+        #if canImport(Glibc)
+        let handler = current.__sigaction_handler.sa_handler
+        #else
+        let handler = current.__sigaction_u.__sa_handler
+        #endif
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Watches `path`, before the file is created (or right after `mkstemp` made it).
@@ -55,12 +64,12 @@ enum TemporaryFiles {
         }
     }
 
-    /// Stops watching `path` (renamed into place, or removed).
+    /// Stops watching `path` (renamed into place, or removed). Its C string is not freed
+    /// (a few bytes a file): a handler running on another thread may be reading it.
     static func forget(_ path: String) {
         for i in 0..<capacity {
             if let p = slots[i], strcmp(p, path) == 0 {
                 slots[i] = nil
-                free(p)
             }
         }
     }
