@@ -16,8 +16,9 @@ struct TruncationGuardTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("cut.slog").path
-        let events = Array(SyntheticSession(seed: 5, count: 25_000))
-        _ = try writeLog(events, to: path)
+        // Small batches and many checkpoints: a log of several pages from few events.
+        let events = Array(SyntheticSession(seed: 5, count: 4_000))
+        _ = try writeLog(events, to: path, options: smallBatches(checkpointInterval: 200))
         // A cleanly closed log opens from its stored index: no record is read yet.
         let reader = try LogReader(path: path)
         #expect(reader.usedStoredIndex)
@@ -38,8 +39,8 @@ struct TruncationGuardTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("open.slog").path
-        let events = Array(SyntheticSession(seed: 6, count: 25_000))
-        _ = try writeLog(events, to: path)
+        let events = Array(SyntheticSession(seed: 6, count: 4_000))
+        _ = try writeLog(events, to: path, options: smallBatches(checkpointInterval: 200))
         // Bytes after the index: the reader walks the records at open, and takes a tail
         // of zeros, or a record cut short, for a torn tail that a writer left.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
