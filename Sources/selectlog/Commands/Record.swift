@@ -69,8 +69,7 @@ struct Record: ParsableCommand {
                 throw Exit.usage
             }
             if !force {
-                complain("\(output): already exists; pass --force to replace it")
-                throw Exit.usage
+                throw alreadyExists(output)
             }
         }
         let recorder: Recorder
@@ -78,8 +77,9 @@ struct Record: ParsableCommand {
             recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
         } catch {
             // Something appeared there, or a link that leads nowhere is there.
-            complain(error.code == .alreadyExists ? "\(output): already exists; pass --force to replace it" : "\(error)")
-            throw error.code == .alreadyExists ? Exit.usage : Exit.io
+            if error.code == .alreadyExists { throw alreadyExists(output) }
+            complain("\(error)")
+            throw Exit.io
         }
         var failure: String?
         do {

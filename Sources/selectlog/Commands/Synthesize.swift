@@ -63,8 +63,7 @@ struct Synthesize: ParsableCommand {
 
     func run() throws {
         if !force, FileIdentity(path: output) != nil {
-            complain("\(output): already exists; pass --force to replace it")
-            throw Exit.usage
+            throw alreadyExists(output)
         }
         if script {
             var text: [UInt8] = []
@@ -96,8 +95,7 @@ struct Synthesize: ParsableCommand {
         } catch {
             if error.code == .alreadyExists {
                 // Something appeared there, or a link that leads nowhere is there.
-                complain("\(output): already exists; pass --force to replace it")
-                throw Exit.usage
+                throw alreadyExists(output)
             }
             complain("\(error)")
             throw error.code == .invalidEvent ? Exit.invalidInput : Exit.io

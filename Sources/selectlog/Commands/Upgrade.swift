@@ -33,8 +33,7 @@ struct Upgrade: ParsableCommand {
         // in place before it is copied).
         let target = try Rewrite.target(log: log, output: output, suffix: "upgrading")
         if !target.inPlace, target.replaces, !force {
-            complain("\(target.shown): already exists; pass --force to replace it")
-            throw Exit.usage
+            throw alreadyExists(target.shown)
         }
         try Input.withLogPath(log) { mapped, _ in
             try upgrade(mapped, into: target)

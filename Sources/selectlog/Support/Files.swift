@@ -315,10 +315,7 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
 func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
     let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
     guard fd >= 0 else {
-        if !replacing, errno == EEXIST {
-            complain("\(path): already exists; pass --force to replace it")
-            throw Exit.usage
-        }
+        if !replacing, errno == EEXIST { throw alreadyExists(path) }
         complain("\(path): cannot create: \(systemReason())")
         throw Exit.io
     }
