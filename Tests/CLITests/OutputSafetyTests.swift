@@ -117,6 +117,53 @@ struct OutputSafetyTests {
         #expect(try Self.files(dir) == ["dbg.slog", "damaged.slog", "out.slog"])
     }
 
+    @Test("view, shrink and testgen replace their output whole or not at all: a failed write leaves the previous file, a link stays a link")
+    func derivedOutputsReplaceWhole() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try Self.log(in: dir)
+        let out = dir.appendingPathComponent("out.txt").path, link = dir.appendingPathComponent("link.txt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: out)
+        let previous = "the previous output\n"
+        // 40 taps on 40 rows, all of which a shrunk script keeps (over 1 KiB of it).
+        var taps = #"{"type": "configure", "allowsMultipleSelection": true}"# + "\n"
+            + #"{"type": "viewport", "width": 390, "height": 500}"# + "\n" + #"{"type": "reload", "sections": [{"rows": 40}]}"# + "\n"
+        for row in 0..<40 { taps += #"{"type": "select", "rows": [[0, \#(row)]]}"# + "\n" }
+        let script = try CLI.write(taps, to: "taps.jsonl", in: dir)
+        let commands = [["view", log], ["shrink", script, "--expect", "count(selected) >= 40"], ["testgen", Self.script, "--expect", "true"]]
+        for command in commands {
+            for output in [out, link] {
+                try Data(previous.utf8).write(to: URL(fileURLWithPath: out))
+                chmod(out, 0o600)
+                // Under a file size limit of 1 KiB (every output here is larger), with SIGXFSZ
+                // ignored: the write fails with EFBIG, as on a full disk.
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", CLI.executable.path] + command + ["-o", output]
+                let failed = try CLI.collect(process)
+                #expect(failed.status == 74, "\(command) -o \(output): \(failed.stderr)")
+                #expect(failed.stderr.contains("\(output): cannot write"), "\(command): \(failed.stderr)")
+                #expect(try String(decoding: Self.bytes(out), as: UTF8.self) == previous, "\(command) -o \(output)")
+                #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "out.txt", "link.txt"], "\(command) -o \(output)")
+                // Without the limit: replaced, with the previous file's mode, through the link.
+                let r = try CLI.run(command + ["-o", output])
+                #expect(r.status == 0, "\(command) -o \(output): \(r.stderr)")
+                #expect(try Self.bytes(out).count > 1024, "\(command) -o \(output)")
+                let attributes = try FileManager.default.attributesOfItem(atPath: out)
+                #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(command) -o \(output)")
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == out)
+                #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "out.txt", "link.txt"], "\(command) -o \(output)")
+            }
+        }
+        // A new file is made whole too: nothing at all after a failed write.
+        try FileManager.default.removeItem(atPath: out)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" view \"$1\" -o \"$2\"", CLI.executable.path, log, out]
+        #expect(try CLI.collect(process).status == 74)
+        #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "link.txt"])
+    }
+
     @Test("a torn tail: refused in place (the log untouched, verify --repair named); left out with a note with -o")
     func tornTail() throws {
         let dir = try CLI.temporaryDirectory()

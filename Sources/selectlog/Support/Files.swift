@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import SelectLogStore
 
 enum FileHandleWriter {
     static func writeStderr(_ s: String) {
@@ -312,7 +313,16 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
 
 /// Writes `bytes` to `path`, replacing it; or, when `replacing` is false, only creating
 /// it (`O_EXCL`: a file, or a link, already there is "already exists", exit 64).
+///
+/// A regular file (or a link to one), or nothing, at `path` is replaced whole or not at
+/// all: the bytes go to a temporary file beside it (the link's target), synced and
+/// renamed over it, so a full disk, a file size limit or Ctrl-C leaves the previous
+/// file as it was and no partial one. The replaced file's mode carries over, and a link
+/// stays a link. Anything else (a FIFO, a device such as `/dev/stdout`, a dangling link)
+/// is written through as it is, as a shell's `>` would; so is a file whose directory
+/// cannot take the temporary file.
 func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
+    if replacing, let target = replaceableTarget(path), try replaceFile(target, shown: path, with: bytes) { return }
     let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
     guard fd >= 0 else {
         if !replacing, errno == EEXIST { throw alreadyExists(path) }
@@ -321,4 +331,67 @@ func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws 
     }
     defer { close(fd) }
     try writeAll(fd, bytes, path: path)
+}
+
+/// Where `writeFile` puts a replacement for `path`: the regular file it names, through
+/// its links (nil when it is not one), or `path` itself when nothing is there; with
+/// whether something is replaced.
+private func replaceableTarget(_ path: String) -> (path: String, replaces: Bool)? {
+    var info = stat()
+    if stat(path, &info) != 0 {
+        // Nothing there: a new file, made whole. A dangling link is written through.
+        return errno == ENOENT && lstat(path, &info) != 0 && errno == ENOENT ? (path, false) : nil
+    }
+    guard info.st_mode & S_IFMT == S_IFREG, let real = realpath(path, nil) else { return nil }
+    defer { free(real) }
+    return (String(cString: real), true)
+}
+
+/// Writes `bytes` to a temporary file beside `target` and renames it over `target.path`:
+/// true when done; false, having made nothing, when the temporary file cannot be created
+/// beside an existing file (the caller then writes in place). Complains naming `shown`
+/// and exits 74 when the write, the sync or the rename fails, leaving `target` as it was.
+private func replaceFile(_ target: (path: String, replaces: Bool), shown: String, with bytes: [UInt8]) throws -> Bool {
+    let partial = FileIO.sibling(of: target.path, suffix: Rewrite.temporarySuffix("partial"))
+    TemporaryFiles.add(partial)
+    let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+        let reason = systemReason()
+        TemporaryFiles.forget(partial)
+        if target.replaces { return false }
+        complain("\(shown): cannot create: \(reason)")
+        throw Exit.io
+    }
+    func fail(_ what: String) throws -> Never {
+        let reason = systemReason()
+        close(fd)
+        TemporaryFiles.delete(partial)
+        complain("\(shown): cannot write: \(what)\(reason)")
+        throw Exit.io
+    }
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { try fail("") }
+        done += n
+    }
+    // The replaced file's permissions (and, where allowed, its owner), set through the
+    // descriptor.
+    var info = stat()
+    if target.replaces, stat(target.path, &info) == 0 {
+        _ = fchmod(fd, info.st_mode & 0o7777)
+        _ = fchown(fd, info.st_uid, info.st_gid)
+    }
+    guard fsync(fd) == 0 else { try fail("fsync failed: ") }
+    close(fd)
+    guard rename(partial, target.path) == 0 else {
+        let reason = systemReason()
+        TemporaryFiles.delete(partial)
+        complain("\(shown): cannot replace it: rename failed: \(reason)")
+        throw Exit.io
+    }
+    TemporaryFiles.forget(partial)
+    try? FileIO.syncDirectory(of: target.path)
+    return true
 }

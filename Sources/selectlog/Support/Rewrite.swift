@@ -134,7 +134,7 @@ struct Rewrite {
     /// The temporary file's suffix: `suffix`, the process and 32 random bits, so that
     /// nobody can plant a link at its name beforehand (it is created with `O_EXCL`
     /// besides, which refuses anything already there).
-    private static func temporarySuffix(_ suffix: String) -> String {
+    static func temporarySuffix(_ suffix: String) -> String {
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
         return ".\(suffix)-\(getpid())-\(String(repeating: "0", count: 8 - random.count))\(random)"
     }
