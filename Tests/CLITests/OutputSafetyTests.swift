@@ -245,8 +245,22 @@ struct OutputSafetyTests {
         #expect(try CLI.run(["upgrade", viaLink]).status == 0)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: viaLink) == log)
         #expect(try LogReader(path: log).state(at: 12).hashHex == state)
+        // A link to nothing, and a loop of links: refused (upgrade without --force replaced
+        // them with a file), the links as they were.
+        let dangling = dir.appendingPathComponent("dangling.slog").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "missing.slog")
+        let loop = dir.appendingPathComponent("loop.slog").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop.slog")
+        for output in [dangling, loop] {
+            for arguments in [["upgrade", log, "-o", output], ["upgrade", log, "-o", output, "--force"], ["compact", log, "-o", output]] {
+                let r = try CLI.run(arguments)
+                #expect(r.status == 74 && r.stderr.contains("\(output): is a symbolic link to a missing file"), "\(arguments): \(r.stderr)")
+            }
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == "missing.slog")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: loop) == "loop.slog")
         // No temporary file is left anywhere.
-        #expect(try Self.files(dir) == ["dbg.slog", "fifo", "real.slog", "to-real.slog", "log-link.slog"])
+        #expect(try Self.files(dir) == ["dbg.slog", "fifo", "real.slog", "to-real.slog", "log-link.slog", "dangling.slog", "loop.slog"])
     }
 
     @Test("-o naming a hard link of LOG writes there, not over LOG; in place keeps the log's permissions")

@@ -57,7 +57,13 @@ struct Rewrite {
         let shown = output ?? log
         var info = stat()
         guard stat(shown, &info) == 0 else {
-            // Nothing there (or a dangling link, which the new log replaces).
+            if lstat(shown, &info) == 0 {
+                // A link to nothing, or a loop of links: neither a file to replace nor a
+                // name to create, and replacing the link would lose where it pointed.
+                complain("\(shown): is a symbolic link to a missing file (or a loop of links); the output must be a regular file, or nothing")
+                throw Exit.io
+            }
+            // Nothing there.
             return Rewrite(shown: shown, path: shown, partial: FileIO.sibling(of: shown, suffix: temporarySuffix(suffix)), inPlace: false, replaces: false)
         }
         if let why = reasonNotRegular(info.st_mode) {
