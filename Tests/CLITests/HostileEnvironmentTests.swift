@@ -166,9 +166,9 @@ struct HostileEnvironmentTests {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["verify", "--repair", path]
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
         usleep(300_000)
         #expect(process.isRunning)
@@ -182,6 +182,9 @@ struct HostileEnvironmentTests {
         process.waitUntilExit()
         let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(said)")
+        // It said why it waited.
+        let complained = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(complained == "selectlog: \(path): another repair of it is in progress; waiting for it to finish\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact)
         #expect(try Data(contentsOf: dir.appendingPathComponent("d.slog.cut-\(intact.count)")) == tail)
         // A repair that verified the log before the cut, run after it, finds it cut.

@@ -24,8 +24,9 @@ public enum LogRepair {
     /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to
     /// `offset`. Repairs of one log take turns (an advisory lock on it); one that finds
     /// the log already `offset` bytes long (another repair cut it) saves nothing and
-    /// returns `savedBytes` 0 and an empty `savedPath`.
-    public static func cut(_ path: String, at offset: Int) throws(LogError) -> Result {
+    /// returns `savedBytes` 0 and an empty `savedPath`. `waiting` is called, once,
+    /// before waiting for a repair in progress (a command says so: it may take a while).
+    public static func cut(_ path: String, at offset: Int, waiting: () -> Void = {}) throws(LogError) -> Result {
         var info = stat()
         if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
         let fd = open(path, O_RDWR | O_CLOEXEC)
@@ -34,8 +35,14 @@ public enum LogRepair {
         // One repair of a log at a time: a second waits here, then finds the log cut. A
         // file system without locks (NFS without lockd, some FUSE and CIFS mounts) is
         // repaired without one, as before there was one.
-        while flock(fd, LOCK_EX) != 0 {
+        var wait = LOCK_NB
+        while flock(fd, LOCK_EX | wait) != 0 {
             if errno == EINTR { continue }
+            if errno == EWOULDBLOCK, wait != 0 {
+                waiting()
+                wait = 0
+                continue
+            }
             guard errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL else {
                 throw FileIO.error("flock", path)
             }

@@ -62,7 +62,9 @@ struct Verify: ParsableCommand {
             throw Exit.damaged
         }
         do {
-            let done = try LogRepair.cut(log, at: report.intactBytes)
+            let done = try LogRepair.cut(log, at: report.intactBytes) {
+                complain("\(log): another repair of it is in progress; waiting for it to finish")
+            }
             if done.savedBytes == 0 {
                 print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
             } else {
