@@ -74,21 +74,24 @@ final class DeepCheckPool: @unchecked Sendable {
 
     private let state: LockedBox<State>
     private let bytes: UnsafeRawBufferPointer
-    private let threads: Int
+    /// The threads that started: set in `init` only, before the pool is handed on.
+    private var threads = 0
 
     /// Starts `threads` threads checking records of `bytes` (a log's file, whose header
-    /// says `salt` and `version`).
+    /// says `salt` and `version`). When the system would start none, the pool has failed
+    /// from the start, and the caller scans in turn.
     init(_ bytes: UnsafeRawBufferPointer, salt: UInt64, version: UInt16, threads: Int) {
         self.bytes = bytes
-        self.threads = Swift.max(1, threads)
         state = LockedBox(State())
-        for t in 0..<self.threads {
-            let thread = Thread { [self] in
+        for t in 0..<Swift.max(1, threads) {
+            let result = WorkerThread.start(name: "selectlog.verify.\(t)") { [self] in
                 work(salt: salt, version: version)
             }
-            thread.name = "selectlog.verify.\(t)"
-            thread.start()
+            // The system would start no more threads (`ulimit -v`, a thread limit).
+            guard result == 0 else { break }
+            self.threads += 1
         }
+        if self.threads == 0 { refuse() }
     }
 
     /// Whether a unit of `records` records spanning `bytes` bytes of the file may be
@@ -152,7 +155,8 @@ final class DeepCheckPool: @unchecked Sendable {
             return !s.failed
         }
         state.wake()
-        state.withLockedValue(waitingFor: { $0.threadsDone == self.threads }) { _, _ in }
+        let started = threads
+        state.withLockedValue(waitingFor: { $0.threadsDone == started }) { _, _ in }
         return passed
     }
 

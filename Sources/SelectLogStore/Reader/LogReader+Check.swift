@@ -66,7 +66,7 @@ extension LogReader {
         var observer = try CheckObserver(reader: self)
         var state = TableState()
         guard try pipelinedReplay(into: &state, to: eventCount, segmentEvents: segmentEvents, decoders: Self.replayDecoders,
-                                  alignsToWindows: alignsToWindows, observing: &observer),
+                                  alignsToWindows: alignsToWindows, observing: &observer) == true,
               try observer.willApply(eventCount, state), observer.checkpoints.isDone else { return nil }
         var report = CheckReport(recordedBehaviour: header.behaviour, behaviour: engine.fingerprint)
         report.events = eventCount

@@ -39,23 +39,27 @@ extension LogReader {
     /// thread takes segment 0's chunks, then segment 1's, and so on. A segment's read
     /// checks every record before it, as every read does, so damage before a segment is
     /// also its error; the caller meets it first in the segment that holds it.
+    /// False, with `state` untouched, when the system would start no decoding thread.
+    @discardableResult
     func pipelinedReplay(into state: inout TableState, to n: Int, segmentEvents: Int? = nil,
-                         decoders: Int = replayDecoders, alignsToWindows: Bool = false) throws(LogError) {
+                         decoders: Int = replayDecoders, alignsToWindows: Bool = false) throws(LogError) -> Bool {
         var none = NoReplayObserver()
-        _ = try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents, decoders: decoders,
-                                alignsToWindows: alignsToWindows, observing: &none)
+        return try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents, decoders: decoders,
+                                   alignsToWindows: alignsToWindows, observing: &none) != nil
     }
 
     /// `pipelinedReplay(into:to:)`, telling `observer` on the applying thread about each
     /// event before it is applied and (when it wants them) about the gesture fingerprints
-    /// between them. False when the observer stopped it, with `state` as far as it got.
+    /// between them. False when the observer stopped it, with `state` as far as it got;
+    /// nil, with `state` untouched, when the system would start no decoding thread (the
+    /// caller replays in turn instead).
     ///
     /// Segment k starts at `start + k * segmentEvents` or, when `alignsToWindows` or when
     /// `segmentEvents` is nil (the default size), at the start of that event's window,
     /// but not before segment k - 1's start (`SegmentBounds`).
     func pipelinedReplay<Observer: ReplayObserver>(into state: inout TableState, to n: Int, segmentEvents: Int?,
                                                    decoders: Int, alignsToWindows: Bool = false,
-                                                   observing observer: inout Observer) throws(LogError) -> Bool {
+                                                   observing observer: inout Observer) throws(LogError) -> Bool? {
         let start = state.events
         let total = Swift.max(0, n - start)
         // One decoder takes the whole replay as one segment; several take turns.
@@ -68,19 +72,30 @@ extension LogReader {
         // one that could not would wait while the applier works through the segments
         // before its own. One decoder keeps a few chunks ahead.
         let ahead = count == 1 ? 4 : Swift.min(size, 1 << 20) / ReplayPipe.chunkEvents + 2
-        let pipes = (0..<count).map { _ in LockedBox(ReplayPipe(ahead: ahead)) }
+        var pipes = (0..<count).map { _ in LockedBox(ReplayPipe(ahead: ahead)) }
+        // The decoders take turns at the segments among those that started: each waits to
+        // learn how many did before it takes its second segment.
+        let started = LockedBox<Int?>(nil)
         for (d, pipe) in pipes.enumerated() {
-            let thread = Thread { [self] in
-                for k in stride(from: d, to: segments, by: count) {
+            let result = WorkerThread.start(name: "selectlog.replay.\(d)") { [self] in
+                let turns = started.withLockedValue(waitingFor: { $0 != nil }) { s, _ in s ?? 1 }
+                for k in stride(from: d, to: segments, by: turns) {
                     let from = bounds.start(of: k), to = k + 1 == segments ? n : bounds.start(of: k + 1)
                     guard decode(from: from, to: to, into: pipe, for: Observer.self) else { break }
                 }
                 pipe.withLockedValue { $0.decoderDone = true }
                 pipe.wake()
             }
-            thread.name = "selectlog.replay.\(d)"
-            thread.start()
+            if result != 0 {
+                // The system would start no more threads (`ulimit -v`, a thread limit).
+                pipes.removeLast(pipes.count - d)
+                break
+            }
         }
+        started.withLockedValue { $0 = pipes.count }
+        started.wake()
+        // Not one: decoded in turn by the caller (`nil`), the state untouched.
+        guard !pipes.isEmpty else { return nil }
         var index = start
         var failure: LogError?
         var stopped = false

@@ -42,8 +42,9 @@ extension LogReader {
     /// `segmentEvents`) when at least `minimum` events are replayed and a second core exists.
     func replay(into state: inout TableState, to n: Int, pipelinedFrom minimum: Int,
                 segmentEvents: Int? = nil, decoders: Int = LogReader.replayDecoders) throws(LogError) {
-        if n - state.events >= minimum, Self.hasSecondCore {
-            return try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents, decoders: decoders)
+        if n - state.events >= minimum, Self.hasSecondCore,
+           try pipelinedReplay(into: &state, to: n, segmentEvents: segmentEvents, decoders: decoders) {
+            return
         }
         try replayInTurn(into: &state, to: n)
     }

@@ -60,8 +60,8 @@ extension LogReader {
             report.notes.append("checkpoints not compared with a replay: the log was written by an engine that behaves differently (see `selectlog check`)")
             return report
         }
-        if reader.eventCount >= minimum, hasSecondCore {
-            return try reader.replayComparingCheckpoints(report)
+        if reader.eventCount >= minimum, hasSecondCore, let replayed = try reader.replayComparingCheckpoints(report) {
+            return replayed
         }
         var state = TableState()
         var mismatch: (offset: Int, recorded: TableState)?
@@ -109,12 +109,15 @@ extension VerifyReport {
 extension LogReader {
     /// `verify --deep`'s replay of a long log: decoded on other threads, each checkpoint
     /// compared with the replayed state where the replay reaches it, as in turn: the same
-    /// report, the first checkpoint that differs its problem.
-    fileprivate func replayComparingCheckpoints(_ report: VerifyReport) throws(LogError) -> VerifyReport {
+    /// report, the first checkpoint that differs its problem. Nil when the system would
+    /// start no decoding thread.
+    fileprivate func replayComparingCheckpoints(_ report: VerifyReport) throws(LogError) -> VerifyReport? {
         var report = report
         var observer = try CheckpointObserver(checkpoints: CheckpointComparison(reader: self))
         var state = TableState()
-        if try pipelinedReplay(into: &state, to: eventCount, segmentEvents: nil, decoders: Self.replayDecoders, observing: &observer) {
+        guard let finished = try pipelinedReplay(into: &state, to: eventCount, segmentEvents: nil, decoders: Self.replayDecoders,
+                                                 observing: &observer) else { return nil }
+        if finished {
             _ = try observer.willApply(eventCount, state)
         }
         report.checkpointsReplayed = observer.checkpoints.compared

@@ -111,23 +111,35 @@ public final class Recorder: Sendable {
         // Without `replacingExisting`, created with the descriptor it is written through:
         // a file created first and opened again could be replaced in between, and one
         // created read-only (a umask of 222) could not be opened again to be written.
+        let writer = try Self.writerThread(for: path)
         let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed,
                                       version: options.formatVersion, exclusive: !replacingExisting)
-        self.init(file: file, state: TableState(), options: options)
+        self.init(file: file, state: TableState(), options: options, writer: writer)
     }
 
     /// Opens an existing log to append to it, after cutting a torn tail; the engine
     /// resumes from the state after the last logged event, and the recorder's clock
     /// from its time.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
+        let writer = try Self.writerThread(for: path)
         let file = try LogFile.openForAppend(path: path)
         let engine = try LogReader(path: path).state(at: file.eventCount)
         var o = options
         o.checkpointInterval = Int(file.header.checkpointInterval)
-        self.init(file: file, state: engine, options: o)
+        self.init(file: file, state: engine, options: o, writer: writer)
     }
 
-    private init(file: LogFile, state engine: TableState, options: Options) {
+    /// The writer thread, started before the log is created or opened: when the system
+    /// would not start it (`ulimit -v`, a thread limit), `.io`, and the file untouched.
+    private static func writerThread(for path: String) throws(LogError) -> WorkerThread.Reservation {
+        switch WorkerThread.reserve(name: "selectlog.recorder") {
+        case .success(let reservation): return reservation
+        case .failure(let failure):
+            throw LogError(.io, "cannot start the recorder's writer thread: \(failure)", path: path)
+        }
+    }
+
+    private init(file: LogFile, state engine: TableState, options: Options, writer thread: WorkerThread.Reservation) {
         self.path = file.path
         self.options = options
         file.failsWritesPast = options.failsWritesPast
@@ -144,9 +156,7 @@ public final class Recorder: Sendable {
                                      checkpointInterval: options.checkpointInterval,
                                      putsOffLargeCheckpoints: options.putsOffLargeCheckpoints, since: file.sinceCheckpoint,
                                      batchEvents: options.batchEvents, batchBytes: options.batchBytes)
-        let thread = Thread { [self] in self.work(assembler) }
-        thread.name = "selectlog.recorder"
-        thread.start()
+        thread.run { [self] in self.work(assembler) }
     }
 
     deinit {

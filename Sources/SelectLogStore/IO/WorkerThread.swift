@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Starts the store's threads (a replay's decoders, `verify`'s checkers, a recorder's
+/// writer) with `pthread_create`, which says when the system cannot start one.
+///
+/// `Foundation.Thread.start()` does not say: a thread it could not create (under an
+/// address-space limit such as `ulimit -v`, or at a process's thread limit) never ran,
+/// and a replay, a `verify` or a recorder waited for it forever. Callers of `start` go on
+/// with the threads they got, work on their own thread instead, or fail with the reason.
+enum WorkerThread {
+    /// What a new thread runs, handed to it through `pthread_create`'s argument.
+    private final class Start {
+        let name: String
+        let body: @Sendable () -> Void
+
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    /// Starts of threads the current task may still make (nil: no limit); tests set it to
+    /// make `start` fail as the system would, without touching other tests' threads.
+    @TaskLocal static var startsAllowed: Int?
+
+    /// Counts the starts that `startsAllowed` lets through, per task-local binding.
+    private final class Budget: @unchecked Sendable {
+        // @unchecked: read and written only by the thread that bound it (tests start
+        // threads from one thread).
+        var used = 0
+    }
+    @TaskLocal private static var budget = Budget()
+
+    /// Runs `body` on a new detached thread named `name` (up to 15 bytes are kept on
+    /// Linux). Returns 0, or the system's error number (`EAGAIN`, `ENOMEM`, …) when the
+    /// thread could not be created; `body` then never runs, and is released.
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
+        if let allowed = startsAllowed {
+            guard budget.used < allowed else { return EAGAIN }
+            budget.used += 1
+        }
+        let argument = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let result = pthread_create(&thread, &attributes, { WorkerThread.run($0) }, argument)
+        #else
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { WorkerThread.run($0) }, argument)
+        #endif
+        if result != 0 { Unmanaged<Start>.fromOpaque(argument).release() }
+        return result
+    }
+
+    /// A thread started before its work is known, for a caller that must not change
+    /// anything (a log) unless it has its thread: `run(_:)` hands it the work; a
+    /// reservation released without work lets the thread end.
+    final class Reservation: Sendable {
+        enum Work: Sendable {
+            case waiting
+            case run(@Sendable () -> Void)
+            case released
+        }
+
+        private let work: LockedBox<Work>
+
+        fileprivate init(_ work: LockedBox<Work>) { self.work = work }
+
+        /// Runs `body` on the reserved thread (once; a second call is ignored).
+        func run(_ body: @escaping @Sendable () -> Void) {
+            work.withLockedValue { w in
+                if case .waiting = w { w = .run(body) }
+            }
+            work.wake()
+        }
+
+        deinit {
+            work.withLockedValue { w in
+                if case .waiting = w { w = .released }
+            }
+            work.wake()
+        }
+    }
+
+    /// Starts a thread named `name` that waits for the work its reservation hands it;
+    /// the system's error number when it could not be created.
+    static func reserve(name: String) -> Result<Reservation, StartFailure> {
+        let work = LockedBox(Reservation.Work.waiting)
+        let result = start(name: name) {
+            let next = work.withLockedValue(waitingFor: { w in
+                if case .waiting = w { return false }
+                return true
+            }) { w, _ in w }
+            if case .run(let body) = next { body() }
+        }
+        guard result == 0 else { return .failure(StartFailure(code: result)) }
+        return .success(Reservation(work))
+    }
+
+    /// Why a thread did not start: the system's error number, and its sentence.
+    struct StartFailure: Error, CustomStringConvertible {
+        var code: Int32
+        var description: String { String(cString: strerror(code)) }
+    }
+
+    /// Runs the `budget` counting of `startsAllowed` within `body`: `allowed` starts
+    /// succeed, the next fail with `EAGAIN`.
+    static func allowingStarts<R>(_ allowed: Int, _ body: () throws -> R) rethrows -> R {
+        try $budget.withValue(Budget()) {
+            try $startsAllowed.withValue(allowed) { try body() }
+        }
+    }
+
+    #if !canImport(Darwin)
+    /// glibc's `pthread_setname_np`, which its Swift module leaves out (it is a GNU
+    /// extension), looked up once; nil where the C library has none.
+    private static let setName: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32).self)
+    }()
+    #endif
+
+    /// The new thread's entry: names the thread, then runs its body.
+    private static func run(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let argument else { return nil }
+        let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
+        var name = Array(start.name.utf8.prefix(15))
+        name.append(0)
+        name.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { c in
+                guard let name = c.baseAddress else { return }
+                #if canImport(Darwin)
+                _ = pthread_setname_np(name)
+                #else
+                _ = setName?(pthread_self(), name)
+                #endif
+            }
+        }
+        start.body()
+        return nil
+    }
+}
