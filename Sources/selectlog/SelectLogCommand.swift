@@ -31,7 +31,7 @@ struct SelectLogCommand: ParsableCommand {
         StandardStreams.prepare()
         LogTruncationGuard.install()
         do {
-            var command = try parseAsRoot(Input.arguments(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(try Input.arguments(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             exit(withError: error)

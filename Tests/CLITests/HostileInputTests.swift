@@ -39,6 +39,27 @@ struct HostileInputTests {
                           stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    @Test("a file named like options (-dash.log) is refused with the way to name it, never taken for -h (help, exit 0)")
+    func fileNamedLikeOptions() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("-dash.log").path
+        let r = try CLI.run(["record", "Examples/editor-row.jsonl", "-o", log])
+        try #require(r.status == 0, "\(r.stderr)")
+        let refused = try CLI.run(["verify", "-dash.log"], in: dir)
+        #expect(refused.status == 64, "\(refused.stdout)")
+        #expect(refused.stderr.contains("-dash.log: a file whose name starts with '-' is read as options; write ./-dash.log, or put -- before it"),
+                "\(refused.stderr)")
+        #expect(!refused.stdout.contains("OVERVIEW"))
+        for arguments in [["verify", "./-dash.log"], ["verify", "--", "-dash.log"]] {
+            let r = try CLI.run(arguments, in: dir)
+            #expect(r.status == 0 && r.stdout.contains("intact"), "\(arguments): \(r.stderr)")
+        }
+        // Options, and a group of short options naming no file, are read as before.
+        #expect(try CLI.run(["verify", "-h"], in: dir).stdout.contains("OVERVIEW"))
+        #expect(try CLI.run(["replay", "Examples/editor-row.jsonl", "--at", "-3"]).stderr.contains("--at"))
+    }
+
     var example: [UInt8] { Array((try? Data(contentsOf: CLI.root.appendingPathComponent("Examples/editor-row.jsonl"))) ?? Data()) }
 
     @Test("a script through a pipe is read once, whole: /dev/stdin and - give the file's state")

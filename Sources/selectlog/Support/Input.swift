@@ -181,7 +181,12 @@ enum Input {
     /// The command line with `--option -N` joined into `--option=-N`: a negative
     /// number after an option is then judged by the option, with its own message,
     /// instead of being taken for an unknown option ("Missing value").
-    static func arguments(_ arguments: [String]) -> [String] {
+    ///
+    /// An argument such as `-dash.log` that names an existing file is refused (exit 64)
+    /// with the way to name it: the parser would take it for the short options `-d -a
+    /// -s -h …`, and `-h` prints the help and exits 0, so `verify -dash.log` checked
+    /// nothing and succeeded.
+    static func arguments(_ arguments: [String]) throws -> [String] {
         var out: [String] = []
         var i = 0
         while i < arguments.count {
@@ -189,6 +194,10 @@ enum Input {
             if a == "--" {
                 out += arguments[i...]
                 break
+            }
+            if a.hasPrefix("-"), !a.hasPrefix("--"), a.utf8.count > 2, access(a, F_OK) == 0 {
+                complain("\(a): a file whose name starts with '-' is read as options; write ./\(a), or put -- before it")
+                throw Exit.usage
             }
             if a.hasPrefix("--"), a.count > 2, !a.contains("="), i + 1 < arguments.count, isNegativeNumber(arguments[i + 1]) {
                 out.append(a + "=" + arguments[i + 1])
