@@ -115,6 +115,18 @@ struct HeightTreeRunTests {
         }
     }
 
+    @Test("a short leaf keeps only its rows, not a whole leaf's storage (a million one-row sections took 1.3 GB)",
+          arguments: [1, 2, 5, 15])
+    func shortLeafStorage(rows: Int) {
+        var builder = HeightTree.Builder()
+        for i in 0..<rows { builder.append(Points(i % 2 == 0 ? 44 : 10), count: 1) }
+        let tree = builder.build()
+        #expect(tree.count == rows)
+        #expect(tree.root.isLeaf && tree.root.heights.count == rows)
+        #expect(tree.root.heights.capacity < HeightTree.leafCapacity / 4, "\(tree.root.heights.capacity)")
+        #expect((0..<rows).map { tree.height(at: $0) } == (0..<rows).map { Points($0 % 2 == 0 ? 44 : 10) })
+    }
+
     @Test("a section of 50,000,000 rows of one height is one node, and each edit inside it adds at most a few")
     func hugeSectionsAreRuns() {
         let section = LayoutSection(count: 50_000_000, rowHeight: Points(44), heights: [Points(10), Points(20)])

@@ -176,6 +176,14 @@ package struct HeightTree: Sendable {
 
         private mutating func flush() {
             guard !pending.isEmpty else { return }
+            if pending.count < HeightTree.leafCapacity {
+                // A last, short leaf keeps only its rows: a section of one row kept a whole
+                // leaf's 1 KiB, and a reload of a million small sections took 1.3 GB.
+                var short: [Int64] = []
+                short.reserveCapacity(pending.count)
+                short.append(contentsOf: pending)
+                pending = short
+            }
             leaves.append(Node(leaf: pending))
             pending = []
         }

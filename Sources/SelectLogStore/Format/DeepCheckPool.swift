@@ -84,7 +84,7 @@ final class DeepCheckPool: @unchecked Sendable {
         self.bytes = bytes
         state = LockedBox(State())
         for t in 0..<Swift.max(1, threads) {
-            let result = WorkerThread.start(name: "selectlog.verify.\(t)") { [self] in
+            let result = WorkerThread.start(name: "selectlog.chk.\(t)") { [self] in
                 work(salt: salt, version: version)
             }
             // The system would start no more threads (`ulimit -v`, a thread limit).

@@ -40,8 +40,9 @@ enum WorkerThread {
     }
     @TaskLocal private static var budget = Budget()
 
-    /// Runs `body` on a new detached thread named `name` (up to 15 bytes are kept on
-    /// Linux). Returns 0, or the system's error number (`EAGAIN`, `ENOMEM`, …) when the
+    /// Runs `body` on a new detached thread named `name` (Linux keeps 15 bytes: the
+    /// store's are `selectlog.dec.N` for a replay's decoders, `selectlog.chk.N` for
+    /// `verify`'s checkers and `selectlog.rec` for a recorder's writer). Returns 0, or the system's error number (`EAGAIN`, `ENOMEM`, …) when the
     /// thread could not be created; `body` then never runs, and is released.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
         if let allowed = startsAllowed {

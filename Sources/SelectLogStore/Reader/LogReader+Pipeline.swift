@@ -77,7 +77,7 @@ extension LogReader {
         // learn how many did before it takes its second segment.
         let started = LockedBox<Int?>(nil)
         for (d, pipe) in pipes.enumerated() {
-            let result = WorkerThread.start(name: "selectlog.replay.\(d)") { [self] in
+            let result = WorkerThread.start(name: "selectlog.dec.\(d)") { [self] in
                 let turns = started.withLockedValue(waitingFor: { $0 != nil }) { s, _ in s ?? 1 }
                 for k in stride(from: d, to: segments, by: turns) {
                     let from = bounds.start(of: k), to = k + 1 == segments ? n : bounds.start(of: k + 1)

@@ -132,7 +132,7 @@ public final class Recorder: Sendable {
     /// The writer thread, started before the log is created or opened: when the system
     /// would not start it (`ulimit -v`, a thread limit), `.io`, and the file untouched.
     private static func writerThread(for path: String) throws(LogError) -> WorkerThread.Reservation {
-        switch WorkerThread.reserve(name: "selectlog.recorder") {
+        switch WorkerThread.reserve(name: "selectlog.rec") {
         case .success(let reservation): return reservation
         case .failure(let failure):
             throw LogError(.io, "cannot start the recorder's writer thread: \(failure)", path: path)
