@@ -162,6 +162,51 @@ struct OutputSafetyTests {
         process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" view \"$1\" -o \"$2\"", CLI.executable.path, log, out]
         #expect(try CLI.collect(process).status == 74)
         #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "link.txt"])
+        // Creating only (synthesize --script without --force): made whole too, then linked
+        // to its name.
+        let created = dir.appendingPathComponent("s.jsonl").path
+        let create = Process()
+        create.executableURL = URL(fileURLWithPath: "/bin/bash")
+        create.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" synthesize --script --events 2000 -o \"$1\"", CLI.executable.path, created]
+        #expect(try CLI.collect(create).status == 74)
+        #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "link.txt"])
+        #expect(try CLI.run(["synthesize", "--script", "--events", "2000", "-o", created]).status == 0)
+        #expect(try CLI.run(["synthesize", "--script", "--events", "20", "-o", created]).status == 64, "it exists now")
+        #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "link.txt", "s.jsonl"])
+    }
+
+    @Test("an output that replacing would change beyond its bytes is written in place: hard links, standard output")
+    func derivedOutputsInPlace() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try Self.log(in: dir)
+        // A file with a second hard link: both names get the page (renaming would split them).
+        let out = dir.appendingPathComponent("out.html").path, second = dir.appendingPathComponent("second.html").path
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: out))
+        try FileManager.default.linkItem(atPath: out, toPath: second)
+        #expect(try CLI.run(["view", log, "-o", out]).status == 0)
+        #expect(try Self.bytes(second) == Self.bytes(out) && Self.bytes(out).count > 1024)
+        // -o /dev/stdout with standard output redirected to a file: the page, then the
+        // command's own line, in that file (opened again by its name, the file had a second
+        // offset, and the line overwrote the page's start).
+        let captured = dir.appendingPathComponent("captured.html")
+        try Data().write(to: captured)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["view", log, "-o", "/dev/stdout"]
+        let handle = try FileHandle(forWritingTo: captured)
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: try Self.bytes(captured.path), as: UTF8.self)
+        let end = try #require(text.range(of: "</html>\n"))
+        let page = text[..<end.upperBound]
+        #expect(page.hasPrefix("<!DOCTYPE html>"))
+        #expect(text[end.upperBound...] == "wrote /dev/stdout: events 1...12 of 12, \(page.utf8.count) bytes\n", "\(text.suffix(100))")
+        #expect(try Self.files(dir) == ["dbg.slog", "out.html", "second.html", "captured.html"])
     }
 
     @Test("a torn tail: refused in place (the log untouched, verify --repair named); left out with a note with -o")
@@ -257,6 +302,10 @@ struct OutputSafetyTests {
                 #expect(r.status == 74 && r.stderr.contains("\(output): is a symbolic link to a missing file"), "\(arguments): \(r.stderr)")
             }
         }
+        // A path through a file: the system's reason, not "a missing file".
+        let throughFile = dir.appendingPathComponent("real.slog/x.slog").path
+        let r = try CLI.run(["compact", log, "-o", throughFile])
+        #expect(r.status == 74 && r.stderr.contains("\(throughFile): cannot create: Not a directory"), "\(r.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == "missing.slog")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: loop) == "loop.slog")
         // No temporary file is left anywhere.

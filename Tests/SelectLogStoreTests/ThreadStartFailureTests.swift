@@ -67,6 +67,10 @@ struct ThreadStartFailureTests {
         let reader = try LogReader(path: path)
         let expected = try reader.check(pipelinedFrom: 1, segmentEvents: 3_001)
         let got = try WorkerThread.allowingStarts(allowed) { try reader.check(pipelinedFrom: 1, segmentEvents: 3_001) }
+        // The pipelined check itself ran with the threads it got, or said it could not start.
+        let pipelined = try WorkerThread.allowingStarts(allowed) { try reader.pipelinedCheck(segmentEvents: 3_001) }
+        #expect((pipelined != nil) == (allowed > 0))
+        #expect(pipelined.map { $0.gesturesCompared == expected.gesturesCompared && $0.checkpointsCompared == expected.checkpointsCompared } ?? true)
         #expect(expected.isSame && got.isSame)
         #expect(got.events == expected.events && got.events == 20_000)
         #expect(got.gesturesCompared == expected.gesturesCompared && got.checkpointsCompared == expected.checkpointsCompared)

@@ -28,33 +28,42 @@ enum WorkerThread {
     /// than Linux's default of 8 MiB (Apple platforms give a secondary thread 512 KiB).
     static let stackSize = 1 << 20
 
-    /// Starts of threads the current task may still make (nil: no limit); tests set it to
-    /// make `start` fail as the system would, without touching other tests' threads.
-    @TaskLocal static var startsAllowed: Int?
+    /// The starts a test lets through before `start` fails as the system would, in the
+    /// task that bound it (`allowingStarts`); nil: no limit.
+    private final class Budget: Sendable {
+        /// The starts left.
+        private let lock = LockedBox(0)
 
-    /// Counts the starts that `startsAllowed` lets through, per task-local binding.
-    private final class Budget: @unchecked Sendable {
-        // @unchecked: read and written only by the thread that bound it (tests start
-        // threads from one thread).
-        var used = 0
+        init(_ allowed: Int) { lock.withLockedValue { $0 = allowed } }
+
+        /// Takes one start; false when none is left.
+        func take() -> Bool {
+            lock.withLockedValue { left in
+                guard left > 0 else { return false }
+                left -= 1
+                return true
+            }
+        }
     }
-    @TaskLocal private static var budget = Budget()
+    @TaskLocal private static var budget: Budget?
 
     /// Runs `body` on a new detached thread named `name` (Linux keeps 15 bytes: the
     /// store's are `selectlog.dec.N` for a replay's decoders, `selectlog.chk.N` for
     /// `verify`'s checkers and `selectlog.rec` for a recorder's writer). Returns 0, or the system's error number (`EAGAIN`, `ENOMEM`, …) when the
     /// thread could not be created; `body` then never runs, and is released.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
-        if let allowed = startsAllowed {
-            guard budget.used < allowed else { return EAGAIN }
-            budget.used += 1
-        }
+        if let budget, !budget.take() { return EAGAIN }
         let argument = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         _ = pthread_attr_setstacksize(&attributes, stackSize)
+        #if canImport(Darwin)
+        // The caller's quality of service: a recorder's writer keeps up with the thread
+        // that appends (an app's main thread), and a replay's decoders with the caller.
+        _ = pthread_attr_set_qos_class_np(&attributes, qos_class_self(), 0)
+        #endif
         #if canImport(Darwin)
         var thread: pthread_t?
         let result = pthread_create(&thread, &attributes, { WorkerThread.run($0) }, argument)
@@ -117,12 +126,10 @@ enum WorkerThread {
         var description: String { String(cString: strerror(code)) }
     }
 
-    /// Runs the `budget` counting of `startsAllowed` within `body`: `allowed` starts
-    /// succeed, the next fail with `EAGAIN`.
+    /// Runs `body` where `start`, called from this task, succeeds `allowed` times and then
+    /// fails with `EAGAIN` (for tests: other tasks' threads are not touched).
     static func allowingStarts<R>(_ allowed: Int, _ body: () throws -> R) rethrows -> R {
-        try $budget.withValue(Budget()) {
-            try $startsAllowed.withValue(allowed) { try body() }
-        }
+        try $budget.withValue(Budget(allowed)) { try body() }
     }
 
     #if !canImport(Darwin)

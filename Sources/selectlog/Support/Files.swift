@@ -312,17 +312,28 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
 }
 
 /// Writes `bytes` to `path`, replacing it; or, when `replacing` is false, only creating
-/// it (`O_EXCL`: a file, or a link, already there is "already exists", exit 64).
+/// it (a file, or a link, already there is "already exists", exit 64).
 ///
-/// A regular file (or a link to one), or nothing, at `path` is replaced whole or not at
-/// all: the bytes go to a temporary file beside it (the link's target), synced and
-/// renamed over it, so a full disk, a file size limit or Ctrl-C leaves the previous
-/// file as it was and no partial one. The replaced file's mode carries over, and a link
-/// stays a link. Anything else (a FIFO, a device such as `/dev/stdout`, a dangling link)
-/// is written through as it is, as a shell's `>` would; so is a file whose directory
-/// cannot take the temporary file.
+/// The file is made whole or not at all where it can be: the bytes go to a temporary
+/// file beside it, synced, then renamed over it (or, creating only, linked to its name),
+/// so a full disk, a file size limit or Ctrl-C leaves the previous file as it was and no
+/// partial one. A replaced file keeps its mode (set before a byte is written) and a link
+/// to it stays a link. The file is written in place, as a shell's `>` would, where
+/// replacing it would change more than its bytes or cannot be done: a FIFO, a device or
+/// anything under /dev or /proc (`/dev/stdout`), one of this process's standard
+/// streams, a dangling link, a file with other hard links, one this user may not write
+/// or does not own, and a file whose directory will not take the temporary file or the
+/// rename.
 func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
-    if replacing, let target = replaceableTarget(path), try replaceFile(target, shown: path, with: bytes) { return }
+    if replacing, let fd = standardStream(named: path) {
+        // `-o /dev/stdout`: through the descriptor itself. Opened again by its name, a
+        // file behind it got a second offset, and the command's next line on standard
+        // output overwrote the start of what was written.
+        if fd == 1 { StandardStreams.flushPrinted() }
+        try writeAll(fd, bytes, path: path)
+        return
+    }
+    if let target = wholeTarget(path, replacing: replacing), try writeWhole(target, shown: path, bytes, replacing: replacing) { return }
     let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
     guard fd >= 0 else {
         if !replacing, errno == EEXIST { throw alreadyExists(path) }
@@ -333,34 +344,54 @@ func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws 
     try writeAll(fd, bytes, path: path)
 }
 
-/// Where `writeFile` puts a replacement for `path`: the regular file it names, through
-/// its links (nil when it is not one), or `path` itself when nothing is there; with
-/// whether something is replaced.
-private func replaceableTarget(_ path: String) -> (path: String, replaces: Bool)? {
+/// The standard output or error (1 or 2) that `path` names (`/dev/stdout`, or the file,
+/// pipe or terminal behind it under any name); nil for anything else.
+private func standardStream(named path: String) -> Int32? {
+    var named = stat()
+    guard stat(path, &named) == 0 else { return nil }
+    for fd: Int32 in [1, 2] {
+        var open = stat()
+        if fstat(fd, &open) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino { return fd }
+    }
+    return nil
+}
+
+/// Where `writeFile` makes `path` whole: `path` itself when nothing is there, or (when
+/// `replacing`) the regular file it names through its links, when only its bytes would
+/// change; nil when it is written in place.
+private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, replaces: Bool)? {
+    guard !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/") else { return nil }
     var info = stat()
     if stat(path, &info) != 0 {
-        // Nothing there: a new file, made whole. A dangling link is written through.
+        // Nothing there: made whole. A dangling link is written through (or, creating
+        // only, is "already exists").
         return errno == ENOENT && lstat(path, &info) != 0 && errno == ENOENT ? (path, false) : nil
     }
-    guard info.st_mode & S_IFMT == S_IFREG, let real = realpath(path, nil) else { return nil }
+    guard replacing, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, access(path, W_OK) == 0,
+          geteuid() == 0 || info.st_uid == geteuid() else { return nil }
+    for fd: Int32 in 0...2 {
+        var open = stat()
+        if fstat(fd, &open) == 0, open.st_dev == info.st_dev, open.st_ino == info.st_ino { return nil }
+    }
+    guard let real = realpath(path, nil) else { return nil }
     defer { free(real) }
     return (String(cString: real), true)
 }
 
-/// Writes `bytes` to a temporary file beside `target` and renames it over `target.path`:
-/// true when done; false, having made nothing, when the temporary file cannot be created
-/// beside an existing file (the caller then writes in place). Complains naming `shown`
-/// and exits 74 when the write, the sync or the rename fails, leaving `target` as it was.
-private func replaceFile(_ target: (path: String, replaces: Bool), shown: String, with bytes: [UInt8]) throws -> Bool {
+/// Writes `bytes` to a temporary file beside `target.path` and renames it over (or,
+/// `replacing` false, links it to) that name: true when done; false, having left
+/// nothing, when the temporary file, the rename or the link cannot be made there (the
+/// caller writes in place). Complains naming `shown` and exits 74 when the write or the
+/// sync fails, and 64 when, creating only, the name was taken meanwhile; `target` is
+/// left as it was.
+private func writeWhole(_ target: (path: String, replaces: Bool), shown: String, _ bytes: [UInt8], replacing: Bool) throws -> Bool {
     let partial = FileIO.sibling(of: target.path, suffix: Rewrite.temporarySuffix("partial"))
     TemporaryFiles.add(partial)
-    let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    // A replacement is private until it has the replaced file's mode, before any byte.
+    let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, target.replaces ? 0o600 : 0o644)
     guard fd >= 0 else {
-        let reason = systemReason()
         TemporaryFiles.forget(partial)
-        if target.replaces { return false }
-        complain("\(shown): cannot create: \(reason)")
-        throw Exit.io
+        return false
     }
     func fail(_ what: String) throws -> Never {
         let reason = systemReason()
@@ -369,6 +400,11 @@ private func replaceFile(_ target: (path: String, replaces: Bool), shown: String
         complain("\(shown): cannot write: \(what)\(reason)")
         throw Exit.io
     }
+    var info = stat()
+    if target.replaces, stat(target.path, &info) == 0 {
+        _ = fchown(fd, info.st_uid, info.st_gid)
+        _ = fchmod(fd, info.st_mode & 0o7777)
+    }
     var done = 0
     while done < bytes.count {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
@@ -376,22 +412,25 @@ private func replaceFile(_ target: (path: String, replaces: Bool), shown: String
         if n <= 0 { try fail("") }
         done += n
     }
-    // The replaced file's permissions (and, where allowed, its owner), set through the
-    // descriptor.
-    var info = stat()
-    if target.replaces, stat(target.path, &info) == 0 {
-        _ = fchmod(fd, info.st_mode & 0o7777)
-        _ = fchown(fd, info.st_uid, info.st_gid)
-    }
     guard fsync(fd) == 0 else { try fail("fsync failed: ") }
     close(fd)
-    guard rename(partial, target.path) == 0 else {
-        let reason = systemReason()
+    if replacing {
+        guard rename(partial, target.path) == 0 else {
+            // Not allowed here (a sticky directory, a bind-mounted file): in place instead.
+            TemporaryFiles.delete(partial)
+            return false
+        }
+        TemporaryFiles.forget(partial)
+    } else {
+        guard link(partial, target.path) == 0 else {
+            let taken = errno == EEXIST
+            TemporaryFiles.delete(partial)
+            if taken { throw alreadyExists(shown) }
+            // A file system without hard links: created in place instead (O_EXCL).
+            return false
+        }
         TemporaryFiles.delete(partial)
-        complain("\(shown): cannot replace it: rename failed: \(reason)")
-        throw Exit.io
     }
-    TemporaryFiles.forget(partial)
     try? FileIO.syncDirectory(of: target.path)
     return true
 }

@@ -57,6 +57,12 @@ struct Rewrite {
         let shown = output ?? log
         var info = stat()
         guard stat(shown, &info) == 0 else {
+            let failure = errno
+            if failure != ENOENT, failure != ELOOP {
+                // A path this user may not search, a file where a directory should be.
+                complain("\(shown): cannot create: \(String(cString: strerror(failure)))")
+                throw Exit.io
+            }
             if lstat(shown, &info) == 0 {
                 // A link to nothing, or a loop of links: neither a file to replace nor a
                 // name to create, and replacing the link would lose where it pointed.
