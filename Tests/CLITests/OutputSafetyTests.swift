@@ -29,6 +29,16 @@ struct OutputSafetyTests {
         Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
     }
 
+    /// `selectlog arguments` under a file size limit of 1 KiB, with SIGXFSZ ignored: a
+    /// write past it fails with EFBIG, as on a full disk.
+    static func underFileSizeLimit(_ arguments: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", CLI.executable.path] + arguments
+        process.currentDirectoryURL = CLI.root
+        return try CLI.collect(process)
+    }
+
     /// `log`, its payload byte at `offset` flipped (its checksum then fails).
     static func damaged(_ log: String, at offset: Int, in dir: URL) throws -> String {
         var data = try bytes(log)
@@ -135,12 +145,7 @@ struct OutputSafetyTests {
             for output in [out, link] {
                 try Data(previous.utf8).write(to: URL(fileURLWithPath: out))
                 chmod(out, 0o600)
-                // Under a file size limit of 1 KiB (every output here is larger), with SIGXFSZ
-                // ignored: the write fails with EFBIG, as on a full disk.
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", CLI.executable.path] + command + ["-o", output]
-                let failed = try CLI.collect(process)
+                let failed = try Self.underFileSizeLimit(command + ["-o", output])
                 #expect(failed.status == 74, "\(command) -o \(output): \(failed.stderr)")
                 #expect(failed.stderr.contains("\(output): cannot write"), "\(command): \(failed.stderr)")
                 #expect(try String(decoding: Self.bytes(out), as: UTF8.self) == previous, "\(command) -o \(output)")
@@ -157,18 +162,12 @@ struct OutputSafetyTests {
         }
         // A new file is made whole too: nothing at all after a failed write.
         try FileManager.default.removeItem(atPath: out)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" view \"$1\" -o \"$2\"", CLI.executable.path, log, out]
-        #expect(try CLI.collect(process).status == 74)
+        #expect(try Self.underFileSizeLimit(["view", log, "-o", out]).status == 74)
         #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "link.txt"])
         // Creating only (synthesize --script without --force): made whole too, then linked
         // to its name.
         let created = dir.appendingPathComponent("s.jsonl").path
-        let create = Process()
-        create.executableURL = URL(fileURLWithPath: "/bin/bash")
-        create.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" synthesize --script --events 2000 -o \"$1\"", CLI.executable.path, created]
-        #expect(try CLI.collect(create).status == 74)
+        #expect(try Self.underFileSizeLimit(["synthesize", "--script", "--events", "2000", "-o", created]).status == 74)
         #expect(try Self.files(dir) == ["dbg.slog", "taps.jsonl", "link.txt"])
         #expect(try CLI.run(["synthesize", "--script", "--events", "2000", "-o", created]).status == 0)
         #expect(try CLI.run(["synthesize", "--script", "--events", "20", "-o", created]).status == 64, "it exists now")
