@@ -73,8 +73,8 @@ extension LogReader {
         // before its own. One decoder keeps a few chunks ahead.
         let ahead = count == 1 ? 4 : Swift.min(size, 1 << 20) / ReplayPipe.chunkEvents + 2
         var pipes = (0..<count).map { _ in LockedBox(ReplayPipe(ahead: ahead)) }
-        // The decoders take turns at the segments among those that started: each waits to
-        // learn how many did before it takes its second segment.
+        // The decoders take turns at the segments among those that started: each learns how
+        // many did before it starts.
         let started = LockedBox<Int?>(nil)
         for (d, pipe) in pipes.enumerated() {
             let result = WorkerThread.start(name: "selectlog.dec.\(d)") { [self] in
