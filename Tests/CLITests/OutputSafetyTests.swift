@@ -185,9 +185,9 @@ struct OutputSafetyTests {
         try FileManager.default.linkItem(atPath: out, toPath: second)
         #expect(try CLI.run(["view", log, "-o", out]).status == 0)
         #expect(try Self.bytes(second) == Self.bytes(out) && Self.bytes(out).count > 1024)
-        // -o /dev/stdout with standard output redirected to a file: the page, then the
-        // command's own line, in that file (opened again by its name, the file had a second
-        // offset, and the line overwrote the page's start).
+        // -o /dev/stdout with standard output redirected to a file: the page alone in that
+        // file, the command's own line on standard error (written after the page, the line
+        // overwrote its start: opened again by its name, the file had a second offset).
         let captured = dir.appendingPathComponent("captured.html")
         try Data().write(to: captured)
         let process = Process()
@@ -195,16 +195,16 @@ struct OutputSafetyTests {
         process.arguments = ["view", log, "-o", "/dev/stdout"]
         let handle = try FileHandle(forWritingTo: captured)
         process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
+        let err = Pipe()
+        process.standardError = err
         try process.run()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try handle.close()
         #expect(process.terminationStatus == 0)
-        let text = String(decoding: try Self.bytes(captured.path), as: UTF8.self)
-        let end = try #require(text.range(of: "</html>\n"))
-        let page = text[..<end.upperBound]
-        #expect(page.hasPrefix("<!DOCTYPE html>"))
-        #expect(text[end.upperBound...] == "wrote /dev/stdout: events 1...12 of 12, \(page.utf8.count) bytes\n", "\(text.suffix(100))")
+        let page = String(decoding: try Self.bytes(captured.path), as: UTF8.self)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"), "\(page.prefix(60)) … \(page.suffix(60))")
+        #expect(said == "wrote /dev/stdout: events 1...12 of 12, \(page.utf8.count) bytes\n", "\(said)")
         #expect(try Self.files(dir) == ["dbg.slog", "out.html", "second.html", "captured.html"])
     }
 

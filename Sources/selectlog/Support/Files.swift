@@ -344,6 +344,10 @@ func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws 
     try writeAll(fd, bytes, path: path)
 }
 
+/// Whether `path` names this command's standard output (`-o /dev/stdout`), where a
+/// command's own lines would mix with what it wrote.
+func namesStandardOutput(_ path: String) -> Bool { standardStream(named: path) == 1 }
+
 /// The standard output or error (1 or 2) that `path` names (`/dev/stdout`, or the file,
 /// pipe or terminal behind it under any name); nil for anything else.
 private func standardStream(named path: String) -> Int32? {
