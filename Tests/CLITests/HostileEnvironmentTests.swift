@@ -151,6 +151,26 @@ struct HostileEnvironmentTests {
         #expect(!r.stderr.contains("standard input, a pipe or a device"), "\(r.stderr)")
     }
 
+    @Test("with few descriptors (ulimit -n), record either writes a whole log or fails and leaves none")
+    func fewDescriptors() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = CLI.root.appendingPathComponent("Examples/debugging-session.jsonl").path
+        for limit in 4...12 {
+            let log = dir.appendingPathComponent("n\(limit).slog").path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "ulimit -n \(limit); exec \"$0\" record \"$1\" -o \"$2\"", CLI.executable.path, script, log]
+            let r = try CLI.collect(process)
+            if r.status == 0 {
+                #expect(try LogReader(path: log).eventCount == 12, "ulimit -n \(limit)")
+            } else {
+                #expect(r.status == 74, "ulimit -n \(limit): \(r.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: log), "ulimit -n \(limit): a failed record left \(log)")
+            }
+        }
+    }
+
     @Test("a repair waits while another holds the log, then cuts it; a second finds it cut and saves nothing")
     func repairsTakeTurns() throws {
         let dir = try CLI.temporaryDirectory()

@@ -60,9 +60,15 @@ final class LogFile {
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
                                 behaviour: behaviour, version: version ?? LogFormat.version)
         let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
-        try file.write(header.encoded())
-        try FileIO.syncData(fd, path: path)
-        try FileIO.syncDirectory(of: path)
+        do throws(LogError) {
+            try file.write(header.encoded())
+            try FileIO.syncData(fd, path: path)
+            try FileIO.syncDirectory(of: path)
+        } catch {
+            // The file this call made goes too (a retry would find it "already exists").
+            if exclusive { unlink(path) }
+            throw error
+        }
         return file
     }
 
