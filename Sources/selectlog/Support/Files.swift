@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
-import SelectLogStore
 
 enum FileHandleWriter {
     static func writeStderr(_ s: String) {
@@ -72,7 +71,7 @@ final class InputFile {
             complain("\(path): cannot read: \(reason)")
             throw Exit.io
         }
-        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        identity = FileIdentity(info)
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
         case S_IFIFO, S_IFSOCK: kind = .pipe
@@ -233,9 +232,26 @@ struct FileIdentity: Equatable {
         inode = UInt64(info.st_ino)
     }
 
+    /// The identity of the file open on descriptor `fd`, or nil when it is not open.
+    init?(descriptor fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The identity of the file `info` describes.
+    init(_ info: stat) {
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     init(device: UInt64, inode: UInt64) {
         self.device = device
         self.inode = inode
+    }
+
+    /// The first of `descriptors` open on this file, if any.
+    func descriptor(among descriptors: [Int32]) -> Int32? {
+        descriptors.first { FileIdentity(descriptor: $0) == self }
     }
 }
 
@@ -245,10 +261,10 @@ struct FileIdentity: Equatable {
 /// `-` is standard input, whatever file it was redirected from. Only a regular file can
 /// be lost so (a terminal is both `/dev/stdin` and `/dev/stdout`).
 func refuseOutputOverInput(_ output: String, input: String) throws {
-    var out = stat(), into = stat()
+    var out = stat()
     guard stat(output, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return }
-    let read = input == "-" ? fstat(0, &into) : stat(input, &into)
-    guard read == 0, out.st_dev == into.st_dev, out.st_ino == into.st_ino else { return }
+    let read = input == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: input)
+    guard read == FileIdentity(out) else { return }
     complain("\(output): is the input \(input); choose another output")
     throw Exit.usage
 }
@@ -309,132 +325,4 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         }
         done += n
     }
-}
-
-/// Writes `bytes` to `path`, replacing it; or, when `replacing` is false, only creating
-/// it (a file, or a link, already there is "already exists", exit 64).
-///
-/// The file is made whole or not at all where it can be: the bytes go to a temporary
-/// file beside it, synced, then renamed over it (or, creating only, linked to its name),
-/// so a full disk, a file size limit or Ctrl-C leaves the previous file as it was and no
-/// partial one. A replaced file keeps its mode (set before a byte is written) and a link
-/// to it stays a link. The file is written in place, as a shell's `>` would, where
-/// replacing it would change more than its bytes or cannot be done: a FIFO, a device or
-/// anything under /dev or /proc (`/dev/stdout`), one of this process's standard
-/// streams, a dangling link, a file with other hard links, one this user may not write
-/// or does not own, and a file whose directory will not take the temporary file or the
-/// rename.
-func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
-    if replacing, let fd = standardStream(named: path) {
-        // `-o /dev/stdout`: through the descriptor itself. Opened again by its name, a
-        // file behind it got a second offset, and the command's next line on standard
-        // output overwrote the start of what was written.
-        if fd == 1 { StandardStreams.flushPrinted() }
-        try writeAll(fd, bytes, path: path)
-        return
-    }
-    if let target = wholeTarget(path, replacing: replacing), try writeWhole(target, shown: path, bytes, replacing: replacing) { return }
-    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
-    guard fd >= 0 else {
-        if !replacing, errno == EEXIST { throw alreadyExists(path) }
-        complain("\(path): cannot create: \(systemReason())")
-        throw Exit.io
-    }
-    defer { close(fd) }
-    try writeAll(fd, bytes, path: path)
-}
-
-/// Whether `path` names this command's standard output (`-o /dev/stdout`), where a
-/// command's own lines would mix with what it wrote.
-func namesStandardOutput(_ path: String) -> Bool { standardStream(named: path) == 1 }
-
-/// The standard output or error (1 or 2) that `path` names (`/dev/stdout`, or the file,
-/// pipe or terminal behind it under any name); nil for anything else.
-private func standardStream(named path: String) -> Int32? {
-    var named = stat()
-    guard stat(path, &named) == 0 else { return nil }
-    for fd: Int32 in [1, 2] {
-        var open = stat()
-        if fstat(fd, &open) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino { return fd }
-    }
-    return nil
-}
-
-/// Where `writeFile` makes `path` whole: `path` itself when nothing is there, or (when
-/// `replacing`) the regular file it names through its links, when only its bytes would
-/// change; nil when it is written in place.
-private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, replaces: Bool)? {
-    guard !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/") else { return nil }
-    var info = stat()
-    if stat(path, &info) != 0 {
-        // Nothing there: made whole. A dangling link is written through (or, creating
-        // only, is "already exists").
-        return errno == ENOENT && lstat(path, &info) != 0 && errno == ENOENT ? (path, false) : nil
-    }
-    guard replacing, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, access(path, W_OK) == 0,
-          geteuid() == 0 || info.st_uid == geteuid() else { return nil }
-    for fd: Int32 in 0...2 {
-        var open = stat()
-        if fstat(fd, &open) == 0, open.st_dev == info.st_dev, open.st_ino == info.st_ino { return nil }
-    }
-    guard let real = realpath(path, nil) else { return nil }
-    defer { free(real) }
-    return (String(cString: real), true)
-}
-
-/// Writes `bytes` to a temporary file beside `target.path` and renames it over (or,
-/// `replacing` false, links it to) that name: true when done; false, having left
-/// nothing, when the temporary file, the rename or the link cannot be made there (the
-/// caller writes in place). Complains naming `shown` and exits 74 when the write or the
-/// sync fails, and 64 when, creating only, the name was taken meanwhile; `target` is
-/// left as it was.
-private func writeWhole(_ target: (path: String, replaces: Bool), shown: String, _ bytes: [UInt8], replacing: Bool) throws -> Bool {
-    let partial = FileIO.sibling(of: target.path, suffix: Rewrite.temporarySuffix("partial"))
-    TemporaryFiles.add(partial)
-    // A replacement is private until it has the replaced file's mode, before any byte.
-    let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, target.replaces ? 0o600 : 0o644)
-    guard fd >= 0 else {
-        TemporaryFiles.forget(partial)
-        return false
-    }
-    func fail(_ what: String) throws -> Never {
-        let reason = systemReason()
-        close(fd)
-        TemporaryFiles.delete(partial)
-        complain("\(shown): cannot write: \(what)\(reason)")
-        throw Exit.io
-    }
-    var info = stat()
-    if target.replaces, stat(target.path, &info) == 0 {
-        _ = fchown(fd, info.st_uid, info.st_gid)
-        _ = fchmod(fd, info.st_mode & 0o7777)
-    }
-    var done = 0
-    while done < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { try fail("") }
-        done += n
-    }
-    guard fsync(fd) == 0 else { try fail("fsync failed: ") }
-    close(fd)
-    if replacing {
-        guard rename(partial, target.path) == 0 else {
-            // Not allowed here (a sticky directory, a bind-mounted file): in place instead.
-            TemporaryFiles.delete(partial)
-            return false
-        }
-        TemporaryFiles.forget(partial)
-    } else {
-        guard link(partial, target.path) == 0 else {
-            let taken = errno == EEXIST
-            TemporaryFiles.delete(partial)
-            if taken { throw alreadyExists(shown) }
-            // A file system without hard links: created in place instead (O_EXCL).
-            return false
-        }
-        TemporaryFiles.delete(partial)
-    }
-    try? FileIO.syncDirectory(of: target.path)
-    return true
 }

@@ -112,13 +112,8 @@ struct Rewrite {
         let fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { try fail("open") }
         let synced = fsync(fd) == 0
-        // The replaced file's permissions (and, where allowed, its owner) carry over, set
-        // through the descriptor: a name could be swapped for a link meanwhile.
-        var info = stat()
-        if synced, replaces, stat(path, &info) == 0 {
-            _ = fchmod(fd, info.st_mode & 0o7777)
-            _ = fchown(fd, info.st_uid, info.st_gid)
-        }
+        // The replaced file's permissions (and, where allowed, its owner) carry over.
+        if synced, replaces { carryOwnerAndMode(of: path, to: fd) }
         close(fd)
         guard synced else { try fail("fsync") }
         guard rename(partial, path) == 0 else { try fail("rename") }

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SelectLogStore
+
+/// Writes `bytes` to `path`, replacing it; or, when `replacing` is false, only creating
+/// it (a file, or a link, already there is "already exists", exit 64).
+///
+/// The file is made whole or not at all where it can be: the bytes go to a temporary
+/// file beside it, synced, then renamed over it (or, creating only, linked to its name),
+/// so a full disk, a file size limit or Ctrl-C leaves the previous file as it was and no
+/// partial one. A replaced file keeps its mode (set before a byte is written) and a link
+/// to it stays a link. The file is written in place, as a shell's `>` would, where
+/// replacing it would change more than its bytes or cannot be done: a FIFO, a device or
+/// anything under /dev or /proc (`/dev/stdout`), one of this process's standard
+/// streams, a dangling link, a file with other hard links, one this user may not write
+/// or does not own, and a file whose directory will not take the temporary file or the
+/// rename.
+func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
+    if replacing, let fd = standardStream(named: path) {
+        // `-o /dev/stdout`: through the descriptor itself. Opened again by its name, a
+        // file behind it got a second offset, and the command's next line on standard
+        // output overwrote the start of what was written.
+        if fd == 1 { StandardStreams.flushPrinted() }
+        try writeAll(fd, bytes, path: path)
+        return
+    }
+    if let target = wholeTarget(path, replacing: replacing), try writeWhole(target, shown: path, bytes, replacing: replacing) { return }
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
+    guard fd >= 0 else {
+        if !replacing, errno == EEXIST { throw alreadyExists(path) }
+        complain("\(path): cannot create: \(systemReason())")
+        throw Exit.io
+    }
+    defer { close(fd) }
+    try writeAll(fd, bytes, path: path)
+}
+
+/// Whether `path` names this command's standard output (`-o /dev/stdout`), where a
+/// command's own lines would mix with what it wrote.
+func namesStandardOutput(_ path: String) -> Bool { standardStream(named: path) == 1 }
+
+/// The standard output or error (1 or 2) that `path` names (`/dev/stdout`, or the file,
+/// pipe or terminal behind it under any name); nil for anything else.
+private func standardStream(named path: String) -> Int32? {
+    FileIdentity(path: path)?.descriptor(among: [1, 2])
+}
+
+/// Where `writeFile` makes `path` whole: `path` itself when nothing is there, or (when
+/// `replacing`) the regular file it names through its links, when only its bytes would
+/// change; nil when it is written in place.
+private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, replaces: Bool)? {
+    guard !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/") else { return nil }
+    var info = stat()
+    if stat(path, &info) != 0 {
+        // Nothing there: made whole. A dangling link is written through (or, creating
+        // only, is "already exists").
+        return errno == ENOENT && lstat(path, &info) != 0 && errno == ENOENT ? (path, false) : nil
+    }
+    guard replacing, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, access(path, W_OK) == 0,
+          geteuid() == 0 || info.st_uid == geteuid() else { return nil }
+    guard FileIdentity(info).descriptor(among: [0, 1, 2]) == nil else { return nil }
+    guard let real = realpath(path, nil) else { return nil }
+    defer { free(real) }
+    return (String(cString: real), true)
+}
+
+/// Writes `bytes` to a temporary file beside `target.path` and renames it over (or,
+/// `replacing` false, links it to) that name: true when done; false, having left
+/// nothing, when the temporary file, the rename or the link cannot be made there (the
+/// caller writes in place). Complains naming `shown` and exits 74 when the write or the
+/// sync fails, and 64 when, creating only, the name was taken meanwhile; `target` is
+/// left as it was.
+private func writeWhole(_ target: (path: String, replaces: Bool), shown: String, _ bytes: [UInt8], replacing: Bool) throws -> Bool {
+    let partial = FileIO.sibling(of: target.path, suffix: Rewrite.temporarySuffix("partial"))
+    TemporaryFiles.add(partial)
+    // A replacement is private until it has the replaced file's mode, before any byte.
+    let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, target.replaces ? 0o600 : 0o644)
+    guard fd >= 0 else {
+        TemporaryFiles.forget(partial)
+        return false
+    }
+    if target.replaces { carryOwnerAndMode(of: target.path, to: fd) }
+    do {
+        try writeAll(fd, bytes, path: shown)
+    } catch {
+        close(fd)
+        TemporaryFiles.delete(partial)
+        throw error
+    }
+    guard fsync(fd) == 0 else {
+        let reason = systemReason()
+        close(fd)
+        TemporaryFiles.delete(partial)
+        complain("\(shown): cannot write: fsync failed: \(reason)")
+        throw Exit.io
+    }
+    close(fd)
+    if replacing {
+        guard rename(partial, target.path) == 0 else {
+            // Not allowed here (a sticky directory, a bind-mounted file): in place instead.
+            TemporaryFiles.delete(partial)
+            return false
+        }
+        TemporaryFiles.forget(partial)
+    } else {
+        guard link(partial, target.path) == 0 else {
+            let taken = errno == EEXIST
+            TemporaryFiles.delete(partial)
+            if taken { throw alreadyExists(shown) }
+            // A file system without hard links: created in place instead (O_EXCL).
+            return false
+        }
+        TemporaryFiles.delete(partial)
+    }
+    try? FileIO.syncDirectory(of: target.path)
+    return true
+}
+
+/// Gives the file open on `fd` the owner (where this user may) and then the mode of the
+/// file at `path`, through the descriptor (a name could be swapped for a link meanwhile):
+/// a replacement keeps the replaced file's. The owner first, as a change of owner clears
+/// the set-user-ID bits.
+func carryOwnerAndMode(of path: String, to fd: Int32) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return }
+    _ = fchown(fd, info.st_uid, info.st_gid)
+    _ = fchmod(fd, info.st_mode & 0o7777)
+}
