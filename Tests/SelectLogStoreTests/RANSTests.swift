@@ -40,7 +40,7 @@ struct RANSTests {
                 var out: [Int] = []
                 for c in contexts {
                     var symbol = d.decode(decoding + c * Int(RANS.total))
-                    if symbol == tables[c].alphabet { symbol = Int(bits.read(bits: tables[c].escapeBits)) }
+                    if symbol == RANS.escape { symbol = Int(bits.read(bits: tables[c].escapeBits)) }
                     out.append(symbol)
                 }
                 return (out, d.isFinished, d.overran || bits.overran)

@@ -17,27 +17,28 @@ enum IntegerClass {
     /// The classes: 95 for lengths up to `maxLength`, and two for longer values.
     static let alphabet = 3 + 4 * (maxLength - 1) + 2
 
-    /// `v` as its class, written with `table` into `e`, and its raw bits into `raw`.
+    /// `v` as its class and the raw bits after it: `low` in `lowBits` bits, preceded for
+    /// a value longer than `maxLength` bits by its length less `maxLength` + 1 in six bits
+    /// (`longLength`).
     @inline(__always)
-    static func encode(_ v: Int64, with table: RANSTable, into e: inout RANSEncoder, raw: inout BitWriter) {
-        let negative = v < 0
+    static func split(_ v: Int64) -> (symbol: Int, low: UInt64, lowBits: Int, longLength: Int?) {
         let magnitude = v.magnitude
         let n = UInt64.bitWidth - magnitude.leadingZeroBitCount
-        let s = negative ? 1 : 0
+        let s = v < 0 ? 1 : 0
         switch n {
-        case 0:
-            table.encode(0, into: &e, raw: &raw)
-        case 1:
-            table.encode(1 + s, into: &e, raw: &raw)
-        case 2...maxLength:
-            let below = Int(magnitude >> (n - 2) & 1)
-            table.encode(3 + 4 * (n - 2) + 2 * below + s, into: &e, raw: &raw)
-            raw.write(magnitude, bits: n - 2)
-        default:
-            table.encode(alphabet - 2 + s, into: &e, raw: &raw)
-            raw.write(UInt64(n - maxLength - 1), bits: 6)
-            raw.writeWide(magnitude, bits: n - 1)
+        case 0: return (0, 0, 0, nil)
+        case 1: return (1 + s, 0, 0, nil)
+        case 2...maxLength: return (3 + 4 * (n - 2) + 2 * Int(magnitude >> (n - 2) & 1) + s, magnitude, n - 2, nil)
+        default: return (alphabet - 2 + s, magnitude, n - 1, n - maxLength - 1)
         }
+    }
+
+    /// `v` as its class, written with `table` into `e`, and its raw bits into `raw`.
+    static func encode(_ v: Int64, with table: RANSTable, into e: inout RANSEncoder, raw: inout BitWriter) {
+        let c = split(v)
+        table.encode(c.symbol, into: &e, raw: &raw)
+        if let long = c.longLength { raw.write(UInt64(long), bits: 6) }
+        raw.writeWide(c.low, bits: c.lowBits)
     }
 
     /// The value of class `symbol` (0..<`alphabet`), its raw bits read from `raw`; nil

@@ -27,6 +27,9 @@ enum RANS {
     /// The largest alphabet a table holds: with its escape, 512 symbols (a decoding entry
     /// keeps the symbol in 9 bits).
     static let maxAlphabet = 511
+    /// The symbol a decoding entry gives for a table's escape, whatever its alphabet (so
+    /// that a decoder tells an escape by one comparison with a constant).
+    static let escape = 511
 }
 
 /// The encoding side: collects the symbols (their starts and frequencies) in order and

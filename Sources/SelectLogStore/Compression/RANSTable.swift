@@ -158,11 +158,12 @@ struct RANSTable: Equatable {
     }
 
     /// Fills `RANS.total` decoding entries at `table`, for `RANSDecoderCore.decode(_:)`:
-    /// frequency << 20 | (slot - start) << 9 | symbol.
+    /// frequency << 20 | (slot - start) << 9 | symbol, the escape as `RANS.escape`.
     func fillDecoding(_ table: UnsafeMutablePointer<UInt32>) {
         for (s, entry) in entries.enumerated() where entry != 0 {
             let start = Int(entry >> 16), f = entry & 0xFFFF
-            for j in 0..<Int(f) { table[start + j] = f << 20 | UInt32(j) << 9 | UInt32(s) }
+            let symbol = UInt32(s == alphabet ? RANS.escape : s)
+            for j in 0..<Int(f) { table[start + j] = f << 20 | UInt32(j) << 9 | symbol }
         }
     }
 }
