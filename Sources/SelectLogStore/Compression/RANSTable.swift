@@ -4,9 +4,9 @@
 /// is coded as the escape followed by the symbol in `escapeBits` raw bits.
 ///
 /// Frequencies are stored coarsely: every symbol but the most frequent one on a grid of
-/// four steps an octave (exact below 8), six bits each, and the most frequent takes what
-/// is left of `RANS.total`. Rounding down to the grid costs at most an eighth of a
-/// symbol's probability, and keeps a table of ten symbols to about nine bytes.
+/// four steps an octave (exact below 8), and the most frequent takes what is left of
+/// `RANS.total`. Rounding down to the grid costs at most a fifth of a symbol's
+/// probability.
 struct RANSTable: Equatable {
     /// Symbols `0..<alphabet`; the escape is `alphabet`.
     let alphabet: Int
@@ -97,42 +97,55 @@ struct RANSTable: Equatable {
 
     // MARK: Coding the table
 
-    /// The table in bits: the number of symbols it holds (gamma), each symbol's distance
-    /// from the one before (gamma; the first from -1), and with two or more, which one
-    /// takes the rest (gamma of its place plus one) and every other one's grid code (six bits).
+    /// The table in bits: the number of symbols it holds, the escape included (gamma);
+    /// each symbol's distance from the one before (gamma; the first from -1), the escape
+    /// left out, as it is always there and last; and with two symbols or more, which one
+    /// takes the rest (gamma of its place plus one) and every other one's grid code but
+    /// the escape's, which is 1: as the gamma code of its zigzagged difference from the
+    /// code before it (the first's from 0).
     func write(to w: inout BitWriter) {
         w.writeGamma(UInt32(symbols.count))
         var previous = -1
-        for s in symbols {
+        for s in symbols.dropLast() {
             w.writeGamma(UInt32(s - previous))
             previous = s
         }
         guard symbols.count >= 2 else { return }
         w.writeGamma(UInt32(largest + 1))
-        for (i, c) in codes.enumerated() where i != largest { w.write(UInt64(c), bits: 6) }
+        // Each code as its difference from the code before (zigzag, then gamma): a
+        // residual's classes fall off smoothly, so most differences are small.
+        var before = 0
+        for (i, c) in codes.enumerated().dropLast() where i != largest {
+            let d = c - before
+            w.writeGamma(UInt32(d >= 0 ? 2 * d + 1 : -2 * d))
+            before = c
+        }
     }
 
     /// The table `write(to:)` wrote for an alphabet of `alphabet`, or nil when the bits
-    /// do not make one (a symbol past the escape, a grid code out of range, frequencies
+    /// do not make one (a symbol past the alphabet, a grid code out of range, frequencies
     /// that leave nothing for the largest).
     init?(reading r: inout BitReaderCore, alphabet: Int) {
         guard alphabet <= RANS.maxAlphabet, let k = r.readGamma(), k <= alphabet + 1 else { return nil }
         var symbols: [Int] = []
         var previous = -1
-        for _ in 0..<Int(k) {
-            guard let gap = r.readGamma(), Int(gap) <= alphabet - previous else { return nil }
+        for _ in 1..<Int(k) {
+            guard let gap = r.readGamma(), Int(gap) < alphabet - previous else { return nil }
             previous += Int(gap)
             symbols.append(previous)
         }
+        symbols.append(alphabet)
         var largest = 0
         var codes = [Int](repeating: 1, count: symbols.count)
         if k >= 2 {
             guard let place = r.readGamma(), place <= k else { return nil }
             largest = Int(place) - 1
-            var used = 0
-            for i in codes.indices where i != largest {
-                let c = Int(r.read(bits: 6))
+            var used = largest == codes.count - 1 ? 0 : 1, before = 0
+            for i in codes.indices.dropLast() where i != largest {
+                guard let z = r.readGamma(), z <= 2 * Self.maxCode + 1 else { return nil }
+                let c = before + (z & 1 == 1 ? Int(z / 2) : -Int(z / 2))
                 guard c >= 1, c <= Self.maxCode else { return nil }
+                before = c
                 codes[i] = c
                 used += Self.frequency(ofCode: c)
             }

@@ -28,21 +28,121 @@ final class RANSDecodingTables: @unchecked Sendable {
 
 /// The decoding side of a format 7 batch (`RANSEventEncoder`): the items in the order
 /// they were coded, every value checked against `EventLimits` as format 6's decoder
-/// checks it, and a batch's end checked to be where its encoder ended it.
+/// checks it, and a batch's end checked to be where its encoder left it.
+///
+/// As in `CodedEventDecoder`, an event is decoded on a local copy of the registers
+/// (`Registers`: both readers and the pointers into the tables and predictions), stored
+/// back once, so that the loop keeps them in registers and touches no reference count.
 struct RANSEventDecoder {
     private typealias C = RANSContexts
     private typealias M = CodedModels
+
+    /// The readers and the pointers an event's decoding uses.
+    struct Registers {
+        var rans: RANSDecoderCore
+        var raw: BitReaderCore
+        /// The window's decoding tables, `RANS.total` entries per context.
+        let tables: UnsafePointer<UInt32>
+        /// The channels' predictions (`CodedModels.channels`).
+        let channels: UnsafeMutablePointer<CodedChannel>
+
+        @inline(__always)
+        func fail(_ reason: String) -> BinaryError { BinaryError(offset: rans.position, reason: reason) }
+
+        @inline(__always)
+        mutating func symbol(_ context: Int) throws(BinaryError) -> Int {
+            let symbol = rans.decode(tables + context &* Int(RANS.total))
+            guard symbol == RANS.escape else { return symbol }
+            return try escaped(context)
+        }
+
+        /// An escaped symbol of `context`, in raw bits.
+        @inline(never)
+        mutating func escaped(_ context: Int) throws(BinaryError) -> Int {
+            let alphabet = C.alphabet(context)
+            let symbol = Int(raw.read(bits: RANSTable.escapeBits(alphabet)))
+            guard symbol < alphabet else { throw fail("escaped symbol \(symbol) past its alphabet") }
+            return symbol
+        }
+
+        @inline(__always)
+        mutating func integer(_ context: Int) throws(BinaryError) -> Int64 {
+            try integer(symbol: symbol(context))
+        }
+
+        @inline(__always)
+        mutating func integer(symbol: Int) throws(BinaryError) -> Int64 {
+            guard symbol < IntegerClass.alphabet, let v = IntegerClass.decode(symbol, raw: &raw) else {
+                throw fail("integer class \(symbol) out of range")
+            }
+            return v
+        }
+
+        /// A value through channel `channel` (`CodedModels.Channel`), as
+        /// `RANSEventEncoder.value` coded it.
+        @inline(__always)
+        mutating func value(_ channel: Int, _ context: Int) throws(BinaryError) -> Int64 {
+            let first = try symbol(context)
+            let c = channels + (channel & 7)
+            let prediction = c.pointee.prediction
+            let v: Int64
+            if first == C.offGridSymbol {
+                v = prediction &+ (try integer(C.offGrid))
+            } else {
+                let r = try integer(symbol: first)
+                let grid = c.pointee.grid
+                if grid > 0 {
+                    v = prediction &+ r &<< Int64(grid)
+                } else if c.pointee.thirds {
+                    v = ThirdsGrid.sixtyFourths(third: ThirdsGrid.third(prediction) &+ r)
+                } else {
+                    v = prediction &+ r
+                }
+            }
+            c.pointee.update(v)
+            return v
+        }
+
+        /// A finger position of an event of kind `k` (0 tap, 1 panBegan, 2 panMoved, 3 panEnded).
+        @inline(__always)
+        mutating func point(_ k: Int) throws(BinaryError) -> ViewportPoint {
+            let x = try value(M.Channel.fingerX.rawValue, C.point &+ 2 &* k)
+            let y = try value(M.Channel.fingerY.rawValue, C.point &+ 2 &* k &+ 1)
+            let limit = EventLimits.length.raw.magnitude
+            guard x.magnitude <= limit, y.magnitude <= limit else { throw fail("position out of range") }
+            return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
+        }
+
+        @inline(__always)
+        func length(_ raw: Int64) throws(BinaryError) -> Points {
+            guard raw.magnitude <= EventLimits.length.raw.magnitude else { throw fail("length out of range") }
+            return Points(raw: raw)
+        }
+
+        @inline(__always)
+        func contentOffset(_ raw: Int64) throws(BinaryError) -> Points {
+            guard raw.magnitude <= EventLimits.offset.raw.magnitude else { throw fail("content offset out of range") }
+            return Points(raw: raw)
+        }
+
+        @inline(__always)
+        mutating func flag(_ f: CodedModels.Flag) throws(BinaryError) -> Bool { try symbol(C.flag &+ f.rawValue) != 0 }
+
+        var overran: Bool { rans.overran || raw.overran }
+    }
+
+    /// Keeps the tables `r.tables` points into alive.
     private let tables: RANSDecodingTables
     private var s: CodedState
-    /// The batch's bytes, owned here, and the two readers into them.
+    /// The batch's bytes, owned here, which `r`'s readers point into.
     private var input = RangeInput([])
-    private var rans: RANSDecoderCore
-    private var raw: BitReaderCore
+    private var r: Registers
     private(set) var isAtEnd = true
     private var items = 0
-    private let maxLength = EventLimits.length.raw.magnitude
-    private let maxOffset = EventLimits.offset.raw.magnitude
     private let maxTime = EventLimits.time.raw
+    /// The last item symbol read and its tag, so that an item of the kind before it does
+    /// not look its tag up again (as `CodedEventDecoder`'s).
+    private var lastTag: (symbol: Int, tag: EventTag?) = (-1, nil)
 
     /// What `next()` read when it returns nil (as `CodedEventDecoder.Marker`).
     private(set) var marker = CodedEventDecoder.Marker.end
@@ -56,8 +156,8 @@ struct RANSEventDecoder {
     init(tables: RANSDecodingTables, baseTime: Micros) {
         self.tables = tables
         s = CodedState(time: baseTime, thirds: true)
-        rans = RANSDecoderCore(input.base, count: 0)
-        raw = BitReaderCore(input.base, count: 0)
+        r = Registers(rans: RANSDecoderCore(input.base, count: 0), raw: BitReaderCore(input.base, count: 0),
+                      tables: UnsafePointer(tables.base), channels: s.models.channels)
     }
 
     /// Starts a window: fresh predictions from `baseTime`.
@@ -65,136 +165,54 @@ struct RANSEventDecoder {
 
     /// Starts on a batch of the window (its bytes as `RANSEventEncoder.seal` made them).
     mutating func start(_ bytes: [UInt8]) throws(BinaryError) {
-        var r = BinaryReader(bytes)
-        let declared = try r.varint()
-        guard declared <= UInt64(r.remaining), declared >= 8 else {
-            throw BinaryError(offset: r.offset, reason: "rANS stream of \(declared) bytes does not fit the batch")
+        var reader = BinaryReader(bytes)
+        let declared = try reader.varint()
+        guard declared <= UInt64(reader.remaining), declared >= 8 else {
+            throw BinaryError(offset: reader.offset, reason: "rANS stream of \(declared) bytes does not fit the batch")
         }
-        let length = Int(declared)
+        let length = Int(declared), at = reader.offset
         input = RangeInput(bytes)
-        rans = RANSDecoderCore(input.base + r.offset, count: length)
-        raw = BitReaderCore(input.base + r.offset + length, count: bytes.count - r.offset - length)
+        r.rans = RANSDecoderCore(input.base + at, count: length)
+        r.raw = BitReaderCore(input.base + at + length, count: bytes.count - at - length)
         isAtEnd = false
         items = 0
         marker = .end
     }
 
-    private func fail(_ reason: String) -> BinaryError { BinaryError(offset: rans.position, reason: reason) }
-
-    @inline(__always)
-    private mutating func symbol(_ context: Int) throws(BinaryError) -> Int {
-        let symbol = rans.decode(tables.base + context &* Int(RANS.total))
-        guard symbol == RANS.escape else { return symbol }
-        return try escaped(context)
-    }
-
-    /// An escaped symbol of `context`, in raw bits.
-    @inline(never)
-    private mutating func escaped(_ context: Int) throws(BinaryError) -> Int {
-        let alphabet = C.alphabet(context)
-        let symbol = Int(raw.read(bits: RANSTable.escapeBits(alphabet)))
-        guard symbol < alphabet else { throw fail("escaped symbol \(symbol) past its alphabet") }
-        return symbol
-    }
-
-    @inline(__always)
-    private mutating func integer(_ context: Int) throws(BinaryError) -> Int64 {
-        try integer(symbol: symbol(context))
-    }
-
-    @inline(__always)
-    private mutating func integer(symbol: Int) throws(BinaryError) -> Int64 {
-        guard symbol < IntegerClass.alphabet, let v = IntegerClass.decode(symbol, raw: &raw) else {
-            throw fail("integer class \(symbol) out of range")
-        }
-        return v
-    }
-
-    /// A value through its channel (`RANSEventEncoder.value`).
-    @inline(__always)
-    private mutating func value(_ channel: UnsafeMutablePointer<CodedChannel>, _ context: Int) throws(BinaryError) -> Int64 {
-        let first = try symbol(context)
-        let prediction = channel.pointee.prediction
-        let v: Int64
-        if first == C.offGridSymbol {
-            v = prediction &+ (try integer(C.offGrid))
-        } else {
-            let r = try integer(symbol: first)
-            let grid = channel.pointee.grid
-            if grid > 0 {
-                v = prediction &+ r &<< Int64(grid)
-            } else if channel.pointee.thirds {
-                v = ThirdsGrid.sixtyFourths(third: ThirdsGrid.third(prediction) &+ r)
-            } else {
-                v = prediction &+ r
-            }
-        }
-        channel.pointee.update(v)
-        return v
-    }
-
-    private mutating func point(_ tag: EventTag) throws(BinaryError) -> ViewportPoint {
-        let k: Int
-        switch tag {
-        case .tap: k = 0
-        case .panBegan: k = 1
-        case .panMoved: k = 2
-        default: k = 3
-        }
-        let x = try value(s.channel(.fingerX), C.point + 2 * k)
-        let y = try value(s.channel(.fingerY), C.point + 2 * k + 1)
-        guard x.magnitude <= maxLength, y.magnitude <= maxLength else { throw fail("position out of range") }
-        return ViewportPoint(x: Points(raw: x), y: Points(raw: y))
-    }
-
-    private func length(_ raw: Int64) throws(BinaryError) -> Points {
-        guard raw.magnitude <= maxLength else { throw fail("length out of range") }
-        return Points(raw: raw)
-    }
-
-    private func contentOffset(_ raw: Int64) throws(BinaryError) -> Points {
-        guard raw.magnitude <= maxOffset else { throw fail("content offset out of range") }
-        return Points(raw: raw)
-    }
-
-    private mutating func flag(_ f: M.Flag) throws(BinaryError) -> Bool { try symbol(C.flag + f.rawValue) != 0 }
-
     /// The next event, or nil with `marker` saying what was read instead.
     mutating func next() throws(BinaryError) -> TimedEvent? {
         guard !isAtEnd else { return nil }
-        items += 1
-        guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail("batch holds more items than the format allows") }
-        let head = try symbol(C.head + Swift.min(s.lastSymbol, C.headContexts - 1))
-        let itemSymbol = head >> 1, hasTime = head & 1 == 1
+        var c = r
+        defer { r = c }
+        items &+= 1
+        guard items <= LogFormat.Limits.batchEvents * 2 else { throw c.fail("batch holds more items than the format allows") }
+        let head = try c.symbol(C.head &+ Swift.min(s.lastSymbol, C.headContexts - 1))
+        let itemSymbol = head &>> 1, hasTime = head & 1 == 1
         s.lastSymbol = itemSymbol
-        if itemSymbol == M.endSymbol {
-            isAtEnd = true
-            marker = .end
-            guard rans.isFinished, !raw.overran, (raw.bitsRead + 7) / 8 == raw.count else {
-                throw fail("rANS batch does not end where it was written")
+        if itemSymbol != lastTag.symbol {
+            if itemSymbol == M.endSymbol { return try end(c) }
+            if itemSymbol == M.fingerprintSymbol {
+                marker = .fingerprint(UInt32(truncatingIfNeeded: c.raw.read(bits: 32)))
+                if c.raw.overran { throw c.fail("batch's raw bits run past its end") }
+                return nil
             }
-            return nil
+            lastTag = (itemSymbol, itemSymbol < M.fingerprintSymbol ? EventTag(rawValue: UInt8(truncatingIfNeeded: itemSymbol)) : nil)
         }
-        if itemSymbol == M.fingerprintSymbol {
-            marker = .fingerprint(UInt32(truncatingIfNeeded: raw.read(bits: 32)))
-            if raw.overran { throw fail("batch's raw bits run past its end") }
-            return nil
-        }
-        guard itemSymbol < M.fingerprintSymbol, let tag = EventTag(rawValue: UInt8(itemSymbol)) else {
+        guard let tag = lastTag.tag else {
             isNewer = true
-            throw fail("unknown event type \(itemSymbol): written by a newer selectlog")
+            throw c.fail("unknown event type \(itemSymbol): written by a newer selectlog")
         }
         var timeKey = itemSymbol
         var shape = 0
         if tag == .scroll {
-            shape = try symbol(C.shape + s.lastScrollShape)
+            shape = try c.symbol(C.shape &+ s.lastScrollShape)
             s.lastScrollShape = shape
             timeKey = M.scrollTimeKey(shape)
         }
         var t: Micros?
         var timeOutOfRange = false
         if hasTime {
-            let residual = try integer(C.time + M.timeGroup(timeKey) * 3 + Int(s.models.lastSign[timeKey & 63]))
+            let residual = try c.integer(C.time &+ M.timeGroup(timeKey) &* 3 &+ Int(s.models.lastSign[timeKey & 63]))
             let step = s.lastStep(timeKey) &+ residual
             let time = s.time &+ step
             s.noteTime(timeKey, step: step, residual: residual, t: time)
@@ -203,53 +221,69 @@ struct RANSEventDecoder {
         }
         let event: Event
         switch tag {
-        case .tap: event = .tap(try point(tag))
-        case .panMoved: event = .panMoved(try point(tag))
+        case .panMoved: event = .panMoved(try c.point(2))
+        case .tick: event = .tick
+        case .tap: event = .tap(try c.point(0))
         case .panBegan:
-            let p = try point(tag)
-            let fingers = try integer(C.small)
-            guard fingers >= 0, fingers <= EventLimits.index else { throw fail("finger count out of range") }
+            let p = try c.point(1)
+            let fingers = try c.integer(C.small)
+            guard fingers >= 0, fingers <= EventLimits.index else { throw c.fail("finger count out of range") }
             event = .panBegan(p, fingers: Int(fingers))
         case .panEnded:
-            let p: ViewportPoint? = try flag(.panEndedHasPoint) ? try point(tag) : nil
-            let target: Points? = try flag(.panEndedHasTarget) ? try contentOffset(value(s.channel(.target), C.target)) : nil
+            let p: ViewportPoint? = try c.flag(.panEndedHasPoint) ? try c.point(3) : nil
+            let target: Points? = try c.flag(.panEndedHasTarget)
+                ? try c.contentOffset(c.value(M.Channel.target.rawValue, C.target)) : nil
             event = .panEnded(p, targetOffset: target)
         case .scroll:
             let motion: ScrollMotion? = switch shape / 6 {
-            case 1: .to(try contentOffset(value(s.channel(.scrollTo), C.scrollTo)))
-            case 2: .by(try length(value(s.channel(.scrollBy), C.scrollBy)))
+            case 1: .to(try c.contentOffset(c.value(M.Channel.scrollTo.rawValue, C.scrollTo)))
+            case 2: .by(try c.length(c.value(M.Channel.scrollBy.rawValue, C.scrollBy)))
             default: nil
             }
-            let target: Points? = shape % 2 == 1 ? try contentOffset(value(s.channel(.target), C.target)) : nil
+            let target: Points? = shape % 2 == 1 ? try c.contentOffset(c.value(M.Channel.target.rawValue, C.target)) : nil
             let phase: ScrollPhase? = switch shape % 6 / 2 {
             case 1: .decelerate
             case 2: .idle
             default: nil
             }
             event = .scroll(motion, phase: phase, target: target)
-        case .swipeMoved: event = .swipeMoved(offset: try length(value(s.channel(.swipe), C.swipe)))
+        case .swipeMoved: event = .swipeMoved(offset: try c.length(c.value(M.Channel.swipe.rawValue, C.swipe)))
         case .swipeEnded:
-            event = .swipeEnded(velocity: try flag(.swipeEndedHasVelocity) ? try length(integer(C.velocity)) : nil)
-        case .tick: event = .tick
+            event = .swipeEnded(velocity: try c.flag(.swipeEndedHasVelocity) ? try c.length(c.integer(C.velocity)) : nil)
         case .panCancelled: event = .panCancelled
         case .selectAll: event = .selectAll
         case .deselectAll: event = .deselectAll
         case .undo: event = .undo
         case .redo: event = .redo
         default:
-            let n = try integer(C.length)
-            guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail("event of \(n) bytes, over the format's limit") }
-            var bytes: [UInt8] = []
-            for i in 0..<Int(n) {
-                bytes.append(UInt8(truncatingIfNeeded: try symbol(C.bytes)))
-                if i & 63 == 63, rans.overran { throw fail("rANS batch runs past its end") }
-            }
-            if rans.overran || raw.overran { throw fail("rANS batch runs past its end") }
-            marker = .cold(tag, t, bytes)
+            marker = .cold(tag, t, try Self.body(&c))
             return nil
         }
-        if rans.overran || raw.overran { throw fail("rANS batch runs past its end") }
+        if c.overran { throw c.fail("rANS batch runs past its end") }
         needsCheck = timeOutOfRange || tag == .panBegan
         return TimedEvent(event, t: t)
+    }
+
+    /// The batch's end: both readers where the encoder left them.
+    private mutating func end(_ c: Registers) throws(BinaryError) -> TimedEvent? {
+        isAtEnd = true
+        marker = .end
+        guard c.rans.isFinished, !c.raw.overran, (c.raw.bitsRead + 7) / 8 == c.raw.count else {
+            throw c.fail("rANS batch does not end where it was written")
+        }
+        return nil
+    }
+
+    /// A rare event's body, byte by byte.
+    private static func body(_ c: inout Registers) throws(BinaryError) -> [UInt8] {
+        let n = try c.integer(C.length)
+        guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw c.fail("event of \(n) bytes, over the format's limit") }
+        var bytes: [UInt8] = []
+        for i in 0..<Int(n) {
+            bytes.append(UInt8(truncatingIfNeeded: try c.symbol(C.bytes)))
+            if i & 63 == 63, c.overran { throw c.fail("rANS batch runs past its end") }
+        }
+        if c.overran { throw c.fail("rANS batch runs past its end") }
+        return bytes
     }
 }
