@@ -68,7 +68,14 @@ struct RANSTests {
         var e = RANSEncoder()
         var raw = BitWriter()
         for (c, s) in zip(contexts, symbols) { tables[c].encode(s, into: &e, raw: &raw) }
-        #expect(raw.bitCount == 0, "every symbol is in its table")
+        // Only symbols counted once are escaped (Good–Turing: the escape stands for them).
+        var escapes = 0
+        for (c, s) in zip(contexts, symbols) where tables[c].entries[s] == 0 { escapes += tables[c].escapeBits }
+        #expect(raw.bitCount == escapes)
+        for c in alphabets.indices {
+            let counted = Self.counts(zip(contexts, symbols).filter { $0.0 == c }.map(\.1), alphabet: alphabets[c])
+            #expect(counted.indices.allSatisfy { (counted[$0] >= 2) == (tables[c].entries[$0] != 0) })
+        }
         let (decoded, finished, overran) = Self.decode(e.finished(), raw: raw.finished(), tables: tables, contexts: contexts)
         #expect(decoded == symbols)
         #expect(finished)
@@ -110,7 +117,7 @@ struct RANSTests {
             for _ in 0..<present { counts[Int(g.next() % UInt64(alphabet))] += UInt32(1 + g.next() % (round % 2 == 0 ? 5 : 100_000)) }
             let t = RANSTable(counts: counts)
             #expect(t.entries.reduce(0) { $0 + ($1 & 0xFFFF) } == RANS.total)
-            for (s, n) in counts.enumerated() where n > 0 { #expect(t.entries[s] & 0xFFFF >= 1) }
+            for (s, n) in counts.enumerated() { #expect((t.entries[s] & 0xFFFF >= 1) == (n >= 2), "seen twice or more: in the table") }
             #expect(t.entries[alphabet] & 0xFFFF >= 1, "the escape is always codable")
             t.write(to: &w)
             written.append(t)
@@ -162,7 +169,7 @@ struct RANSTests {
         }
         var g = SplitMix64(seed: 5)
         for _ in 0..<2_000 { values.append(Int64(bitPattern: g.next()) >> (g.next() % 64)) }
-        let table = RANSTable(counts: [UInt32](repeating: 1, count: IntegerClass.alphabet))
+        let table = RANSTable(counts: [UInt32](repeating: 2, count: IntegerClass.alphabet))
         var e = RANSEncoder()
         var raw = BitWriter()
         for v in values { IntegerClass.encode(v, with: table, into: &e, raw: &raw) }

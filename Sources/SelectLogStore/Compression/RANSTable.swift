@@ -19,23 +19,28 @@ struct RANSTable: Equatable {
     static func escapeBits(_ alphabet: Int) -> Int { alphabet <= 1 ? 0 : Int.bitWidth - (alphabet - 1).leadingZeroBitCount }
 
     /// A table for symbols seen `counts[s]` times (`counts.count` is the alphabet, at most
-    /// `RANS.maxAlphabet`): each counted symbol gets its share of `RANS.total`, rounded down
-    /// to the grid and at least 1, the escape 1, and the most counted symbol the rest.
+    /// `RANS.maxAlphabet`): each symbol seen twice or more gets its share of `RANS.total`,
+    /// rounded down to the grid and at least 1; the escape the share of the symbols seen
+    /// once (at least 1), which it codes; and the most counted symbol the rest.
     init(counts: [UInt32]) {
         precondition(counts.count <= RANS.maxAlphabet)
         let alphabet = counts.count
         let sum = counts.reduce(UInt64(0)) { $0 + UInt64($1) }
+        // Symbols seen once are left to the escape, which gets their count: the chance of
+        // a symbol not seen before, as Good and Turing estimate it.
+        let once = counts.reduce(UInt64(0)) { $0 + ($1 == 1 ? 1 : 0) }
+        func code(_ n: UInt64) -> Int { Self.code(forAtMost: Swift.max(1, Int(n * UInt64(RANS.total) / Swift.max(sum, 1)))) }
         var symbols: [Int] = []
         var codes: [Int] = []
         var largest = -1
-        for (s, n) in counts.enumerated() where n > 0 {
+        for (s, n) in counts.enumerated() where n > 1 {
             if largest < 0 || n > counts[symbols[largest]] { largest = symbols.count }
             symbols.append(s)
-            codes.append(Self.code(forAtMost: Swift.max(1, Int(UInt64(n) * UInt64(RANS.total) / sum))))
+            codes.append(code(UInt64(n)))
         }
         symbols.append(alphabet)
-        codes.append(1)
-        if largest < 0 { largest = 0 }
+        codes.append(code(Swift.max(once, 1)))
+        if largest < 0 { largest = symbols.count - 1 }
         self.init(alphabet: alphabet, symbols: symbols, codes: codes, largest: largest)
     }
 
@@ -100,9 +105,9 @@ struct RANSTable: Equatable {
     /// The table in bits: the number of symbols it holds, the escape included (gamma);
     /// each symbol's distance from the one before (gamma; the first from -1), the escape
     /// left out, as it is always there and last; and with two symbols or more, which one
-    /// takes the rest (gamma of its place plus one) and every other one's grid code but
-    /// the escape's, which is 1: as the gamma code of its zigzagged difference from the
-    /// code before it (the first's from 0).
+    /// takes the rest (gamma of its place plus one) and every other one's grid code, as
+    /// the gamma code of its zigzagged difference from the code before it (the first's
+    /// from 0).
     func write(to w: inout BitWriter) {
         w.writeGamma(UInt32(symbols.count))
         var previous = -1
@@ -115,7 +120,7 @@ struct RANSTable: Equatable {
         // Each code as its difference from the code before (zigzag, then gamma): a
         // residual's classes fall off smoothly, so most differences are small.
         var before = 0
-        for (i, c) in codes.enumerated().dropLast() where i != largest {
+        for (i, c) in codes.enumerated() where i != largest {
             let d = c - before
             w.writeGamma(UInt32(d >= 0 ? 2 * d + 1 : -2 * d))
             before = c
@@ -140,8 +145,8 @@ struct RANSTable: Equatable {
         if k >= 2 {
             guard let place = r.readGamma(), place <= k else { return nil }
             largest = Int(place) - 1
-            var used = largest == codes.count - 1 ? 0 : 1, before = 0
-            for i in codes.indices.dropLast() where i != largest {
+            var used = 0, before = 0
+            for i in codes.indices where i != largest {
                 guard let z = r.readGamma(), z <= 2 * Self.maxCode + 1 else { return nil }
                 let c = before + (z & 1 == 1 ? Int(z / 2) : -Int(z / 2))
                 guard c >= 1, c <= Self.maxCode else { return nil }
