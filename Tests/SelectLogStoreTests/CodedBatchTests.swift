@@ -31,14 +31,16 @@ struct CodedBatchTests {
         #expect(back == expected)
     }
 
-    @Test("extreme values: lengths at ±Points.limit, times 0 and Micros.limit, jumps between them", arguments: [1, 2, 3, 4] as [UInt64])
-    func extremes(seed: UInt64) throws {
+    /// Events of every coded kind with fields at the codec's extremes: lengths at
+    /// ±`Points.limit` and 2^35, times 0, `Micros.limit` and jumps between them, and
+    /// some without a time. Times go back and forth: the codec does not care.
+    static func extremeEvents(seed: UInt64, count: Int = 3_000) -> [TimedEvent] {
         var rng = SplitMix64(seed: seed)
         let lengths: [Int64] = [0, 1, -1, 32, -32, Points.limit.raw, -Points.limit.raw, Points.limit.raw - 1, 1 << 35, -(1 << 35) + 7]
         let times: [Int64] = [0, 1, Micros.limit.raw, Micros.limit.raw - 1, 1 << 40]
         var events: [TimedEvent] = []
         var t: Int64 = 0
-        for _ in 0..<3_000 {
+        for _ in 0..<count {
             func length() -> Points { Points(raw: lengths[Int(rng.next() % UInt64(lengths.count))]) }
             let p = ViewportPoint(x: length(), y: length())
             let event: Event
@@ -52,10 +54,15 @@ struct CodedBatchTests {
             case 6: event = .swipeEnded(velocity: rng.next() % 2 == 0 ? length() : nil)
             default: event = .tick
             }
-            // Times never go backwards within a log; here any order is coded, as the codec does not care.
             if rng.next() % 4 != 0 { t = times[Int(rng.next() % UInt64(times.count))] }
             events.append(TimedEvent(event, t: rng.next() % 5 == 0 ? nil : Micros(raw: t)))
         }
+        return events
+    }
+
+    @Test("extreme values: lengths at ±Points.limit, times 0 and Micros.limit, jumps between them", arguments: [1, 2, 3, 4] as [UInt64])
+    func extremes(seed: UInt64) throws {
+        let events = Self.extremeEvents(seed: seed)
         let back = try CodedBatchTests.roundTrip(events)
         #expect(back == events.map { .event($0) }, "seed \(seed)")
     }

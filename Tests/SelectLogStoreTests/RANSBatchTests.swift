@@ -116,29 +116,7 @@ struct RANSBatchTests {
 
     @Test("extreme values decode to themselves", arguments: [1, 2] as [UInt64])
     func extremes(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
-        let lengths: [Int64] = [0, 1, -1, 32, -32, Points.limit.raw, -Points.limit.raw, Points.limit.raw - 1, 1 << 35, -(1 << 35) + 7]
-        let times: [Int64] = [0, 1, Micros.limit.raw, Micros.limit.raw - 1, 1 << 40]
-        var events: [TimedEvent] = []
-        var t: Int64 = 0
-        for _ in 0..<3_000 {
-            func length() -> Points { Points(raw: lengths[Int(rng.next() % UInt64(lengths.count))]) }
-            let p = ViewportPoint(x: length(), y: length())
-            let event: Event = switch rng.next() % 8 {
-            case 0: .tap(p)
-            case 1: .panMoved(p)
-            case 2: .panBegan(p, fingers: Int(rng.next() % 3) == 0 ? Int(Int32.max) : 1)
-            case 3: .panEnded(rng.next() % 2 == 0 ? p : nil, targetOffset: rng.next() % 2 == 0 ? length() : nil)
-            case 4: .scroll(rng.next() % 2 == 0 ? .by(length()) : .to(length()), phase: rng.next() % 2 == 0 ? nil : .idle,
-                            target: rng.next() % 2 == 0 ? length() : nil)
-            case 5: .swipeMoved(offset: length())
-            case 6: .swipeEnded(velocity: rng.next() % 2 == 0 ? length() : nil)
-            default: .tick
-            }
-            if rng.next() % 4 != 0 { t = times[Int(rng.next() % UInt64(times.count))] }
-            events.append(TimedEvent(event, t: rng.next() % 5 == 0 ? nil : Micros(raw: t)))
-        }
-        let batches = Self.batches(events, size: 300)
+        let batches = Self.batches(CodedBatchTests.extremeEvents(seed: seed), size: 300)
         #expect(try Self.roundTrip(batches, tables: RANSTables(counts: Self.counts(batches))) == batches)
     }
 

@@ -221,12 +221,11 @@ struct CodedEventDecoder {
         case .tick:
             if recording { return try recorded(&r, .tick, c) }
             event = .tick
-        case .panCancelled: event = .panCancelled
-        case .selectAll: event = .selectAll
-        case .deselectAll: event = .deselectAll
-        case .undo: event = .undo
-        case .redo: event = .redo
         default:
+            if let fieldless = M.fieldless(tag) {
+                event = fieldless
+                break
+            }
             let n = c.decodeInt(m, M.lengthBase)
             guard n >= 0, n <= LogFormat.Limits.payloadBytes else { throw fail(c, "event of \(n) bytes, over the format's limit") }
             var bytes: [UInt8] = []

@@ -102,13 +102,7 @@ extension BinaryEventEncoder {
         var c = c
         let m = coded.models.table
         kind(Int(EventTag.scroll.rawValue), hasTime: t != nil, m, &c)
-        let code: Int
-        switch motion {
-        case nil: code = 0
-        case .to?: code = 1
-        case .by?: code = 2
-        }
-        let shape = M.scrollShape(motion: code, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
+        let shape = M.scrollShape(motion, phase, hasTarget: target != nil)
         let last = coded.lastScrollShape
         coder.encode(shape == last, m.at(M.sameShapeBase + last), &c)
         if shape != last { coder.encodeTree5(shape, m, M.scrollShapeBase &+ last &* 32, &c) }

@@ -128,14 +128,32 @@ final class CodedModels: @unchecked Sendable {
     /// The point model of a finger event kind.
     @inline(__always)
     static func pointModel(_ tag: EventTag, y: Bool) -> Int {
-        let k: Int
+        pointBase + (2 * fingerKind(tag) + (y ? 1 : 0)) * intSize
+    }
+
+    /// Which of the four finger event kinds a point belongs to (0 tap, 1 panBegan, 2
+    /// panMoved, 3 panEnded), for its models (format 7: its contexts).
+    @inline(__always)
+    static func fingerKind(_ tag: EventTag) -> Int {
         switch tag {
-        case .tap: k = 0
-        case .panBegan: k = 1
-        case .panMoved: k = 2
-        default: k = 3
+        case .tap: 0
+        case .panBegan: 1
+        case .panMoved: 2
+        default: 3
         }
-        return pointBase + (2 * k + (y ? 1 : 0)) * intSize
+    }
+
+    /// The event of a kind with no fields and its time, or nil for a kind with fields.
+    static func fieldless(_ tag: EventTag) -> Event? {
+        switch tag {
+        case .tick: .tick
+        case .panCancelled: .panCancelled
+        case .selectAll: .selectAll
+        case .deselectAll: .deselectAll
+        case .undo: .undo
+        case .redo: .redo
+        default: nil
+        }
     }
 
     /// Channel numbers for the grid flags.
@@ -146,6 +164,17 @@ final class CodedModels: @unchecked Sendable {
 
     /// A scroll's shape: motion (none, to, by) x phase (none, decelerate, idle) x has a target.
     static func scrollShape(motion: Int, phase: Int, hasTarget: Bool) -> Int { motion * 6 + phase * 2 + (hasTarget ? 1 : 0) }
+
+    /// The shape of a scroll with these fields.
+    static func scrollShape(_ motion: ScrollMotion?, _ phase: ScrollPhase?, hasTarget: Bool) -> Int {
+        let code: Int
+        switch motion {
+        case nil: code = 0
+        case .to?: code = 1
+        case .by?: code = 2
+        }
+        return scrollShape(motion: code, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: hasTarget)
+    }
     static let scrollShapes = 18
     /// Scrolls keep a time step per shape (a burst's deltas come at the frame rate, its
     /// end after a pause): their time key is 33 + shape; other events' is their symbol.

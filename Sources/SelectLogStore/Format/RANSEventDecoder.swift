@@ -103,7 +103,7 @@ struct RANSEventDecoder {
             return v
         }
 
-        /// A finger position of an event of kind `k` (0 tap, 1 panBegan, 2 panMoved, 3 panEnded).
+        /// A finger position of an event of finger kind `k` (`CodedModels.fingerKind`).
         @inline(__always)
         mutating func point(_ k: Int) throws(BinaryError) -> ViewportPoint {
             let x = try value(M.Channel.fingerX.rawValue, C.point &+ 2 &* k)
@@ -221,16 +221,16 @@ struct RANSEventDecoder {
         }
         let event: Event
         switch tag {
-        case .panMoved: event = .panMoved(try c.point(2))
+        case .panMoved: event = .panMoved(try c.point(M.fingerKind(.panMoved)))
         case .tick: event = .tick
-        case .tap: event = .tap(try c.point(0))
+        case .tap: event = .tap(try c.point(M.fingerKind(.tap)))
         case .panBegan:
-            let p = try c.point(1)
+            let p = try c.point(M.fingerKind(.panBegan))
             let fingers = try c.integer(C.small)
             guard fingers >= 0, fingers <= EventLimits.index else { throw c.fail("finger count out of range") }
             event = .panBegan(p, fingers: Int(fingers))
         case .panEnded:
-            let p: ViewportPoint? = try c.flag(.panEndedHasPoint) ? try c.point(3) : nil
+            let p: ViewportPoint? = try c.flag(.panEndedHasPoint) ? try c.point(M.fingerKind(.panEnded)) : nil
             let target: Points? = try c.flag(.panEndedHasTarget)
                 ? try c.contentOffset(c.value(M.Channel.target.rawValue, C.target)) : nil
             event = .panEnded(p, targetOffset: target)
@@ -250,14 +250,13 @@ struct RANSEventDecoder {
         case .swipeMoved: event = .swipeMoved(offset: try c.length(c.value(M.Channel.swipe.rawValue, C.swipe)))
         case .swipeEnded:
             event = .swipeEnded(velocity: try c.flag(.swipeEndedHasVelocity) ? try c.length(c.integer(C.velocity)) : nil)
-        case .panCancelled: event = .panCancelled
-        case .selectAll: event = .selectAll
-        case .deselectAll: event = .deselectAll
-        case .undo: event = .undo
-        case .redo: event = .redo
         default:
-            marker = .cold(tag, t, try Self.body(&c))
-            return nil
+            if let fieldless = M.fieldless(tag) {
+                event = fieldless
+            } else {
+                marker = .cold(tag, t, try Self.body(&c))
+                return nil
+            }
         }
         if c.overran { throw c.fail("rANS batch runs past its end") }
         needsCheck = timeOutOfRange || tag == .panBegan

@@ -109,13 +109,7 @@ struct RANSEventEncoder {
     }
 
     private mutating func point(_ p: ViewportPoint, _ tag: EventTag) {
-        let k: Int
-        switch tag {
-        case .tap: k = 0
-        case .panBegan: k = 1
-        case .panMoved: k = 2
-        default: k = 3
-        }
+        let k = M.fingerKind(tag)
         value(p.x.raw, coded.channel(.fingerX), C.point + 2 * k)
         value(p.y.raw, coded.channel(.fingerY), C.point + 2 * k + 1)
     }
@@ -160,13 +154,7 @@ struct RANSEventEncoder {
 
     private mutating func scroll(_ motion: ScrollMotion?, _ phase: ScrollPhase?, _ target: Points?, _ t: Micros?) {
         head(Int(EventTag.scroll.rawValue), hasTime: t != nil)
-        let code: Int
-        switch motion {
-        case nil: code = 0
-        case .to?: code = 1
-        case .by?: code = 2
-        }
-        let shape = M.scrollShape(motion: code, phase: phase == nil ? 0 : (phase == .decelerate ? 1 : 2), hasTarget: target != nil)
+        let shape = M.scrollShape(motion, phase, hasTarget: target != nil)
         symbol(shape, C.shape + coded.lastScrollShape)
         coded.lastScrollShape = shape
         if let t { time(t, key: M.scrollTimeKey(shape)) }
