@@ -5,15 +5,18 @@ import Testing
 /// and reject exactly what it rejects, with the same error.
 @Suite("Replay path")
 struct ReplayPathTests {
-    /// Applies `e` both ways and checks that the two agree.
-    private func step(_ e: TimedEvent, _ full: inout TableState, _ fast: inout TableState, _ what: String) {
+    /// Applies `e` both ways and checks that the two agree: the whole states after every
+    /// event, and their hashes too when `hashes` (the hash walks the whole state, and
+    /// after every event of a long session it was most of this suite's time).
+    private func step(_ e: TimedEvent, _ full: inout TableState, _ fast: inout TableState, _ what: String, hashes: Bool = true) {
         var fullError: InvalidEvent?
         var fastError: InvalidEvent?
         do throws(InvalidEvent) { try full.apply(e) } catch { fullError = error }
         do throws(InvalidEvent) { try fast.applyDiscardingChanges(e) } catch { fastError = error }
         #expect(fastError == fullError, "\(what): \(EventEncoder.line(e))")
         #expect(fast == full, "\(what): \(EventEncoder.line(e))")
-        #expect(fast.hashHex == full.hashHex && fast.events == full.events && fast.t == full.t)
+        #expect(fast.events == full.events && fast.t == full.t)
+        if hashes { #expect(fast.hashHex == full.hashHex) }
     }
 
     @Test("synthetic sessions: the same state after every event")
@@ -21,7 +24,10 @@ struct ReplayPathTests {
         // Three sessions of 4,000 events (each compares whole states after every event).
         for seed: UInt64 in [1, 5, 9] {
             var full = TableState(), fast = TableState()
-            for e in SyntheticSession(seed: seed, count: 4_000) { step(e, &full, &fast, "seed \(seed)") }
+            for (k, e) in SyntheticSession(seed: seed, count: 4_000).enumerated() {
+                step(e, &full, &fast, "seed \(seed)", hashes: k % 97 == 0)
+            }
+            #expect(fast.hashHex == full.hashHex)
             #expect(full.events == 4_000)
         }
     }
