@@ -17,8 +17,7 @@ enum Session {
         case .log(let reader):
             return (reader, false)
         case .script(let file):
-            let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            let temporary = "\(directory)/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
+            let temporary = "\(temporaryDirectory())/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
             var options = Recorder.Options()
             options.durability = .none
             let recorder: Recorder

@@ -20,6 +20,11 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count
 /// The system's sentence for the current `errno`.
 func systemReason() -> String { String(cString: strerror(errno)) }
 
+/// Where temporary files go: `$TMPDIR`, or /tmp when it is unset or empty.
+func temporaryDirectory() -> String {
+    getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+}
+
 /// A file opened once for reading, whatever it is: a regular file, a pipe, a FIFO,
 /// a character device, `/dev/stdin`, or `-` (standard input). Its first bytes can be
 /// looked at (`peek`) and are then read again by `read`, so content is sniffed from
@@ -179,16 +184,8 @@ final class InputFile {
     /// bytes: the reader says what it is not, without waiting for the rest (`/dev/zero`
     /// through a pipe, a script given to `verify`).
     func spool(limit: Int, magic: [UInt8]? = nil) throws -> String {
-        var template = Array("\(temporaryDirectory())/selectlog-input-XXXXXX".utf8CString)
-        let out = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard out >= 0 else {
-            complain("\(path): cannot create a temporary copy: \(systemReason())")
-            throw Exit.io
-        }
+        let (copy, out) = try createTemporaryCopy()
         defer { close(out) }
-        let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // Removed by whoever spooled it, or by a signal that ends the process first.
-        TemporaryFiles.add(copy)
         var total = 0
         do {
             if let magic {
@@ -214,8 +211,25 @@ final class InputFile {
         return copy
     }
 
-    private func temporaryDirectory() -> String {
-        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// A new temporary file for `spool`, open for writing, and its path. The path is
+    /// watched (`TemporaryFiles`) before the file is made, so that a signal at any moment
+    /// removes it: a name `mkstemp` chose could only be watched once the file existed, and
+    /// a Ctrl-C in between left it behind. A name someone else has taken is passed over.
+    private func createTemporaryCopy() throws -> (path: String, descriptor: Int32) {
+        let directory = temporaryDirectory()
+        for _ in 0..<100 {
+            let copy = "\(directory)/selectlog-input-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            TemporaryFiles.add(copy)
+            let out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if out >= 0 { return (copy, out) }
+            let failure = errno, reason = systemReason()
+            TemporaryFiles.forget(copy)
+            if failure == EEXIST || failure == EINTR { continue }
+            complain("\(path): cannot create a temporary copy: \(reason)")
+            throw Exit.io
+        }
+        complain("\(path): cannot create a temporary copy in \(directory): every name tried was taken")
+        throw Exit.io
     }
 }
 
