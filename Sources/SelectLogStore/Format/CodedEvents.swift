@@ -143,7 +143,7 @@ final class CodedModels: @unchecked Sendable {
         }
     }
 
-    /// The event of a kind with no fields and its time, or nil for a kind with fields.
+    /// The event of a kind that has no fields (only its time), or nil for a kind with fields.
     static func fieldless(_ tag: EventTag) -> Event? {
         switch tag {
         case .tick: .tick
