@@ -71,6 +71,10 @@ struct BitReaderCore {
     /// Bits read so far, those past the end included.
     var bitsRead: Int { position * 8 - available }
 
+    /// True when the bits read are those a `BitWriter` wrote: all of its bytes, the last
+    /// one's padding aside, and none past them (as `RANSDecoderCore.isFinished`).
+    var isFinished: Bool { !overran && (bitsRead + 7) / 8 == count }
+
     /// The next `count` bits (0...56).
     @inline(__always)
     mutating func read(bits count: Int) -> UInt64 {

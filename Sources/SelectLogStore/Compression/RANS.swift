@@ -40,9 +40,6 @@ struct RANSEncoder {
 
     init(capacity: Int = 0) { pending.reserveCapacity(capacity) }
 
-    /// Symbols so far.
-    var count: Int { pending.count }
-
     /// Adds a symbol of frequency `frequency` (1...`RANS.total`) starting at `start` (with
     /// `start + frequency` at most `RANS.total`): an entry of a `RANSTable`.
     @inline(__always)
@@ -50,9 +47,6 @@ struct RANSEncoder {
         assert(frequency >= 1 && start + frequency <= RANS.total)
         pending.append(start << 16 | frequency)
     }
-
-    /// Starts again, keeping the allocation.
-    mutating func removeAll() { pending.removeAll(keepingCapacity: true) }
 
     /// The stream for the symbols so far.
     func finished() -> [UInt8] {

@@ -21,9 +21,6 @@ final class RANSDecodingTables: @unchecked Sendable {
             loaded[c] = t
         }
     }
-
-    /// The tables last loaded.
-    var current: [RANSTable?] { loaded }
 }
 
 /// The decoding side of a format 7 batch (`RANSEventEncoder`): the items in the order
@@ -267,7 +264,7 @@ struct RANSEventDecoder {
     private mutating func end(_ c: Registers) throws(BinaryError) -> TimedEvent? {
         isAtEnd = true
         marker = .end
-        guard c.rans.isFinished, !c.raw.overran, (c.raw.bitsRead + 7) / 8 == c.raw.count else {
+        guard c.rans.isFinished, c.raw.isFinished else {
             throw c.fail("rANS batch does not end where it was written")
         }
         return nil

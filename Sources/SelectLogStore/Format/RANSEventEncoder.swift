@@ -35,9 +35,6 @@ struct RANSEventEncoder {
         return counts
     }
 
-    /// Steps in the batch so far (a measure of its size before coding).
-    var stepCount: Int { steps.count }
-
     // MARK: Steps
 
     @inline(__always)
