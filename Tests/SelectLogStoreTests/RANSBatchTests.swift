@@ -13,8 +13,9 @@ struct RANSBatchTests {
         case fingerprint(UInt32)
     }
 
-    /// `batches` (each a list of items) coded as one window under `tables`, and decoded.
-    static func roundTrip(_ batches: [[Item]], tables: RANSTables, baseTime: Micros = .zero) throws -> [[Item]] {
+    /// `batches` (each a list of items) coded as one window under `tables`: each batch's
+    /// bytes, and the symbols the window counted.
+    static func encode(_ batches: [[Item]], tables: RANSTables, baseTime: Micros = .zero) -> (sealed: [[UInt8]], counts: [UInt32]) {
         var encoder = RANSEventEncoder(baseTime: baseTime)
         var sealed: [[UInt8]] = []
         for batch in batches {
@@ -26,6 +27,16 @@ struct RANSBatchTests {
             }
             sealed.append(encoder.seal(with: tables))
         }
+        return (sealed, encoder.takeCounts())
+    }
+
+    /// `batches` coded as one window under `tables`, and decoded.
+    static func roundTrip(_ batches: [[Item]], tables: RANSTables, baseTime: Micros = .zero) throws -> [[Item]] {
+        try decode(encode(batches, tables: tables, baseTime: baseTime).sealed, tables: tables, baseTime: baseTime)
+    }
+
+    /// A window's batches `sealed` under `tables`, decoded.
+    static func decode(_ sealed: [[UInt8]], tables: RANSTables, baseTime: Micros = .zero) throws -> [[Item]] {
         let decoding = RANSDecodingTables()
         decoding.load(tables)
         var decoder = RANSEventDecoder(tables: decoding, baseTime: baseTime)
@@ -75,19 +86,7 @@ struct RANSBatchTests {
     }
 
     /// The counts of the symbols `items` code to.
-    static func counts(_ batches: [[Item]]) -> [UInt32] {
-        var encoder = RANSEventEncoder(baseTime: .zero)
-        for batch in batches {
-            for item in batch {
-                switch item {
-                case .event(let e): encoder.append(e)
-                case .fingerprint(let v): encoder.appendFingerprint(v)
-                }
-            }
-            _ = encoder.seal(with: .empty)
-        }
-        return encoder.counts
-    }
+    static func counts(_ batches: [[Item]]) -> [UInt32] { encode(batches, tables: .empty).counts }
 
     @Test("every event type, with and without times, fields at the codec's limits, decodes to itself under every kind of table")
     func everyEvent() throws {
