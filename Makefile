@@ -31,15 +31,29 @@ demo: build
 	$(SWIFT) run --skip-build selectlog view $(EXAMPLE) -o .build/demo-view.html
 	@echo "viewer: open file://$(CURDIR)/.build/demo-view.html in a browser"
 
+# The suite runs in an optimised build, in a fifth of a debug build's time, with the
+# engine's invariant checks after every event that debug builds have
+# (SELECTLOG_INTERNAL_CHECKS=1) and testable imports. Its own scratch path, so that
+# neither `swift build` nor `swift build -c release` is rebuilt by it.
+TEST_BUILD = SELECTLOG_INTERNAL_CHECKS=1 $(SWIFT)
+TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
+
+# The no-zstd build's store tests that make test runs: the suites that record, read,
+# verify, compact, upgrade and damage logs, where that build takes its own branches
+# (`Zstd.isAvailable`). `make test-nozstd` runs every store test there.
+NOZSTD_QUICK = SelectLogStoreTests\.(LogRoundTripTests|WriteReadBackTests|RangeCodedPayloadTests|RecorderTests|ReadmeExampleTests|ReplayRecordTests|HostileFileTests|DamageTests|SkippedDamageTests|ParallelVerifyTests|FingerprintTests|ExclusiveCreationTests)/
+NOZSTD_TESTS ?= SelectLogStoreTests
+
 test: deps viewer-deps doc-coverage
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(SWIFT) run --skip-build EmbeddingExample
-	$(MAKE) test-nozstd
+	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+	$(TEST_BUILD) test --skip-build $(TEST_FLAGS)
+	$(TEST_BUILD) run --skip-build $(TEST_FLAGS) EmbeddingExample
+	$(MAKE) test-nozstd NOZSTD_TESTS='$(NOZSTD_QUICK)'
 	$(MAKE) fuzz-smoke
 
 # The store's tests as an iOS build runs them: CZstd left out, batches stored
-# uncompressed. Its own scratch path, so the main build is not rebuilt.
+# uncompressed. Its own scratch path, so the main build is not rebuilt. All of them
+# here; make test runs the suites in NOZSTD_QUICK.
 # The two exhaustive damage sweeps are left to the main run (uncompressed logs make
 # them ten times longer), and so is the size guard, whose stored cases already write
 # what this build writes. Then every bundled example is recorded by this build and
@@ -48,14 +62,15 @@ test: deps viewer-deps doc-coverage
 # synthetic session with checkpoints: same state, smaller.
 test-nozstd:
 	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --build-tests --scratch-path .build-nozstd
-	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter SelectLogStoreTests --skip 'bitFlips|truncationEverywhere|sizes\('
+	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter '$(NOZSTD_TESTS)' --skip 'bitFlips|truncationEverywhere|sizes\('
 	$(MAKE) nozstd-roundtrip
 
+# The normal build here is make test's (TEST_FLAGS): built already when make test gets here.
 nozstd-roundtrip:
-	@$(SWIFT) build --product selectlog >/dev/null
+	@$(TEST_BUILD) build $(TEST_FLAGS) --product selectlog >/dev/null
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; stored=0; packed=0; n=0; \
 	nozstd=$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
-	normal=$$($(SWIFT) build --show-bin-path)/selectlog; \
+	normal=$$($(TEST_BUILD) build $(TEST_FLAGS) --show-bin-path)/selectlog; \
 	for script in Examples/*.jsonl Examples/bugs/*.jsonl; do \
 		log="$$dir/$$(basename $$script .jsonl).slog"; \
 		"$$nozstd" record "$$script" -o "$$log"; \
@@ -90,8 +105,8 @@ bench: deps
 
 # The crash test with more kills: make crash-test N=1000
 crash-test: deps
-	$(SWIFT) build --build-tests
-	CRASH_KILLS=$(N) $(SWIFT) test --skip-build --filter CrashTests
+	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+	CRASH_KILLS=$(N) $(TEST_BUILD) test --skip-build $(TEST_FLAGS) --filter CrashTests
 
 # DocC documentation of the two libraries (swift-docc-plugin); any DocC warning fails it.
 # Output: .build/plugins/Swift-DocC/outputs/{SelectLog,SelectLogStore}.doccarchive.
@@ -126,7 +141,7 @@ fuzz-smoke: deps
 	FUZZ_BUILD=.build-fuzz-smoke Fuzz/run.sh 3
 
 clean:
-	rm -rf .build .build-nozstd .build-tsan .build-fuzz .build-fuzz-smoke Benchmarks/.build
+	rm -rf .build .build-test .build-nozstd .build-tsan .build-fuzz .build-fuzz-smoke Benchmarks/.build
 
 # Viewer: Debian's chromium for the browser tests, from apt on Linux when no browser is found (never on macOS).
 BROWSER ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || true)
@@ -139,8 +154,8 @@ viewer-deps:
 
 # Viewer: the browser test on a 50,000-event synthetic window (size budget, move timing); a few minutes.
 viewer-check: deps viewer-deps
-	$(SWIFT) build --build-tests
-	SELECTLOG_VIEWER_GATE=1 SELECTLOG_VIEWER_EVENTS=50000 SELECTLOG_VIEWER_MOVES=300 $(SWIFT) test --skip-build --filter ViewerBrowserTests
+	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+	SELECTLOG_VIEWER_GATE=1 SELECTLOG_VIEWER_EVENTS=50000 SELECTLOG_VIEWER_MOVES=300 $(TEST_BUILD) test --skip-build $(TEST_FLAGS) --filter ViewerBrowserTests
 
 # Viewer: docs/viewer.png, the README's screenshot of the strip example's page.
 viewer-screenshot: build viewer-deps

@@ -7,6 +7,10 @@ import PackageDescription
 // `SELECTLOG_WITHOUT_ZSTD=1 swift build` leaves it out on Linux too, exactly as an iOS
 // build does, so that configuration is built and tested here (`make test`).
 let withoutZstd = Context.environment["SELECTLOG_WITHOUT_ZSTD"].map { !$0.isEmpty && $0 != "0" } ?? false
+// Debug builds check the engine's invariants after every event. `make test` runs the
+// suite in a release build, with `SELECTLOG_INTERNAL_CHECKS=1` in the environment so that
+// it checks them too.
+let internalChecks = Context.environment["SELECTLOG_INTERNAL_CHECKS"].map { !$0.isEmpty && $0 != "0" } ?? false
 let zstdDependencies: [Target.Dependency] =
     withoutZstd ? [] : [.target(name: "CZstd", condition: .when(platforms: [.linux, .macOS]))]
 
@@ -28,8 +32,12 @@ let package = Package(
     ],
     targets: [
         // The pure core: events, geometry, reducers, engine. Foundation at most.
-        // Debug builds check the engine's invariants after every event (TableState+Invariants.swift).
-        .target(name: "SelectLog", swiftSettings: [.define("SELECTLOG_INTERNAL_CHECKS", .when(configuration: .debug))]),
+        // Debug builds check the engine's invariants after every event (TableState+Invariants.swift),
+        // and so does any build with SELECTLOG_INTERNAL_CHECKS=1 (`make test`'s release build).
+        .target(
+            name: "SelectLog",
+            swiftSettings: [internalChecks ? .define("SELECTLOG_INTERNAL_CHECKS") : .define("SELECTLOG_INTERNAL_CHECKS", .when(configuration: .debug))]
+        ),
         // libzstd, as the system provides it.
         .systemLibrary(
             name: "CZstd",
