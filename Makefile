@@ -4,7 +4,7 @@ EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build demo test test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
+.PHONY: deps build demo test test-build nozstd-build fuzz-smoke-build test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
 
 # libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
 # Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
@@ -44,8 +44,12 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 NOZSTD_QUICK = SelectLogStoreTests\.(LogRoundTripTests|WriteReadBackTests|RangeCodedPayloadTests|RecorderTests|ReadmeExampleTests|ReplayRecordTests|HostileFileTests|DamageTests|SkippedDamageTests|ParallelVerifyTests|FingerprintTests|ExclusiveCreationTests)/
 NOZSTD_TESTS ?= SelectLogStoreTests
 
+# The three builds (the suite's, the no-zstd one, the fuzz smoke's) run side by side:
+# none of them keeps two cores busy on its own. Then the tests, one run at a time.
+# GNU make 3.81 (macOS) has no --output-sync: its builds' lines interleave.
+OUTPUT_SYNC = $(if $(filter 3.%,$(MAKE_VERSION)),,--output-sync=target)
 test: deps viewer-deps doc-coverage
-	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+	$(MAKE) -j3 $(OUTPUT_SYNC) test-build nozstd-build fuzz-smoke-build
 	$(TEST_BUILD) test --skip-build $(TEST_FLAGS)
 	$(TEST_BUILD) run --skip-build $(TEST_FLAGS) EmbeddingExample
 	$(MAKE) test-nozstd NOZSTD_TESTS='$(NOZSTD_QUICK)'
@@ -60,8 +64,13 @@ test: deps viewer-deps doc-coverage
 # replayed and compacted by the normal one: same state, never bigger (format 3's
 # batches are range-coded even when stored, so only checkpoints shrink); and a
 # synthetic session with checkpoints: same state, smaller.
-test-nozstd:
+test-build: deps
+	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+
+nozstd-build: deps
 	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --build-tests --scratch-path .build-nozstd
+
+test-nozstd: nozstd-build
 	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter '$(NOZSTD_TESTS)' --skip 'bitFlips|truncationEverywhere|sizes\('
 	$(MAKE) nozstd-roundtrip
 
@@ -136,9 +145,11 @@ fuzz: deps
 # A few seconds of each harness, so that they keep building (part of make test).
 # Unoptimised, in its own directory: it compiles in a third of the time, and make fuzz
 # keeps its optimised build.
-fuzz-smoke: deps
-	FUZZ_BUILD=.build-fuzz-smoke FUZZ_OPT=-Onone Fuzz/build.sh
+fuzz-smoke: fuzz-smoke-build
 	FUZZ_BUILD=.build-fuzz-smoke Fuzz/run.sh 3
+
+fuzz-smoke-build: deps
+	FUZZ_BUILD=.build-fuzz-smoke FUZZ_OPT=-Onone Fuzz/build.sh
 
 clean:
 	rm -rf .build .build-test .build-nozstd .build-tsan .build-fuzz .build-fuzz-smoke Benchmarks/.build
