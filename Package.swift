@@ -7,10 +7,13 @@ import PackageDescription
 // `SELECTLOG_WITHOUT_ZSTD=1 swift build` leaves it out on Linux too, exactly as an iOS
 // build does, so that configuration is built and tested here (`make test`).
 let withoutZstd = Context.environment["SELECTLOG_WITHOUT_ZSTD"].map { !$0.isEmpty && $0 != "0" } ?? false
-// Debug builds check the engine's invariants after every event. `make test` runs the
-// suite in a release build, with `SELECTLOG_INTERNAL_CHECKS=1` in the environment so that
-// it checks them too.
+// Debug builds check the engine's invariants after every event, and their `assert`s.
+// `make test` runs the suite in a release build with `SELECTLOG_INTERNAL_CHECKS=1` in the
+// environment: the libraries are optimised and check both, and the test targets are
+// compiled unoptimised (in half the time; the suite runs about as fast).
 let internalChecks = Context.environment["SELECTLOG_INTERNAL_CHECKS"].map { !$0.isEmpty && $0 != "0" } ?? false
+let checkedLibrarySettings: [SwiftSetting] = internalChecks ? [.unsafeFlags(["-assert-config", "Debug"])] : []
+let testSettings: [SwiftSetting] = internalChecks ? [.unsafeFlags(["-Onone"])] : []
 let zstdDependencies: [Target.Dependency] =
     withoutZstd ? [] : [.target(name: "CZstd", condition: .when(platforms: [.linux, .macOS]))]
 
@@ -37,6 +40,7 @@ let package = Package(
         .target(
             name: "SelectLog",
             swiftSettings: [internalChecks ? .define("SELECTLOG_INTERNAL_CHECKS") : .define("SELECTLOG_INTERNAL_CHECKS", .when(configuration: .debug))]
+                + checkedLibrarySettings
         ),
         // libzstd, as the system provides it.
         .systemLibrary(
@@ -45,7 +49,7 @@ let package = Package(
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
         // The on-disk log. Depends on the core, never the other way round.
-        .target(name: "SelectLogStore", dependencies: ["SelectLog"] + zstdDependencies),
+        .target(name: "SelectLogStore", dependencies: ["SelectLog"] + zstdDependencies, swiftSettings: checkedLibrarySettings),
         // The integration guide's thin UIKit forwarding code (`#if canImport(UIKit)`).
         .target(name: "SelectLogUIKit", dependencies: ["SelectLog", "SelectLogStore"]),
         // The command line.
@@ -63,14 +67,14 @@ let package = Package(
             dependencies: ["SelectLog", "SelectLogStore"],
             path: "Examples/EmbeddingExample"
         ),
-        .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"]),
+        .testTarget(name: "SelectLogStoreTests", dependencies: ["SelectLogStore", "SelectLog"], swiftSettings: testSettings),
     ] + (withoutZstd ? [] : [
         // The no-zstd configuration changes only the store, so only the store's tests are
         // built there (`make test-nozstd`); everything else is tested in the normal build.
-        .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"]),
-        .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"], exclude: ["Golden"]),
+        .testTarget(name: "SelectLogTests", dependencies: ["SelectLog"], swiftSettings: testSettings),
+        .testTarget(name: "CLITests", dependencies: ["SelectLog", "SelectLogStore", "selectlog"], exclude: ["Golden"], swiftSettings: testSettings),
         // Written by `selectlog testgen`; CLITests regenerates it and checks it is unchanged.
-        .testTarget(name: "GeneratedTests", dependencies: ["SelectLog"]),
+        .testTarget(name: "GeneratedTests", dependencies: ["SelectLog"], swiftSettings: testSettings),
     ]),
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,8 @@ if [ -x "$SELECTLOG" ]; then
         [ -f "$B/corpus-log/$n-windows.slog" ] || "$SELECTLOG" record "$s" -o "$B/corpus-log/$n-windows.slog" \
             --batch-events 2 --checkpoint-interval 64 --durability none >/dev/null 2>&1 || true
     done
+else
+    echo "fuzz: no $SELECTLOG (set SELECTLOG to a selectlog binary): the examples are not recorded as log seeds"
 fi
 if [ -x "$SELECTLOG_NOZSTD" ]; then
     for s in Examples/*.jsonl; do

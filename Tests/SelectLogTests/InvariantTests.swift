@@ -1,9 +1,9 @@
 import Testing
 @testable import SelectLog
 
-@Suite("Invariants: checked after every apply in debug builds, and each one can fail")
+@Suite("Invariants: checked after every apply in debug and checking builds, and each one can fail")
 struct InvariantTests {
-    @Test("debug builds (the tests) check invariants after every event")
+    @Test("the tests' builds (debug, or SELECTLOG_INTERNAL_CHECKS=1) check invariants after every event")
     func enabledInDebug() {
         #expect(TableState.isConsistencyCheckingEnabled)
     }

@@ -1,8 +1,9 @@
 extension TableState {
     /// Whether `apply` checks the state's invariants after every event. True in debug
-    /// builds (the package defines `SELECTLOG_INTERNAL_CHECKS` there), as
-    /// swift-collections does under its internal-checks flag; release builds keep
-    /// their performance promises.
+    /// builds (the package defines `SELECTLOG_INTERNAL_CHECKS` there) and in any build
+    /// made with `SELECTLOG_INTERNAL_CHECKS=1` in the environment (`make test`'s), as
+    /// swift-collections does under its internal-checks flag; other release builds
+    /// keep their performance promises.
     public static var isConsistencyCheckingEnabled: Bool {
         #if SELECTLOG_INTERNAL_CHECKS
         return true
