@@ -14,6 +14,23 @@ JOBS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 FLAGS="-sanitize=fuzzer,address $OPT -wmo -num-threads $JOBS -g -swift-version 6 -package-name selectlog -enable-testing"
 newer() { [ ! -f "$1" ] || [ -n "$(find "$2" -name '*.swift' -newer "$1" | head -1)" ]; }
 
+# A toolchain without libFuzzer (Xcode's on macOS; swift.org's toolchains have it) cannot
+# build the harnesses: found out once, on a one-line harness, before building anything.
+# With FUZZ_OPTIONAL set (make test's smoke) that is a note and no harness; else an error.
+if [ ! -x "$B/fuzz-script" ] && [ ! -x "$B/fuzz-log" ]; then
+    printf '%s\n' '@_cdecl("LLVMFuzzerTestOneInput") public func fuzz(_ d: UnsafePointer<UInt8>, _ n: Int) -> CInt { 0 }' > "$B/probe.swift"
+    if ! $SWIFTC -sanitize=fuzzer -parse-as-library "$B/probe.swift" -o "$B/probe" > "$B/probe.log" 2>&1; then
+        if [ -n "${FUZZ_OPTIONAL:-}" ]; then
+            echo "fuzz: $SWIFTC cannot build libFuzzer harnesses (-sanitize=fuzzer): the fuzz smoke is skipped (a swift.org toolchain has libFuzzer)"
+            exit 0
+        fi
+        cat "$B/probe.log" >&2
+        echo "fuzz: $SWIFTC cannot build libFuzzer harnesses (-sanitize=fuzzer); a swift.org toolchain can" >&2
+        exit 1
+    fi
+    rm -f "$B/probe.swift" "$B/probe" "$B/probe.log"
+fi
+
 if newer "$B/libSelectLog.a" Sources/SelectLog; then
     echo "fuzz: building SelectLog"
     rm -f "$B/libSelectLog.a" "$B/libSelectLogStore.a"

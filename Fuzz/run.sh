@@ -36,6 +36,10 @@ if [ -x "$SELECTLOG_NOZSTD" ]; then
 fi
 # FUZZ_HARNESSES: which harnesses to run (default both), e.g. FUZZ_HARNESSES=log.
 for h in ${FUZZ_HARNESSES:-script log}; do
+    if [ ! -x "$B/fuzz-$h" ] && [ -n "${FUZZ_OPTIONAL:-}" ]; then
+        echo "fuzz: no $B/fuzz-$h (this toolchain has no libFuzzer): skipped"
+        continue
+    fi
     echo "fuzz: $h for $SECONDS_EACH s"
     # -rss_limit_mb keeps a runaway allocation a finding; -timeout=30 leaves room for a
     # loaded shared machine (a 10 s timeout reported a 0.1 s-CPU input as a finding).
