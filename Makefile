@@ -34,8 +34,8 @@ demo: build
 # The suite runs in a release build (SELECTLOG_INTERNAL_CHECKS=1, read by Package.swift):
 # the libraries optimised but checking what debug builds check (the engine's invariants
 # after every event, and `assert`s), the test targets unoptimised, imports testable.
-# The suite runs in a quarter of a debug build's time, and the build takes about 40%
-# longer. Its own scratch path, so neither `swift build` nor `swift build -c release`
+# The suite runs in a quarter of a debug build's time; the build takes about half as
+# long again. Its own scratch path, so neither `swift build` nor `swift build -c release`
 # is rebuilt by it.
 TEST_BUILD = SELECTLOG_INTERNAL_CHECKS=1 $(SWIFT)
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test

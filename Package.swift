@@ -10,7 +10,7 @@ let withoutZstd = Context.environment["SELECTLOG_WITHOUT_ZSTD"].map { !$0.isEmpt
 // Debug builds check the engine's invariants after every event, and their `assert`s.
 // `make test` runs the suite in a release build with `SELECTLOG_INTERNAL_CHECKS=1` in the
 // environment: the libraries are optimised and check both, and the test targets are
-// compiled unoptimised (in half the time; the suite runs about as fast).
+// compiled unoptimised (in half the time, for a suite a fifth slower).
 let internalChecks = Context.environment["SELECTLOG_INTERNAL_CHECKS"].map { !$0.isEmpty && $0 != "0" } ?? false
 let checkedLibrarySettings: [SwiftSetting] = internalChecks ? [.unsafeFlags(["-assert-config", "Debug"])] : []
 let testSettings: [SwiftSetting] = internalChecks ? [.unsafeFlags(["-Onone"])] : []
