@@ -88,7 +88,7 @@ struct Format7Measurements {
             ownTables += mine.encoded().count
             before = mine
         }
-        func perEvent(_ bytes: Int) -> String { String(format: "%.3f", Double(bytes) / Double(n)) }
+        func perEvent(_ bytes: Int) -> String { String(format: "%.4f", Double(bytes) / Double(n)) }
         print("""
             format 7 sizes, \(generator), bytes/event of coded batches: format 6 \(perEvent(six)); \
             format 7, tables from the window before \(perEvent(live)) + tables \(perEvent(liveTables)) = \(perEvent(live + liveTables)); \

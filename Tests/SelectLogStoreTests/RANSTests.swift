@@ -82,6 +82,28 @@ struct RANSTests {
         #expect(!overran)
     }
 
+    @Test("streams of every length around the one-state prefix decode to themselves; a short one carries one state, in three bytes when it fits")
+    func oneStatePrefix() {
+        let k = RANS.singleStateSymbols
+        let symbols = Self.skewed(k + 3, alphabet: 20, seed: 11)
+        let table = RANSTable(counts: Self.counts(symbols, alphabet: 20))
+        for n in [0, 1, 2, k - 2, k - 1, k, k + 1, k + 2, k + 3] {
+            var e = RANSEncoder()
+            var raw = BitWriter()
+            for s in symbols.prefix(n) { table.encode(s, into: &e, raw: &raw) }
+            let stream = e.finished()
+            let (decoded, finished, overran) = Self.decode(stream, raw: raw.finished(), tables: [table], contexts: Array(repeating: 0, count: n))
+            #expect(decoded == Array(symbols.prefix(n)), "\(n) symbols")
+            #expect(finished && !overran, "\(n) symbols")
+            // Cut by one byte, the stream is not finished (the flush's length is its parity).
+            let (_, cutFinished, _) = Self.decode(Array(stream.dropLast()), raw: raw.finished(), tables: [table], contexts: Array(repeating: 0, count: n))
+            #expect(!cutFinished, "\(n) symbols, cut")
+        }
+        // No symbol: one state (the second is written only past k symbols), still at its
+        // start (2^16), in three bytes.
+        #expect(RANSEncoder().finished() == [0, 0, 1])
+    }
+
     @Test("a symbol the table lacks is escaped and still decodes to itself")
     func escapes() {
         // Counted over one window, used on the next, which holds symbols the first never saw.

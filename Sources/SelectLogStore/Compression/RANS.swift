@@ -10,13 +10,18 @@
 /// items in 195–231 instructions an event, against format 6's 913–1,700.
 ///
 /// The encoder codes the symbols last to first (rANS is a stack) so that the decoder reads
-/// them first to last. Symbol `i` is coded on state `i % 2`: the two chains of dependent
-/// arithmetic interleave, which halves the latency a decoder waits on.
+/// them first to last. Symbols 0..<`singleStateSymbols` are all coded on the first state;
+/// from there on, symbol i is on the first state when i - `singleStateSymbols` is even, on
+/// the second when odd: the two chains of dependent arithmetic interleave, which halves
+/// the latency a decoder waits on (a short stream's one state saves bytes instead).
 ///
-/// The stream: the two final states, four bytes each (little-endian), then the 16-bit
-/// words the encoder shifted out, in the order the decoder reads them. A finished stream
-/// ends with both states back at `lower`, where the encoder started them: a decoder that
-/// reads every symbol and then sees anything else was given other bytes.
+/// The stream: the first state's final value, little-endian, in three bytes when the
+/// stream's length is odd and four when even, then the 16-bit words the encoder shifted
+/// out, in the order the decoder reads them; the second state's final value (two words,
+/// low first) is among them where the decoder reaches symbol `singleStateSymbols`. A
+/// finished stream ends with both states back at `lower`, where the encoder started them
+/// (the second never leaves it in a stream of fewer symbols): a decoder that reads every
+/// symbol and then sees anything else was given other bytes.
 enum RANS {
     /// Frequencies are in units of 2^-`precisionBits`.
     static let precisionBits = 11
@@ -30,6 +35,13 @@ enum RANS {
     /// The symbol a decoding entry gives for a table's escape, whatever its alphabet (so
     /// that a decoder tells an escape by one comparison with a constant).
     static let escape = 511
+    /// A stream's first `singleStateSymbols` symbols are coded on one state, the rest on
+    /// two interleaved (0: all on two). A gesture's batch (about 100 events, a few hundred
+    /// symbols) then carries one final state, not two.
+    static let singleStateSymbols = 4096
+    /// The first state is written in three bytes when it is below 2^24 (an odd stream length
+    /// says so), in four otherwise.
+    static let shortFlush = true
 }
 
 /// The encoding side: collects the symbols (their starts and frequencies) in order and
@@ -50,16 +62,25 @@ struct RANSEncoder {
 
     /// The stream for the symbols so far.
     func finished() -> [UInt8] {
-        var states: (UInt32, UInt32) = (RANS.lower, RANS.lower)
+        // Symbols 0..<K on state a alone; from K on, symbol i on a when (i - K) is even,
+        // on b when odd. b's final state is shifted out where the decoder reaches symbol K
+        // (K = 0: straight after a's, as the two states of a stream of two).
+        let k = RANS.singleStateSymbols, n = pending.count
+        var a = RANS.lower, b = RANS.lower
         // Shifted out last to first; the decoder reads them first to last.
         var words: [UInt16] = []
-        words.reserveCapacity(pending.count / 4 + 4)
-        var i = pending.count
+        words.reserveCapacity(n / 4 + 4)
+        var i = n
         while i > 0 {
             i -= 1
+            if i == k - 1 {
+                words.append(UInt16(truncatingIfNeeded: b >> 16))
+                words.append(UInt16(truncatingIfNeeded: b))
+            }
             let entry = pending[i]
             let frequency = entry & 0xFFFF, start = entry >> 16
-            var x = i & 1 == 0 ? states.0 : states.1
+            let onA = i < k || (i - k) & 1 == 0
+            var x = onA ? a : b
             // A state past this would leave [lower, 2^32) after coding: shift 16 bits out.
             // (`lower` >> precisionBits << 16 is 2^21; times a frequency of `total`, 2^32.)
             if UInt64(x) >= UInt64(frequency) << (32 - RANS.precisionBits) {
@@ -67,13 +88,17 @@ struct RANSEncoder {
                 x >>= 16
             }
             x = (x / frequency) << RANS.precisionBits + x % frequency + start
-            if i & 1 == 0 { states.0 = x } else { states.1 = x }
+            if onA { a = x } else { b = x }
+        }
+        if k == 0 {
+            words.append(UInt16(truncatingIfNeeded: b >> 16))
+            words.append(UInt16(truncatingIfNeeded: b))
         }
         var out: [UInt8] = []
-        out.reserveCapacity(8 + 2 * words.count)
-        for state in [states.0, states.1] {
-            for k in 0..<4 { out.append(UInt8(truncatingIfNeeded: state >> (8 * k))) }
-        }
+        out.reserveCapacity(4 + 2 * words.count)
+        // a in three bytes when it fits: the stream's odd length says so.
+        let short = RANS.shortFlush && a < 1 << 24
+        for k in 0..<(short ? 3 : 4) { out.append(UInt8(truncatingIfNeeded: a >> (8 * k))) }
         for word in words.reversed() {
             out.append(UInt8(truncatingIfNeeded: word))
             out.append(UInt8(truncatingIfNeeded: word >> 8))
@@ -91,14 +116,23 @@ struct RANSDecoderCore {
     let count: Int
     private(set) var position = 0
     /// The state of the next symbol, and of the one after it.
-    private var x0: UInt32 = 0, x1: UInt32 = 0
+    private var x0: UInt32 = 0, x1: UInt32 = RANS.lower
+    /// Symbols still to decode on x0 alone before x1 is read.
+    private var single = RANS.singleStateSymbols
 
-    /// A decoder of the `count` bytes at `bytes`, which start with the two states.
+    /// A decoder of the `count` bytes at `bytes`, which start with the first state (three
+    /// bytes when `count` is odd, with `RANS.shortFlush`).
     init(_ bytes: UnsafePointer<UInt8>, count: Int) {
         self.bytes = bytes
         self.count = count
-        x0 = UInt32(read16()) | UInt32(read16()) << 16
-        x1 = UInt32(read16()) | UInt32(read16()) << 16
+        if RANS.shortFlush && count & 1 == 1 {
+            x0 = UInt32(read16())
+            position = 3
+            x0 |= (count >= 3 ? UInt32(bytes[2]) : 0) << 16
+        } else {
+            x0 = UInt32(read16()) | UInt32(read16()) << 16
+        }
+        if single == 0 { x1 = UInt32(read16()) | UInt32(read16()) << 16 }
     }
 
     /// True when a read went past the bytes.
@@ -124,8 +158,14 @@ struct RANSDecoderCore {
         let entry = table[Int(x & (RANS.total &- 1))]
         var y = (entry &>> 20) &* (x &>> UInt32(RANS.precisionBits)) &+ (entry &>> 9 & 0x7FF)
         if y < RANS.lower { y = y &<< 16 | read16() }
-        x0 = x1
-        x1 = y
+        if single > 0 {
+            x0 = y
+            single &-= 1
+            if single == 0 { x1 = read16() | read16() << 16 }
+        } else {
+            x0 = x1
+            x1 = y
+        }
         return Int(entry & 0x1FF)
     }
 }

@@ -164,7 +164,7 @@ struct RANSEventDecoder {
     mutating func start(_ bytes: [UInt8]) throws(BinaryError) {
         var reader = BinaryReader(bytes)
         let declared = try reader.varint()
-        guard declared <= UInt64(reader.remaining), declared >= 8 else {
+        guard declared <= UInt64(reader.remaining), declared >= 3 else {
             throw BinaryError(offset: reader.offset, reason: "rANS stream of \(declared) bytes does not fit the batch")
         }
         let length = Int(declared), at = reader.offset
