@@ -82,12 +82,11 @@ test-nozstd: nozstd-build
 # The normal build here is make test's (TEST_FLAGS): built already when make test gets
 # here, and built by this target otherwise. The no-zstd build is make test-nozstd's.
 nozstd-roundtrip:
-	@[ -x "$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog" ] || \
-		{ echo "nozstd-roundtrip: no build without zstd in .build-nozstd: run make test-nozstd" >&2; exit 1; }
 	@echo "nozstd-roundtrip: the normal build (.build-test)"
 	@$(TEST_BUILD) build $(TEST_FLAGS) --product selectlog | tail -1
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; stored=0; packed=0; n=0; \
 	nozstd=$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
+	[ -x "$$nozstd" ] || { echo "nozstd-roundtrip: no build without zstd in .build-nozstd: run make test-nozstd" >&2; exit 1; }; \
 	normal=$$($(TEST_BUILD) build $(TEST_FLAGS) --show-bin-path)/selectlog; \
 	for script in Examples/*.jsonl Examples/bugs/*.jsonl; do \
 		log="$$dir/$$(basename $$script .jsonl).slog"; \

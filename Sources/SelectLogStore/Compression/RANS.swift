@@ -35,13 +35,10 @@ enum RANS {
     /// The symbol a decoding entry gives for a table's escape, whatever its alphabet (so
     /// that a decoder tells an escape by one comparison with a constant).
     static let escape = 511
-    /// A stream's first `singleStateSymbols` symbols are coded on one state, the rest on
-    /// two interleaved (0: all on two). A gesture's batch (about 100 events, a few hundred
+    /// A stream's first `singleStateSymbols` symbols (at least one) are coded on one state,
+    /// the rest on two interleaved. A gesture's batch (about 100 events, a few hundred
     /// symbols) then carries one final state, not two.
     static let singleStateSymbols = 4096
-    /// The first state is written in three bytes when it is below 2^24 (an odd stream length
-    /// says so), in four otherwise.
-    static let shortFlush = true
 }
 
 /// The encoding side: collects the symbols (their starts and frequencies) in order and
@@ -63,8 +60,7 @@ struct RANSEncoder {
     /// The stream for the symbols so far.
     func finished() -> [UInt8] {
         // Symbols 0..<K on state a alone; from K on, symbol i on a when (i - K) is even,
-        // on b when odd. b's final state is shifted out where the decoder reaches symbol K
-        // (K = 0: straight after a's, as the two states of a stream of two).
+        // on b when odd. b's final state is shifted out where the decoder reaches symbol K.
         let k = RANS.singleStateSymbols, n = pending.count
         var a = RANS.lower, b = RANS.lower
         // Shifted out last to first; the decoder reads them first to last.
@@ -90,14 +86,10 @@ struct RANSEncoder {
             x = (x / frequency) << RANS.precisionBits + x % frequency + start
             if onA { a = x } else { b = x }
         }
-        if k == 0 {
-            words.append(UInt16(truncatingIfNeeded: b >> 16))
-            words.append(UInt16(truncatingIfNeeded: b))
-        }
         var out: [UInt8] = []
         out.reserveCapacity(4 + 2 * words.count)
         // a in three bytes when it fits: the stream's odd length says so.
-        let short = RANS.shortFlush && a < 1 << 24
+        let short = a < 1 << 24
         for k in 0..<(short ? 3 : 4) { out.append(UInt8(truncatingIfNeeded: a >> (8 * k))) }
         for word in words.reversed() {
             out.append(UInt8(truncatingIfNeeded: word))
@@ -121,18 +113,17 @@ struct RANSDecoderCore {
     private var single = RANS.singleStateSymbols
 
     /// A decoder of the `count` bytes at `bytes`, which start with the first state (three
-    /// bytes when `count` is odd, with `RANS.shortFlush`).
+    /// bytes when `count` is odd).
     init(_ bytes: UnsafePointer<UInt8>, count: Int) {
         self.bytes = bytes
         self.count = count
-        if RANS.shortFlush && count & 1 == 1 {
+        if count & 1 == 1 {
             x0 = UInt32(read16())
             position = 3
             x0 |= (count >= 3 ? UInt32(bytes[2]) : 0) << 16
         } else {
             x0 = UInt32(read16()) | UInt32(read16()) << 16
         }
-        if single == 0 { x1 = UInt32(read16()) | UInt32(read16()) << 16 }
     }
 
     /// True when a read went past the bytes.
