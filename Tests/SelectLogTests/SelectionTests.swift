@@ -319,6 +319,43 @@ struct ProgrammaticTests {
         #expect(s.selected == [p(0, 0), p(0, 1), p(0, 2)])
     }
 
+    @Test("steps pushed at undoLimit drop the oldest, however many have been dropped before")
+    func undoLimitOverManySteps() throws {
+        // The history drops trimmed steps from its storage in bulk (after 64, or once they
+        // outnumber the kept ones): before and after each such moment the stack is the newest
+        // `undoLimit` steps, equal to the same state read back from its snapshot (which holds
+        // no trimmed steps), and rows in it follow edits.
+        var s = try play(multipleTable + "\n" + #"{"type": "configure", "undoLimit": 3}"#)
+        for tap in 0..<200 {
+            // Row `tap % 10` toggles: a step that adds or removes that one row.
+            try apply(&s, #"{"type": "tap", "x": 5, "y": \#(tap % 10 * 50 + 5)}"#)
+            #expect(s.undoStack.count == min(tap + 1, 3))
+            #expect(s.undoStack.last == Self.toggleStep(tap))
+            if [2, 3, 63, 64, 65, 66, 67, 130, 199].contains(tap) {
+                let restored = try TableState(snapshot: s.snapshot())
+                #expect(restored.history == s.history)
+                #expect(restored.history.hashValue == s.history.hashValue)
+                #expect(restored.hashValue64 == s.hashValue64)
+                #expect(s.undoStack == (tap - 2...tap).map { Self.toggleStep($0) })
+            }
+        }
+        // Two rows inserted at the top: the kept steps' rows move down by two.
+        try apply(&s, #"{"type": "insertRows", "at": [[0, 0], [0, 1]]}"#)
+        #expect(s.undoStack == (197...199).map { Self.toggleStep($0, shift: 2) })
+        let selected = s.selected
+        for _ in 0..<5 { try apply(&s, #"{"type": "undo"}"#) }
+        #expect(s.undoStack.isEmpty && s.redoStack.count == 3)
+        // Taps 197, 198 and 199 toggled rows 7, 8 and 9 (now 9, 10 and 11); nothing older is undone.
+        #expect(Set(s.selected).symmetricDifference(Set(selected)) == [p(0, 9), p(0, 10), p(0, 11)])
+    }
+
+    /// The step of the `tap`-th tap of `undoLimitOverManySteps`: row `tap % 10` is selected
+    /// by taps in even rounds of ten and deselected in odd ones.
+    private static func toggleStep(_ tap: Int, shift: Int = 0) -> UndoStep {
+        let row = RowSet([p(0, tap % 10 + shift)])
+        return tap / 10 % 2 == 0 ? .selection(added: row, removed: RowSet()) : .selection(added: RowSet(), removed: row)
+    }
+
     @Test("single mode stays single through undo and redo")
     func singleModeSurvivesRedo() throws {
         // Row 1 is deselected by a reload of the row (not an undo step), so step B was recorded

@@ -83,7 +83,7 @@ extension TableState {
             return "\(path(row)) chosen \(e.chosen)"
         }
         add("editor", editor(other), editor(self))
-        add("undo", String(other.undoStack.count), String(undoStack.count))
+        add("undo", String(other.undoCount), String(undoCount))
         add("redo", String(other.redoStack.count), String(redoStack.count))
         return out
     }

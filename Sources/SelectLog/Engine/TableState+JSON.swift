@@ -63,7 +63,7 @@ extension TableState {
         } else {
             out += "null"
         }
-        key("undo"); out += String(undoStack.count)
+        key("undo"); out += String(undoCount)
         key("redo"); out += String(redoStack.count)
         key("hash"); out += "\"\(hashHex)\""
         out += "}"

@@ -6,7 +6,7 @@ extension TableState {
 
     mutating func undo() throws(InvalidEvent) {
         if gesture.isActive { throw InvalidEvent("undo", "undo is not allowed during a pan (an interrupted one included)") }
-        guard let step = history.undoStack.popLast() else { return }
+        guard let step = history.popUndo() else { return }
         restore(step, forward: false)
         history.redoStack.append(step)
         history.trim(to: configuration.undoLimit)
@@ -16,7 +16,7 @@ extension TableState {
         if gesture.isActive { throw InvalidEvent("redo", "redo is not allowed during a pan (an interrupted one included)") }
         guard let step = history.redoStack.popLast() else { return }
         restore(step, forward: true)
-        history.undoStack.append(step)
+        history.appendUndo(step)
         history.trim(to: configuration.undoLimit)
     }
 

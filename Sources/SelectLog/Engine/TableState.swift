@@ -62,6 +62,8 @@ public struct TableState: Equatable, Sendable {
     public var undoStack: [UndoStep] { history.undoStack }
     /// Redo steps, furthest from the present first.
     public var redoStack: [UndoStep] { history.redoStack }
+    /// `undoStack.count`, without copying the steps.
+    package var undoCount: Int { history.undoCount }
     /// Undo steps recorded so far (not part of the hash).
     public var stepsRecorded: Int { history.stepsRecorded }
     /// The open editor row's content; its place is `layout.editorRow`.

@@ -30,7 +30,7 @@ enum StateField: String, CaseIterable, Sendable {
         case .decelerating: return .bool(state.decelerating)
         case .rowsToLoad: return StateField.range(state.rowsToLoad)
         case .optionOpen: return .row(state.options.open)
-        case .undo: return .number(.count(state.undoStack.count))
+        case .undo: return .number(.count(state.undoCount))
         case .redo: return .number(.count(state.redoStack.count))
         case .hash: return .string(state.hashHex)
         case .pan:

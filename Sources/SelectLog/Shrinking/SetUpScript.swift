@@ -171,7 +171,7 @@ public struct SetUpScript: Sendable {
                         target: state.decelerating ? state.target : nil))
         }
         if let open = state.options.open { add(.setOptionVisible(row: open, visible: true)) }
-        if !state.undoStack.isEmpty { notCarried.append("\(state.undoStack.count) undo step\(state.undoStack.count == 1 ? "" : "s")") }
+        if state.undoCount > 0 { notCarried.append("\(state.undoCount) undo step\(state.undoCount == 1 ? "" : "s")") }
         if !state.redoStack.isEmpty { notCarried.append("\(state.redoStack.count) redo step\(state.redoStack.count == 1 ? "" : "s")") }
         if state.pan != nil { notCarried.append("the pan in progress") }
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }

@@ -134,7 +134,7 @@ struct ViewerFrame {
             path(state.options.open),
             swipe,
             layoutFields.editor,
-            String(state.undoStack.count),
+            String(state.undoCount),
             String(state.redoStack.count),
         ]
     }

@@ -12,33 +12,105 @@ public struct SelectionHistory: Hashable, Sendable {
     /// The selected rows.
     public internal(set) var selection = RowSet()
     /// Undo steps, oldest first.
-    public internal(set) var undoStack: [UndoStep] = []
+    ///
+    /// Reading it copies the steps when the oldest have been trimmed since the stack was
+    /// last compacted; `undoCount` and `lastUndo` cost nothing.
+    public internal(set) var undoStack: [UndoStep] {
+        get { undoTrimmed == 0 ? undoSteps : Array(undoSteps[undoTrimmed...]) }
+        set {
+            undoSteps = newValue
+            undoTrimmed = 0
+        }
+    }
     /// Redo steps, furthest from the present first.
     public internal(set) var redoStack: [UndoStep] = []
     /// Undo steps recorded so far, for stepping through a log by undo step (not part of the hash).
     public internal(set) var stepsRecorded = 0
 
+    /// The undo stack is `undoSteps[undoTrimmed...]`. A step pushed at `undoLimit` drops the
+    /// oldest one, and removing it from the front of the array moved every other step: a
+    /// tap cost O(`undoLimit`), and 300,000 taps at a limit of 100,000 took 15 s. Trimmed
+    /// steps are only counted (and their rows released) until they outnumber the live
+    /// ones; then they are removed at once, so a push costs O(1) amortized.
+    private var undoSteps: [UndoStep] = []
+    private var undoTrimmed = 0
+
     init() {}
+
+    /// The number of undo steps.
+    var undoCount: Int { undoSteps.count - undoTrimmed }
+
+    /// The newest undo step.
+    var lastUndo: UndoStep? { undoCount > 0 ? undoSteps.last : nil }
 
     /// Records a new undo step; a new step clears redo (spec 5.9).
     mutating func push(_ step: UndoStep, limit: Int) {
         stepsRecorded += 1
-        undoStack.append(step)
+        undoSteps.append(step)
         redoStack.removeAll()
         trim(to: limit)
+    }
+
+    /// Removes and returns the newest undo step (`undo`).
+    mutating func popUndo() -> UndoStep? {
+        guard undoCount > 0 else { return nil }
+        return undoSteps.popLast()
+    }
+
+    /// Adds a step as the newest undo step, without clearing redo (`redo`).
+    mutating func appendUndo(_ step: UndoStep) {
+        undoSteps.append(step)
     }
 
     /// Keeps at most `limit` steps in each stack, dropping the oldest undo steps and
     /// the redo steps furthest from the present.
     mutating func trim(to limit: Int) {
-        if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
+        let excess = undoCount - limit
+        if excess > 0 {
+            // The dropped steps' rows are released now; their slots go at the next compaction.
+            for i in undoTrimmed..<undoTrimmed + excess { undoSteps[i] = Self.released }
+            undoTrimmed += excess
+            if undoTrimmed >= Swift.max(64, undoCount) {
+                undoSteps.removeFirst(undoTrimmed)
+                undoTrimmed = 0
+            }
+        }
         if redoStack.count > limit { redoStack.removeFirst(redoStack.count - limit) }
     }
 
+    /// What a trimmed step's slot holds until it is removed: a step that owns no memory.
+    private static let released = UndoStep.choose(opening: -1, before: [], after: [])
+
     /// Forgets every step (`reload`, a `setEditing` that changes editing).
     mutating func clearSteps() {
-        undoStack.removeAll()
+        undoSteps.removeAll()
+        undoTrimmed = 0
         redoStack.removeAll()
+    }
+
+    // Equal histories are equal whatever their trimmed slots: the comparison and the hash
+    // are those of the stored properties they stand for, as Swift would derive them.
+
+    public static func == (a: SelectionHistory, b: SelectionHistory) -> Bool {
+        a.selection == b.selection && a.undoCount == b.undoCount
+            && a.undoSteps[a.undoTrimmed...].elementsEqual(b.undoSteps[b.undoTrimmed...])
+            && a.redoStack == b.redoStack && a.stepsRecorded == b.stepsRecorded
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(selection)
+        hasher.combine(undoCount)
+        for step in undoSteps[undoTrimmed...] { hasher.combine(step) }
+        hasher.combine(redoStack)
+        hasher.combine(stepsRecorded)
+    }
+}
+
+extension SelectionHistory: CustomReflectable {
+    /// The history as its four public properties, not its storage (`print` and `dump`).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["selection": selection, "undoStack": undoStack, "redoStack": redoStack,
+                                "stepsRecorded": stepsRecorded], displayStyle: .struct)
     }
 }
 
@@ -47,8 +119,8 @@ extension SelectionHistory: RowFollowing {
     /// (moved rows carry one membership per set).
     mutating func follow(_ operation: RowOperation, carry: inout RowCarry) {
         selection.follow(operation, carry: &carry)
-        func visit(_ stack: inout [UndoStep]) {
-            for i in stack.indices {
+        func visit(_ stack: inout [UndoStep], from start: Int) {
+            for i in start..<stack.count {
                 guard case .selection(var added, var removed) = stack[i] else { continue }
                 stack[i] = .choose(opening: -1, before: [], after: [])  // release the sets before mutating them
                 added.follow(operation, carry: &carry)
@@ -56,7 +128,7 @@ extension SelectionHistory: RowFollowing {
                 stack[i] = .selection(added: added, removed: removed)
             }
         }
-        visit(&undoStack)
-        visit(&redoStack)
+        visit(&undoSteps, from: undoTrimmed)
+        visit(&redoStack, from: 0)
     }
 }
