@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MALLOC_GATES = {
     "1M.selectAll": 64,
     "1M.tap": 64,
+    "1M.tapFragmented": 64,
     "1M.batch100": 2000,
     "1M.hitTest1000": 64,
     "append1000.callerSide": 400,

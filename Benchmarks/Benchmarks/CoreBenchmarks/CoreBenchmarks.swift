@@ -58,6 +58,33 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // A tap amid a fragmented selection (every other row of the first 800,000: 400,000
+    // ranges) against the same tap with nothing selected: a tap's cost must not grow
+    // with the selection (it copied and compared the whole selection, 10 ms a tap).
+    let fragmented: TableState = {
+        var state = base
+        try? state.apply(.select(rows: (0..<400_000).map { RowPath(0, $0 * 2) }))
+        try? state.apply(.scroll(.to(Points(20_000_000)), phase: nil, target: nil))
+        return state
+    }()
+    Benchmark("1M.tapFragmented") { benchmark in
+        var state = fragmented
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            try? state.apply(.tap(ViewportPoint(x: Points(100), y: Points(300))))
+        }
+        blackHole(state.selection.isEmpty)
+    }
+    Benchmark("1M.tapFragmented.baseline") { benchmark in
+        var state = base
+        try? state.apply(.scroll(.to(Points(20_000_000)), phase: nil, target: nil))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            try? state.apply(.tap(ViewportPoint(x: Points(100), y: Points(300))))
+        }
+        blackHole(state.selection.isEmpty)
+    }
+
     Benchmark("1M.batch100") { benchmark in
         var state = base
         let deletes = BatchUpdate(deletes: batchRows)

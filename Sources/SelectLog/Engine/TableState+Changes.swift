@@ -171,6 +171,16 @@ extension Event {
 }
 
 extension Event {
+    /// Whether the event's reducer records every change it makes to the selection in the
+    /// `SelectionDelta` it is given, so that `TableChanges` need not compare the
+    /// selection before and after it. They change no rows' layout (no row operations).
+    var recordsSelectionChanges: Bool {
+        switch self {
+        case .tap, .select, .deselect, .selectAll, .deselectAll: true
+        default: false
+        }
+    }
+
     /// Whether a gesture this event ends is cancelled rather than ended.
     var cancelsGestures: Bool {
         if case .panCancelled = self { return true }
@@ -212,23 +222,45 @@ extension TableState {
         return c
     }
 
-    /// What `event` changed, from the mark taken before it and the selection before it.
-    mutating func changes(since mark: ChangeMark, event: Event, baseline: RowSet) -> TableChanges {
+    /// Where `changes(since:event:selection:)` finds what the event did to the selection.
+    enum SelectionSource: ~Copyable {
+        /// In the selection before the event, compared with the one after it.
+        case compared(RowSet)
+        /// In what the reducer recorded (`Event.recordsSelectionChanges`).
+        case recorded(SelectionDelta)
+    }
+
+    /// What `event` changed, from the mark taken before it and, for the selection, `source`.
+    mutating func changes(since mark: ChangeMark, event: Event, selection source: consuming SelectionSource) -> TableChanges {
         var c = TableChanges()
         let operations = event.rowOperations
         let reloaded: Bool
         if case .reload = event { reloaded = true } else { reloaded = false }
         c.reloaded = reloaded
-        let before = reloaded ? baseline : (operations.map { baseline.applying($0) } ?? baseline)
-        let selectionChanged = !reloaded && before != selection
+        let selectionChanged: Bool
+        var before = RowSet()
+        switch source {
+        case .compared(let baseline):
+            before = reloaded ? baseline : (operations.map { baseline.applying($0) } ?? baseline)
+            selectionChanged = !reloaded && before != selection
+        case .recorded(let delta):
+            assert(operations == nil && !reloaded, "an event with row operations recorded its selection changes")
+            selectionChanged = !delta.isEmpty
+        }
         let pan = TableState.panTransition(from: mark.pan, to: gesture.kind, event: event)
         let swipe = swipeTransitions(since: mark, event: event)
         if operations?.isEmpty == false || selectionChanged || pan != nil || swipe.first != nil {
             let lists = changeBuffers.lend(to: &c.lists)
             if let operations { lists.rowOperations = operations }
             if selectionChanged {
-                selection.appendRuns(subtracting: before, to: &lists.selected)
-                before.appendRuns(subtracting: selection, to: &lists.deselected)
+                switch source {
+                case .compared:
+                    selection.appendRuns(subtracting: before, to: &lists.selected)
+                    before.appendRuns(subtracting: selection, to: &lists.deselected)
+                case .recorded(let delta):
+                    delta.append(selected: true, to: &lists.selected)
+                    delta.append(selected: false, to: &lists.deselected)
+                }
             }
             if let pan { lists.gestures.append(pan) }
             if let first = swipe.first { lists.gestures.append(first) }

@@ -81,19 +81,21 @@ extension TableState {
         return set
     }
 
-    /// Replaces the selection and records the change as one undo step, if it changed anything.
-    mutating func changeSelection(to new: RowSet) {
+    /// Replaces the selection and records the change as one undo step, if it changed
+    /// anything, and in `changed`.
+    mutating func changeSelection(to new: RowSet, _ changed: inout SelectionDelta) {
         let added = new.subtracting(selection)
         let removed = selection.subtracting(new)
         guard !added.isEmpty || !removed.isEmpty else { return }
         selection = new
         pushStep(.selection(added: added, removed: removed))
+        changed.record(added: added, removed: removed)
     }
 
     /// Whether a selection pan owns the selection right now; programmatic selection then does nothing.
     var selectionIsTracking: Bool { gesture.isSelecting }
 
-    mutating func tap(_ p: ViewportPoint) {
+    mutating func tap(_ p: ViewportPoint, _ changed: inout SelectionDelta) {
         // A finger that is panning cannot tap.
         guard !gesture.isActive, case .row(let r) = element(at: p) else { return }
         if options.open == r {
@@ -107,35 +109,36 @@ extension TableState {
             let wasSelected = selection.contains(r)
             selection.set(r, to: !wasSelected)
             pushStep(wasSelected ? .selection(added: RowSet(), removed: one) : .selection(added: one, removed: RowSet()))
+            changed.record(section: r.section, rows: r.row..<r.row + 1, selected: !wasSelected)
         } else {
-            changeSelection(to: RowSet([r]))
+            changeSelection(to: RowSet([r]), &changed)
         }
     }
 
-    mutating func select(_ rows: [RowPath]) throws(InvalidEvent) {
+    mutating func select(_ rows: [RowPath], _ changed: inout SelectionDelta) throws(InvalidEvent) {
         try checkRows(rows, "select", "rows")
         let set = RowSet(rows)
         if !isMultiple && set.count > 1 {
             throw InvalidEvent("select", "cannot select \(set.count) rows in single-selection mode")
         }
         guard !selectionIsTracking, !set.isEmpty else { return }
-        changeSelection(to: isMultiple ? selection.union(set) : set)
+        changeSelection(to: isMultiple ? selection.union(set) : set, &changed)
     }
 
-    mutating func deselect(_ rows: [RowPath]) throws(InvalidEvent) {
+    mutating func deselect(_ rows: [RowPath], _ changed: inout SelectionDelta) throws(InvalidEvent) {
         try checkRows(rows, "deselect", "rows")
         guard !selectionIsTracking else { return }
-        changeSelection(to: selection.subtracting(RowSet(rows)))
+        changeSelection(to: selection.subtracting(RowSet(rows)), &changed)
     }
 
-    mutating func selectAll() throws(InvalidEvent) {
+    mutating func selectAll(_ changed: inout SelectionDelta) throws(InvalidEvent) {
         if !isMultiple { throw InvalidEvent("selectAll", "selectAll is not allowed in single-selection mode") }
         guard !selectionIsTracking else { return }
-        changeSelection(to: allRows)
+        changeSelection(to: allRows, &changed)
     }
 
-    mutating func deselectAll() {
+    mutating func deselectAll(_ changed: inout SelectionDelta) {
         guard !selectionIsTracking else { return }
-        changeSelection(to: RowSet())
+        changeSelection(to: RowSet(), &changed)
     }
 }

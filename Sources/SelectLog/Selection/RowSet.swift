@@ -15,9 +15,28 @@ public struct RowSet: Hashable, Sendable {
         lists = [RangeList(rows)]
     }
 
-    /// The rows of `paths`, duplicates merged.
+    /// The rows of `paths`, in any order, duplicates merged.
     public init<S: Sequence>(_ paths: S) where S.Element == RowPath {
-        for p in paths { insert(p) }
+        // Sorted first, then laid down run by run: inserted one at a time, rows in
+        // descending order moved every range after each (200,000 rows took 6 s).
+        var sorted = Array(paths)
+        sorted.sort()
+        var i = 0
+        while i < sorted.count {
+            let section = sorted[i].section
+            var runs: [Range<Int>] = []
+            while i < sorted.count && sorted[i].section == section {
+                let row = sorted[i].row
+                if let last = runs.last, row <= last.upperBound {
+                    if row == last.upperBound { runs[runs.count - 1] = last.lowerBound..<row + 1 }
+                } else {
+                    runs.append(row..<row + 1)
+                }
+                i += 1
+            }
+            sectionNumbers.append(section)
+            lists.append(RangeList(normalizing: runs))
+        }
     }
 
     /// Whether no row is a member.
