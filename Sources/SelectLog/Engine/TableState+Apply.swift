@@ -224,8 +224,8 @@ extension TableState {
         case .deselect(let rows): try deselect(rows, &changed)
         case .selectAll: try selectAll(&changed)
         case .deselectAll: deselectAll(&changed)
-        case .undo: try undo()
-        case .redo: try redo()
+        case .undo: try undo(&changed)
+        case .redo: try redo(&changed)
         }
     }
 

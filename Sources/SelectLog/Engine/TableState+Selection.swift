@@ -122,13 +122,32 @@ extension TableState {
             throw InvalidEvent("select", "cannot select \(set.count) rows in single-selection mode")
         }
         guard !selectionIsTracking, !set.isEmpty else { return }
-        changeSelection(to: isMultiple ? selection.union(set) : set, &changed)
+        guard isMultiple else { return changeSelection(to: set, &changed) }
+        // In place, run by run: the step is the rows not yet selected. Building the union
+        // and comparing it with the selection both ways cost O(R log R) for R selected
+        // ranges, however few rows the event names.
+        var added = RowSet()
+        set.forEachRun(subtracting: RowSet()) { s, run in
+            selection.forEachRun(in: run, section: s, members: false) { added.insert($0, in: s) }
+        }
+        guard !added.isEmpty else { return }
+        added.forEachRun(subtracting: RowSet()) { s, run in selection.insert(run, in: s) }
+        pushStep(.selection(added: added, removed: RowSet()))
+        changed.record(added: added, removed: RowSet())
     }
 
     mutating func deselect(_ rows: [RowPath], _ changed: inout SelectionDelta) throws(InvalidEvent) {
         try checkRows(rows, "deselect", "rows")
         guard !selectionIsTracking else { return }
-        changeSelection(to: selection.subtracting(RowSet(rows)), &changed)
+        // In place, run by run: the step is the named rows that were selected.
+        var removed = RowSet()
+        RowSet(rows).forEachRun(subtracting: RowSet()) { s, run in
+            selection.forEachRun(in: run, section: s, members: true) { removed.insert($0, in: s) }
+        }
+        guard !removed.isEmpty else { return }
+        removed.forEachRun(subtracting: RowSet()) { s, run in selection.remove(run, in: s) }
+        pushStep(.selection(added: RowSet(), removed: removed))
+        changed.record(added: RowSet(), removed: removed)
     }
 
     mutating func selectAll(_ changed: inout SelectionDelta) throws(InvalidEvent) {

@@ -4,33 +4,53 @@ extension TableState {
         history.push(step, limit: configuration.undoLimit)
     }
 
-    mutating func undo() throws(InvalidEvent) {
+    mutating func undo(_ changed: inout SelectionDelta) throws(InvalidEvent) {
         if gesture.isActive { throw InvalidEvent("undo", "undo is not allowed during a pan (an interrupted one included)") }
         guard let step = history.popUndo() else { return }
-        restore(step, forward: false)
+        restore(step, forward: false, &changed)
         history.redoStack.append(step)
         history.trim(to: configuration.undoLimit)
     }
 
-    mutating func redo() throws(InvalidEvent) {
+    mutating func redo(_ changed: inout SelectionDelta) throws(InvalidEvent) {
         if gesture.isActive { throw InvalidEvent("redo", "redo is not allowed during a pan (an interrupted one included)") }
         guard let step = history.redoStack.popLast() else { return }
-        restore(step, forward: true)
+        restore(step, forward: true, &changed)
         history.appendUndo(step)
         history.trim(to: configuration.undoLimit)
     }
 
-    /// Sets the step's rows to their after (`forward`) or before values.
-    private mutating func restore(_ step: UndoStep, forward: Bool) {
+    /// Sets the step's rows to their after (`forward`) or before values, and records
+    /// what changed in `changed`.
+    private mutating func restore(_ step: UndoStep, forward: Bool, _ changed: inout SelectionDelta) {
         switch step {
         case let .selection(added, removed):
             let on = forward ? added : removed
             let off = forward ? removed : added
+            if isMultiple {
+                // In place, run by run (a step's two sets are disjoint): rebuilding the
+                // selection cost O(R log R) for R selected ranges, however small the step.
+                if changed.isRecording {
+                    off.forEachRun(subtracting: RowSet()) { s, run in
+                        selection.forEachRun(in: run, section: s, members: true) { changed.record(section: s, rows: $0, selected: false) }
+                    }
+                    on.forEachRun(subtracting: RowSet()) { s, run in
+                        selection.forEachRun(in: run, section: s, members: false) { changed.record(section: s, rows: $0, selected: true) }
+                    }
+                }
+                off.forEachRun(subtracting: RowSet()) { s, run in selection.remove(run, in: s) }
+                on.forEachRun(subtracting: RowSet()) { s, run in selection.insert(run, in: s) }
+                return
+            }
             var new = selection.subtracting(off).union(on)
             // Single mode holds one row at most: the step's own rows win, then the first of them.
-            if !isMultiple && new.count > 1 {
+            if new.count > 1 {
                 new = new.intersection(on)
                 if new.count > 1, let first = new.first { new = RowSet([first]) }
+            }
+            if changed.isRecording {
+                let added = new.subtracting(selection), removed = selection.subtracting(new)
+                if !added.isEmpty || !removed.isEmpty { changed.record(added: added, removed: removed) }
             }
             selection = new
         case let .choose(opening, before, after):
