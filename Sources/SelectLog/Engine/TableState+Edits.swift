@@ -18,11 +18,25 @@ extension TableState {
     /// (the layout with its editor row, the selection and its history, the option
     /// views) follows each operation in turn. An editor whose row went away closes.
     mutating func follow(_ operations: [RowOperation], carry: inout RowCarry) {
+        // A run of section operations rebuilds the layout's section tree once, after it
+        // (`TableLayout.followSection`); nothing between them reads it.
+        var treeIsStale = false
         for operation in operations {
-            layout.follow(operation, carry: &carry)
+            switch operation {
+            case .insertSection, .removeSection:
+                layout.followSection(operation, carry: &carry)
+                treeIsStale = true
+            case .insert, .remove:
+                if treeIsStale {
+                    layout.rebuild()
+                    treeIsStale = false
+                }
+                layout.follow(operation, carry: &carry)
+            }
             history.follow(operation, carry: &carry)
             options.follow(operation, carry: &carry)
         }
+        if treeIsStale { layout.rebuild() }
         if layout.editorRow == nil { editorState.close() }
         reclamp()
     }

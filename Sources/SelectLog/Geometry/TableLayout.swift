@@ -79,7 +79,8 @@ public struct TableLayout: Equatable, Sendable {
         return h
     }
 
-    private mutating func rebuild() {
+    /// Rebuilds the section tree and the totals from the sections.
+    mutating func rebuild() {
         lastRow = RowMemo()
         tree = Array(repeating: 0, count: sections.count + 1)
         rowCount = 0
@@ -363,11 +364,12 @@ public struct TableLayout: Equatable, Sendable {
         follow(.removeSection(index), carry: &carry)
     }
 
-    /// Section storage only, with the editor row already placed: rebuilds the tree.
-    mutating func replaceSection(at index: Int, inserting section: LayoutSection?, editor: RowPath?) {
+    /// Section storage only, with the editor row already placed: rebuilds the tree, or
+    /// (`rebuilding` false) leaves that to the caller, before anything reads it.
+    mutating func replaceSection(at index: Int, inserting section: LayoutSection?, editor: RowPath?, rebuilding: Bool) {
         editorRow = editor
         if let section { sections.insert(section, at: index) } else { sections.remove(at: index) }
-        rebuild()
+        if rebuilding { rebuild() }
     }
 
     /// Opens (or moves) the editor row below `path`.
