@@ -120,6 +120,12 @@ tsan: deps
 bench: deps
 	python3 Benchmarks/compare.py --gate --sizes
 
+# Events whose cost grows with the state (Tools/cost-audit): each case at SIZE and 4 x SIZE.
+SIZE ?= 25000
+.PHONY: cost-audit
+cost-audit: deps
+	SIZE=$(SIZE) Tools/cost-audit/run.sh
+
 # The crash test with more kills: make crash-test N=1000
 crash-test: deps
 	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
