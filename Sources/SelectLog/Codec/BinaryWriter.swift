@@ -1,7 +1,10 @@
 /// Appends little-endian integers, LEB128 varints and length-prefixed bytes to a buffer.
 package struct BinaryWriter: Sendable {
-    /// What has been written so far.
+    /// What has been written so far (since the last `spill()` into `hasher`, if any).
     package var bytes: [UInt8]
+    /// When set, `spill()` hashes the bytes written so far into it and forgets them, so
+    /// that hashing a large state holds a bounded part of its encoding at a time.
+    var hasher: CanonicalHasher?
 
     package init(capacity: Int = 256) {
         bytes = []
@@ -9,6 +12,16 @@ package struct BinaryWriter: Sendable {
     }
 
     package var count: Int { bytes.count }
+
+    /// Moves the bytes into `hasher` once they pass 64 KiB (nothing without a hasher).
+    @inline(__always)
+    mutating func spill() {
+        if bytes.count >= 1 << 16, var h = hasher {
+            h.bytes(bytes)
+            hasher = h
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
     package mutating func removeAll(keepingCapacity: Bool = true) { bytes.removeAll(keepingCapacity: keepingCapacity) }
 
     @inlinable package mutating func u8(_ v: UInt8) { bytes.append(v) }

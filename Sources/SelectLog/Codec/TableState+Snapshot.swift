@@ -46,6 +46,7 @@ extension TableState {
                 w.points(h)
                 w.varint(n)
             }
+            w.spill()
         }
         Self.write(layout.editorRow, &w)
         w.points(viewport.width)
@@ -69,10 +70,14 @@ extension TableState {
         w.bool(editor != nil)
         if let editor {
             w.varint(editor.options.count)
-            for o in editor.options { w.string(o) }
+            for o in editor.options {
+                w.string(o)
+                w.spill()
+            }
             w.bool(editor.multiple)
             w.varint(editor.chosen.count)
             for i in editor.chosen { w.varint(i) }
+            w.spill()
             w.varint(editor.opening)
         }
         w.varint(editorOpenings)
@@ -92,6 +97,7 @@ extension TableState {
                         for i in list { w.varint(i) }
                     }
                 }
+                w.spill()
             }
         }
     }

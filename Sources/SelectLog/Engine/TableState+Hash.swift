@@ -22,9 +22,12 @@ extension TableState {
     /// A stable 64-bit digest of the whole state except `events` and `t` (spec 6): the
     /// hash of the canonical encoding that snapshots also use.
     public var hashValue64: UInt64 {
+        // Hashed as it is written, 64 KiB at a time (`BinaryWriter.spill()`): a state
+        // whose undo steps hold large lists encoded to hundreds of megabytes first.
         var w = BinaryWriter(capacity: 1024)
+        w.hasher = CanonicalHasher()
         writeCanonical(into: &w)
-        var h = CanonicalHasher()
+        var h = w.hasher ?? CanonicalHasher()
         h.bytes(w.bytes)
         return h.digest
     }
