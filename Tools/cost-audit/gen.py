@@ -75,8 +75,9 @@ def main():
     elif case == "deleteall":      # delete every selected row (realistic "delete selected")
         base(rows); alt_select(n)
         out({"type": "deleteRows", "at": [[0, 2 * i] for i in range(n)]})
-    elif case == "selectdesc":     # one select of N rows listed in descending order
-        base(rows); alt_select(n, descending=True)
+    elif case == "selectdesc":     # one select of N rows listed in descending order (M=0: none)
+        base(rows)
+        if m: alt_select(n, descending=True)
     elif case == "selectasc":
         base(rows); alt_select(n)
     elif case == "insertsections1":  # N sections, then M insertSections of one section
@@ -84,10 +85,10 @@ def main():
         for i in range(m): out({"type": "insertSections", "at": [n // 2], "sections": [{"rows": 1}]})
     elif case == "insertsectionsK":  # one insertSections of N sections into an empty table
         base(0, sections=[])
-        out({"type": "insertSections", "at": list(range(n)), "sections": [{"rows": 1}] * n})
+        if m: out({"type": "insertSections", "at": list(range(n)), "sections": [{"rows": 1}] * n})
     elif case == "deletesectionsK":
         base(0, sections=[{"rows": 1, "rowHeight": RH}] * n)
-        out({"type": "deleteSections", "at": list(range(n))})
+        if m: out({"type": "deleteSections", "at": list(range(n))})
     elif case == "jumptitle":      # N titled sections, M jumps to the last title
         secs = [{"rows": 1, "rowHeight": RH, "title": "A"} for _ in range(n)]
         secs[-1]["title"] = "Z"
@@ -130,7 +131,7 @@ def main():
         for i in range(m): out({"type": "insertRows", "at": [[0, 1]]})
     elif case == "deletetop":      # N ranges; one deleteRows of the N/2 unselected rows of the first half
         base(rows); alt_select(n)
-        out({"type": "deleteRows", "at": [[0, 2 * i + 1] for i in range(n // 2)]})
+        if m: out({"type": "deleteRows", "at": [[0, 2 * i + 1] for i in range(n // 2)]})
     elif case == "inserttop":      # N ranges; one insertRows of M rows at the top
         base(rows); alt_select(n)
         out({"type": "insertRows", "at": [[0, i] for i in range(m)]})
