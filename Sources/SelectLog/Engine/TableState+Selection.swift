@@ -126,12 +126,9 @@ extension TableState {
         // In place, run by run: the step is the rows not yet selected. Building the union
         // and comparing it with the selection both ways cost O(R log R) for R selected
         // ranges, however few rows the event names.
-        var added = RowSet()
-        set.forEachRun(subtracting: RowSet()) { s, run in
-            selection.forEachRun(in: run, section: s, members: false) { added.insert($0, in: s) }
-        }
+        let added = selection.rows(of: set, members: false)
         guard !added.isEmpty else { return }
-        added.forEachRun(subtracting: RowSet()) { s, run in selection.insert(run, in: s) }
+        selection.formUnion(added)
         pushStep(.selection(added: added, removed: RowSet()))
         changed.record(added: added, removed: RowSet())
     }
@@ -140,12 +137,9 @@ extension TableState {
         try checkRows(rows, "deselect", "rows")
         guard !selectionIsTracking else { return }
         // In place, run by run: the step is the named rows that were selected.
-        var removed = RowSet()
-        RowSet(rows).forEachRun(subtracting: RowSet()) { s, run in
-            selection.forEachRun(in: run, section: s, members: true) { removed.insert($0, in: s) }
-        }
+        let removed = selection.rows(of: RowSet(rows), members: true)
         guard !removed.isEmpty else { return }
-        removed.forEachRun(subtracting: RowSet()) { s, run in selection.remove(run, in: s) }
+        selection.subtract(removed)
         pushStep(.selection(added: RowSet(), removed: removed))
         changed.record(added: RowSet(), removed: removed)
     }

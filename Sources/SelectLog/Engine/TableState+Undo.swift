@@ -31,15 +31,10 @@ extension TableState {
                 // In place, run by run (a step's two sets are disjoint): rebuilding the
                 // selection cost O(R log R) for R selected ranges, however small the step.
                 if changed.isRecording {
-                    off.forEachRun(subtracting: RowSet()) { s, run in
-                        selection.forEachRun(in: run, section: s, members: true) { changed.record(section: s, rows: $0, selected: false) }
-                    }
-                    on.forEachRun(subtracting: RowSet()) { s, run in
-                        selection.forEachRun(in: run, section: s, members: false) { changed.record(section: s, rows: $0, selected: true) }
-                    }
+                    changed.record(added: selection.rows(of: on, members: false), removed: selection.rows(of: off, members: true))
                 }
-                off.forEachRun(subtracting: RowSet()) { s, run in selection.remove(run, in: s) }
-                on.forEachRun(subtracting: RowSet()) { s, run in selection.insert(run, in: s) }
+                selection.subtract(off)
+                selection.formUnion(on)
                 return
             }
             var new = selection.subtracting(off).union(on)

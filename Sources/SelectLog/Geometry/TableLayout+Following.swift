@@ -45,3 +45,18 @@ extension TableLayout: RowFollowing {
         }
     }
 }
+
+extension TableLayout {
+    /// Inserts a section at `index`; later sections (and the editor row) move down.
+    package mutating func insertSection(_ section: LayoutSection, at index: Int) {
+        var carry = RowCarry()
+        carry.newSections[index] = section
+        follow(.insertSection(index), carry: &carry)
+    }
+
+    /// Removes section `index` with its rows (and the editor row, if it sat there).
+    package mutating func removeSection(at index: Int) {
+        var carry = RowCarry()
+        follow(.removeSection(index), carry: &carry)
+    }
+}

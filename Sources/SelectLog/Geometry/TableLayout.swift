@@ -351,19 +351,6 @@ public struct TableLayout: Equatable, Sendable {
         rowTotal += height - old
     }
 
-    /// Inserts a section at `index`; later sections (and the editor row) move down.
-    package mutating func insertSection(_ section: LayoutSection, at index: Int) {
-        var carry = RowCarry()
-        carry.newSections[index] = section
-        follow(.insertSection(index), carry: &carry)
-    }
-
-    /// Removes section `index` with its rows (and the editor row, if it sat there).
-    package mutating func removeSection(at index: Int) {
-        var carry = RowCarry()
-        follow(.removeSection(index), carry: &carry)
-    }
-
     /// Section storage only, with the editor row already placed: rebuilds the tree, or
     /// (`rebuilding` false) leaves that to the caller, before anything reads it.
     mutating func replaceSection(at index: Int, inserting section: LayoutSection?, editor: RowPath?, rebuilding: Bool) {

@@ -234,6 +234,33 @@ public struct RowSet: Hashable, Sendable {
         forEachRun(subtracting: other) { s, rows in RowRun.append(s, rows, to: &runs) }
     }
 
+    /// The rows of `other` that are members of this set (`members`) or are not, found
+    /// run by run: O(runs of `other` × log ranges here), without walking this set (a
+    /// selection of many ranges, `other` an undo step or a few named rows).
+    func rows(of other: RowSet, members: Bool) -> RowSet {
+        var out = RowSet()
+        for (k, s) in other.sectionNumbers.enumerated() {
+            for run in other.lists[k].ranges {
+                forEachRun(in: run, section: s, members: members) { out.insert($0, in: s) }
+            }
+        }
+        return out
+    }
+
+    /// Adds the members of `other`, run by run (in place; cost as `rows(of:members:)`).
+    mutating func formUnion(_ other: RowSet) {
+        for (k, s) in other.sectionNumbers.enumerated() {
+            for run in other.lists[k].ranges { insert(run, in: s) }
+        }
+    }
+
+    /// Removes the members of `other`, run by run (in place; cost as `rows(of:members:)`).
+    mutating func subtract(_ other: RowSet) {
+        for (k, s) in other.sectionNumbers.enumerated() {
+            for run in other.lists[k].ranges { remove(run, in: s) }
+        }
+    }
+
     /// The rows in either set.
     public func union(_ other: RowSet) -> RowSet { combine(other) { $0.union($1) } }
     /// The rows of this set that are not in `other`.

@@ -78,7 +78,8 @@ public struct SelectionHistory: Hashable, Sendable {
         if redoStack.count > limit { redoStack.removeFirst(redoStack.count - limit) }
     }
 
-    /// What a trimmed step's slot holds until it is removed: a step that owns no memory.
+    /// What a trimmed step's slot holds until it is removed, and a step's slot while its
+    /// sets follow an edit: a step that owns no memory.
     private static let released = UndoStep.choose(opening: -1, before: [], after: [])
 
     /// Forgets every step (`reload`, a `setEditing` that changes editing).
@@ -122,7 +123,7 @@ extension SelectionHistory: RowFollowing {
         func visit(_ stack: inout [UndoStep], from start: Int) {
             for i in start..<stack.count {
                 guard case .selection(var added, var removed) = stack[i] else { continue }
-                stack[i] = .choose(opening: -1, before: [], after: [])  // release the sets before mutating them
+                stack[i] = Self.released  // release the sets before mutating them
                 added.follow(operation, carry: &carry)
                 removed.follow(operation, carry: &carry)
                 stack[i] = .selection(added: added, removed: removed)
