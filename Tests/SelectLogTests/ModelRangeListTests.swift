@@ -42,4 +42,89 @@ struct ModelRangeListTests {
             }
         }
     }
+
+    @Test("many rows deleted or inserted at once: the rows a plain [Bool] keeps, and what one at a time gives", arguments: [21, 22, 23])
+    func rowsAtOnce(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        for step in 0..<300 {
+            let n = Int.random(in: 0...80, using: &rng)
+            // Members in runs of every length, with gaps of every length, touching both ends sometimes.
+            var reference = [Bool](repeating: false, count: n)
+            var list = RangeList()
+            var row = Int.random(in: 0...2, using: &rng)
+            while row < n {
+                let end = min(n, row + Int.random(in: 1...6, using: &rng))
+                list.insert(row..<end)
+                for i in row..<end { reference[i] = true }
+                row = end + Int.random(in: 1...5, using: &rng)
+            }
+            // Deleted rows: a random subset, ascending (whole runs, run edges and gaps among them).
+            let deleted = (0..<n).filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
+            var expected = RangeList()
+            for (k, r) in reference.indices.filter({ !deleted.contains($0) }).enumerated() where reference[r] { expected.insert(k) }
+            var atOnce = list, oneByOne = list
+            atOnce.removeRows(deleted)
+            for r in deleted.reversed() { oneByOne.removeRow(at: r) }
+            #expect(atOnce == expected, "seed \(seed) step \(step): deleting \(deleted) from \(list.ranges)")
+            #expect(oneByOne == expected, "seed \(seed) step \(step)")
+
+            // New rows: distinct positions in the table after the insertions, ascending.
+            let k = Int.random(in: 0...30, using: &rng)
+            var isNew = [Bool](repeating: true, count: k) + [Bool](repeating: false, count: n)
+            isNew.shuffle(using: &rng)
+            let inserted = isNew.indices.filter { isNew[$0] }
+            var after = [Bool](), old = 0
+            for position in 0..<(n + inserted.count) {
+                if inserted.contains(position) {
+                    after.append(false)
+                } else {
+                    after.append(reference[old])
+                    old += 1
+                }
+            }
+            expected = RangeList()
+            for r in after.indices where after[r] { expected.insert(r) }
+            atOnce = list
+            oneByOne = list
+            atOnce.insertRows(inserted)
+            for r in inserted { oneByOne.insertRow(at: r, member: false) }
+            #expect(atOnce == expected, "seed \(seed) step \(step): inserting \(inserted) into \(list.ranges)")
+            #expect(oneByOne == expected, "seed \(seed) step \(step)")
+        }
+    }
+
+    @Test("a row set follows runs of an edit at once as it follows them one at a time", arguments: [31, 32])
+    func setFollowsRuns(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        for step in 0..<200 {
+            var set = RowSet()
+            for section in 0..<3 {
+                var row = Int.random(in: 0...3, using: &rng)
+                while row < 40 {
+                    let end = row + Int.random(in: 1...4, using: &rng)
+                    set.insert(row..<end, in: section)
+                    row = end + Int.random(in: 1...4, using: &rng)
+                }
+            }
+            // Deletes and inserts in several sections, and a move between them that breaks the runs.
+            func paths(_ count: Int) -> [RowPath] {
+                // Distinct, in a shuffled order (`operations` sorts them).
+                var all = (0..<120).map { RowPath($0 / 40, $0 % 40) }
+                all.shuffle(using: &rng)
+                return Array(all.prefix(count))
+            }
+            let deletes = paths(Int.random(in: 0...25, using: &rng))
+            var inserts = paths(Int.random(in: 0...25, using: &rng))
+            var moves: [BatchUpdate.Move] = []
+            if Bool.random(using: &rng), let from = (0..<40).map({ RowPath(1, $0) }).first(where: { !deletes.contains($0) }) {
+                let to = RowPath(2, 20)
+                inserts.removeAll { $0 == to }
+                moves.append(.init(from: from, to: to))
+            }
+            let operations = BatchUpdate(deletes: deletes, inserts: inserts, moves: moves).operations
+            var oneByOne = set, carry = RowCarry()
+            for operation in operations { oneByOne.follow(operation, carry: &carry) }
+            #expect(set.applying(operations) == oneByOne, "seed \(seed) step \(step): \(operations)")
+        }
+    }
 }

@@ -20,21 +20,27 @@ extension TableState {
     mutating func follow(_ operations: [RowOperation], carry: inout RowCarry) {
         // A run of section operations rebuilds the layout's section tree once, after it
         // (`TableLayout.followSection`); nothing between them reads it.
+        // A run of deleted or new rows in one section (`OperationRun`) is followed by the
+        // selection and its history at once; the layout and the option views, whose cost
+        // per operation does not grow with the selection, follow it one at a time.
         var treeIsStale = false
-        for operation in operations {
-            switch operation {
-            case .insertSection, .removeSection:
-                layout.followSection(operation, carry: &carry)
-                treeIsStale = true
-            case .insert, .remove:
-                if treeIsStale {
-                    layout.rebuild()
-                    treeIsStale = false
+        for (range, run) in OperationRun.split(operations) {
+            for operation in operations[range] {
+                switch operation {
+                case .insertSection, .removeSection:
+                    layout.followSection(operation, carry: &carry)
+                    treeIsStale = true
+                case .insert, .remove:
+                    if treeIsStale {
+                        layout.rebuild()
+                        treeIsStale = false
+                    }
+                    layout.follow(operation, carry: &carry)
                 }
-                layout.follow(operation, carry: &carry)
+                if run == nil { history.follow(operation, carry: &carry) }
+                options.follow(operation, carry: &carry)
             }
-            history.follow(operation, carry: &carry)
-            options.follow(operation, carry: &carry)
+            if let run { history.follow(run) }
         }
         if treeIsStale { layout.rebuild() }
         if layout.editorRow == nil { editorState.close() }

@@ -195,6 +195,52 @@ public struct RangeList: Hashable, Sendable {
         return wasMember
     }
 
+    /// Closes the gaps of the removed rows `rows` (ascending, distinct): what
+    /// `removeRow(at:)` of each, from the last, does, in one pass over the ranges
+    /// (O(ranges + rows), where one at a time costs O(ranges × rows)).
+    mutating func removeRows(_ rows: [Int]) {
+        guard !rows.isEmpty, !ranges.isEmpty else { return }
+        var out: [Range<Int>] = []
+        out.reserveCapacity(ranges.count)
+        var d = 0
+        for r in ranges {
+            while d < rows.count && rows[d] < r.lowerBound { d += 1 }
+            let before = d
+            while d < rows.count && rows[d] < r.upperBound { d += 1 }
+            // The members left in `r` close up into one run, after the `before` removed rows.
+            let lower = r.lowerBound - before, upper = r.upperBound - d
+            guard lower < upper else { continue }
+            if let last = out.last, last.upperBound == lower {
+                out[out.count - 1] = last.lowerBound..<upper  // the rows between were all removed
+            } else {
+                out.append(lower..<upper)
+            }
+        }
+        ranges = out
+    }
+
+    /// Opens gaps for new rows, not members, at `rows` (ascending, distinct, in the
+    /// frame after the insertions): what `insertRow(at:member: false)` of each, from the
+    /// first, does, in one pass over the ranges.
+    mutating func insertRows(_ rows: [Int]) {
+        guard !rows.isEmpty, !ranges.isEmpty else { return }
+        // The i-th new row lands before old row rows[i] - i (non-decreasing), so an old
+        // row r moves down by the number of new rows that land at or before it.
+        var out: [Range<Int>] = []
+        out.reserveCapacity(ranges.count)
+        var i = 0
+        for r in ranges {
+            var lower = r.lowerBound
+            while lower < r.upperBound {
+                while i < rows.count && rows[i] - i <= lower { i += 1 }
+                let upper = i < rows.count ? Swift.min(rows[i] - i, r.upperBound) : r.upperBound
+                out.append(lower + i..<upper + i)
+                lower = upper
+            }
+        }
+        ranges = out
+    }
+
     /// The rows in either list.
     public func union(_ other: RangeList) -> RangeList {
         if other.isEmpty { return self }

@@ -51,6 +51,71 @@ extension RowOperation {
     }
 }
 
+/// Consecutive operations that a row set follows in one pass: rows deleted from one
+/// section (`remove` without a move), or new rows inserted into one section. Followed
+/// one at a time, each shifts every range after it, so one `deleteRows` of k rows above
+/// a selection of R ranges cost O(k × R) in the selection and in every undo step (one of
+/// 50,000 rows above 100,000 ranges: 15 s); as a run, O(k + R).
+struct OperationRun {
+    enum Kind { case deletions, insertions }
+    let kind: Kind
+    let section: Int
+    /// Ascending and distinct: pre-update rows for deletions, post-update rows for
+    /// insertions (as the operations name them).
+    let rows: [Int]
+
+    /// `operations` split into consecutive pieces, in order, each with the run it is
+    /// (two operations or more, of one kind, in one section, in the order the engine
+    /// lists them: deletions descending, insertions ascending) or nil (followed one at
+    /// a time). `BatchUpdate.operations` lists deletions and new rows this way; any
+    /// other order only makes shorter runs.
+    static func split(_ operations: [RowOperation]) -> [(operations: Range<Int>, run: OperationRun?)] {
+        var pieces: [(operations: Range<Int>, run: OperationRun?)] = []
+        var i = 0
+        while i < operations.count {
+            var j = i + 1
+            var kind: Kind?
+            var section = 0
+            switch operations[i] {
+            case let .remove(p, nil):
+                kind = .deletions
+                section = p.section
+                var row = p.row
+                while j < operations.count, case let .remove(q, nil) = operations[j], q.section == section, q.row < row {
+                    row = q.row
+                    j += 1
+                }
+            case let .insert(p, .new):
+                kind = .insertions
+                section = p.section
+                var row = p.row
+                while j < operations.count, case let .insert(q, .new) = operations[j], q.section == section, q.row > row {
+                    row = q.row
+                    j += 1
+                }
+            default:
+                break
+            }
+            if let kind, j - i >= 2 {
+                var rows: [Int] = []
+                rows.reserveCapacity(j - i)
+                for operation in operations[i..<j] {
+                    switch operation {
+                    case let .remove(p, _), let .insert(p, _): rows.append(p.row)
+                    case .insertSection, .removeSection: break
+                    }
+                }
+                if kind == .deletions { rows.reverse() }
+                pieces.append((i..<j, OperationRun(kind: kind, section: section, rows: rows)))
+            } else {
+                pieces.append((i..<j, nil))
+            }
+            i = j
+        }
+        return pieces
+    }
+}
+
 extension RowSet: RowFollowing {
     mutating func follow(_ operation: RowOperation, carry: inout RowCarry) {
         switch operation {
@@ -71,6 +136,16 @@ extension RowSet: RowFollowing {
             insertSection(at: i)
         case .removeSection(let i):
             removeSection(at: i)
+        }
+    }
+}
+
+extension RowSet {
+    /// Follows every operation of `run` at once (the same rows as one at a time).
+    mutating func follow(_ run: OperationRun) {
+        switch run.kind {
+        case .deletions: removeRows(run.rows, in: run.section)
+        case .insertions: insertRows(run.rows, in: run.section)
         }
     }
 }

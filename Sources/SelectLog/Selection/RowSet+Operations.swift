@@ -3,7 +3,13 @@ extension RowSet {
     public func applying(_ operations: [RowOperation]) -> RowSet {
         var set = self
         var carry = RowCarry()
-        for op in operations { set.follow(op, carry: &carry) }
+        for (range, run) in OperationRun.split(operations) {
+            if let run {
+                set.follow(run)
+            } else {
+                for op in operations[range] { set.follow(op, carry: &carry) }
+            }
+        }
         return set
     }
 

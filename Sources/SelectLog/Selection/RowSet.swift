@@ -165,6 +165,25 @@ public struct RowSet: Hashable, Sendable {
         return was
     }
 
+    /// Rows `rows` of `section` (ascending, distinct) go away at once: what
+    /// `removeRow(at:)` of each, from the last, does.
+    mutating func removeRows(_ rows: [Int], in section: Int) {
+        let (i, found) = slot(of: section)
+        guard found else { return }
+        lists[i].removeRows(rows)
+        if lists[i].isEmpty {
+            lists.remove(at: i)
+            sectionNumbers.remove(at: i)
+        }
+    }
+
+    /// New rows, not members, at `rows` of `section` (ascending, distinct, after the
+    /// insertions): what `insertRow(at:member: false)` of each, from the first, does.
+    mutating func insertRows(_ rows: [Int], in section: Int) {
+        let (i, found) = slot(of: section)
+        if found { lists[i].insertRows(rows) }
+    }
+
     /// A new, empty section at `section`: later sections move down by one.
     public mutating func insertSection(at section: Int) {
         let (i, _) = slot(of: section)

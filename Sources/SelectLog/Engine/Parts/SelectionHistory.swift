@@ -120,12 +120,27 @@ extension SelectionHistory: RowFollowing {
     /// (moved rows carry one membership per set).
     mutating func follow(_ operation: RowOperation, carry: inout RowCarry) {
         selection.follow(operation, carry: &carry)
+        forEachStepSet { $0.follow(operation, carry: &carry) }
+    }
+}
+
+extension SelectionHistory {
+    /// The selection and every step's rows follow `run` at once.
+    mutating func follow(_ run: OperationRun) {
+        selection.follow(run)
+        forEachStepSet { $0.follow(run) }
+    }
+
+    /// Calls `body` with each set of each kept step, undo steps oldest first, then redo
+    /// steps, the added set before the removed one (the order moved rows' memberships
+    /// are carried in).
+    private mutating func forEachStepSet(_ body: (inout RowSet) -> Void) {
         func visit(_ stack: inout [UndoStep], from start: Int) {
             for i in start..<stack.count {
                 guard case .selection(var added, var removed) = stack[i] else { continue }
                 stack[i] = Self.released  // release the sets before mutating them
-                added.follow(operation, carry: &carry)
-                removed.follow(operation, carry: &carry)
+                body(&added)
+                body(&removed)
                 stack[i] = .selection(added: added, removed: removed)
             }
         }
