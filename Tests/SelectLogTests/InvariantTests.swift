@@ -87,15 +87,22 @@ struct InvariantTests {
 
     @Test("a restore pan's selection is the selection before it with S..R set")
     func restorePanSelection() throws {
-        var s = try play(stripTable + """
+        let s = try play(stripTable + """
 
             {"type": "configure", "scrollAndSelect": {"reversal": "restore"}}
             {"type": "panBegan", "x": 10, "y": 75}
             {"type": "panMoved", "x": 10, "y": 175}
             """)
         #expect(s.invariantViolations().isEmpty)
-        s.selection.insert(p(0, 9))
-        #expect(s.invariantViolations().contains { $0.contains("restore") })
+        // The pan keeps the rows it changed, not a copy of the selection before it: a row
+        // outside S..R recorded as changed, and a row inside it not in the pan's mode.
+        var changedOutside = s
+        changedOutside.gesture.changedRows.insert(p(0, 9))
+        #expect(changedOutside.invariantViolations().contains { $0.contains("restore") })
+        let start = try #require(s.gesture.selectionPan?.rows?.start)
+        var notInMode = s
+        notInMode.selection.remove(start)
+        #expect(notInMode.invariantViolations().contains { $0.contains("restore") })
     }
 
     @Test("auto-scroll runs in the finger's direction and not at its bound")

@@ -5,7 +5,7 @@ import Testing
 /// against a plain `[Bool]`, on ranges that touch, overlap or miss the members.
 @Suite("Range-list queries agree with a plain [Bool]")
 struct ModelRangeListTests {
-    @Test("contains, containsAll, intersects, count, first, last and union", arguments: [11, 12])
+    @Test("contains, containsAll, intersects, count, first, last and union, after inserts, removals and flips", arguments: [11, 12])
     func queries(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
         var reference = [Bool](repeating: false, count: 120)
@@ -13,12 +13,18 @@ struct ModelRangeListTests {
         for step in 0..<800 {
             let a = Int.random(in: 0..<reference.count, using: &rng)
             let b = min(reference.count, a + Int.random(in: 1...9, using: &rng))
-            if Bool.random(using: &rng) {
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
                 list.insert(a..<b)
                 for i in a..<b { reference[i] = true }
-            } else {
+            case 1:
                 list.remove(a..<b)
                 for i in a..<b { reference[i] = false }
+            default:
+                // One row flipped: inside a range, at its ends, beside one, between two.
+                list.toggle(a)
+                reference[a].toggle()
+                #expect(list == RangeList(normalizing: reference.indices.filter { reference[$0] }.map { $0..<$0 + 1 }), "seed \(seed) step \(step) toggle \(a)")
             }
             let members = reference.indices.filter { reference[$0] }
             #expect(list.count == members.count && list.first == members.first && list.last == members.last, "seed \(seed) step \(step)")

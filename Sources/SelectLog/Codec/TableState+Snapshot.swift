@@ -135,12 +135,23 @@ extension TableState {
                 direction: nil, rows: nil, before: RowSet(), auto: nil)
         case .waitingForStartRow(let p), .running(let p), .autoScrolling(let p, _):
             pan(kind: p.kind == .strip ? 0 : 1, offsetAtBegan: p.offsetAtBegan, yAtBegan: p.yAtBegan, reversal: p.reversal,
-                finger: p.finger, direction: p.direction, rows: p.rows, before: p.selectionBefore, auto: gesture.autoscroll,
+                finger: p.finger, direction: p.direction, rows: p.rows, before: selectionBefore(p), auto: gesture.autoscroll,
                 since: gesture.autoscroll?.since ?? p.lastAutoscrollChange)
         }
     }
 
-    private static func readGesture(_ r: inout BinaryReader, dragging: Bool) throws(BinaryError) -> PanState {
+    /// The selection when `pan` began: the snapshot keeps it (format 6), the engine the
+    /// rows the pan changed since.
+    private func selectionBefore(_ pan: SelectionPan) -> RowSet {
+        var before = selection
+        before.subtract(selection.rows(of: pan.changedRows, members: true))
+        before.formUnion(selection.rows(of: pan.changedRows, members: false))
+        return before
+    }
+
+    /// The gesture; a selection pan's changed rows are those where `selection` and the
+    /// stored selection at `panBegan` differ.
+    private static func readGesture(_ r: inout BinaryReader, dragging: Bool, selection: RowSet) throws(BinaryError) -> PanState {
         var g = PanState()
         guard try r.bool() else {
             if dragging { throw r.fail("dragging without a drag scroll") }
@@ -172,7 +183,7 @@ extension TableState {
             }
             let pan = SelectionPan(kind: kind == 0 ? .strip : .multiSelect, reversal: reversal, yAtBegan: yAtBegan,
                                    offsetAtBegan: offsetAtBegan, finger: finger, direction: direction,
-                                   selectionBefore: before, rows: rows, lastAutoscrollChange: since)
+                                   changedRows: selection.symmetricDifference(before), rows: rows, lastAutoscrollChange: since)
             if a == 1 || a == 2 {
                 g.enter(.autoScrolling(pan, AutoScroll(direction: a == 1 ? .up : .down, since: since)), kind: pan.kind)
             } else {
@@ -284,7 +295,7 @@ extension TableState {
         let dragging = try r.bool()
         s.decelerating = try r.bool()
         s.target = try readPoints(&r)
-        s.gesture = try readGesture(&r, dragging: dragging)
+        s.gesture = try readGesture(&r, dragging: dragging, selection: s.selection)
         s.options.open = try readPath(&r)
         switch try r.u8() {
         case 0: s.options.swipe = nil

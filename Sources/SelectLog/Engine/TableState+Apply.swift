@@ -55,10 +55,10 @@ extension TableState {
         }
         let mark = ChangeMark(self)
         if timed.event.recordsSelectionChanges {
-            // A tap and programmatic selection record what they change as they go: the
-            // selection is not kept aside, so a tap changes it in place rather than
-            // copying it, and is not compared with it after (both cost O(selection): a
-            // tap amid 400,000 selected ranges took 10 ms).
+            // A tap, programmatic selection and a pan's begin and end record what they
+            // change as they go: the selection is not kept aside, so a tap changes it in
+            // place rather than copying it, and is not compared with it after (both cost
+            // O(selection): a tap amid 400,000 selected ranges took 10 ms, a short pan 1.5 ms).
             try reduce(timed.event, at: now, &delta)
             finish(at: now)
             return changes(since: mark, event: timed.event, selection: .recorded(delta))
@@ -201,7 +201,7 @@ extension TableState {
         case .panBegan(let p, let fingers): try panBegan(at: p, fingers: fingers, now: now, &changed)
         case .panMoved(let p): try panMoved(to: p, now: now, &changed)
         case .panEnded(let p, let targetOffset): try panEnded(at: p, targetOffset: targetOffset, now: now, &changed)
-        case .panCancelled: try panCancelled()
+        case .panCancelled: try panCancelled(&changed)
         case .scroll(let motion, let phase, let target): scroll(motion, phase: phase, target: target, &changed)
         case .jumpToSection(let reference): try jump(to: reference, &changed)
         case .swipeBegan(let row): try swipeBegan(row)

@@ -130,7 +130,7 @@ extension TableState {
         if pan.kind == .multiSelect && (!editing || pan.reversal != .restore) { problems.append("a multi-select pan outside editing or without restore") }
         if pan.kind != .strip && pan.kind != .multiSelect { problems.append("a selection pan of kind \(pan.kind)") }
         guard let rows = pan.rows else {
-            if selection != pan.selectionBefore { problems.append("the selection changed before the pan's start row") }
+            if !pan.changedRows.isEmpty { problems.append("the selection changed before the pan's start row") }
             return
         }
         for (name, r) in [("start", rows.start), ("anchor", rows.anchor), ("end", rows.end)] where !layout.contains(r) {
@@ -141,7 +141,7 @@ extension TableState {
         case .flip:
             if rows.anchor != rows.end { problems.append("a flip pan's anchor \(rows.anchor) is not its far end \(rows.end)") }
         case .restore:
-            var expected = pan.selectionBefore
+            var expected = selection.symmetricDifference(pan.changedRows)
             setRows(between: rows.start, and: rows.end, to: rows.mode == .select, in: &expected)
             if expected != selection { problems.append("a restore pan's selection is not the selection before it with S..R set") }
         }

@@ -11,9 +11,11 @@ extension TableState {
         TableState.setRows(between: a, and: b, to: member, in: &set, layout: layout)
     }
 
-    /// The same, on the selection, recording the rows that changed. Rows already set to
-    /// `member` change nothing and allocate nothing. A mutating method, so that reading
-    /// the layout while writing the selection needs no copy of `self`.
+    /// The same, on the selection, for a selection pan's move rule: records the rows
+    /// that changed, and flips them in the pan's `changedRows` (a row the pan changes
+    /// again is back as it was). Rows already set to `member` change nothing and
+    /// allocate nothing. A mutating method, so that reading the layout while writing the
+    /// selection needs no copy of `self`.
     @inline(__always)  // most pan samples end at the first test
     mutating func setSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         // One row, already as wanted (a pan sample that stays in its row): one lookup.
@@ -23,21 +25,19 @@ extension TableState {
 
     /// `setSelectedRows` past its one-row test, out of line.
     private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
-        if changed.isRecording {
-            // The runs it records are the rows that change: none means nothing to set.
-            guard TableState.recordChanges(between: a, and: b, to: member, in: history.selection, layout: layout, &changed) else { return }
-        } else {
-            guard !selectionIs(member, between: a, and: b) else { return }
-        }
+        // The runs that change: none means nothing to set.
+        guard TableState.noteChanges(between: a, and: b, to: member, in: history.selection, layout: layout,
+                                     panChanges: &gesture.changedRows, &changed) else { return }
         TableState.setRows(between: a, and: b, to: member, in: &history.selection, layout: layout)
     }
 
-    /// Records the rows from `a` to `b` whose selection is not `member` yet, without
-    /// allocating: the runs of each section that setting them to `member` changes.
+    /// Flips in `panChanges`, and records, the rows from `a` to `b` whose selection is
+    /// not `member` yet: the runs of each section that setting them to `member` changes.
     /// Returns whether there were any (whether the rows are not all `member` already).
-    /// Static, on the two parts it reads: a method would copy the whole state to pass `self`.
-    private static func recordChanges(between a: RowPath, and b: RowPath, to member: Bool, in selection: borrowing RowSet,
-                                      layout: borrowing TableLayout, _ changed: inout SelectionDelta) -> Bool {
+    /// Static, on the parts it reads and writes: a method would copy the whole state to
+    /// pass `self`.
+    private static func noteChanges(between a: RowPath, and b: RowPath, to member: Bool, in selection: borrowing RowSet,
+                                    layout: borrowing TableLayout, panChanges: inout RowSet, _ changed: inout SelectionDelta) -> Bool {
         var any = false
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
@@ -45,24 +45,11 @@ extension TableState {
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
             selection.forEachRun(in: first..<end, section: s, members: !member) {
                 any = true
+                panChanges.toggle($0, in: s)
                 changed.record(section: s, rows: $0, selected: member)
             }
         }
         return any
-    }
-
-    /// Whether every row from `a` to `b` (either order) already has selection `member`.
-    @inline(__always)  // a call would copy the whole state to pass `self`
-    func selectionIs(_ member: Bool, between a: RowPath, and b: RowPath) -> Bool {
-        let (lo, hi) = a <= b ? (a, b) : (b, a)
-        for s in lo.section...hi.section {
-            let first = s == lo.section ? lo.row : 0
-            let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
-            let uniform = member ? history.selection.containsAll(first..<end, in: s)
-                                 : !history.selection.intersects(first..<end, in: s)
-            if !uniform { return false }
-        }
-        return true
     }
 
     private static func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet, layout: borrowing TableLayout) {

@@ -195,6 +195,37 @@ public struct RangeList: Hashable, Sendable {
         return wasMember
     }
 
+    /// Flips the membership of `row`, with one search: a selection pan's record of the
+    /// rows it changed takes a row at each step, usually at the end of a range.
+    mutating func toggle(_ row: Int) {
+        let i = firstIndex(endingAfter: row)
+        if i < ranges.count && ranges[i].lowerBound <= row {
+            let r = ranges[i]
+            if r.count == 1 {
+                ranges.remove(at: i)
+            } else if row == r.lowerBound {
+                ranges[i] = row + 1..<r.upperBound
+            } else if row == r.upperBound - 1 {
+                ranges[i] = r.lowerBound..<row
+            } else {
+                ranges[i] = r.lowerBound..<row
+                ranges.insert(row + 1..<r.upperBound, at: i + 1)
+            }
+            return
+        }
+        // Not a member: it may join the range before it, the one after it, or both.
+        let joinsBefore = i > 0 && ranges[i - 1].upperBound == row
+        let joinsAfter = i < ranges.count && ranges[i].lowerBound == row + 1
+        switch (joinsBefore, joinsAfter) {
+        case (true, true):
+            ranges[i - 1] = ranges[i - 1].lowerBound..<ranges[i].upperBound
+            ranges.remove(at: i)
+        case (true, false): ranges[i - 1] = ranges[i - 1].lowerBound..<row + 1
+        case (false, true): ranges[i] = row..<ranges[i].upperBound
+        case (false, false): ranges.insert(row..<row + 1, at: i)
+        }
+    }
+
     /// Closes the gaps of the removed rows `rows` (ascending, distinct): what
     /// `removeRow(at:)` of each, from the last, does, in one pass over the ranges
     /// (O(ranges + rows), where one at a time costs O(ranges × rows)).

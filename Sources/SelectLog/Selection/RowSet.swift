@@ -128,6 +128,19 @@ public struct RowSet: Hashable, Sendable {
     public mutating func insert(_ rows: Range<Int>, in section: Int) { modify(section) { $0.insert(rows) } }
     /// Removes `rows` of `section`.
     public mutating func remove(_ rows: Range<Int>, in section: Int) { modify(section) { $0.remove(rows) } }
+    /// Flips the membership of every row of `rows` in `section`: O(runs among them).
+    mutating func toggle(_ rows: Range<Int>, in section: Int) {
+        if rows.count == 1 {
+            // A pan's step into the next row: no list of runs.
+            modify(section) { $0.toggle(rows.lowerBound) }
+            return
+        }
+        var members: [Range<Int>] = []
+        forEachRun(in: rows, section: section, members: true) { members.append($0) }
+        insert(rows, in: section)
+        for run in members { remove(run, in: section) }
+    }
+
     /// Removes every row.
     public mutating func removeAll() {
         sectionNumbers.removeAll()

@@ -51,8 +51,13 @@ struct SelectionPan: Hashable, Sendable {
     /// The last counted finger position.
     var finger: ViewportPoint
     var direction: Direction?
-    /// The selection when the pan began (after editing turned on, for multi-select).
-    var selectionBefore: RowSet
+    /// The rows whose selection differs from the selection when the pan began (after
+    /// editing turned on, for multi-select): that selection is the current one with
+    /// these rows flipped. Kept instead of a copy of it, so that a pan costs what the
+    /// rows it passes cost: the copy's first change copied the whole selection, and the
+    /// pan's end compared the two both ways (2,000 short pans amid 400,000 selected
+    /// ranges took 12 s).
+    var changedRows: RowSet
     /// Nil until the finger has reached a data row.
     var rows: PanRows?
     /// When auto-scroll last started, moved the offset, or stopped on a finger move.
@@ -61,9 +66,9 @@ struct SelectionPan: Hashable, Sendable {
     var lastAutoscrollChange = Micros.zero
 }
 
-/// A selection pan without its selection at `panBegan`: scalars only, so a step of the
+/// A selection pan without its changed rows: scalars only, so a step of the
 /// pan (a sample, a tick) copies it out of `PanState` and back with no retain, release
-/// or placeholder. `PanState` keeps the selection beside it.
+/// or placeholder. `PanState` keeps the changed rows beside it.
 struct PanCore: Sendable {
     var kind: Pan.Kind
     var reversal: Reversal
@@ -90,10 +95,10 @@ struct PanCore: Sendable {
 }
 
 extension SelectionPan {
-    /// The pan of `core` whose selection at `panBegan` was `before`.
-    init(_ core: PanCore, selectionBefore before: RowSet) {
+    /// The pan of `core` that has changed the selection of `changedRows`.
+    init(_ core: PanCore, changedRows: RowSet) {
         self.init(kind: core.kind, reversal: core.reversal, yAtBegan: core.yAtBegan, offsetAtBegan: core.offsetAtBegan,
-                  finger: core.finger, direction: core.direction, selectionBefore: before, rows: core.rows,
+                  finger: core.finger, direction: core.direction, changedRows: changedRows, rows: core.rows,
                   lastAutoscrollChange: core.lastAutoscrollChange)
     }
 }
@@ -148,11 +153,12 @@ public struct PanState: Hashable, Sendable {
 
     /// The current case of `State`.
     private(set) var phase = Phase.idle
-    /// The selection pan in the selecting phases, but for its selection at `panBegan`;
+    /// The selection pan in the selecting phases, but for its changed rows;
     /// `PanCore.none` otherwise.
     private var selecting = PanCore.none
-    /// The selecting phases' selection at `panBegan`; empty otherwise.
-    private(set) var selectionBefore = RowSet()
+    /// The selecting phases' changed rows (`SelectionPan.changedRows`), which the move
+    /// rule keeps as it changes the selection; empty otherwise.
+    var changedRows = RowSet()
     /// The auto-scroll in `.autoScrolling`; unused otherwise.
     private var running = AutoScroll(direction: .down, since: .zero)
     /// The drag scroll in `.dragScroll`; unused otherwise.
@@ -172,9 +178,9 @@ public struct PanState: Hashable, Sendable {
             switch phase {
             case .idle: .idle
             case .dragScroll: .dragScroll(drag)
-            case .waitingForStartRow: .waitingForStartRow(SelectionPan(selecting, selectionBefore: selectionBefore))
-            case .running: .running(SelectionPan(selecting, selectionBefore: selectionBefore))
-            case .autoScrolling: .autoScrolling(SelectionPan(selecting, selectionBefore: selectionBefore), running)
+            case .waitingForStartRow: .waitingForStartRow(SelectionPan(selecting, changedRows: changedRows))
+            case .running: .running(SelectionPan(selecting, changedRows: changedRows))
+            case .autoScrolling: .autoScrolling(SelectionPan(selecting, changedRows: changedRows), running)
             case .interrupted: .interrupted(finger: interruptedFinger)
             }
         }
@@ -188,22 +194,22 @@ public struct PanState: Hashable, Sendable {
         switch newState {
         case .idle: phase = .idle
         case .dragScroll(let d): phase = .dragScroll; drag = d
-        case .waitingForStartRow(let p): phase = .waitingForStartRow; selecting = PanCore(p); selectionBefore = p.selectionBefore
-        case .running(let p): phase = .running; selecting = PanCore(p); selectionBefore = p.selectionBefore
+        case .waitingForStartRow(let p): phase = .waitingForStartRow; selecting = PanCore(p); changedRows = p.changedRows
+        case .running(let p): phase = .running; selecting = PanCore(p); changedRows = p.changedRows
         case .autoScrolling(let p, let a):
-            phase = .autoScrolling; selecting = PanCore(p); selectionBefore = p.selectionBefore; running = a
+            phase = .autoScrolling; selecting = PanCore(p); changedRows = p.changedRows; running = a
         case .interrupted(let finger): phase = .interrupted; interruptedFinger = finger
         }
-        // A finished selection pan lets go of its selection.
+        // A finished selection pan lets go of its changed rows.
         if wasSelecting && !phase.isSelecting {
             selecting = .none
-            selectionBefore = RowSet()
+            changedRows = RowSet()
         }
         kind = newKind
     }
 
-    /// The selection pan, but for its selection at `panBegan` (`selectionBefore`), for a
-    /// step of its phase; `settle(_:autoscroll:)` puts it back. Only in a selecting phase.
+    /// The selection pan, but for its changed rows (`changedRows`), for a step of its
+    /// phase; `settle(_:autoscroll:)` puts it back. Only in a selecting phase.
     var panCore: PanCore { selecting }
 
     /// Puts back the pan `panCore` copied out, in its phase: auto-scrolling,
@@ -266,7 +272,7 @@ public struct PanState: Hashable, Sendable {
     var dragScroll: DragScroll? { phase == .dragScroll ? drag : nil }
 
     /// The selection pan, in whichever of its phases.
-    var selectionPan: SelectionPan? { phase.isSelecting ? SelectionPan(selecting, selectionBefore: selectionBefore) : nil }
+    var selectionPan: SelectionPan? { phase.isSelecting ? SelectionPan(selecting, changedRows: changedRows) : nil }
 
     /// The running auto-scroll.
     var autoscroll: AutoScroll? { phase == .autoScrolling ? running : nil }
@@ -282,10 +288,10 @@ public struct PanState: Hashable, Sendable {
 }
 
 extension SelectionPan {
-    /// What `PanState` holds outside the selecting phases: no rows, no selection.
+    /// What `PanState` holds outside the selecting phases: no rows, nothing changed.
     static var none: SelectionPan {
         SelectionPan(kind: .strip, reversal: .flip, yAtBegan: .zero, offsetAtBegan: .zero,
-                     finger: ViewportPoint(x: .zero, y: .zero), direction: nil, selectionBefore: RowSet(), rows: nil)
+                     finger: ViewportPoint(x: .zero, y: .zero), direction: nil, changedRows: RowSet(), rows: nil)
     }
 }
 

@@ -22,7 +22,11 @@ extension TableState {
         scroll.stopDecelerating()
         let c = configuration
         if fingers == 2, c.multiSelectInteraction, c.allowsMultipleSelectionDuringEditing, row(at: p) != nil {
-            if !editing { setEditing(true) }
+            if !editing {
+                // Turning editing on clears the selection (spec 5.1).
+                changed.record(added: RowSet(), removed: selection)
+                setEditing(true)
+            }
             beginSelecting(.multiSelect, at: p, reversal: .restore, &changed)
         } else if fingers == 1, c.strip.enabled, isInStrip(p.x), isMultiple {
             beginSelecting(.strip, at: p, reversal: c.strip.reversal, &changed)
@@ -33,7 +37,7 @@ extension TableState {
 
     private mutating func beginSelecting(_ kind: Pan.Kind, at p: ViewportPoint, reversal: Reversal, _ changed: inout SelectionDelta) {
         let begun = SelectionPan(kind: kind, reversal: reversal, yAtBegan: p.y, offsetAtBegan: contentOffset,
-                                 finger: p, direction: nil, selectionBefore: selection, rows: nil)
+                                 finger: p, direction: nil, changedRows: RowSet(), rows: nil)
         gesture.enter(.waitingForStartRow(begun), kind: kind)
         var pan = gesture.panCore
         applyMoveRule(&pan, reversal: false, &changed)
@@ -81,22 +85,24 @@ extension TableState {
         case .interrupted:
             break  // ends it and changes nothing else
         }
-        finishPan(.ended(targetOffset: targetOffset))
+        finishPan(.ended(targetOffset: targetOffset), &changed)
     }
 
-    mutating func panCancelled() throws(InvalidEvent) {
+    mutating func panCancelled(_ changed: inout SelectionDelta) throws(InvalidEvent) {
         if gesture.phase == .idle { throw InvalidEvent("panCancelled", "no pan is active") }
-        finishPan(.cancelled)
+        finishPan(.cancelled, &changed)
     }
 
     /// A row edit, `reload`, a `configure` that leaves a single mode, or a `setEditing`
-    /// that changes editing, during a selection pan (spec 5.3, interrupted pans).
+    /// that changes editing, during a selection pan (spec 5.3, interrupted pans). Those
+    /// events' changes are found by comparing the selection before and after them.
     mutating func interruptSelectionPan(cancel: Bool) {
-        finishPan(.interrupted(cancel: cancel))
+        var unrecorded = SelectionDelta(recording: false)
+        finishPan(.interrupted(cancel: cancel), &unrecorded)
     }
 
-    /// Where every pan ends.
-    private mutating func finishPan(_ ending: PanEnding) {
+    /// Where every pan ends; a cancelled selection pan records the rows it puts back.
+    private mutating func finishPan(_ ending: PanEnding, _ changed: inout SelectionDelta) {
         switch gesture.state {
         case .idle:
             return
@@ -128,12 +134,16 @@ extension TableState {
             case .cancelled: cancel = true
             case .interrupted(let c): cancel = c
             }
+            // The rows the pan changed and are selected now were not before it, and the
+            // others were: found run by run in the selection, without walking it.
+            let added = selection.rows(of: pan.changedRows, members: true)
+            let removed = selection.rows(of: pan.changedRows, members: false)
             if cancel {
-                selection = pan.selectionBefore
-            } else {
-                let added = selection.subtracting(pan.selectionBefore)
-                let removed = pan.selectionBefore.subtracting(selection)
-                if !added.isEmpty || !removed.isEmpty { pushStep(.selection(added: added, removed: removed)) }
+                history.selection.subtract(added)
+                history.selection.formUnion(removed)
+                changed.record(added: removed, removed: added)
+            } else if !added.isEmpty || !removed.isEmpty {
+                pushStep(.selection(added: added, removed: removed))
             }
             if case .interrupted = ending {
                 gesture.enter(.interrupted(finger: pan.finger), kind: .interrupted)

@@ -50,16 +50,52 @@ extension TableState {
             }
         case .restore:
             if let r, r != rows.end {
-                rows.end = r
-                var next = gesture.selectionBefore
-                setRows(between: rows.start, and: r, to: rows.mode == .select, in: &next)
-                if changed.isRecording {
-                    changed.record(added: next.subtracting(selection), removed: selection.subtracting(next))
+                // The selection is the one at `panBegan` with S..R set to the mode. As R
+                // moves, the rows S..R leaves go back, and the rows it gains take the
+                // mode: the work is those rows', not the selection's.
+                for (a, b) in rowsLeft(from: rows.start, through: rows.end, toward: r) { restorePanRows(between: a, and: b, &changed) }
+                for (a, b) in rowsLeft(from: rows.start, through: r, toward: rows.end) {
+                    setSelectedRows(between: a, and: b, to: rows.mode == .select, recording: &changed)
                 }
-                selection = next
+                rows.end = r
             }
         }
         pan.rows = rows
+    }
+
+    /// The rows from `start` through `end` (either order, in content order) that are not
+    /// from `start` through `other`: none, or one run of rows on the far side of `other`
+    /// or of `start`, as first and last row.
+    private func rowsLeft(from start: RowPath, through end: RowPath, toward other: RowPath) -> [(RowPath, RowPath)] {
+        var runs: [(RowPath, RowPath)] = []
+        // Past the far end above `start`, or below it.
+        if max(start, end) > max(start, other), let first = layout.row(after: max(start, other)) {
+            runs.append((first, max(start, end)))
+        }
+        if min(start, end) < min(start, other), let last = layout.row(before: min(start, other)) {
+            runs.append((min(start, end), last))
+        }
+        return runs
+    }
+
+    /// Puts the rows from `a` to `b` back as they were at `panBegan`: the pan's changed
+    /// rows among them flip back and leave `gesture.changedRows`.
+    private mutating func restorePanRows(between a: RowPath, and b: RowPath, _ changed: inout SelectionDelta) {
+        let (lo, hi) = a <= b ? (a, b) : (b, a)
+        for s in lo.section...hi.section {
+            let first = s == lo.section ? lo.row : 0
+            let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
+            var runs: [Range<Int>] = []
+            gesture.changedRows.forEachRun(in: first..<end, section: s, members: true) { runs.append($0) }
+            for run in runs {
+                if changed.isRecording {
+                    history.selection.forEachRun(in: run, section: s, members: true) { changed.record(section: s, rows: $0, selected: false) }
+                    history.selection.forEachRun(in: run, section: s, members: false) { changed.record(section: s, rows: $0, selected: true) }
+                }
+                history.selection.toggle(run, in: s)
+                gesture.changedRows.remove(run, in: s)
+            }
+        }
     }
 
     /// The start row S of a pan that began at content y `origin` over no data row and
