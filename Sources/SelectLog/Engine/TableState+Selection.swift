@@ -27,17 +27,17 @@ extension TableState {
     private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         // The runs that change: none means nothing to set.
         guard TableState.noteChanges(between: a, and: b, to: member, in: history.selection, layout: layout,
-                                     panChanges: &gesture.changedRows, &changed) else { return }
+                                     pan: &gesture, &changed) else { return }
         TableState.setRows(between: a, and: b, to: member, in: &history.selection, layout: layout)
     }
 
-    /// Flips in `panChanges`, and records, the rows from `a` to `b` whose selection is
+    /// Notes in the pan, and records, the rows from `a` to `b` whose selection is
     /// not `member` yet: the runs of each section that setting them to `member` changes.
     /// Returns whether there were any (whether the rows are not all `member` already).
     /// Static, on the parts it reads and writes: a method would copy the whole state to
     /// pass `self`.
     private static func noteChanges(between a: RowPath, and b: RowPath, to member: Bool, in selection: borrowing RowSet,
-                                    layout: borrowing TableLayout, panChanges: inout RowSet, _ changed: inout SelectionDelta) -> Bool {
+                                    layout: borrowing TableLayout, pan: inout PanState, _ changed: inout SelectionDelta) -> Bool {
         var any = false
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
@@ -45,7 +45,7 @@ extension TableState {
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
             selection.forEachRun(in: first..<end, section: s, members: !member) {
                 any = true
-                panChanges.toggle($0, in: s)
+                pan.noteChanged($0, in: s)
                 changed.record(section: s, rows: $0, selected: member)
             }
         }

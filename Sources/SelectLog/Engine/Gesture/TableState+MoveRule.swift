@@ -49,18 +49,22 @@ extension TableState {
                 rows.end = r
             }
         case .restore:
-            if let r, r != rows.end {
-                // The selection is the one at `panBegan` with S..R set to the mode. As R
-                // moves, the rows S..R leaves go back, and the rows it gains take the
-                // mode: the work is those rows', not the selection's.
-                for (a, b) in rowsLeft(from: rows.start, through: rows.end, toward: r) { restorePanRows(between: a, and: b, &changed) }
-                for (a, b) in rowsLeft(from: rows.start, through: r, toward: rows.end) {
-                    setSelectedRows(between: a, and: b, to: rows.mode == .select, recording: &changed)
-                }
-                rows.end = r
-            }
+            if let r, r != rows.end { moveRestoredRange(&rows, to: r, &changed) }
         }
         pan.rows = rows
+    }
+
+    /// A restore pan's far end R moves to `r`. The selection is the one at `panBegan`
+    /// with S..R set to the mode: the rows S..R leaves go back, and the rows it gains
+    /// take the mode, so the work is those rows', not the selection's. Out of line: a
+    /// flip pan's samples (most of them) do not carry its code.
+    @inline(never)
+    private mutating func moveRestoredRange(_ rows: inout PanRows, to r: RowPath, _ changed: inout SelectionDelta) {
+        for (a, b) in rowsLeft(from: rows.start, through: rows.end, toward: r) { restorePanRows(between: a, and: b, &changed) }
+        for (a, b) in rowsLeft(from: rows.start, through: r, toward: rows.end) {
+            setSelectedRows(between: a, and: b, to: rows.mode == .select, recording: &changed)
+        }
+        rows.end = r
     }
 
     /// The rows from `start` through `end` (either order, in content order) that are not
@@ -81,19 +85,20 @@ extension TableState {
     /// Puts the rows from `a` to `b` back as they were at `panBegan`: the pan's changed
     /// rows among them flip back and leave `gesture.changedRows`.
     private mutating func restorePanRows(between a: RowPath, and b: RowPath, _ changed: inout SelectionDelta) {
+        gesture.settleChanges()
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
             var runs: [Range<Int>] = []
-            gesture.changedRows.forEachRun(in: first..<end, section: s, members: true) { runs.append($0) }
+            gesture.settledChanges.forEachRun(in: first..<end, section: s, members: true) { runs.append($0) }
             for run in runs {
                 if changed.isRecording {
                     history.selection.forEachRun(in: run, section: s, members: true) { changed.record(section: s, rows: $0, selected: false) }
                     history.selection.forEachRun(in: run, section: s, members: false) { changed.record(section: s, rows: $0, selected: true) }
                 }
                 history.selection.toggle(run, in: s)
-                gesture.changedRows.remove(run, in: s)
+                gesture.removeChanges(run, in: s)
             }
         }
     }
