@@ -109,8 +109,11 @@ struct HostileEnvironmentTests {
         // Half the log, and the pipe kept open: the command waits for the rest.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
         input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+        // Deadlines, not counts of sleeps: on a loaded machine the command can take
+        // seconds to start, and a sleep can last far longer than it asks.
         var copying = false
-        for _ in 0..<2_000 {
+        let started = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < started {
             if try !FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty {
                 copying = true
                 break
@@ -120,7 +123,8 @@ struct HostileEnvironmentTests {
         #expect(copying)
         process.interrupt()
         // A command that ignores the signal would wait for the rest of the log forever.
-        for _ in 0..<10_000 where process.isRunning { usleep(1_000) }
+        let ended = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < ended { usleep(1_000) }
         if process.isRunning {
             Issue.record("the command did not end on SIGINT")
             kill(process.processIdentifier, SIGKILL)
@@ -171,6 +175,27 @@ struct HostileEnvironmentTests {
         }
     }
 
+    /// What `handle` gives until its text contains `needle`, it ends, or `deadline`
+    /// passes, whichever is first; what it gives later is left to read.
+    private static func text(of handle: FileHandle, until needle: String, by deadline: ContinuousClock.Instant) -> String {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while !String(decoding: data, as: UTF8.self).contains(needle) {
+            let left = deadline - .now
+            guard left > .zero else { break }
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, Int32(max(1, min(1_000, left / .milliseconds(1)))))
+            if polled < 0 && errno != EINTR { break }
+            guard polled > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            // The end of the stream (the command ended) or an error: nothing more to wait for.
+            guard n > 0 else { break }
+            data.append(contentsOf: buffer[..<n])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     @Test("a repair waits while another holds the log, then cuts it; a second finds it cut and saves nothing")
     func repairsTakeTurns() throws {
         let dir = try CLI.temporaryDirectory()
@@ -190,11 +215,17 @@ struct HostileEnvironmentTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        usleep(300_000)
+        // The lock is held until the repair says it waits for it: a fixed pause could end
+        // before a command slowed by a loaded machine tried the lock, and it would then
+        // never wait. Its standard error is read as it arrives, for up to a minute.
+        let waiting = "selectlog: \(path): another repair of it is in progress; waiting for it to finish\n"
+        var complained = Self.text(of: err.fileHandleForReading, until: waiting, by: .now + .seconds(60))
+        #expect(complained.contains(waiting), "\(complained)")
         #expect(process.isRunning)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact + tail)
         close(held)
-        for _ in 0..<20_000 where process.isRunning { usleep(1_000) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
         if process.isRunning {
             Issue.record("the repair did not end once the lock was released")
             kill(process.processIdentifier, SIGKILL)
@@ -202,9 +233,9 @@ struct HostileEnvironmentTests {
         process.waitUntilExit()
         let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(said)")
-        // It said why it waited.
-        let complained = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(complained == "selectlog: \(path): another repair of it is in progress; waiting for it to finish\n")
+        // It said why it waited, once, and nothing else.
+        complained += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(complained == waiting)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact)
         #expect(try Data(contentsOf: dir.appendingPathComponent("d.slog.cut-\(intact.count)")) == tail)
         // A repair that verified the log before the cut, run after it, finds it cut.
