@@ -133,4 +133,53 @@ struct ModelRangeListTests {
             #expect(set.applying(operations) == oneByOne, "seed \(seed) step \(step): \(operations)")
         }
     }
+
+    @Test("sections inserted or deleted in one event: the state of one event per section", arguments: [41, 42, 43])
+    func sectionRuns(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        for step in 0..<40 {
+            // Sections of a few rows with titles, a selection across them, undo steps, and
+            // sometimes the editor open below a row.
+            let count = Int.random(in: 1...30, using: &rng)
+            var lines = [#"{"type": "configure", "allowsMultipleSelection": true}"#,
+                         #"{"type": "viewport", "width": 390, "height": 600}"#]
+            let sections = (0..<count).map { #"{"rows": \#(1 + $0 % 4), "rowHeight": 20, "title": "S\#($0)"}"# }
+            lines.append(#"{"type": "reload", "sections": [\#(sections.joined(separator: ", "))]}"#)
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                let section = Int.random(in: 0..<count, using: &rng)
+                lines.append(#"{"type": "select", "rows": [[\#(section), 0]]}"#)
+            }
+            if Bool.random(using: &rng) {
+                lines.append(#"{"type": "toggleEditor", "row": [\#(Int.random(in: 0..<count, using: &rng)), 0], "options": ["a"]}"#)
+            }
+            let base = lines.joined(separator: "\n")
+            let deleting = Bool.random(using: &rng)
+            var at: [Int]
+            if deleting {
+                at = (0..<count).filter { _ in Bool.random(using: &rng) }
+                if at.isEmpty { at = [0] }
+            } else {
+                let k = Int.random(in: 1...12, using: &rng)
+                var isNew = [Bool](repeating: true, count: k) + [Bool](repeating: false, count: count)
+                isNew.shuffle(using: &rng)
+                at = isNew.indices.filter { isNew[$0] }
+            }
+            let one: String, each: [String]
+            if deleting {
+                one = #"{"type": "deleteSections", "at": \#(at)}"#
+                // From the last: the indices before it stay where they are.
+                each = at.reversed().map { #"{"type": "deleteSections", "at": [\#($0)]}"# }
+            } else {
+                let new = { (i: Int) in #"{"rows": 2, "rowHeight": 30, "title": "N\#(i)"}"# }
+                one = #"{"type": "insertSections", "at": \#(at), "sections": [\#(at.map(new).joined(separator: ", "))]}"#
+                // From the first: each index is where the section ends up.
+                each = at.map { #"{"type": "insertSections", "at": [\#($0)], "sections": [\#(new($0))]}"# }
+            }
+            let together = try play(base + "\n" + one)
+            let apart = try play(base + "\n" + each.joined(separator: "\n"))
+            #expect(together.hashValue64 == apart.hashValue64, "seed \(seed) step \(step): \(one)")
+            #expect(together.layout == apart.layout && together.selection == apart.selection && together.undoStack == apart.undoStack
+                    && together.editor == apart.editor, "seed \(seed) step \(step): \(one)")
+        }
+    }
 }

@@ -22,9 +22,17 @@ extension TableState {
         // (`TableLayout.followSection`); nothing between them reads it.
         // A run of deleted or new rows in one section (`OperationRun`) is followed by the
         // selection and its history at once; the layout and the option views, whose cost
-        // per operation does not grow with the selection, follow it one at a time.
+        // per row does not grow with the selection, follow it one at a time. A run of
+        // removed or new sections is followed at once by the layout too.
         var treeIsStale = false
         for (range, run) in OperationRun.split(operations) {
+            if let run, run.kind == .sectionRemovals || run.kind == .sectionInsertions {
+                layout.followSections(run, carry: carry)
+                treeIsStale = true
+                history.follow(run)
+                for operation in operations[range] { options.follow(operation, carry: &carry) }
+                continue
+            }
             for operation in operations[range] {
                 switch operation {
                 case .insertSection, .removeSection:

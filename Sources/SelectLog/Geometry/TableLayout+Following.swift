@@ -47,6 +47,59 @@ extension TableLayout: RowFollowing {
 }
 
 extension TableLayout {
+    /// `followSection(_:carry:)` of every operation of a run of section removals or
+    /// insertions, in one pass over the sections (each one in turn moved every section
+    /// after it: O(k × sections)). The caller rebuilds the tree, as after `followSection`.
+    mutating func followSections(_ run: OperationRun, carry: RowCarry) {
+        let indices = run.rows
+        var editor = editorRow
+        var out: [LayoutSection] = []
+        switch run.kind {
+        case .sectionRemovals:
+            out.reserveCapacity(Swift.max(0, sections.count - indices.count))
+            var d = 0
+            for (s, section) in sections.enumerated() {
+                if d < indices.count && indices[d] == s {
+                    d += 1
+                } else {
+                    out.append(section)
+                }
+            }
+            if let e = editor {
+                // The editor's section goes, or moves up by the sections removed before it.
+                var before = 0
+                while before < indices.count && indices[before] < e.section { before += 1 }
+                editor = before < indices.count && indices[before] == e.section ? nil : RowPath(e.section - before, e.row)
+            }
+        case .sectionInsertions:
+            out.reserveCapacity(sections.count + indices.count)
+            var i = 0, old = 0
+            while old < sections.count || i < indices.count {
+                if i < indices.count && indices[i] == out.count {
+                    out.append(carry.newSections[indices[i]] ?? LayoutSection(count: 0))
+                    i += 1
+                } else if old < sections.count {
+                    out.append(sections[old])
+                    old += 1
+                } else {
+                    break  // a position past the end (the event's checks refuse it)
+                }
+            }
+            if let e = editor {
+                // The i-th new section lands before old section indices[i] - i.
+                var moved = 0
+                while moved < indices.count && indices[moved] - moved <= e.section { moved += 1 }
+                editor = RowPath(e.section + moved, e.row)
+            }
+        case .deletions, .insertions:
+            assertionFailure("followSections(_:carry:) of a run of rows")
+            return
+        }
+        storeSections(out, editor: editor)
+    }
+}
+
+extension TableLayout {
     /// Inserts a section at `index`; later sections (and the editor row) move down.
     package mutating func insertSection(_ section: LayoutSection, at index: Int) {
         var carry = RowCarry()

@@ -359,6 +359,13 @@ public struct TableLayout: Equatable, Sendable {
         if rebuilding { rebuild() }
     }
 
+    /// Section storage only, all of it, with the editor row already placed; the caller
+    /// rebuilds the tree before anything reads it.
+    mutating func storeSections(_ sections: [LayoutSection], editor: RowPath?) {
+        editorRow = editor
+        self.sections = sections
+    }
+
     /// Opens (or moves) the editor row below `path`.
     package mutating func openEditor(below path: RowPath) {
         closeEditor()
