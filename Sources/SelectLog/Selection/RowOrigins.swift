@@ -74,7 +74,10 @@ package struct RowOrigins: Sendable {
 
     /// Makes `row` the start of a run (if it is inside one); returns the index of the run starting at `row`.
     private mutating func split(_ s: Int, at row: Int) -> Int {
-        var runs = sections[s]
+        // Taken out of `sections` rather than copied: a copy made every split cost the
+        // section's runs (and every row edit and selection change makes two).
+        var runs: [Run] = []
+        swap(&runs, &sections[s])
         defer { sections[s] = runs }
         var lo = 0, hi = runs.count
         while lo < hi {
