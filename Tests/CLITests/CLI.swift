@@ -23,6 +23,36 @@ struct CLI {
         return root.appendingPathComponent(".build/debug/selectlog")
     }()
 
+    /// Writes a synthetic log long enough that a command reading or rewriting it is still
+    /// at work when a test polling for a sign of that work acts, even when the test's
+    /// thread is descheduled for hundreds of milliseconds on a loaded machine: half a
+    /// million events in a release build (half a second to a second of work), a tenth of
+    /// that in a debug build, which is slower and would take minutes to write them all.
+    static func synthesizeLongLog(at path: String) throws {
+        #if DEBUG
+        let events = 50_000
+        #else
+        let events = 500_000
+        #endif
+        let synthesized = try run(["synthesize", "--events", "\(events)", "--durability", "none", "-o", path])
+        try #require(synthesized.status == 0, "\(synthesized.stderr)")
+    }
+
+    /// Polls `sign` every `interval` µs while `process` runs, for at most 30 s (a loaded
+    /// machine can take seconds to start it). `seen`: the sign appeared. `stuck`: the
+    /// process still runs without it at the deadline, and has been killed; neither: it
+    /// ended first.
+    static func watch(_ process: Process, every interval: UInt32, for sign: () throws -> Bool) rethrows -> (seen: Bool, stuck: Bool) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline {
+            if try sign() { return (true, false) }
+            usleep(interval)
+        }
+        guard process.isRunning else { return (false, false) }
+        kill(process.processIdentifier, SIGKILL)
+        return (false, true)
+    }
+
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable

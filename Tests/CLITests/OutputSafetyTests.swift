@@ -365,20 +365,11 @@ struct OutputSafetyTests {
     func interrupted(command: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // Half a million events: the command takes about a second to write its output in
-        // the release build (100,000 took a quarter of one), so the signal lands while it
-        // works even when this thread is descheduled for hundreds of milliseconds on a
-        // loaded machine. A debug build takes longer over a tenth of them (and would take
-        // minutes to write them all). A signal that lands too late anyway is tried again
-        // (below).
-        #if DEBUG
-        let events = 50_000
-        #else
-        let events = 500_000
-        #endif
+        // A long log (`CLI.synthesizeLongLog`): the command takes about a second to write
+        // its output in the release build, so the signal lands while it works. A signal
+        // that lands too late anyway is tried again (below).
         let log = dir.appendingPathComponent("big.slog").path
-        let synthesized = try CLI.run(["synthesize", "--events", "\(events)", "-o", log, "--durability", "none"])
-        try #require(synthesized.status == 0, "\(synthesized.stderr)")
+        try CLI.synthesizeLongLog(at: log)
         let output = dir.appendingPathComponent("out.slog").path
         func temporary() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".upgrading-") || $0.contains(".compact-") }
@@ -392,23 +383,9 @@ struct OutputSafetyTests {
             let err = Pipe()
             process.standardError = err
             try process.run()
-            // Interrupted once its temporary file exists (it takes a second or more to
-            // fill). The deadline is generous: a loaded machine can take seconds to start it.
-            let deadline = ContinuousClock.now + .seconds(30)
-            var seen = false
-            while process.isRunning && ContinuousClock.now < deadline {
-                if try !temporary().isEmpty {
-                    seen = true
-                    break
-                }
-                usleep(10_000)
-            }
-            let stuck = !seen && process.isRunning
-            if seen {
-                kill(process.processIdentifier, SIGTERM)
-            } else if stuck {
-                kill(process.processIdentifier, SIGKILL)
-            }
+            // Interrupted once its temporary file exists (it takes a second or more to fill).
+            let (seen, stuck) = try CLI.watch(process, every: 10_000) { try !temporary().isEmpty }
+            if seen { kill(process.processIdentifier, SIGTERM) }
             let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             if stuck {

@@ -26,20 +26,10 @@ struct TruncatedWhileReadTests {
     func truncatedUnderTheCommand(command: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // Half a million events: the command's read of them lasts about half a second in
-        // the release build (ten times a 30,000-event log's), long enough that this
-        // thread, descheduled on a loaded machine, still sees the log mapped and cuts it
-        // before the read ends. A debug build reads a tenth of them in longer than that
-        // (and would take minutes to write them all). A cut that lands too late anyway is
-        // tried again on a fresh copy (below), so the log is written once.
-        #if DEBUG
-        let events = 50_000
-        #else
-        let events = 500_000
-        #endif
+        // A long log (`CLI.synthesizeLongLog`), written once: a cut that lands too late
+        // anyway is tried again on a fresh copy (below).
         let pristine = dir.appendingPathComponent("pristine.slog").path
-        let synthesized = try CLI.run(["synthesize", "--events", "\(events)", "--durability", "none", "-o", pristine])
-        try #require(synthesized.status == 0, "\(synthesized.stderr)")
+        try CLI.synthesizeLongLog(at: pristine)
         let path = dir.appendingPathComponent("cut.slog").path
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         var missed: [String] = []
@@ -79,28 +69,15 @@ struct TruncatedWhileReadTests {
         let err = Pipe()
         process.standardError = err
         try process.run()
-        // Once the command has the log mapped, cut the log to its first page. The deadline
-        // is generous: a loaded machine can take seconds to start the command.
+        // Once the command has the log mapped, cut the log to its first page. A command
+        // still running at the deadline without having mapped its log is a failure, not
+        // bad luck; one that ended first read the whole log unseen.
         let maps = "/proc/\(process.processIdentifier)/maps"
-        let deadline = ContinuousClock.now + .seconds(30)
-        var mapped = false
-        while process.isRunning && ContinuousClock.now < deadline {
+        let (mapped, stuck) = CLI.watch(process, every: 500) {
             // Read to the end: a /proc file says its size is 0.
-            if let text = FileHandle(forReadingAtPath: maps).map({ String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }),
-               text.contains(name) {
-                mapped = true
-                break
-            }
-            usleep(500)
+            FileHandle(forReadingAtPath: maps).map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }?.contains(name) ?? false
         }
-        // A command still running at the deadline without having mapped its log is a
-        // failure, not bad luck; one that ended first read the whole log unseen.
-        let stuck = !mapped && process.isRunning
-        if mapped {
-            #expect(truncate(path, off_t(page)) == 0)
-        } else if stuck {
-            kill(process.processIdentifier, SIGKILL)
-        }
+        if mapped { #expect(truncate(path, off_t(page)) == 0) }
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if stuck {
