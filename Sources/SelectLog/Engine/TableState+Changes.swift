@@ -176,7 +176,7 @@ extension Event {
     /// selection before and after it. They change no rows' layout (no row operations).
     var recordsSelectionChanges: Bool {
         switch self {
-        case .tap, .select, .deselect, .selectAll, .deselectAll, .undo, .redo, .panBegan, .panEnded, .panCancelled: true
+        case .tap, .select, .deselect, .selectAll, .deselectAll, .undo, .redo, .panBegan, .panCancelled: true
         default: false
         }
     }

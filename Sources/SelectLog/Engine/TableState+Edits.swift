@@ -16,7 +16,8 @@ extension TableState {
 
     /// The one mechanism that follows rows through edits: every part that holds rows
     /// (the layout with its editor row, the selection and its history, the option
-    /// views) follows each operation in turn. An editor whose row went away closes.
+    /// views) follows each operation in turn, or a run of them at once (below). An
+    /// editor whose row went away closes.
     mutating func follow(_ operations: [RowOperation], carry: inout RowCarry) {
         // A run of section operations rebuilds the layout's section tree once, after it
         // (`TableLayout.followSection`); nothing between them reads it.

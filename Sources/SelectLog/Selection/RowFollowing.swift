@@ -25,7 +25,9 @@ struct CarriedRow {
 
 /// A part of the state that holds rows and follows them through row and section
 /// edits. This is the one mechanism: the engine, `TableChanges` and the log's time
-/// travel replay the same `RowOperation`s through it, one at a time, in order.
+/// travel replay the same `RowOperation`s through it, in order; row sets (the
+/// selection, its undo steps, `RowSet.applying`) and the layout's sections follow a run
+/// of them at once (`OperationRun`), with the same result as one at a time.
 protocol RowFollowing {
     /// Follows one operation. A moved row is removed by one `.remove` and inserted
     /// by a later `.insert(_, source: .move)`; what it carries goes through `carry`.

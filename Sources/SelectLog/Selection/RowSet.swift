@@ -128,7 +128,8 @@ public struct RowSet: Hashable, Sendable {
     public mutating func insert(_ rows: Range<Int>, in section: Int) { modify(section) { $0.insert(rows) } }
     /// Removes `rows` of `section`.
     public mutating func remove(_ rows: Range<Int>, in section: Int) { modify(section) { $0.remove(rows) } }
-    /// Flips the membership of every row of `rows` in `section`: O(runs among them).
+    /// Flips the membership of every row of `rows` in `section`: an insertion and a
+    /// removal per run among them, each a search and a shift of the ranges after it.
     mutating func toggle(_ rows: Range<Int>, in section: Int) {
         if rows.count == 1 {
             // A pan's step into the next row: no list of runs.

@@ -156,8 +156,8 @@ public struct PanState: Hashable, Sendable {
     /// The selection pan in the selecting phases, but for its changed rows;
     /// `PanCore.none` otherwise.
     private var selecting = PanCore.none
-    /// The selecting phases' changed rows (`SelectionPan.changedRows`) but for the run
-    /// in `pending`; empty otherwise. The move rule keeps both as it changes the selection.
+    /// The selecting phases' changed rows (`SelectionPan.changedRows`) but for the
+    /// pending run (`pendingRows` of `pendingSection`); empty otherwise. The move rule keeps both as it changes the selection.
     private(set) var settledChanges = RowSet()
     /// The rows the pan changed last, one run in one section (empty rows when none), not
     /// yet flipped in `settledChanges`: a pan changes the rows beside the ones it changed
