@@ -128,6 +128,32 @@ struct ScrollTests {
         #expect(s.offset == 660)
     }
 
+    @Test("jumpToSection by title finds the first section with it after sections are inserted, deleted or reloaded")
+    func jumpByTitleAfterSectionEdits() throws {
+        // Sections of 20 rows of 50 pt: section k starts at 1000 k, well inside the range.
+        var s = try play("""
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50, "title": "A"}, {"rows": 20, "rowHeight": 50, "title": "B"}, {"rows": 20, "rowHeight": 50, "title": "C"}, {"rows": 20, "rowHeight": 50}]}
+            """)
+        try apply(&s, #"{"type": "jumpToSection", "title": "C"}"#)
+        #expect(s.offset == 2000)
+        // A new first "C" before the old one, and a row edit (which keeps titles).
+        try apply(&s, #"{"type": "insertSections", "at": [1], "sections": [{"rows": 20, "rowHeight": 50, "title": "C"}]}"#)
+        try apply(&s, #"{"type": "deleteRows", "at": [[0, 0]]}"#)
+        try apply(&s, #"{"type": "jumpToSection", "title": "C"}"#)
+        #expect(s.offset == 950)
+        // Deleted again: the old "C", now section 3, after A (19 rows), B.
+        try apply(&s, #"{"type": "deleteSections", "at": [1]}"#)
+        try apply(&s, #"{"type": "jumpToSection", "title": "C"}"#)
+        #expect(s.offset == 1950)
+        try apply(&s, #"{"type": "jumpToSection", "title": "B"}"#)
+        #expect(s.offset == 950)
+        try apply(&s, #"{"type": "reload", "sections": [{"rows": 20, "rowHeight": 50, "title": "B"}, {"rows": 20, "rowHeight": 50, "title": "A"}]}"#)
+        #expect(reject(&s, #"{"type": "jumpToSection", "title": "C"}"#).contains("title"))
+        try apply(&s, #"{"type": "jumpToSection", "title": "A"}"#)
+        #expect(s.offset == 1000)
+    }
+
     @Test("jumpToSection to an unknown section or title is invalid")
     func jumpUnknown() throws {
         var s = try play(singleTable)

@@ -26,7 +26,7 @@ extension TableState {
             }
             section = i
         case .title(let title):
-            guard let i = layout.sections.firstIndex(where: { $0.title == title }) else {
+            guard let i = layout.section(titled: title) else {
                 throw InvalidEvent("jumpToSection", "no section has the title \"\(title)\"")
             }
             section = i
