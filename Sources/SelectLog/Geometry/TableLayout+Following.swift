@@ -52,25 +52,12 @@ extension TableLayout {
     /// after it: O(k × sections)). The caller rebuilds the tree, as after `followSection`.
     mutating func followSections(_ run: OperationRun, carry: RowCarry) {
         let indices = run.rows
-        var editor = editorRow
         var out: [LayoutSection] = []
         switch run.kind {
         case .sectionRemovals:
             out.reserveCapacity(Swift.max(0, sections.count - indices.count))
-            var d = 0
-            for (s, section) in sections.enumerated() {
-                if d < indices.count && indices[d] == s {
-                    d += 1
-                } else {
-                    out.append(section)
-                }
-            }
-            if let e = editor {
-                // The editor's section goes, or moves up by the sections removed before it.
-                var before = 0
-                while before < indices.count && indices[before] < e.section { before += 1 }
-                editor = before < indices.count && indices[before] == e.section ? nil : RowPath(e.section - before, e.row)
-            }
+            var cursor = OperationRun.Cursor(run)
+            for (s, section) in sections.enumerated() where cursor.follow(s) != nil { out.append(section) }
         case .sectionInsertions:
             out.reserveCapacity(sections.count + indices.count)
             var i = 0, old = 0
@@ -85,16 +72,13 @@ extension TableLayout {
                     break  // a position past the end (the event's checks refuse it)
                 }
             }
-            if let e = editor {
-                // The i-th new section lands before old section indices[i] - i.
-                var moved = 0
-                while moved < indices.count && indices[moved] - moved <= e.section { moved += 1 }
-                editor = RowPath(e.section + moved, e.row)
-            }
         case .deletions, .insertions:
             assertionFailure("followSections(_:carry:) of a run of rows")
             return
         }
+        // The editor row goes with its section, or moves with it.
+        var cursor = OperationRun.Cursor(run)
+        let editor = editorRow.flatMap { e in cursor.follow(e.section).map { RowPath($0, e.row) } }
         storeSections(out, editor: editor)
     }
 }

@@ -133,6 +133,33 @@ struct OperationRun {
     }
 }
 
+extension OperationRun {
+    /// Where single indices (sections, or an editor's section) go through this run,
+    /// asked in ascending order: one pass over the run's indices for all of them.
+    struct Cursor {
+        let run: OperationRun
+        /// How many of the run's indices the indices asked so far have passed.
+        private var passed = 0
+
+        init(_ run: OperationRun) { self.run = run }
+
+        /// Where index `old` is after the run, or nil when the run removes it. A removed
+        /// index moves everything after it up by one; the i-th new index lands before old
+        /// index `rows[i] - i` (the insertions name their final places), moving it down.
+        mutating func follow(_ old: Int) -> Int? {
+            let rows = run.rows
+            switch run.kind {
+            case .deletions, .sectionRemovals:
+                while passed < rows.count && rows[passed] < old { passed += 1 }
+                return passed < rows.count && rows[passed] == old ? nil : old - passed
+            case .insertions, .sectionInsertions:
+                while passed < rows.count && rows[passed] - passed <= old { passed += 1 }
+                return old + passed
+            }
+        }
+    }
+}
+
 extension RowSet: RowFollowing {
     mutating func follow(_ operation: RowOperation, carry: inout RowCarry) {
         switch operation {
@@ -163,8 +190,7 @@ extension RowSet {
         switch run.kind {
         case .deletions: removeRows(run.rows, in: run.section)
         case .insertions: insertRows(run.rows, in: run.section)
-        case .sectionRemovals: removeSections(run.rows)
-        case .sectionInsertions: insertSections(run.rows)
+        case .sectionRemovals, .sectionInsertions: followSections(run)
         }
     }
 }

@@ -198,35 +198,20 @@ public struct RowSet: Hashable, Sendable {
         if found { lists[i].insertRows(rows) }
     }
 
-    /// Sections `removed` (ascending, distinct) go away with their rows at once: what
-    /// `removeSection(at:)` of each, from the last, does.
-    mutating func removeSections(_ removed: [Int]) {
+    /// The sections follow a run of section removals or insertions at once (`run`): what
+    /// `removeSection(at:)` or `insertSection(at:)` of each, in the run's order, does.
+    mutating func followSections(_ run: OperationRun) {
         var numbers: [Int] = [], kept: [RangeList] = []
         numbers.reserveCapacity(sectionNumbers.count)
         kept.reserveCapacity(sectionNumbers.count)
-        var d = 0
+        var cursor = OperationRun.Cursor(run)
         for (k, s) in sectionNumbers.enumerated() {
-            while d < removed.count && removed[d] < s { d += 1 }
-            if d < removed.count && removed[d] == s { continue }
-            numbers.append(s - d)
+            guard let moved = cursor.follow(s) else { continue }  // removed with its rows
+            numbers.append(moved)
             kept.append(lists[k])
         }
         sectionNumbers = numbers
         lists = kept
-    }
-
-    /// New, empty sections at `inserted` (ascending, distinct, after the insertions):
-    /// what `insertSection(at:)` of each, from the first, does.
-    mutating func insertSections(_ inserted: [Int]) {
-        var numbers = sectionNumbers
-        // The i-th new section lands before old section inserted[i] - i (as rows do in
-        // `RangeList.insertRows`).
-        var i = 0
-        for k in numbers.indices {
-            while i < inserted.count && inserted[i] - i <= numbers[k] { i += 1 }
-            numbers[k] += i
-        }
-        sectionNumbers = numbers
     }
 
     /// A new, empty section at `section`: later sections move down by one.
