@@ -42,6 +42,7 @@ struct ReplayCommandTests {
     @Test("a bad script exits 65 and names the line")
     func badScript() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = try CLI.write("""
             {"type": "reload", "sections": [{"rows": 3}]}
             # a comment

@@ -53,6 +53,7 @@ struct ViewerBrowserTests {
           arguments: ["strip-pan-autoscroll", "option-views", "editor-row", "row-edits-follow-selection", "debugging-session"])
     func examples(_ name: String) throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = "Examples/\(name).jsonl"
         let page = dir.appendingPathComponent("\(name).html")
         let view = try CLI.run(["view", file, "-o", page.path])
@@ -76,6 +77,7 @@ struct ViewerBrowserTests {
     @Test("a window of a synthetic log: the page matches replay and stays within 10 MB per 50,000 events (make viewer-check also gates moves under 50 ms)")
     func syntheticWindow() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("session.log").path
         let skip = 1_000, window = ViewerBrowserTests.windowEvents
         let made = try CLI.run(["synthesize", "--events", String(skip + window), "-o", log])
@@ -105,6 +107,7 @@ struct ViewerBrowserTests {
     @Test("keys, buttons, the slider and the event list move the page by event and by gesture; marks give a diff")
     func controls() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("strip.html")
         let view = try CLI.run(["view", "Examples/strip-pan-autoscroll.jsonl", "-o", page.path])
         #expect(view.status == 0, "\(view.stderr)")
@@ -125,6 +128,7 @@ struct ViewerBrowserTests {
     @Test("a screenshot of a bundled example is a PNG image")
     func screenshot() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("strip.html")
         let view = try CLI.run(["view", "Examples/strip-pan-autoscroll.jsonl", "-o", page.path])
         #expect(view.status == 0, "\(view.stderr)")

@@ -94,6 +94,7 @@ struct ViewerCommandTests {
     @Test("gesture spans: a strip pan until a row edit interrupts it, then the interrupted pan until it ends")
     func gestureSpans() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let script = try CLI.write("""
             {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
             {"type": "viewport", "width": 390, "height": 600}
@@ -118,6 +119,7 @@ struct ViewerCommandTests {
     @Test("view writes one self-contained page: no network, no external scripts, styles or fonts")
     func selfContained() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("page.html")
         let r = try CLI.run(["view", "Examples/debugging-session.jsonl", "-o", page.path, "--from", "2", "--to", "9", "--at", "4"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -132,6 +134,7 @@ struct ViewerCommandTests {
     @Test("text from the file cannot close the page's script element")
     func embeddedTextIsEscaped() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let script = try CLI.write("""
             {"type": "reload", "sections": [{"rows": 3, "title": "</script><script>alert(1)</script>"}]}
             {"type": "toggleEditor", "row": [0, 1], "options": ["<!--", "</SCRIPT>"]}
@@ -147,6 +150,7 @@ struct ViewerCommandTests {
     @Test("bad input: an invalid event exits 65 naming the line, a window outside the file exits 64, and no page is written")
     func badInput() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let bad = try CLI.write("""
             {"type": "reload", "sections": [{"rows": 3}]}
             {"type": "select", "rows": [[0, 3]]}

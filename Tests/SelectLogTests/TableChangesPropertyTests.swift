@@ -120,6 +120,17 @@ struct TableChangesPropertyTests {
         }
         try check(SyntheticSession(seed: 3, count: 20_000), "standard")
         try check(RandomWalkSession(seed: 3, count: 20_000), "random walk")
+
+        // The public setter keeps it too, both ways.
+        var changes = TableChanges()
+        changes.gestures = [.began(.strip), .cancelled(.strip)]
+        #expect(changes.endsGesture)
+        changes.gestures = [.interrupted(.strip)]
+        #expect(!changes.endsGesture)
+        changes.gestures = [.ended(.scroll)]
+        #expect(changes.endsGesture)
+        changes.gestures = []
+        #expect(!changes.endsGesture)
     }
 
     @Test("pan-heavy random sequences: the selection rebuilt from the changes", arguments: 0..<2)

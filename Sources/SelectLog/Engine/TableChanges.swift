@@ -46,19 +46,23 @@ public struct TableChanges: Hashable, Sendable {
     /// An event can end one gesture and begin another (rare); both are listed in order.
     public var gestures: [GestureTransition] {
         get { lists?.gestures ?? [] }
-        set { mutableLists().gestures = newValue }
+        set {
+            mutableLists().gestures = newValue
+            flags.set(.endsGesture, newValue.contains(where: \.ends))
+        }
     }
     /// Whether this event ended or cancelled a gesture: `gestures` holds an `.ended` or a
-    /// `.cancelled`. Cheaper than searching `gestures`, which copies the list out.
-    public var endsGesture: Bool {
-        guard let lists else { return false }
-        for transition in lists.gestures {
-            switch transition {
-            case .ended, .cancelled: return true
-            case .began, .interrupted: continue
-            }
-        }
-        return false
+    /// `.cancelled`. A bit, kept with `gestures` (`noteGesture(_:)`): the recorder reads
+    /// it after every event, where reading the list cost a call, a retain and a release.
+    @inlinable
+    public var endsGesture: Bool { flags.contains(.endsGesture) }
+
+    /// Appends `transition` to `lists` (the engine's, lent to this value) and keeps
+    /// `endsGesture`.
+    @inline(__always)
+    mutating func noteGesture(_ transition: GestureTransition, in lists: Lists) {
+        lists.gestures.append(transition)
+        if transition.ends { flags.insert(.endsGesture) }
     }
     /// Whether the event recorded an undo step.
     public var undoStepRecorded: Bool {
@@ -112,16 +116,27 @@ public struct TableChanges: Hashable, Sendable {
     // that changes the selection; one that drops them pays none.
     private var offsetFrom = Points(raw: 0)
     private var offsetTo = Points(raw: 0)
-    private var flags = Flags()
+    @usableFromInline
+    var flags = Flags()
 
     /// Which of the changes that are one bit happened, and whether the offset changed.
-    private struct Flags: OptionSet, Hashable, Sendable {
+    /// `endsGesture` is derived from `gestures` (both change together); equality and
+    /// hashing compare the list.
+    @usableFromInline
+    struct Flags: OptionSet, Hashable, Sendable {
+        @usableFromInline
         let rawValue: UInt8
+        @inlinable
+        init(rawValue: UInt8) { self.rawValue = rawValue }
         static let reloaded = Flags(rawValue: 1)
         static let undoStepRecorded = Flags(rawValue: 2)
         static let swipeChanged = Flags(rawValue: 4)
         static let chosenChanged = Flags(rawValue: 8)
         static let offsetChanged = Flags(rawValue: 16)
+        /// Computed, not stored: a stored one is read through an accessor call, around
+        /// which a caller retains the lists.
+        @inlinable
+        static var endsGesture: Flags { Flags(rawValue: 32) }
 
         @inline(__always)
         mutating func set(_ flag: Flags, _ on: Bool) {
@@ -307,6 +322,14 @@ public enum GestureTransition: Hashable, Sendable {
     case interrupted(GestureKind)
     /// A gesture was cancelled (`panCancelled`, or a `setEditing` that cancels it).
     case cancelled(GestureKind)
+
+    /// Whether the gesture is over: `.ended` or `.cancelled`.
+    var ends: Bool {
+        switch self {
+        case .ended, .cancelled: true
+        case .began, .interrupted: false
+        }
+    }
 }
 
 /// What happened to the editor row.

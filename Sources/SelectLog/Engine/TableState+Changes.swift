@@ -214,7 +214,7 @@ extension TableState {
                 delta.append(selected: true, to: &lists.selected)
                 delta.append(selected: false, to: &lists.deselected)
             }
-            if let transition { lists.gestures.append(transition) }
+            if let transition { c.noteGesture(transition, in: lists) }
             changeBuffers.trim()
         }
         if offset != contentOffset { c.offsetChange = OffsetChange(from: offset, to: contentOffset) }
@@ -262,9 +262,9 @@ extension TableState {
                     delta.append(selected: false, to: &lists.deselected)
                 }
             }
-            if let pan { lists.gestures.append(pan) }
-            if let first = swipe.first { lists.gestures.append(first) }
-            if let second = swipe.second { lists.gestures.append(second) }
+            if let pan { c.noteGesture(pan, in: lists) }
+            if let first = swipe.first { c.noteGesture(first, in: lists) }
+            if let second = swipe.second { c.noteGesture(second, in: lists) }
             changeBuffers.trim()
         }
         if mark.offset != contentOffset { c.offsetChange = OffsetChange(from: mark.offset, to: contentOffset) }
