@@ -81,7 +81,8 @@ extension TableState {
             w.varint(editor.opening)
         }
         w.varint(editorOpenings)
-        for stack in [undoStack, redoStack] {
+        for redo in [false, true] {
+            let stack = history.steps(redo: redo)
             w.varint(stack.count)
             for step in stack {
                 switch step {

@@ -84,7 +84,7 @@ extension TableState {
         }
         add("editor", editor(other), editor(self))
         add("undo", String(other.undoCount), String(undoCount))
-        add("redo", String(other.redoStack.count), String(redoStack.count))
+        add("redo", String(other.redoCount), String(redoCount))
         return out
     }
 }

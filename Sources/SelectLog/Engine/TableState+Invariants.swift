@@ -79,10 +79,10 @@ extension TableState {
         }
         collectPanViolations(into: &problems)
         // History.
-        if undoCount > configuration.undoLimit || redoStack.count > configuration.undoLimit {
+        if undoCount > configuration.undoLimit || redoCount > configuration.undoLimit {
             problems.append("history longer than undoLimit")
         }
-        let steps = wholeHistory ? undoStack + redoStack : [history.lastUndo, redoStack.last].compactMap { $0 }
+        let steps = wholeHistory ? undoStack + redoStack : [history.lastUndo, history.lastRedo].compactMap { $0 }
         for step in steps {
             if case let .selection(added, removed) = step {
                 rowsExist(added, "undo step")

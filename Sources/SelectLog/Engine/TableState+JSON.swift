@@ -64,7 +64,7 @@ extension TableState {
             out += "null"
         }
         key("undo"); out += String(undoCount)
-        key("redo"); out += String(redoStack.count)
+        key("redo"); out += String(redoCount)
         key("hash"); out += "\"\(hashHex)\""
         out += "}"
         emit(out)

@@ -8,13 +8,13 @@ extension TableState {
         if gesture.isActive { throw InvalidEvent("undo", "undo is not allowed during a pan (an interrupted one included)") }
         guard let step = history.popUndo() else { return }
         restore(step, forward: false, &changed)
-        history.redoStack.append(step)
+        history.appendRedo(step)
         history.trim(to: configuration.undoLimit)
     }
 
     mutating func redo(_ changed: inout SelectionDelta) throws(InvalidEvent) {
         if gesture.isActive { throw InvalidEvent("redo", "redo is not allowed during a pan (an interrupted one included)") }
-        guard let step = history.redoStack.popLast() else { return }
+        guard let step = history.popRedo() else { return }
         restore(step, forward: true, &changed)
         history.appendUndo(step)
         history.trim(to: configuration.undoLimit)

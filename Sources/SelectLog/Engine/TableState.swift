@@ -64,6 +64,8 @@ public struct TableState: Equatable, Sendable {
     public var redoStack: [UndoStep] { history.redoStack }
     /// `undoStack.count`, without copying the steps.
     package var undoCount: Int { history.undoCount }
+    /// `redoStack.count`, without copying the steps.
+    package var redoCount: Int { history.redoCount }
     /// Undo steps recorded so far (not part of the hash).
     public var stepsRecorded: Int { history.stepsRecorded }
     /// The open editor row's content; its place is `layout.editorRow`.

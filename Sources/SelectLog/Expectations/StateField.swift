@@ -31,7 +31,7 @@ enum StateField: String, CaseIterable, Sendable {
         case .rowsToLoad: return StateField.range(state.rowsToLoad)
         case .optionOpen: return .row(state.options.open)
         case .undo: return .number(.count(state.undoCount))
-        case .redo: return .number(.count(state.redoStack.count))
+        case .redo: return .number(.count(state.redoCount))
         case .hash: return .string(state.hashHex)
         case .pan:
             guard let pan = state.pan else { return .null }

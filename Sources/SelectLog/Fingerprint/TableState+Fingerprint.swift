@@ -36,7 +36,7 @@ extension TableState {
             h.mix(UInt64(editor.opening))
             for c in editor.chosen { h.mix(UInt64(c)) }
         }
-        h.mix(UInt64(undoCount) << 32 | UInt64(redoStack.count))
+        h.mix(UInt64(undoCount) << 32 | UInt64(redoCount))
         let d = h.digest
         return UInt32(truncatingIfNeeded: d ^ (d >> 32))
     }

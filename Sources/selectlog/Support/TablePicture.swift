@@ -16,7 +16,7 @@ struct TablePicture {
         lines.append("events  \(s.events) | t \(s.t) ms | hash \(s.hashHex)")
         lines.append("table   \(sections) section\(sections == 1 ? "" : "s") | \(rows) rows | content \(s.layout.contentHeight) pt | viewport \(s.viewport.width)x\(s.viewport.height)")
         let mode = !s.isSelectable ? "not selectable" : (s.isMultiple ? "multiple" : "single")
-        lines.append("mode    \(mode) | \(s.editing ? "editing" : "not editing") | \(s.selection.count) selected | undo \(s.undoCount) | redo \(s.redoStack.count)")
+        lines.append("mode    \(mode) | \(s.editing ? "editing" : "not editing") | \(s.selection.count) selected | undo \(s.undoCount) | redo \(s.redoCount)")
         var scroll = "offset \(s.contentOffset) of \(s.maxOffset)"
         if s.dragging { scroll += " | dragging" }
         if s.decelerating { scroll += " | decelerating" + (s.target.map { " to \($0)" } ?? "") }

@@ -135,7 +135,7 @@ struct ViewerFrame {
             swipe,
             layoutFields.editor,
             String(state.undoCount),
-            String(state.redoStack.count),
+            String(state.redoCount),
         ]
     }
 
