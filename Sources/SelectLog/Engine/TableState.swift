@@ -58,14 +58,15 @@ public struct TableState: Equatable, Sendable {
         get { history.selection }
         _modify { yield &history.selection }
     }
-    /// Undo steps, oldest first.
+    /// Undo steps, oldest first, built when read (O(steps)): an app that only asks
+    /// whether it can undo reads `undoCount`.
     public var undoStack: [UndoStep] { history.undoStack }
-    /// Redo steps, furthest from the present first.
+    /// Redo steps, furthest from the present first, built when read (see `redoCount`).
     public var redoStack: [UndoStep] { history.redoStack }
-    /// `undoStack.count`, without copying the steps.
-    package var undoCount: Int { history.undoCount }
-    /// `redoStack.count`, without copying the steps.
-    package var redoCount: Int { history.redoCount }
+    /// `undoStack.count`, without building the steps.
+    public var undoCount: Int { history.undoCount }
+    /// `redoStack.count`, without building the steps.
+    public var redoCount: Int { history.redoCount }
     /// Undo steps recorded so far (not part of the hash).
     public var stepsRecorded: Int { history.stepsRecorded }
     /// The open editor row's content; its place is `layout.editorRow`.
