@@ -157,17 +157,31 @@ public struct RangeList: Hashable, Sendable {
     /// Opens a gap for a new row at `row`: rows at or after it move down by one,
     /// and the new row is a member iff `member`.
     public mutating func insertRow(at row: Int, member: Bool) {
-        var i = firstIndex(endingAfter: row)
+        let i = firstIndex(endingAfter: row)
         if i < ranges.count && ranges[i].lowerBound < row {
             // `row` falls strictly inside a range: split it around the new row.
             let r = ranges[i]
             ranges.replaceSubrange(i...i, with: [r.lowerBound..<row, row + 1..<r.upperBound + 1])
-            i += 1
-            for k in (i + 1)..<ranges.count { ranges[k] = ranges[k].lowerBound + 1..<ranges[k].upperBound + 1 }
+            shift(from: i + 2, by: 1)
         } else {
-            for k in i..<ranges.count { ranges[k] = ranges[k].lowerBound + 1..<ranges[k].upperBound + 1 }
+            shift(from: i, by: 1)
         }
         if member { insert(row) }
+    }
+
+    /// Moves the ranges from index `start` on by `delta` rows, in one pass over the
+    /// storage (the array's uniqueness checked once, not once a range): a row edit moves
+    /// every kept undo step's rows after it, most of them one range or two.
+    @inline(__always)
+    private mutating func shift(from start: Int, by delta: Int) {
+        guard start < ranges.count else { return }
+        ranges.withUnsafeMutableBufferPointer { b in
+            // Row numbers stay far from overflow (at most `EventLimits`' rows), and a shift
+            // keeps each range's order: no checks.
+            for k in start..<b.count {
+                b[k] = Range(uncheckedBounds: (b[k].lowerBound &+ delta, b[k].upperBound &+ delta))
+            }
+        }
     }
 
     /// Closes the gap of a removed row: rows after it move up by one. Returns whether it was a member.
@@ -186,7 +200,7 @@ public struct RangeList: Hashable, Sendable {
                 k = i + 1
             }
         }
-        for m in k..<ranges.count { ranges[m] = ranges[m].lowerBound - 1..<ranges[m].upperBound - 1 }
+        shift(from: k, by: -1)
         // The removal may have made two ranges touch.
         let seam = wasMember ? i : i - 1
         if seam >= 0 && seam + 1 < ranges.count && ranges[seam].upperBound == ranges[seam + 1].lowerBound {

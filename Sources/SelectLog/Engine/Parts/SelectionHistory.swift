@@ -207,13 +207,16 @@ extension SelectionHistory {
     /// steps, the added set before the removed one (the order moved rows' memberships
     /// are carried in). The sets change in place; `.choose` steps have none.
     private mutating func forEachStepSet(_ body: (inout RowSet) -> Void) {
-        for i in undoTrimmed..<undoSteps.count where undoSteps[i].choose == nil {
-            body(&undoSteps[i].added)
-            body(&undoSteps[i].removed)
+        // Through the storage: the arrays' uniqueness checked once, not once a step.
+        func visit(_ steps: inout [Step], from start: Int) {
+            steps.withUnsafeMutableBufferPointer { b in
+                for i in start..<b.count where b[i].choose == nil {
+                    body(&b[i].added)
+                    body(&b[i].removed)
+                }
+            }
         }
-        for i in redoSteps.indices where redoSteps[i].choose == nil {
-            body(&redoSteps[i].added)
-            body(&redoSteps[i].removed)
-        }
+        visit(&undoSteps, from: undoTrimmed)
+        visit(&redoSteps, from: 0)
     }
 }
