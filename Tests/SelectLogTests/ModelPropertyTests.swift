@@ -40,6 +40,10 @@ struct ModelPropertyTests {
                 guard let value = actual[key] else { return "\(context())\nthe engine's JSON has no \"\(key)\"" }
                 if value != expected { return "\(context())\n\(key): engine \(value), model \(expected)" }
             }
+            // The counts agree with the stacks the history builds when they are read.
+            if engine.undoCount != engine.undoStack.count || engine.redoCount != engine.redoStack.count {
+                return "\(context())\nundoCount \(engine.undoCount) / \(engine.undoStack.count) steps, redoCount \(engine.redoCount) / \(engine.redoStack.count)"
+            }
             // `changes(since:)` (what inspect --diff prints) names exactly the fields whose JSON changed.
             let named = Set(engine.changes(since: before).map(\.field))
             let differing = Set(ModelPropertyTests.diffedFields.filter { previous[$0] != actual[$0] })
