@@ -4,7 +4,9 @@
 # cost of one measured event at each size and their ratio: about 1 when an event's
 # cost does not depend on the state, about 4 when it grows linearly with it.
 # usage: Tools/cost-audit/run.sh [CASE ...]   (SELECTLOG=path picks the binary;
-# SIZE=N the smaller size, default 25000; every replay is cut off after 300 s)
+# SIZE=N the smaller size, default 25000; COMMAND=record records each script to a log
+# instead, which adds the recorder's work, the gesture fingerprints included; every
+# run is cut off after 300 s)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,7 +28,11 @@ trap 'rm -rf "$work"' EXIT
 # Seconds (and peak KB) of one replay of `gen.py CASE SIZE M`.
 replay() {
     python3 "$here/gen.py" "$1" "$2" "$3" > "$work/s.jsonl"
-    /usr/bin/time -o "$work/t" -f "%e %M" timeout 300 "$bin" replay "$work/s.jsonl" >/dev/null 2>&1 || true
+    if [ "${COMMAND:-replay}" = record ]; then
+        /usr/bin/time -o "$work/t" -f "%e %M" timeout 300 "$bin" record "$work/s.jsonl" -o "$work/s.slog" --force >/dev/null 2>&1 || true
+    else
+        /usr/bin/time -o "$work/t" -f "%e %M" timeout 300 "$bin" replay "$work/s.jsonl" >/dev/null 2>&1 || true
+    fi
     tail -1 "$work/t"
 }
 
