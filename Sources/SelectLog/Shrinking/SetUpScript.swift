@@ -172,7 +172,7 @@ public struct SetUpScript: Sendable {
         }
         if let open = state.options.open { add(.setOptionVisible(row: open, visible: true)) }
         if state.undoCount > 0 { notCarried.append("\(state.undoCount) undo step\(state.undoCount == 1 ? "" : "s")") }
-        if !state.redoStack.isEmpty { notCarried.append("\(state.redoCount) redo step\(state.redoCount == 1 ? "" : "s")") }
+        if state.redoCount > 0 { notCarried.append("\(state.redoCount) redo step\(state.redoCount == 1 ? "" : "s")") }
         if state.pan != nil { notCarried.append("the pan in progress") }
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }
     }
