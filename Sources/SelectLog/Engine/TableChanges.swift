@@ -52,7 +52,7 @@ public struct TableChanges: Hashable, Sendable {
         }
     }
     /// Whether this event ended or cancelled a gesture: `gestures` holds an `.ended` or a
-    /// `.cancelled`. A bit, kept with `gestures` (`noteGesture(_:)`): the recorder reads
+    /// `.cancelled`. A bit, kept with `gestures` (`noteGesture(_:in:)`): the recorder reads
     /// it after every event, where reading the list cost a call, a retain and a release.
     @inlinable
     public var endsGesture: Bool { flags.contains(.endsGesture) }
