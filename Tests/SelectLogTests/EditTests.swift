@@ -76,6 +76,21 @@ struct EditTests {
         #expect(s.selected == [p(0, 3)])
     }
 
+    @Test("batch: TableChanges reports a reloaded row's deselection where the row ends up, and nothing for rows that only move")
+    func batchReloadChanges() throws {
+        var s = try play(twoSections + "\n" + #"{"type": "select", "rows": [[0, 2], [0, 3], [1, 0]]}"#)
+        // Pre: a b c d e (c, d selected). Delete a and b, reload c (2), move d (3) to
+        // section 1 row 0, insert at post 2: c e N in section 0, so c ends at 0; section 1
+        // is d then its old rows, so its old row 0 ends at 1.
+        let changes = try apply(&s, #"{"type": "batch", "deletes": [[0, 0], [0, 1]], "reloads": [[0, 2]], "moves": [[[0, 3], [1, 0]]], "inserts": [[0, 2]]}"#)
+        #expect(changes.deselected == [p(0, 0)])
+        #expect(changes.selected == [])
+        #expect(s.selected == [p(1, 0), p(1, 1)])
+        // A reload of a row that is not selected changes no membership.
+        let quiet = try apply(&s, #"{"type": "reloadRows", "at": [[0, 0]]}"#)
+        #expect(quiet.deselected.isEmpty && quiet.selected.isEmpty)
+    }
+
     @Test("an index path out of range is invalid", arguments: [
         #"{"type": "deleteRows", "at": [[0, 5]]}"#,
         #"{"type": "deleteRows", "at": [[2, 0]]}"#,

@@ -57,7 +57,7 @@ extension TableState {
         if timed.event.recordsSelectionChanges {
             // A tap, programmatic selection, `panBegan` and `panCancelled` record what they
             // change as they go (`panEnded` is on the hot path above, which does too), and
-            // row edits without reloads change no membership (`recordsSelectionChanges`): the
+            // so do row and section edits (`recordsSelectionChanges`): the
             // selection is not kept aside, so a tap changes it in place rather than copying
             // it, and is not compared with it after (both cost O(selection): a tap amid
             // 400,000 selected ranges took 10 ms, a short pan 1.5 ms).
@@ -215,11 +215,11 @@ extension TableState {
         case .choose(let option): try choose(option)
         case .tick: tick(now, &changed)
         case .insertRows(let at, let heights):
-            try edit(BatchUpdate(inserts: at, insertHeights: heights), type: "insertRows")
-        case .deleteRows(let at): try edit(BatchUpdate(deletes: at), type: "deleteRows")
-        case .moveRow(let from, let to): try edit(BatchUpdate(moves: [.init(from: from, to: to)]), type: "moveRow")
-        case .reloadRows(let at, let heights): try edit(BatchUpdate(reloads: at, reloadHeights: heights), type: "reloadRows")
-        case .batch(let update): try edit(update, type: "batch")
+            try edit(BatchUpdate(inserts: at, insertHeights: heights), type: "insertRows", &changed)
+        case .deleteRows(let at): try edit(BatchUpdate(deletes: at), type: "deleteRows", &changed)
+        case .moveRow(let from, let to): try edit(BatchUpdate(moves: [.init(from: from, to: to)]), type: "moveRow", &changed)
+        case .reloadRows(let at, let heights): try edit(BatchUpdate(reloads: at, reloadHeights: heights), type: "reloadRows", &changed)
+        case .batch(let update): try edit(update, type: "batch", &changed)
         case .insertSections(let at, let sections): try insertSections(at: at, sections: sections)
         case .deleteSections(let at): try deleteSections(at: at)
         case .select(let rows): try select(rows, &changed)

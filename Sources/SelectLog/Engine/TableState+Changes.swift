@@ -173,17 +173,17 @@ extension Event {
 extension Event {
     /// Whether the event's reducer records every change it makes to the selection in the
     /// `SelectionDelta` it is given, so that `TableChanges` need not compare the
-    /// selection before and after it. Those with row operations (row and section edits
-    /// without reloads) change no row's membership: their rows follow the operations (a
-    /// deleted row leaves the selection through `rowOperations`, a moved one takes its
-    /// membership along), and the selection pan they interrupt keeps its rows. Kept
-    /// aside and compared, a selection of R ranges cost three passes over them an edit:
-    /// a copy when the edit shifted it, the copy shifted the same way, the comparison.
+    /// selection before and after it. Row and section edits record the rows they reload
+    /// (which leave the selection); they change no other row's membership: their rows
+    /// follow the operations (a deleted row leaves the selection through
+    /// `rowOperations`, a moved one takes its membership along), and the selection pan
+    /// they interrupt keeps its rows. Kept aside and compared, a selection of R ranges
+    /// cost three passes over them an edit: a copy when the edit shifted it, the copy
+    /// shifted the same way, the comparison.
     var recordsSelectionChanges: Bool {
         switch self {
         case .tap, .select, .deselect, .selectAll, .deselectAll, .undo, .redo, .panBegan, .panCancelled: true
-        case .insertRows, .deleteRows, .moveRow, .insertSections, .deleteSections: true
-        case .batch(let update): update.reloads.isEmpty
+        case .insertRows, .deleteRows, .moveRow, .reloadRows, .batch, .insertSections, .deleteSections: true
         default: false
         }
     }
@@ -251,7 +251,7 @@ extension TableState {
             before = reloaded ? baseline : (operations.map { baseline.applying($0) } ?? baseline)
             selectionChanged = !reloaded && before != selection
         case .recorded(let delta):
-            assert(!reloaded && (operations == nil || delta.isEmpty), "a row edit recorded selection changes")
+            assert(!reloaded, "a reload recorded its selection changes")
             selectionChanged = !delta.isEmpty
         }
         let pan = TableState.panTransition(from: mark.pan, to: gesture.kind, event: event)

@@ -2,16 +2,28 @@ extension TableState {
     /// Applies a row edit with UIKit's `performBatchUpdates` frames (spec 5.8):
     /// deletes, reloads and move sources name pre-update rows, inserts and move
     /// targets post-update rows. A selection pan is interrupted first (spec 5.3).
-    mutating func edit(_ u: BatchUpdate, type: String) throws(InvalidEvent) {
+    mutating func edit(_ u: BatchUpdate, type: String, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         try validate(u, type)
         interruptSelectionPan(cancel: false)
+        // A reloaded row leaves the selection; the only change of membership an edit
+        // makes (its other rows follow it). Recorded where the row ends up: reloaded
+        // rows are neither deleted nor moved (`validate`), so they only shift.
+        var deselected: [RowPath] = []
         for (k, r) in u.reloads.enumerated() {
+            if changed.isRecording && selection.contains(r) { deselected.append(r) }
             selection.remove(r)
             if let hs = u.reloadHeights, k < hs.count { layout.setHeight(hs[k], of: r) }
         }
+        let operations = u.operations
         var carry = RowCarry()
         carry.insertHeights = u.insertHeights
-        follow(u.operations, carry: &carry)
+        follow(operations, carry: &carry)
+        if !deselected.isEmpty {
+            let after = deselected.compactMap { row in
+                operations.reduce(Optional(row)) { path, operation in path.flatMap { operation.follow($0) } }
+            }
+            changed.record(added: RowSet(), removed: RowSet(after))
+        }
     }
 
     /// The one mechanism that follows rows through edits: every part that holds rows
