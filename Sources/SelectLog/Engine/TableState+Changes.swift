@@ -248,7 +248,10 @@ extension TableState {
         var before = RowSet()
         switch source {
         case .compared(let baseline):
-            before = reloaded ? baseline : (operations.map { baseline.applying($0) } ?? baseline)
+            // Events with row operations record their changes (`recordsSelectionChanges`),
+            // so the baseline needs no following.
+            assert(operations == nil, "a row edit compared its selection")
+            before = baseline
             selectionChanged = !reloaded && before != selection
         case .recorded(let delta):
             assert(!reloaded, "a reload recorded its selection changes")

@@ -19,10 +19,7 @@ extension TableState {
         carry.insertHeights = u.insertHeights
         follow(operations, carry: &carry)
         if !deselected.isEmpty {
-            let after = deselected.compactMap { row in
-                operations.reduce(Optional(row)) { path, operation in path.flatMap { operation.follow($0) } }
-            }
-            changed.record(added: RowSet(), removed: RowSet(after))
+            changed.record(added: RowSet(), removed: RowSet(deselected).applying(operations))
         }
     }
 

@@ -13,7 +13,7 @@ public struct SelectionHistory: Hashable, Sendable {
     public internal(set) var selection = RowSet()
     /// Undo steps, oldest first, built when read (O(steps)); `undoCount` costs nothing.
     public internal(set) var undoStack: [UndoStep] {
-        get { undoSteps[undoTrimmed...].map(\.step) }
+        get { Array(steps(redo: false)) }
         set {
             undoSteps = newValue.map(Step.init)
             undoTrimmed = 0
@@ -21,7 +21,7 @@ public struct SelectionHistory: Hashable, Sendable {
     }
     /// Redo steps, furthest from the present first (built when read, as `undoStack`).
     public internal(set) var redoStack: [UndoStep] {
-        get { redoSteps.map(\.step) }
+        get { Array(steps(redo: true)) }
         set { redoSteps = newValue.map(Step.init) }
     }
     /// Undo steps recorded so far, for stepping through a log by undo step (not part of the hash).
