@@ -25,7 +25,14 @@ package struct EngineBehaviour: Sendable {
     }
 
     /// Whether this is the standard engine.
-    package var isStandard: Bool { variant == nil }
+    ///
+    /// Not `variant == nil`: comparing an optional typed-throws closure goes through a
+    /// generic function, which needs the runtime support for typed-throws function types
+    /// that Apple platforms have only since macOS 15 and iOS 18 (below the package's floor).
+    package var isStandard: Bool {
+        if case .none = variant { return true }
+        return false
+    }
 
     /// Applies `event` to `state` with this engine and says what changed; a rejection
     /// leaves `state` unchanged.
