@@ -158,7 +158,6 @@ struct ValidationRoundTripTests {
             (.configure(rps), "scrollAndSelect.rowsPerSecond"),
             (.viewport(width: Points(raw: .max), height: nil), "width"),
             (.reload(sections: [SectionSpec(rows: 3, rowHeight: Points(raw: (1 << 54) * 64))]), "sections[0].rowHeight"),
-            (.panBegan(finger, fingers: 0), "fingers"),
             (.panBegan(finger, fingers: -5), "fingers"),
             (.viewport(width: Points(-390), height: nil), "width"),
             (.reload(sections: [SectionSpec(rows: 3, rowHeights: [Points(-1)])]), "sections[0].rowHeights[0]"),

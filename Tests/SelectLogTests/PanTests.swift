@@ -22,6 +22,20 @@ struct PanClassificationTests {
         #expect(!s.dragging)
     }
 
+    @Test("a pan with no touches (a trackpad's or a mouse wheel's scroll) is a drag scroll, even in the strip")
+    func touchlessPanIsADragScroll() throws {
+        var s = try play(stripTable)
+        try apply(&s, #"{"type": "panBegan", "x": 10, "y": 300, "fingers": 0}"#)
+        #expect(s.pan?.kind == .scroll)
+        #expect(s.dragging)
+        #expect(s.selected.isEmpty)
+        try apply(&s, #"{"type": "panMoved", "x": 10, "y": 200}"#)
+        #expect(s.contentOffset == Points(100))
+        try apply(&s, #"{"type": "panEnded"}"#)
+        #expect(!s.dragging)
+        #expect(s.selected.isEmpty)
+    }
+
     @Test("two pans are equal only when their kind and their state agree")
     func panStateEquality() throws {
         var a = try play(stripTable)

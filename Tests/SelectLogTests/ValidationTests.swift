@@ -45,7 +45,6 @@ struct Reproducer: Sendable, CustomTestStringConvertible {
             Reproducer(.viewport(width: Points(raw: .max), height: nil), "width"),
             Reproducer(.tick, "t", t: Micros(raw: .max)),
             Reproducer(.reload(sections: [SectionSpec(rows: 3, rowHeight: Points(raw: (1 << 54) * 64))]), "sections[0].rowHeight"),
-            Reproducer(.panBegan(finger, fingers: 0), "fingers"),
             Reproducer(.panBegan(finger, fingers: -5), "fingers"),
             Reproducer(.viewport(width: nil, height: Points(-1)), "height"),
             Reproducer(.reload(sections: [SectionSpec(rows: 3, rowHeights: [Points(1), Points(-1)])]), "sections[0].rowHeights[1]"),
@@ -167,7 +166,7 @@ struct ValidationTests {
         ("rows", #"{"type": "reload", "sections": [{"rows": 50000000, "rowHeight": 0}]}"#, #"{"type": "reload", "sections": [{"rows": 50000001}]}"#),
         ("undoLimit", #"{"type": "configure", "undoLimit": 0}"#, #"{"type": "configure", "undoLimit": -1}"#),
         ("undoLimit max", #"{"type": "configure", "undoLimit": 2147483647}"#, #"{"type": "configure", "undoLimit": 2147483648}"#),
-        ("fingers", #"{"type": "panBegan", "x": 0, "y": 0, "fingers": 1}"#, #"{"type": "panBegan", "x": 0, "y": 0, "fingers": 0}"#),
+        ("fingers", #"{"type": "panBegan", "x": 0, "y": 0, "fingers": 0}"#, #"{"type": "panBegan", "x": 0, "y": 0, "fingers": -1}"#),
         ("rowsPerSecond", #"{"type": "configure", "scrollAndSelect": {"rowsPerSecond": 0}}"#, #"{"type": "configure", "scrollAndSelect": {"rowsPerSecond": -0.015625}}"#),
         ("heights", #"{"type": "insertRows", "at": [[0, 0]], "heights": [0]}"#, #"{"type": "insertRows", "at": [[0, 0]], "heights": [-0.015625]}"#),
     ])

@@ -90,7 +90,7 @@ extension Event {
             try check.point(p)
         case .panBegan(let p, let fingers):
             try check.point(p)
-            try check.integer(fingers, EventField.fingers.rawValue, atLeast: 1)
+            try check.integer(fingers, EventField.fingers.rawValue, atLeast: 0)
         case .panEnded(let p, let targetOffset):
             if let p { try check.point(p) }
             try check.offset(targetOffset, .targetOffset)

@@ -30,7 +30,9 @@ public enum Event: Hashable, Sendable {
     /// A tap at a viewport point (5.2).
     case tap(ViewportPoint)
     // 5.3 Pans
-    /// A pan starts under `fingers` fingers (at least 1); it is classified once, here (5.3).
+    /// A pan starts under `fingers` fingers; it is classified once, here (5.3). Zero is
+    /// what a pan recognizer reports for a trackpad's or a mouse wheel's scroll
+    /// (`numberOfTouches` is 0): a drag scroll.
     case panBegan(ViewportPoint, fingers: Int)
     /// The active pan's finger moves.
     case panMoved(ViewportPoint)
