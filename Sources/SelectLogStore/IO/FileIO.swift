@@ -26,17 +26,38 @@ package enum FileIO {
     }
 
     static func syncData(_ fd: Int32, path: String) throws(LogError) {
-        #if canImport(Glibc)
-        let r = fdatasync(fd)
-        #else
-        let r = fsync(fd)
-        #endif
-        guard r != 0 else { return }
+        guard syncToStorage(fd) != 0 else { return }
         let reason = errno
         // A special file that cannot be synced (`-o /dev/null`): nothing to make durable.
         var st = stat()
         if reason == EINVAL, fstat(fd, &st) == 0, st.st_mode & S_IFMT != S_IFREG { return }
-        throw LogError(.syncFailed, "fdatasync failed: \(String(cString: strerror(reason)))", path: path)
+        throw LogError(.syncFailed, "\(syncCall) failed: \(String(cString: strerror(reason)))", path: path)
+    }
+
+    /// Makes `fd`'s written data durable: 0, or -1 with `errno` set. On Linux,
+    /// `fdatasync`. On Apple platforms `fsync` leaves the data in the drive's cache,
+    /// where a power loss can still take it or reorder it (Apple's `fsync(2)`), so it
+    /// is `fcntl(F_FULLFSYNC)`, and `fsync` only where a file system refuses that.
+    package static func syncToStorage(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+        return fsync(fd)
+        #elseif canImport(Glibc)
+        return fdatasync(fd)
+        #else
+        return fsync(fd)
+        #endif
+    }
+
+    /// The call `syncToStorage` makes, for messages.
+    package static var syncCall: String {
+        #if canImport(Darwin)
+        "fcntl(F_FULLFSYNC)"
+        #elseif canImport(Glibc)
+        "fdatasync"
+        #else
+        "fsync"
+        #endif
     }
 
     /// Makes a new directory entry durable (fsync of the containing directory).

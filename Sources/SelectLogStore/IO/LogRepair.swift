@@ -43,7 +43,7 @@ public enum LogRepair {
                 wait = 0
                 continue
             }
-            guard errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL else {
+            guard errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOTSUP || errno == ENOSYS || errno == EINVAL else {
                 throw FileIO.error("flock", path)
             }
             break

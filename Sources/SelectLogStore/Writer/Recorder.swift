@@ -35,7 +35,7 @@ public final class Recorder: Sendable {
         case none
         /// Synced at most this often (and on close).
         case interval(milliseconds: Int)
-        /// Synced (fdatasync) before every `flush()` returns.
+        /// Synced (`fdatasync`; `F_FULLFSYNC` on Apple platforms) before every `flush()` returns.
         case always
     }
 
@@ -181,7 +181,8 @@ public final class Recorder: Sendable {
         return writer.withLockedValue { $0.acknowledged(durability) }
     }
 
-    /// Events known to be on disk: an fdatasync returned after they were written.
+    /// Events known to be on disk: a sync (`fdatasync`; `F_FULLFSYNC` on Apple
+    /// platforms) returned after they were written.
     public var synced: Int { writer.withLockedValue { $0.syncedUpTo } }
 
     /// The recorder's monotonic time now: the log's time when the recorder was made

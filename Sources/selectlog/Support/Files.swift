@@ -242,7 +242,7 @@ struct FileIdentity: Equatable {
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
+        device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(info.st_ino)
     }
 
@@ -255,7 +255,7 @@ struct FileIdentity: Equatable {
 
     /// The identity of the file `info` describes.
     init(_ info: stat) {
-        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        self.init(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     init(device: UInt64, inode: UInt64) {

@@ -90,11 +90,11 @@ private func writeWhole(_ target: (path: String, replaces: Bool), shown: String,
         TemporaryFiles.delete(partial)
         throw error
     }
-    guard fsync(fd) == 0 else {
+    guard FileIO.syncToStorage(fd) == 0 else {
         let reason = systemReason()
         close(fd)
         TemporaryFiles.delete(partial)
-        complain("\(shown): cannot write: fsync failed: \(reason)")
+        complain("\(shown): cannot write: \(FileIO.syncCall) failed: \(reason)")
         throw Exit.io
     }
     close(fd)

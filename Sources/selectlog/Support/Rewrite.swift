@@ -111,11 +111,11 @@ struct Rewrite {
         }
         let fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { try fail("open") }
-        let synced = fsync(fd) == 0
+        let synced = FileIO.syncToStorage(fd) == 0
         // The replaced file's permissions (and, where allowed, its owner) carry over.
         if synced, replaces { carryOwnerAndMode(of: path, to: fd) }
         close(fd)
-        guard synced else { try fail("fsync") }
+        guard synced else { try fail(FileIO.syncCall) }
         guard rename(partial, path) == 0 else { try fail("rename") }
         // The new entry made durable where the file system allows; the log is in place either way.
         try? FileIO.syncDirectory(of: path)
