@@ -38,11 +38,12 @@ public struct ScrollViewGeometry {
         Points(rounding: Double(scrollView.contentOffset.y + scrollView.adjustedContentInset.top))
     }
 
-    /// The engine's viewport: the bounds less the insets.
+    /// The engine's viewport: the bounds less the insets, and empty, never negative,
+    /// while the insets exceed the bounds (a small sheet detent with the keyboard up).
     public var viewport: ViewportSize {
         let inset = scrollView.adjustedContentInset
-        return ViewportSize(width: Double(scrollView.bounds.width - inset.left - inset.right),
-                            height: Double(scrollView.bounds.height - inset.top - inset.bottom))
+        return ViewportSize(width: Double(max(0, scrollView.bounds.width - inset.left - inset.right)),
+                            height: Double(max(0, scrollView.bounds.height - inset.top - inset.bottom)))
     }
 
     /// A gesture's location in the engine's viewport coordinates.
@@ -75,6 +76,11 @@ public final class TableViewForwarder: NSObject {
         self.recorder = recorder
         self.tableView = tableView
         super.init()
+        // The mirror selects and deselects exactly the rows an event changed. In UIKit's
+        // single-selection modes `selectRow` would also deselect every other row, so a
+        // selection of several rows (a pan, `selectAll`) would show as its last row.
+        tableView.allowsMultipleSelection = true
+        tableView.allowsMultipleSelectionDuringEditing = true
         let tap = UITapGestureRecognizer(target: self, action: #selector(tapped(_:)))
         tableView.addGestureRecognizer(tap)
         let pan = UIPanGestureRecognizer(target: self, action: #selector(panned(_:)))
