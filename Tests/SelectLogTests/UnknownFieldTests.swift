@@ -63,6 +63,9 @@ struct UnknownFieldTests {
         (#"{"type": "selectall"}"#, #"selectall: unknown event type (did you mean "selectAll"?)"#),
         (#"{"type": "panBegin", "x": 1, "y": 2}"#, #"panBegin: unknown event type (did you mean "panBegan"?)"#),
         (#"{"type": "insertRow", "at": [[0, 0]]}"#, #"insertRow: unknown event type (did you mean "insertRows"?)"#),
+        // UIKit's gesture states: no spelling distance finds these.
+        (#"{"type": "panChanged", "x": 1, "y": 2}"#, #"panChanged: unknown event type (did you mean "panMoved"?)"#),
+        (#"{"type": "swipeChanged", "offset": 3}"#, #"swipeChanged: unknown event type (did you mean "swipeMoved"?)"#),
         (#"{"type": "wiggle"}"#, "wiggle: unknown event type"),
     ])
     func unknownType(line: String, message: String) {

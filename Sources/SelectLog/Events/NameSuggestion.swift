@@ -24,6 +24,17 @@ enum NameSuggestion {
         return best?.name
     }
 
+    /// The event type for a name spelt after UIKit's gesture states (`.changed`,
+    /// `.failed`), which no spelling distance would find: `panChanged` is `panMoved`.
+    static func uikitEventType(_ name: String) -> String? {
+        switch name.lowercased() {
+        case "panchanged": "panMoved"
+        case "swipechanged": "swipeMoved"
+        case "panfailed": "panCancelled"
+        default: nil
+        }
+    }
+
     /// The optimal-string-alignment distance between `a` and `b`.
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }

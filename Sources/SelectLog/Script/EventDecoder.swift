@@ -210,7 +210,8 @@ public enum EventDecoder {
         guard case .string(let name) = typeValue else { throw InvalidEvent(nil, field: EventField.type, "field \"type\" must be a string") }
         guard let type = EventType(rawValue: name) else {
             var reason = "unknown event type"
-            if let close = NameSuggestion.closest(to: name, among: EventType.allCases.map(\.rawValue)) {
+            if let close = NameSuggestion.uikitEventType(name)
+                ?? NameSuggestion.closest(to: name, among: EventType.allCases.map(\.rawValue)) {
                 reason += " (did you mean \"\(close)\"?)"
             }
             throw InvalidEvent(name, reason)
