@@ -195,6 +195,33 @@ struct DamageTests {
         #expect(throws: LogError.self) { try log.events(to: before + 1) }
     }
 
+    @Test("the state after n events needs no record after them: damage right after a checkpoint at n leaves --at n answering")
+    func damageAfterCheckpointLeavesItsState() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        let records = try LogReader(path: f.path).records
+        // The record after the checkpoint at 40: the batch of event 41 on.
+        let checkpoint = try #require(records.first { $0.header.kind == .checkpoint && $0.header.firstEvent == 40 })
+        let next = try #require(records.first { $0.offset == checkpoint.end })
+        var damaged = f.bytes
+        damaged[next.end - 1] ^= 0x40
+        let path = try f.write(damaged, as: "c.slog")
+        // Both orders: the damage found by this read, or by an earlier one.
+        for first in [40, 41] {
+            let log = try LogReader(path: path)
+            if first == 41 { #expect(throws: LogError.self) { try log.state(at: 41) } }
+            #expect(try log.state(at: 40) == f.states[40])
+            #expect(try log.state(at: 39) == f.states[39])
+            #expect(throws: LogError.self) { try log.state(at: 41) }
+        }
+        // A damaged checkpoint at n itself: the state after n comes from the one before it.
+        var badCheckpoint = f.bytes
+        badCheckpoint[checkpoint.end - 1] ^= 0x40
+        let log = try LogReader(path: try f.write(badCheckpoint, as: "k.slog"))
+        #expect(try log.state(at: 40) == f.states[40])
+        #expect(throws: LogError.self) { try log.state(at: 41) }
+    }
+
     @Test("reopening for append cuts a torn tail first")
     func appendCutsTornTail() throws {
         let f = try Fixture()

@@ -132,15 +132,23 @@ public final class LogReader: Sendable {
     /// must not hide it, so no record is used before every record before it is checked.
     /// Pages behind the walk are released; checkpoints and every 32nd batch are kept as
     /// anchors for finding records again. Damage is remembered and thrown again to every
-    /// read that needs the records up to it.
-    func advance(throughEvent event: Int = Int.max, pastOffset offset: Int = Int.max) throws(LogError) {
+    /// read that needs the records up to it. `orDamageAfter`: damage right after the
+    /// records of the first `event` events (where a checkpoint of the state after them
+    /// would be) is not this read's: it needs that checkpoint only if it is intact.
+    func advance(throughEvent event: Int = Int.max, pastOffset offset: Int = Int.max,
+                 orDamageAfter: Bool = false) throws(LogError) {
         let file = self.file, salt = header.salt, dataEnd = self.dataEnd, path = self.path, events = eventCount
         let continued = header.version >= LogFormat.continuedBatchesVersion
         let failure: LogError? = checked.withLockedValue { c in
             // Damage found is thrown again to every read that needs the records up to it,
             // and only to those: a read before it answers as it would have before the
             // damage was found, whatever order the reads (or a replay's threads) came in.
-            if let failure = c.failure { return c.events <= event && c.end <= offset ? failure : nil }
+            // Whether a read through `event` and `offset` needs the record at damage found
+            // after `intact` events, at byte `at`.
+            func needed(_ intact: Int, _ at: Int) -> Bool {
+                (intact < event || (intact == event && !orDamageAfter)) && at <= offset
+            }
+            if let failure = c.failure { return needed(c.events, c.end) ? failure : nil }
             var walked = 0
             var released = c.end
             while c.end < dataEnd, c.events <= event, c.end <= offset {
@@ -153,7 +161,7 @@ public final class LogReader: Sendable {
                     // off is that cut.
                     c.failure = file.cutError() ?? LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path,
                                                             offset: c.end, eventIndex: c.events < events ? c.events : nil)
-                    return c.failure
+                    return needed(c.events, c.end) ? c.failure : nil
                 }
                 walked += 1
                 if walked % 64 == 0 {
@@ -384,9 +392,10 @@ public final class LogReader: Sendable {
         return checked.withLockedValue { $0.checkpointList }
     }
 
-    /// The checkpoint with the most events, at most `n`.
+    /// The checkpoint with the most events, at most `n`: one found before any damage
+    /// (a damaged record where the checkpoint at `n` would be leaves an earlier one).
     func checkpoint(atOrBefore n: Int) throws(LogError) -> RecordInfo? {
-        try advance(throughEvent: n)
+        try advance(throughEvent: n, orDamageAfter: true)
         guard let (offset, events) = checked.withLockedValue({ $0.checkpoint(atOrBefore: n) }) else { return nil }
         return try record(at: offset, events: events)
     }
