@@ -19,6 +19,31 @@ struct ExclusiveCreationTests {
         let rewriter = #expect(throws: LogError.self) { _ = try LogRewriter(path: dangling, exclusive: true) }
         #expect(rewriter?.code == .alreadyExists)
         #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("keep".utf8))
+        // Nothing left beside them: the header staged for each refused log is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["dangling.slog", "victim"])
+    }
+
+    @Test("a new log appears at its path with its header whole: staged beside it, then linked, and nothing left behind")
+    func creationIsWholeOrNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("new.slog").path
+        // What a process that died at once after `open` left before: an empty file. A new
+        // log never goes through that state, so a recorder always opens what is there.
+        let recorder = try Recorder(creating: URL(fileURLWithPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["new.slog"])
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(Int(info.st_size) == LogFormat.fileHeaderSize)
+        #expect(info.st_nlink == 1)
+        try recorder.append(.tick)
+        try recorder.close()
+        let again = try Recorder(appendingTo: URL(fileURLWithPath: path))
+        #expect(again.count == 1)
+        try again.close()
+        let refused = #expect(throws: LogError.self) { _ = try Recorder(creating: URL(fileURLWithPath: path)) }
+        #expect(refused?.code == .alreadyExists)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["new.slog"])
     }
 
     @Test("a FIFO where the cut bytes would go is passed over, not opened and waited on")

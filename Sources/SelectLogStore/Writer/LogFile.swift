@@ -44,14 +44,29 @@ final class LogFile {
     /// With `exclusive`, anything already at `path` is an error (`.alreadyExists`), a
     /// symbolic link too, dangling or not: the file is created by this call, with the
     /// descriptor it writes through (`O_EXCL`), so no link planted there is followed.
+    /// It appears at `path` with its header whole and synced, or not at all: the header
+    /// is written to a new file beside it, which is then linked to `path` (a process
+    /// that died between creating the file and writing its header left an empty file no
+    /// recorder would open, and `Recorder(creating:)` refusing it as existing). Where the
+    /// file system has no hard links, the file is created at `path` directly.
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
                        behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil,
-                       exclusive: Bool = false) throws(LogError) -> LogFile {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
+                       exclusive: Bool = false, staging: Bool = true) throws(LogError) -> LogFile {
+        func alreadyExists() -> LogError {
+            LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
+        }
+        var staged: String?
+        var fd: Int32 = -1
+        if exclusive, staging {
+            let name = FileIO.sibling(of: path, suffix: ".creating-\(getpid())-\(String(salt & 0xFFFF_FFFF, radix: 16))")
+            fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { staged = name }
+        }
+        if fd < 0 {
+            fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
+        }
         guard fd >= 0 else {
-            if exclusive, errno == EEXIST {
-                throw LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
-            }
+            if exclusive, errno == EEXIST { throw alreadyExists() }
             throw FileIO.error("open", path)
         }
         var features = LogFormat.featureCheckpoints
@@ -60,13 +75,31 @@ final class LogFile {
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
                                 behaviour: behaviour, version: version ?? LogFormat.version)
         let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
+        // Whether `path` is a file this call made (removed again if the call fails, so
+        // that a retry does not find it "already exists").
+        var made = exclusive && staged == nil
         do throws(LogError) {
             try file.write(header.encoded())
             try FileIO.syncData(fd, path: path)
+            if let staged {
+                let linked = link(staged, path) == 0
+                let reason = errno
+                unlink(staged)
+                if !linked {
+                    if reason == EEXIST { throw alreadyExists() }
+                    // No hard links on this file system: the file is made at `path` itself.
+                    guard reason == EPERM || reason == ENOTSUP || reason == EOPNOTSUPP || reason == EMLINK || reason == EXDEV else {
+                        errno = reason
+                        throw FileIO.error("link", path)
+                    }
+                    return try create(path: path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
+                                      behaviour: behaviour, version: version, exclusive: true, staging: false)
+                }
+                made = true
+            }
             try FileIO.syncDirectory(of: path)
         } catch {
-            // The file this call made goes too (a retry would find it "already exists").
-            if exclusive { unlink(path) }
+            if made { unlink(path) }
             throw error
         }
         return file
