@@ -22,6 +22,8 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         case outOfRange
         /// A file is already where a new log was to be created (and replacing it was not asked for).
         case alreadyExists
+        /// A `Recorder.Options` value out of its range (the message names it); nothing was created or opened.
+        case invalidOptions
     }
 
     /// What kind of failure.

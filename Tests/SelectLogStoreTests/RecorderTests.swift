@@ -92,6 +92,49 @@ struct RecorderTests {
         try again.close()
     }
 
+    @Test("options out of range are refused by name before any file is made; the bounds themselves are accepted")
+    func optionsOutOfRange() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("o.slog").path
+        let bad: [(String, (inout Recorder.Options) -> Void)] = [
+            ("batchEvents", { $0.batchEvents = 0 }),
+            ("batchBytes", { $0.batchBytes = -1 }),
+            ("flushIntervalMilliseconds", { $0.flushIntervalMilliseconds = 0 }),
+            ("checkpointInterval", { $0.checkpointInterval = 0 }),
+            ("checkpointInterval", { $0.checkpointInterval = Int(UInt32.max) + 1 }),
+            ("compressionLevel", { $0.compressionLevel = 23 }),
+            ("durability", { $0.durability = .interval(milliseconds: -5) }),
+        ]
+        for (name, change) in bad {
+            var o = Recorder.Options()
+            change(&o)
+            let error = #expect(throws: LogError.self) { _ = try Recorder(creating: path, options: o) }
+            #expect(error?.code == .invalidOptions)
+            #expect(error?.message.contains(name) == true, "\(error?.message ?? "")")
+            #expect(error?.path == path)
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        var edge = Recorder.Options()
+        edge.batchEvents = 1
+        edge.batchBytes = 1
+        edge.flushIntervalMilliseconds = 1
+        edge.checkpointInterval = 1
+        edge.compressionLevel = 22
+        edge.durability = .interval(milliseconds: 0)
+        let recorder = try Recorder(creating: path, options: edge)
+        for _ in 0..<3 { try recorder.append(.tick) }
+        try recorder.close()
+        #expect(try LogReader(path: path).eventCount == 3)
+        // Appending keeps the log's own interval, so only the other options are checked.
+        var zero = Recorder.Options()
+        zero.checkpointInterval = 0
+        try Recorder(appendingTo: path, options: zero).close()
+        zero.batchEvents = 0
+        let error = #expect(throws: LogError.self) { _ = try Recorder(appendingTo: path, options: zero) }
+        #expect(error?.code == .invalidOptions)
+    }
+
     @Test("creating a recorder where a file exists is an error, and the file is left as it was")
     func creatingOverAnExistingLog() throws {
         let dir = try temporaryDirectory()

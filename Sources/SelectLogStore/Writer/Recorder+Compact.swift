@@ -24,7 +24,8 @@ extension Recorder {
         }
         let log = try LogReader(path: source)
         var options = Options()
-        options.checkpointInterval = Int(log.header.checkpointInterval)
+        // A header that names no interval (0; a crafted file) gets the default, as `upgrade` does.
+        if log.header.checkpointInterval > 0 { options.checkpointInterval = Int(log.header.checkpointInterval) }
         options.durability = .none
         options.flushIntervalMilliseconds = 60_000
         let recorder = try Recorder(creating: destination, options: options, replacingExisting: replacingExisting)

@@ -43,22 +43,24 @@ public final class Recorder: Sendable {
     public struct Options: Sendable {
         /// When written batches are synced to disk.
         public var durability = Durability.interval(milliseconds: 1000)
-        /// A batch is written when it holds this many events…
+        /// A batch is written when it holds this many events (at least 1)…
         public var batchEvents = 4096
-        /// … or this many encoded bytes…
+        /// … or this many encoded bytes (at least 1)…
         public var batchBytes = 64 * 1024
-        /// … or has waited this long.
+        /// … or has waited this long (at least 1).
         public var flushIntervalMilliseconds = 250
-        /// A checkpoint every this many events (but see `putsOffLargeCheckpoints`);
-        /// `LogReader.state(at:)` replays at most this many, or twice as many.
+        /// A checkpoint every this many events, from 1 to 4,294,967,295 (but see
+        /// `putsOffLargeCheckpoints`); `LogReader.state(at:)` replays at most this many,
+        /// or twice as many. A log reopened for appending keeps its own.
         public var checkpointInterval = 8192
         /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to two
         /// intervals) while its snapshot is larger than half the coded event bytes since the
         /// last checkpoint, so that a large table's snapshots (thousands of row heights)
         /// stay a small part of the log. Off: a checkpoint at every multiple.
         public var putsOffLargeCheckpoints = true
-        /// The zstd level for checkpoints and batches (ignored in a build without zstd,
-        /// which stores batches and range-codes checkpoints).
+        /// The zstd level for checkpoints and batches, from -131,072 (fastest) to 22
+        /// (ignored in a build without zstd, which stores batches and range-codes
+        /// checkpoints).
         public var compressionLevel: Int32 = 6
         /// Write without zstd even where it exists, exactly as a build without zstd (an
         /// iOS app) does: batches stored, checkpoints range-coded (from format version 5);
@@ -77,6 +79,27 @@ public final class Recorder: Sendable {
         var failsWritesPast = Int.max
         /// The defaults.
         public init() {}
+
+        /// The first value out of its range, as an error naming it, or nil. The
+        /// recorder's initializers refuse such options (`.invalidOptions`) before they
+        /// touch the file; the command line's `--checkpoint-interval` and
+        /// `--batch-events` have the same bounds.
+        package func problem(checkingInterval: Bool = true) -> LogError? {
+            func fail(_ what: String) -> LogError { LogError(.invalidOptions, "Recorder.Options: \(what)") }
+            if batchEvents < 1 { return fail("batchEvents must be at least 1, not \(batchEvents)") }
+            if batchBytes < 1 { return fail("batchBytes must be at least 1, not \(batchBytes)") }
+            if flushIntervalMilliseconds < 1 { return fail("flushIntervalMilliseconds must be at least 1, not \(flushIntervalMilliseconds)") }
+            if checkingInterval, checkpointInterval < 1 || checkpointInterval > Int(UInt32.max) {
+                return fail("checkpointInterval must be from 1 to 4294967295, not \(checkpointInterval)")
+            }
+            if compressionLevel < -131_072 || compressionLevel > 22 {
+                return fail("compressionLevel must be from -131072 to 22, not \(compressionLevel)")
+            }
+            if case .interval(let ms) = durability, ms < 0 {
+                return fail("durability .interval(milliseconds:) must not be negative, not \(ms)")
+            }
+            return nil
+        }
     }
 
     /// The log's path.
@@ -103,6 +126,10 @@ public final class Recorder: Sendable {
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
     /// the user just reported. In a build without zstd the batches are stored uncompressed.
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
+        if var problem = options.problem() {
+            problem.path = path
+            throw problem
+        }
         var salt = options.salt ?? 0
         if options.salt == nil {
             var g = SystemRandomNumberGenerator()
@@ -121,6 +148,11 @@ public final class Recorder: Sendable {
     /// resumes from the state after the last logged event, and the recorder's clock
     /// from its time.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
+        // The checkpoint interval is the log's own.
+        if var problem = options.problem(checkingInterval: false) {
+            problem.path = path
+            throw problem
+        }
         let writer = try Self.writerThread(for: path)
         let file = try LogFile.openForAppend(path: path)
         let engine = try LogReader(path: path).state(at: file.eventCount)

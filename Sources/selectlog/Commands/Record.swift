@@ -20,7 +20,7 @@ struct LogWriting: ParsableArguments {
     }
 
     func validate() throws {
-        if let n = checkpointInterval, n < 1 { throw ValidationError("--checkpoint-interval must be at least 1") }
+        if let n = checkpointInterval, n < 1 || n > Int(UInt32.max) { throw ValidationError("--checkpoint-interval must be from 1 to 4294967295") }
         if batchEvents < 1 { throw ValidationError("--batch-events must be at least 1") }
     }
 
