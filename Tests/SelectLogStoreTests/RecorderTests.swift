@@ -101,7 +101,7 @@ struct RecorderTests {
             ("batchEvents", { $0.batchEvents = 0 }),
             ("batchBytes", { $0.batchBytes = -1 }),
             ("flushIntervalMilliseconds", { $0.flushIntervalMilliseconds = 0 }),
-            ("checkpointInterval", { $0.checkpointInterval = 0 }),
+            ("checkpointInterval", { $0.checkpointInterval = -1 }),
             ("checkpointInterval", { $0.checkpointInterval = Int(UInt32.max) + 1 }),
             ("compressionLevel", { $0.compressionLevel = 23 }),
             ("durability", { $0.durability = .interval(milliseconds: -5) }),
@@ -128,7 +128,7 @@ struct RecorderTests {
         #expect(try LogReader(path: path).eventCount == 3)
         // Appending keeps the log's own interval, so only the other options are checked.
         var zero = Recorder.Options()
-        zero.checkpointInterval = 0
+        zero.checkpointInterval = -1
         try Recorder(appendingTo: path, options: zero).close()
         zero.batchEvents = 0
         let error = #expect(throws: LogError.self) { _ = try Recorder(appendingTo: path, options: zero) }

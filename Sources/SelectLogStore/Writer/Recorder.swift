@@ -49,12 +49,13 @@ public final class Recorder: Sendable {
         public var batchBytes = 64 * 1024
         /// … or has waited this long (at least 1).
         public var flushIntervalMilliseconds = 250
-        /// A checkpoint every this many events, from 1 to 4,294,967,295 (but see
+        /// A checkpoint every this many events, up to 4,294,967,295 (but see
         /// `putsOffLargeCheckpoints`); `LogReader.state(at:)` replays at most this many,
-        /// or twice as many. A log reopened for appending keeps its own.
+        /// or twice as many. 0: no checkpoints (`state(at:)` replays from the start). A log
+        /// reopened for appending keeps its own.
         public var checkpointInterval = 8192
         /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to two
-        /// intervals) while its snapshot is larger than half the coded event bytes since the
+        /// intervals) while its snapshot is larger than an eighth of the coded event bytes since the
         /// last checkpoint, so that a large table's snapshots (thousands of row heights)
         /// stay a small part of the log. Off: a checkpoint at every multiple.
         public var putsOffLargeCheckpoints = true
@@ -89,8 +90,8 @@ public final class Recorder: Sendable {
             if batchEvents < 1 { return fail("batchEvents must be at least 1, not \(batchEvents)") }
             if batchBytes < 1 { return fail("batchBytes must be at least 1, not \(batchBytes)") }
             if flushIntervalMilliseconds < 1 { return fail("flushIntervalMilliseconds must be at least 1, not \(flushIntervalMilliseconds)") }
-            if checkingInterval, checkpointInterval < 1 || checkpointInterval > Int(UInt32.max) {
-                return fail("checkpointInterval must be from 1 to 4294967295, not \(checkpointInterval)")
+            if checkingInterval, checkpointInterval < 0 || checkpointInterval > Int(UInt32.max) {
+                return fail("checkpointInterval must be from 0 (none) to 4294967295, not \(checkpointInterval)")
             }
             if compressionLevel < -131_072 || compressionLevel > 22 {
                 return fail("compressionLevel must be from -131072 to 22, not \(compressionLevel)")

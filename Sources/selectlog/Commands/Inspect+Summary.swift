@@ -55,7 +55,7 @@ extension Inspect {
             print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
         }
         if !isScript {
-            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (at multiples of \(reader.header.checkpointInterval) events), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
+            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (\(reader.header.checkpointInterval == 0 ? "none asked for" : "at multiples of \(reader.header.checkpointInterval) events")), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
             if reader.eventCount == 0 {
                 print("size        no events")
             } else {
