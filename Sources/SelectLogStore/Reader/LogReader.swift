@@ -393,9 +393,11 @@ public final class LogReader: Sendable {
     }
 
     /// The checkpoint with the most events, at most `n`: one found before any damage
-    /// (a damaged record where the checkpoint at `n` would be leaves an earlier one).
+    /// (a damaged record where the checkpoint at `n` would be leaves an earlier one,
+    /// when events follow it; damage after the last event is the whole log's, and a
+    /// read of the state after all of them reports it).
     func checkpoint(atOrBefore n: Int) throws(LogError) -> RecordInfo? {
-        try advance(throughEvent: n, orDamageAfter: true)
+        try advance(throughEvent: n, orDamageAfter: n < eventCount)
         guard let (offset, events) = checked.withLockedValue({ $0.checkpoint(atOrBefore: n) }) else { return nil }
         return try record(at: offset, events: events)
     }
