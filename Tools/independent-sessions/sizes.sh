@@ -14,7 +14,8 @@ dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 styles=("$@"); [ ${#styles[@]} -gt 0 ] || styles=(feed mail settings photos)
 printf '%-9s %9s %12s %12s %8s  %s\n' style events "log bytes" "bytes/event" "÷zstd-19" "time deltas"
 for style in "${styles[@]}"; do
-    python3 "$here/gen.py" "$style" --events "$events" --seed 7 -o "$dir/s.jsonl"
+    python3 "$here/gen.py" "$style" --events "$events" --seed 7 -o "$dir/s.jsonl" >"$dir/gen.log" 2>&1 || { cat "$dir/gen.log" >&2; exit 1; }
+    rm -f "$dir/s.slog"
     "$selectlog" record "$dir/s.jsonl" -o "$dir/s.slog" >/dev/null
     n=$(grep -vc '^#' "$dir/s.jsonl")
     log=$(wc -c < "$dir/s.slog")
