@@ -60,6 +60,34 @@ struct HostileInputTests {
         #expect(try CLI.run(["replay", "Examples/editor-row.jsonl", "--at", "-3"]).stderr.contains("--at"))
     }
 
+    @Test("a file that is neither a log nor a script is called that, by every command that reads both, not bad JSON on line 1")
+    func neitherLogNorScript() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var random = SystemRandomNumberGenerator()
+        var binary = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }
+        binary[0] = 0x00
+        let noise = try CLI.write("", to: "noise.bin", in: dir)
+        try Data(binary).write(to: URL(fileURLWithPath: noise))
+        let log = dir.appendingPathComponent("m.slog").path
+        try #require(try CLI.run(["record", "Examples/editor-row.jsonl", "-o", log]).status == 0)
+        var damaged = Array(try Data(contentsOf: URL(fileURLWithPath: log)))
+        damaged[5] = UInt8(ascii: "X")
+        try Data(damaged).write(to: URL(fileURLWithPath: log))
+        for command in [["replay"], ["inspect"], ["export"], ["view", "-o", dir.appendingPathComponent("v.html").path]] {
+            for file in [noise, log] {
+                let r = try CLI.run([command[0], file] + command.dropFirst())
+                #expect(r.status == 65, "\(command) \(file): \(r.stderr)")
+                #expect(r.stderr.contains("neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script"), "\(command): \(r.stderr)")
+                #expect(!r.stderr.contains("not valid JSON"), "\(command): \(r.stderr)")
+            }
+        }
+        #expect(try CLI.run(["replay", log]).stderr.contains("it begins with bytes 53 45 4C 45 43 58 4C 47 (close to a log's magic"))
+        // Scripts that begin with a byte-order mark, a comment or a blank line are scripts.
+        let marked = try CLI.write("\u{FEFF}# a comment\n\n{\"type\": \"tick\"}\n", to: "ok.jsonl", in: dir)
+        #expect(try CLI.run(["replay", marked]).status == 0)
+    }
+
     var example: [UInt8] { Array((try? Data(contentsOf: CLI.root.appendingPathComponent("Examples/editor-row.jsonl"))) ?? Data()) }
 
     @Test("a script through a pipe is read once, whole: /dev/stdin and - give the file's state")

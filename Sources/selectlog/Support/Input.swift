@@ -30,7 +30,25 @@ enum Input {
         if !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count)) {
             return .log(try openLog(file))
         }
+        if let problem = notAScript(head) {
+            complain("\(path): \(problem)")
+            throw Exit.invalidInput
+        }
         return .script(file)
+    }
+
+    /// Why an input that is not a log is no script either, from its first bytes: a
+    /// script's first line is JSON (`{`), a comment (`#`) or blank, after an optional
+    /// byte-order mark. A random binary file, or a log whose magic was damaged, would
+    /// otherwise be reported as "line 1: not valid JSON".
+    static func notAScript(_ head: [UInt8]) -> String? {
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first, !"{# \t\r\n".utf8.contains(first) else { return nil }
+        let shown = head.prefix(8).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " ")
+        let matching = zip(head, LogFormat.magic).filter { $0 == $1 }.count
+        let hint = matching >= 4 ? " (close to a log's magic: a damaged log? `selectlog verify` checks it)" : ""
+        return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(hint)"
     }
 
     /// Whether `path` holds a log. Reads from the path: for a pipe, use `open(_:)`.
