@@ -21,6 +21,44 @@ struct ReviewFindingsTests {
         #expect(!events(fromScript.stdout).isEmpty)
     }
 
+    @Test("a script with a bad line: views that end before it answer, with a note naming the line; views that need it fail on it")
+    func scriptWithABadLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 20}]}
+            {"type": "viewport", "width": 390, "height": 500}
+            {"type": "tap", "x": 100, "y": 30}
+            {"type": "tap", "x": 100, "y": 130}
+            {"type": "panBegan", "x": 100, "y": 100}
+            {"type": "undo"}
+
+            """, to: "bad.jsonl", in: dir)
+        let reason = "bad.jsonl: line 6: undo: undo is not allowed during a pan"
+        // What replay --at gives, inspect --at and a range ending before the line give too.
+        let replayed = try CLI.run(["replay", bad, "--at", "5", "--json"])
+        try #require(replayed.status == 0, "\(replayed.stderr)")
+        let at = try CLI.run(["inspect", bad, "--at", "5", "--json"])
+        #expect(at.status == 0, "\(at.stderr)")
+        #expect(at.stdout == replayed.stdout)
+        #expect(at.stderr.contains("note: ") && at.stderr.contains(reason) && at.stderr.contains("reading the 5 events before it"), "\(at.stderr)")
+        let range = try CLI.run(["inspect", bad, "--events", "2..4"])
+        #expect(range.status == 0 && range.stdout.contains("tap"), "\(range.stderr)")
+        let slice = try CLI.run(["export", bad, "--to", "3"])
+        #expect(slice.status == 0 && slice.stdout.contains(#"{"type": "tap", "x": 100, "y": 30}"#), "\(slice.stderr)")
+        // Past the line, or a view of the whole script: the line's error, exit 65.
+        for arguments in [["inspect", bad, "--at", "6"], ["inspect", bad], ["inspect", bad, "--events", "2.."], ["export", bad]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 65, "\(arguments)")
+            #expect(r.stderr.contains(reason) && !r.stderr.contains("note:"), "\(arguments): \(r.stderr)")
+        }
+        // A line that is not JSON at all, the same way.
+        let broken = try CLI.write("{\"type\": \"tick\"}\n{bad\n", to: "broken.jsonl", in: dir)
+        let first = try CLI.run(["inspect", broken, "--at", "1"])
+        #expect(first.status == 0 && first.stderr.contains("line 2: not valid JSON") && first.stderr.contains("reading the 1 event before it"), "\(first.stderr)")
+        #expect(try CLI.run(["inspect", broken, "--at", "2"]).status == 65)
+    }
+
     @Test("the summary of a script describes the script, not the temporary log it was read through")
     func summaryOfScript() throws {
         let text = try CLI.run(["inspect", ReviewFindingsTests.script])

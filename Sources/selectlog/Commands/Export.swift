@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, isScript) = try Session.open(log)
+        let (reader, isScript) = try Session.open(log, upTo: to)
         var out = OutputBuffer()
         do {
             if from == nil && to == nil {

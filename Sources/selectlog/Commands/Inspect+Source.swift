@@ -12,7 +12,13 @@ enum Session {
     /// log first (removed once mapped), so that every `inspect` view works on scripts.
     /// Also whether the input was a script (whose summary then describes the script,
     /// not the temporary log, and which has nothing to repair).
-    static func open(_ path: String) throws -> (reader: LogReader, isScript: Bool) {
+    ///
+    /// A script with an invalid line is an error (exit 65) unless `upTo` events end
+    /// before it: a view of the events before a script's bad line (`--at N`, a range
+    /// `A..B`, `export --to B`) is what a user debugging that script wants, as `replay
+    /// --at N` gives it. Then the reader holds those events, and a note on standard
+    /// error names the line.
+    static func open(_ path: String, upTo needed: Int? = nil) throws -> (reader: LogReader, isScript: Bool) {
         switch try Input.open(path) {
         case .log(let reader):
             return (reader, false)
@@ -31,7 +37,11 @@ enum Session {
             }
             defer { TemporaryFiles.delete(temporary) }
             var failure: String?
-            try Input.forEachScriptEvent(file) { line, event in
+            try Input.forEachScriptEvent(file, stopsAt: { message in
+                guard let needed, needed <= recorder.count else { return false }
+                failure = message
+                return true
+            }) { line, event in
                 do throws(LogError) {
                     try recorder.append(event)
                     return true
@@ -47,8 +57,11 @@ enum Session {
                 throw Exit.io
             }
             if let failure {
-                complain(failure)
-                throw Exit.invalidInput
+                guard let needed, needed <= recorder.count else {
+                    complain(failure)
+                    throw Exit.invalidInput
+                }
+                complain("note: \(failure); reading the \(recorder.count) event\(recorder.count == 1 ? "" : "s") before it")
             }
             do {
                 return (try LogReader(path: temporary), true)

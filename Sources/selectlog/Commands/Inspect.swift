@@ -50,7 +50,13 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, isScript) = try Session.open(log)
+        // The events a view needs, where it names its end: a script's invalid line after
+        // them does not stop it (Session.open).
+        let needed: Int? = if let events { try InspectRange.bounds(events, option: "--events").to }
+            else if let diff { try InspectRange.bounds(diff, option: "--diff").to }
+            else if let at, why == nil, history == nil { at }
+            else { nil }
+        let (reader, isScript) = try Session.open(log, upTo: needed)
         do {
             if let events {
                 try listEvents(reader, try InspectRange(events, count: reader.eventCount))

@@ -117,7 +117,10 @@ enum Input {
     }
 
     /// `forEachScriptEvent(_:_:)` on an input already open (and perhaps sniffed).
-    static func forEachScriptEvent(_ file: InputFile, _ body: (Int, TimedEvent) throws -> Bool) throws {
+    /// `stopsAt`, given a line that is not a valid event (its message, naming the file
+    /// and the line), returns true to end the walk there without an error.
+    static func forEachScriptEvent(_ file: InputFile, stopsAt: ((String) -> Bool)? = nil,
+                                   _ body: (Int, TimedEvent) throws -> Bool) throws {
         var reader = ScriptReader()
         while true {
             let chunk = try file.read(upTo: 1 << 20)
@@ -127,6 +130,7 @@ enum Input {
                     if try !body(line, event) { return }
                 }
             } catch let error as ScriptError {
+                if let stopsAt, stopsAt("\(file.path): \(error)") { return }
                 complain("\(file.path): \(error)")
                 throw Exit.invalidInput
             }
