@@ -32,6 +32,20 @@ struct GridTests {
         #expect(try number("0.00150000000000000000001").scaled(by: 1000, limit: .max) == 2)
     }
 
+    @Test("whole-number lengths and times saturate past 64 bits instead of trapping, and such values are refused as out of range")
+    func wholeNumbersSaturate() throws {
+        #expect(Points(Int.max / 2).raw == .max)
+        #expect(Points(Int.min / 2).raw == .min)
+        #expect(Points(1 << 57 - 1).raw == (1 << 57 - 1) * 64)
+        #expect(Micros.milliseconds(Int.max / 2).raw == .max)
+        #expect(Micros.milliseconds(-(Int.max / 2)).raw == .min)
+        #expect(Micros.milliseconds(16).raw == 16_000)
+        var s = TableState()
+        #expect(throws: InvalidEvent.self) { try s.apply(TimedEvent(.viewport(width: Points(Int.max / 2), height: nil))) }
+        #expect(throws: InvalidEvent.self) { try s.apply(TimedEvent(.tick, t: .milliseconds(Int.max / 2))) }
+        #expect(s == TableState())
+    }
+
     @Test("a tap's coordinates land on the grid before hit testing")
     func tapCoordinatesAreRounded() throws {
         // Row 0 spans [0, 50). y = 49.9921875 is 3199.5/64: half-way, and the even

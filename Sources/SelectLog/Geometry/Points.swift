@@ -21,8 +21,12 @@ public struct Points: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// A length of `raw` 64ths of a point.
     @inlinable public init(raw: Int64) { self.raw = raw }
-    /// A whole number of points.
-    @inlinable public init(_ points: Int) { self.raw = Int64(points) * Points.scale }
+    /// A whole number of points. Past about ±1.4e17 (64 bits on the grid) it saturates
+    /// rather than trapping; every event refuses such a length as out of range.
+    @inlinable public init(_ points: Int) {
+        let (raw, overflow) = Int64(points).multipliedReportingOverflow(by: Points.scale)
+        self.raw = overflow ? (points < 0 ? .min : .max) : raw
+    }
 
     @inlinable public static func < (a: Points, b: Points) -> Bool { a.raw < b.raw }
     /// The sum of two lengths.
@@ -55,8 +59,12 @@ public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// A time of `raw` microseconds.
     @inlinable public init(raw: Int64) { self.raw = raw }
-    /// A whole number of milliseconds.
-    public static func milliseconds(_ ms: Int) -> Micros { Micros(raw: Int64(ms) * 1000) }
+    /// A whole number of milliseconds. Past about ±9.2e15 it saturates rather than
+    /// trapping; every event refuses such a time as out of range.
+    public static func milliseconds(_ ms: Int) -> Micros {
+        let (raw, overflow) = Int64(ms).multipliedReportingOverflow(by: 1000)
+        return Micros(raw: overflow ? (ms < 0 ? .min : .max) : raw)
+    }
 
     @inlinable public static func < (a: Micros, b: Micros) -> Bool { a.raw < b.raw }
 
