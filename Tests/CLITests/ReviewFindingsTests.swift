@@ -34,7 +34,7 @@ struct ReviewFindingsTests {
             {"type": "undo"}
 
             """, to: "bad.jsonl", in: dir)
-        let reason = "bad.jsonl: line 6: undo: undo is not allowed during a pan"
+        let reason = "bad.jsonl: line 6: undo: not allowed during a pan"
         // What replay --at gives, inspect --at and a range ending before the line give too.
         let replayed = try CLI.run(["replay", bad, "--at", "5", "--json"])
         try #require(replayed.status == 0, "\(replayed.stderr)")
