@@ -44,6 +44,10 @@ struct ExclusiveCreationTests {
         let refused = #expect(throws: LogError.self) { _ = try Recorder(creating: URL(fileURLWithPath: path)) }
         #expect(refused?.code == .alreadyExists)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["new.slog"])
+        // A directory is not a log to append to: the error says what is there.
+        let directory = #expect(throws: LogError.self) { _ = try Recorder(creating: dir.path) }
+        #expect(directory?.code == .alreadyExists)
+        #expect(directory?.message.contains("a directory is here") == true, "\(directory?.message ?? "")")
     }
 
     @Test("a FIFO where the cut bytes would go is passed over, not opened and waited on")

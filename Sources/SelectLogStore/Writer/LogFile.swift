@@ -53,7 +53,11 @@ final class LogFile {
                        behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil,
                        exclusive: Bool = false, staging: Bool = true) throws(LogError) -> LogFile {
         func alreadyExists() -> LogError {
-            LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                return LogError(.alreadyExists, "a directory is here; a log is a file: name one inside it", path: path)
+            }
+            return LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
         }
         var staged: String?
         var fd: Int32 = -1
