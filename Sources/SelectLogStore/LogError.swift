@@ -35,7 +35,9 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
     /// Byte offset in the file, where it applies.
     public var offset: Int?
     /// Index of the event concerned (0-based), where it applies. `description` numbers
-    /// events from 1, as the CLI does: index 4 is "event 5", the fifth event.
+    /// events from 1, as the CLI does: index 4 is "event 5", the fifth event. For
+    /// `.outOfRange` it is what was asked for: a count of events for `state(at:)`,
+    /// `replay(into:to:)` and `lastChange(of:at:)`, an index for `gesture(containing:)`.
     public var eventIndex: Int?
     /// The engine's reason, for `.invalidEvent`.
     public var invalidEvent: InvalidEvent?
