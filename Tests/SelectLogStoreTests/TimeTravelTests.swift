@@ -166,6 +166,12 @@ struct TimeTravelTests {
         // A row never touched since the reload.
         #expect(try log.lastChange(of: RowPath(0, 29), at: events.count).kind == .inserted)
         #expect(throws: LogError.self) { try log.lastChange(of: RowPath(0, 31), at: events.count) }
+        // Event indices out of range name the index asked for and the ones there are.
+        for index in [-1, events.count] {
+            let error = #expect(throws: LogError.self) { try log.gesture(containing: index) }
+            #expect(error?.code == .outOfRange)
+            #expect(error?.message == "no event at index \(index): the log has 12 events (indices 0 to 11)", "\(error?.message ?? "")")
+        }
     }
 
     @Test("why: a row moved into a new section, then a row deleted above it, still has its path then")

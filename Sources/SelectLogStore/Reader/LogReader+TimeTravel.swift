@@ -173,7 +173,9 @@ extension LogReader {
     /// `configure` ends there, and a `setEditing` that changes nothing is part of the pan.
     public func gesture(containing index: Int) throws(LogError) -> LoggedGesture {
         guard index >= 0, index < eventCount else {
-            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(index + 1)", path: path, eventIndex: index)
+            let indices = eventCount == 0 ? "none" : "0 to \(eventCount - 1)"
+            throw LogError(.outOfRange, "no event at index \(index): the log has \(eventCount) event\(eventCount == 1 ? "" : "s") (indices \(indices))",
+                           path: path, eventIndex: index)
         }
         // Start where no gesture is open: a checkpoint window whose first state is idle.
         var state = try windowStart(before: index + 1)
