@@ -49,6 +49,14 @@ final class LogFile {
     /// that died between creating the file and writing its header left an empty file no
     /// recorder would open, and `Recorder(creating:)` refusing it as existing). Where the
     /// file system has no hard links, the file is created at `path` directly.
+    /// Where `create` stages a new log's header: beside `path`, named after it and this
+    /// process, so that a program that removes its temporary files when a signal ends it
+    /// can remove this one too (the command line does). Left only by a process that died
+    /// within the milliseconds of a creation, and then harmless.
+    package static func stagingPath(for path: String) -> String {
+        FileIO.sibling(of: path, suffix: ".creating-\(getpid())")
+    }
+
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
                        behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil,
                        exclusive: Bool = false, staging: Bool = true) throws(LogError) -> LogFile {
@@ -62,7 +70,7 @@ final class LogFile {
         var staged: String?
         var fd: Int32 = -1
         if exclusive, staging {
-            let name = FileIO.sibling(of: path, suffix: ".creating-\(getpid())-\(String(salt & 0xFFFF_FFFF, radix: 16))")
+            let name = stagingPath(for: path)
             fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 { staged = name }
         }

@@ -145,6 +145,10 @@ public final class Recorder: Sendable {
         self.init(file: file, state: TableState(), options: options, writer: writer)
     }
 
+    /// Where creating a log at `path` stages its header, briefly (`LogFile.stagingPath(for:)`):
+    /// a program that removes its temporary files when a signal ends it watches this too.
+    package static func stagingPath(for path: String) -> String { LogFile.stagingPath(for: path) }
+
     /// Opens an existing log to append to it, after cutting a torn tail; the engine
     /// resumes from the state after the last logged event, and the recorder's clock
     /// from its time.

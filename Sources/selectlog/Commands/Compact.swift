@@ -59,7 +59,11 @@ struct Compact: ParsableCommand {
                                  "compacting the complete events into \(target.shown)")
         let state: TableState
         target.removeIfInterrupted()
-        do throws(LogError) { state = try Recorder.compact(mapped, into: target.partial) } catch { throw fail(error) }
+        do throws(LogError) {
+            state = try TemporaryFiles.creatingLog(at: target.partial) { () throws(LogError) in
+                try Recorder.compact(mapped, into: target.partial)
+            }
+        } catch { throw fail(error) }
         try target.commit()
         let after = try fileSize(target.path, naming: target.shown)
         print("\(target.shown): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")

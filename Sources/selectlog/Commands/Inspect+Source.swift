@@ -29,7 +29,9 @@ enum Session {
             let recorder: Recorder
             TemporaryFiles.add(temporary)
             do {
-                recorder = try Recorder(creating: temporary, options: options)
+                recorder = try TemporaryFiles.creatingLog(at: temporary) { () throws(LogError) in
+                    try Recorder(creating: temporary, options: options)
+                }
             } catch {
                 TemporaryFiles.forget(temporary)
                 complain("\(error)")

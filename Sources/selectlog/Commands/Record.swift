@@ -74,7 +74,9 @@ struct Record: ParsableCommand {
         }
         let recorder: Recorder
         do throws(LogError) {
-            recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
+            recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in
+                try Recorder(creating: output, options: writing.options, replacingExisting: force)
+            }
         } catch {
             // Something appeared there, or a link that leads nowhere is there.
             if error.code == .alreadyExists { throw alreadyExists(output) }

@@ -75,7 +75,9 @@ struct Synthesize: ParsableCommand {
             return
         }
         do throws(LogError) {
-            let recorder = try Recorder(creating: output, options: writing.options, replacingExisting: force)
+            let recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in
+                try Recorder(creating: output, options: writing.options, replacingExisting: force)
+            }
             var n = 0
             var out = OutputBuffer()
             // Read once: an option's wrapped value is looked up through generic metadata on every read.

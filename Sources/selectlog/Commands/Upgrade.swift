@@ -55,7 +55,9 @@ struct Upgrade: ParsableCommand {
         do throws(LogError) {
             let interval = reader.header.checkpointInterval > 0 ? Int(reader.header.checkpointInterval) : 8192
             target.removeIfInterrupted()
-            writer = try LogRewriter(path: target.partial, checkpointInterval: interval, exclusive: true)
+            writer = try TemporaryFiles.creatingLog(at: target.partial) { () throws(LogError) in
+                try LogRewriter(path: target.partial, checkpointInterval: interval, exclusive: true)
+            }
             try reader.forEachEvent { (_, e) throws(LogError) -> Bool in
                 try writer.append(e)
                 return true

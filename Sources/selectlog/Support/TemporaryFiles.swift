@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SelectLogStore
 
 /// The temporary files a command has made and not yet renamed or removed: a rewrite's
 /// new log, a log copied from a pipe, a script recorded into a log. They are removed
@@ -72,6 +73,16 @@ enum TemporaryFiles {
                 slots[i] = nil
             }
         }
+    }
+
+    /// Watches, while `body` creates a log at `path`, the file the store stages its
+    /// header in beside it (`Recorder.stagingPath(for:)`): a signal in those
+    /// milliseconds removes it too.
+    static func creatingLog<T, E: Error>(at path: String, _ body: () throws(E) -> T) throws(E) -> T {
+        let staging = Recorder.stagingPath(for: path)
+        add(staging)
+        defer { forget(staging) }
+        return try body()
     }
 
     /// Removes the file at `path` and stops watching it.
