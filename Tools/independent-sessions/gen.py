@@ -333,6 +333,16 @@ class Session:
             last = (self.t, x, y)
         return last
 
+    def browse(self, reach, up, flicks, fast, slow, pause):
+        """A drag of the finger by up to `reach` pt (upward with odds `up`), a flick
+        with odds `flicks` (lasting `fast` ms, else `slow`), then a pause of about
+        `pause` ms."""
+        rng = self.rng
+        dy = -rng.uniform(*reach) if rng.random() < up else rng.uniform(*reach)
+        flick = rng.random() < flicks
+        self.drag_scroll(dy, rng.uniform(*fast) if flick else rng.uniform(*slow), flick=flick)
+        self.wait(rng.lognormvariate(math.log(pause), 0.8 if pause >= 1000 else 0.7))
+
     def drag_scroll(self, dy_finger, dur, flick=False, report_scroll=False):
         """a one-finger drag that scrolls; flick => released while moving, then
         UIScrollView deceleration reported as scroll events"""
@@ -807,10 +817,7 @@ class Mail(Session):
         r = rng.random()
         n = self.L.nrows()
         if r < 0.30:
-            dy = -rng.uniform(100, 350) if rng.random() < 0.8 else rng.uniform(100, 350)
-            flick = rng.random() < 0.55
-            self.drag_scroll(dy, rng.uniform(100, 220) if flick else rng.uniform(250, 600), flick=flick)
-            self.wait(rng.lognormvariate(math.log(1200), 0.8))
+            self.browse((100, 350), up=0.8, flicks=0.55, fast=(100, 220), slow=(250, 600), pause=1200)
         elif r < 0.52:
             self.swipe()
         elif r < 0.64:
@@ -1051,10 +1058,7 @@ class Settings(Session):
         rng = self.rng
         r = rng.random()
         if r < 0.20:
-            dy = -rng.uniform(60, 400) if rng.random() < 0.65 else rng.uniform(60, 400)
-            flick = rng.random() < 0.4
-            self.drag_scroll(dy, rng.uniform(100, 200) if flick else rng.uniform(250, 700), flick=flick)
-            self.wait(rng.lognormvariate(math.log(800), 0.7))
+            self.browse((60, 400), up=0.65, flicks=0.4, fast=(100, 200), slow=(250, 700), pause=800)
         elif r < 0.45:
             self.pick_value()
         elif r < 0.55:
@@ -1227,10 +1231,7 @@ class Photos(Session):
         rng = self.rng
         r = rng.random()
         if r < 0.35:
-            dy = -rng.uniform(100, 400) if rng.random() < 0.6 else rng.uniform(100, 400)
-            flick = rng.random() < 0.6
-            self.drag_scroll(dy, rng.uniform(80, 200) if flick else rng.uniform(250, 700), flick=flick)
-            self.wait(rng.lognormvariate(math.log(600), 0.7))
+            self.browse((100, 400), up=0.6, flicks=0.6, fast=(80, 200), slow=(250, 700), pause=600)
         elif r < 0.60:
             self.strip_pan()
         elif r < 0.72:
