@@ -116,11 +116,17 @@ struct HostileInputTests {
         #expect(inspected.stdout.contains("events      7"))
     }
 
-    @Test("an endless input stops at the line limit with an error naming the line")
+    @Test("an endless input stops at once when it is no script, and at the line limit when its line never ends")
     func endlessInput() throws {
         let r = try CLI.run(["replay", "/dev/zero"])
         #expect(r.status == 65)
-        #expect(r.stderr.contains("/dev/zero: line 1: longer than 64 MiB"))
+        #expect(r.stderr.contains("/dev/zero: neither a selectlog log"), "\(r.stderr)")
+        // A line that begins like a script's and goes on past the limit.
+        var line = [UInt8](repeating: UInt8(ascii: " "), count: 64 << 20 + 16)
+        line[0] = UInt8(ascii: "{")
+        let long = try run(["replay", "-"], stdin: line)
+        #expect(long.status == 65)
+        #expect(long.stderr.contains("-: line 1: longer than 64 MiB"), "\(long.stderr)")
     }
 
     @Test("a FIFO with no writer is an error after a bounded wait; with a writer it is read")
