@@ -72,6 +72,19 @@ struct HostileEnvironmentTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test("a new log whose header cannot be written (a file size limit of 0) is an I/O error that leaves nothing: no log, no staged header")
+    func headerWriteFails() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = CLI.root.appendingPathComponent("Examples/editor-row.jsonl").path
+        for command in ["record \"\(script)\" -o n.slog", "synthesize --events 10 -o n.slog"] {
+            let r = try shell("ulimit -f 0; exec \"$0\" \(command)", in: dir)
+            #expect(r.status == 74, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("File too large"), "\(r.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        }
+    }
+
     @Test("record and synthesize -o a dangling symbolic link without --force is 'already exists', exit 64, and follows no link")
     func danglingOutput() throws {
         let dir = try CLI.temporaryDirectory()

@@ -90,6 +90,8 @@ final class LogFile {
         // Whether `path` is a file this call made (removed again if the call fails, so
         // that a retry does not find it "already exists").
         var made = exclusive && staged == nil
+        // The staged file until it is linked and removed: a failure removes it too.
+        var stagedLeft = staged
         do throws(LogError) {
             try file.write(header.encoded())
             try FileIO.syncData(fd, path: path)
@@ -97,6 +99,7 @@ final class LogFile {
                 let linked = link(staged, path) == 0
                 let reason = errno
                 unlink(staged)
+                stagedLeft = nil
                 if !linked {
                     if reason == EEXIST { throw alreadyExists() }
                     // No hard links on this file system: the file is made at `path` itself.
@@ -112,6 +115,7 @@ final class LogFile {
             try FileIO.syncDirectory(of: path)
         } catch {
             if made { unlink(path) }
+            if let stagedLeft { unlink(stagedLeft) }
             throw error
         }
         return file
