@@ -61,7 +61,11 @@ public struct ScrollViewGeometry {
 ///
 /// Turn off the table view's own selection handling (`allowsSelection = false` is not
 /// needed; do not call `selectRow` elsewhere) and add the recognizers this forwarder
-/// makes. Row edits go through `apply(_:)` with `BatchUpdate`s, then the same
+/// makes. It sets the table view's `allowsMultipleSelection` and
+/// `allowsMultipleSelectionDuringEditing` to true, so that UIKit keeps every row the
+/// mirror selects: in editing mode that shows selection circles instead of the delete
+/// and insert controls. An app that wants those controls sets the flag back after
+/// making the forwarder and mirrors one selected row at a time. Row edits go through `apply(_:)` with `BatchUpdate`s, then the same
 /// `performBatchUpdates` on the table view.
 @MainActor
 public final class TableViewForwarder: NSObject {

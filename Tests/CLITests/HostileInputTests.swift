@@ -83,6 +83,15 @@ struct HostileInputTests {
             }
         }
         #expect(try CLI.run(["replay", log]).stderr.contains("it begins with bytes 53 45 4C 45 43 58 4C 47 (close to a log's magic"))
+        // record takes scripts only: a log or noise is refused before any output exists.
+        let out = dir.appendingPathComponent("out.slog").path
+        for file in [noise, log] {
+            let r = try CLI.run(["record", file, "-o", out])
+            #expect(r.status == 65 && r.stderr.contains("neither a selectlog log"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let fromLog = try CLI.run(["record", try #require(CLI.run(["synthesize", "--events", "5", "-o", out]).status == 0 ? out : nil), "-o", dir.appendingPathComponent("again.slog").path])
+        #expect(fromLog.status == 65 && fromLog.stderr.contains("is a log, not a script"), "\(fromLog.stderr)")
         // Scripts that begin with a byte-order mark, a comment or a blank line are scripts.
         let marked = try CLI.write("\u{FEFF}# a comment\n\n{\"type\": \"tick\"}\n", to: "ok.jsonl", in: dir)
         #expect(try CLI.run(["replay", marked]).status == 0)

@@ -41,6 +41,9 @@ package enum FileIO {
     package static func syncToStorage(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+        // Only a file system that has no F_FULLFSYNC gets plain fsync: after a real
+        // failure (EIO), a second call could report success for data already lost.
+        guard errno == ENOTSUP || errno == EOPNOTSUPP || errno == ENOTTY || errno == EINVAL else { return -1 }
         return fsync(fd)
         #elseif canImport(Glibc)
         return fdatasync(fd)

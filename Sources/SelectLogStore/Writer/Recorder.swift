@@ -90,7 +90,8 @@ public final class Recorder: Sendable {
             if batchEvents < 1 { return fail("batchEvents must be at least 1, not \(batchEvents)") }
             if batchBytes < 1 { return fail("batchBytes must be at least 1, not \(batchBytes)") }
             if flushIntervalMilliseconds < 1 { return fail("flushIntervalMilliseconds must be at least 1, not \(flushIntervalMilliseconds)") }
-            if checkingInterval, checkpointInterval < 0 || checkpointInterval > Int(UInt32.max) {
+            // `UInt32(exactly:)`, not `Int(UInt32.max)`, which traps where `Int` has 32 bits (watchOS).
+            if checkingInterval, UInt32(exactly: checkpointInterval) == nil {
                 return fail("checkpointInterval must be from 0 (none) to 4294967295, not \(checkpointInterval)")
             }
             if compressionLevel < -131_072 || compressionLevel > 22 {

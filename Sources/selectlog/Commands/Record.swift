@@ -20,7 +20,7 @@ struct LogWriting: ParsableArguments {
     }
 
     func validate() throws {
-        if let n = checkpointInterval, n < 1 || n > Int(UInt32.max) { throw ValidationError("--checkpoint-interval must be from 1 to 4294967295") }
+        if let n = checkpointInterval, n < 1 || UInt32(exactly: n) == nil { throw ValidationError("--checkpoint-interval must be from 1 to 4294967295") }
         if batchEvents < 1 { throw ValidationError("--batch-events must be at least 1") }
     }
 
@@ -63,6 +63,16 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let input = try InputFile(script)
+        // Before any output exists: a log, or a file that is no script at all.
+        let head = try input.peek(LogFormat.magic.count)
+        if !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count)) {
+            complain("\(script): is a log, not a script; record reads JSON Lines scripts (`selectlog upgrade` or `compact` rewrites a log)")
+            throw Exit.invalidInput
+        }
+        if let problem = Input.notAScript(head) {
+            complain("\(script): \(problem)")
+            throw Exit.invalidInput
+        }
         if let existing = FileIdentity(path: output) {
             if existing == input.identity {
                 complain("\(output): is the script being recorded; choose another output")
