@@ -65,7 +65,7 @@ struct Record: ParsableCommand {
         let input = try InputFile(script)
         // Before any output exists: a log, or a file that is no script at all.
         let head = try input.peek(LogFormat.magic.count)
-        if !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count)) {
+        if Input.isLog(head: head) {
             complain("\(script): is a log, not a script; record reads JSON Lines scripts (`selectlog upgrade` or `compact` rewrites a log)")
             throw Exit.invalidInput
         }

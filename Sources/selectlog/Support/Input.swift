@@ -27,9 +27,7 @@ enum Input {
     static func open(_ path: String) throws -> Opened {
         let file = try InputFile(path)
         let head = try file.peek(LogFormat.magic.count)
-        if !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count)) {
-            return .log(try openLog(file))
-        }
+        if isLog(head: head) { return .log(try openLog(file)) }
         if let problem = notAScript(head) {
             complain("\(path): \(problem)")
             throw Exit.invalidInput
@@ -53,8 +51,12 @@ enum Input {
 
     /// Whether `path` holds a log. Reads from the path: for a pipe, use `open(_:)`.
     static func isLog(_ path: String) throws -> Bool {
-        let head = try readPrefix(path, count: 8)
-        return !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count))
+        isLog(head: try readPrefix(path, count: LogFormat.magic.count))
+    }
+
+    /// Whether an input's first bytes (up to the magic's length) are a log's.
+    static func isLog(head: [UInt8]) -> Bool {
+        !head.isEmpty && head == Array(LogFormat.magic.prefix(head.count))
     }
 
     /// The state after `at` events (default all) of a script or a log; exits 65 on bad input.
