@@ -36,6 +36,14 @@ final class LogFile {
         if fd >= 0 { _ = closeDescriptor(fd) }
     }
 
+    /// Where `create` stages a new log's header: beside `path`, named after it and this
+    /// process, so that a program that removes its temporary files when a signal ends it
+    /// can remove this one too (the command line does). Left only by a process that died
+    /// within the milliseconds of a creation, and then harmless.
+    package static func stagingPath(for path: String) -> String {
+        FileIO.sibling(of: path, suffix: ".creating-\(getpid())")
+    }
+
     /// Creates (or replaces) a log with a fresh header carrying this build's behaviour
     /// fingerprint; the file and its directory entry are synced. The log is `version`
     /// (by default, this build's: 6). Without zstd (`zstd` and `Zstd.isAvailable`), from
@@ -49,14 +57,6 @@ final class LogFile {
     /// that died between creating the file and writing its header left an empty file no
     /// recorder would open, and `Recorder(creating:)` refusing it as existing). Where the
     /// file system has no hard links, the file is created at `path` directly.
-    /// Where `create` stages a new log's header: beside `path`, named after it and this
-    /// process, so that a program that removes its temporary files when a signal ends it
-    /// can remove this one too (the command line does). Left only by a process that died
-    /// within the milliseconds of a creation, and then harmless.
-    package static func stagingPath(for path: String) -> String {
-        FileIO.sibling(of: path, suffix: ".creating-\(getpid())")
-    }
-
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
                        behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil,
                        exclusive: Bool = false, staging: Bool = true) throws(LogError) -> LogFile {

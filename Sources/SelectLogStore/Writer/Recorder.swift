@@ -80,28 +80,6 @@ public final class Recorder: Sendable {
         var failsWritesPast = Int.max
         /// The defaults.
         public init() {}
-
-        /// The first value out of its range, as an error naming it, or nil. The
-        /// recorder's initializers refuse such options (`.invalidOptions`) before they
-        /// touch the file; the command line's `--checkpoint-interval` and
-        /// `--batch-events` have the same bounds.
-        package func problem(checkingInterval: Bool = true) -> LogError? {
-            func fail(_ what: String) -> LogError { LogError(.invalidOptions, "Recorder.Options: \(what)") }
-            if batchEvents < 1 { return fail("batchEvents must be at least 1, not \(batchEvents)") }
-            if batchBytes < 1 { return fail("batchBytes must be at least 1, not \(batchBytes)") }
-            if flushIntervalMilliseconds < 1 { return fail("flushIntervalMilliseconds must be at least 1, not \(flushIntervalMilliseconds)") }
-            // `UInt32(exactly:)`, not `Int(UInt32.max)`, which traps where `Int` has 32 bits (watchOS).
-            if checkingInterval, UInt32(exactly: checkpointInterval) == nil {
-                return fail("checkpointInterval must be from 0 (none) to 4294967295, not \(checkpointInterval)")
-            }
-            if compressionLevel < -131_072 || compressionLevel > 22 {
-                return fail("compressionLevel must be from -131072 to 22, not \(compressionLevel)")
-            }
-            if case .interval(let ms) = durability, ms < 0 {
-                return fail("durability .interval(milliseconds:) must not be negative, not \(ms)")
-            }
-            return nil
-        }
     }
 
     /// The log's path.
@@ -128,10 +106,7 @@ public final class Recorder: Sendable {
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
     /// the user just reported. In a build without zstd the batches are stored uncompressed.
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
-        if var problem = options.problem() {
-            problem.path = path
-            throw problem
-        }
+        if let problem = options.problem(at: path) { throw problem }
         var salt = options.salt ?? 0
         if options.salt == nil {
             var g = SystemRandomNumberGenerator()
@@ -155,10 +130,7 @@ public final class Recorder: Sendable {
     /// from its time.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
         // The checkpoint interval is the log's own.
-        if var problem = options.problem(checkingInterval: false) {
-            problem.path = path
-            throw problem
-        }
+        if let problem = options.problem(at: path, checkingInterval: false) { throw problem }
         let writer = try Self.writerThread(for: path)
         let file = try LogFile.openForAppend(path: path)
         let engine = try LogReader(path: path).state(at: file.eventCount)
