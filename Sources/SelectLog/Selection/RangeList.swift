@@ -1,16 +1,28 @@
 /// A set of row numbers within one section, stored as sorted, disjoint,
 /// non-adjacent half-open ranges. Every operation costs O(ranges), never O(rows).
+///
+/// Members are rows of ``domain``. Rows outside it name no member: adding, removing,
+/// opening or closing a row there does nothing, a range is cut to it, and a member
+/// pushed past its end by a new row above falls off. So no argument makes a list's
+/// arithmetic overflow or trap, whatever the width of `Int`.
 public struct RangeList: Hashable, Sendable {
     /// The ranges, sorted, non-empty, with a gap between neighbours.
     public private(set) var ranges: [Range<Int>]
 
+    /// The rows a list can hold: 0 up to 2^30 (1,073,741,824), ten times the most rows
+    /// a table may have (`EventLimits.tableRows`), so the engine never reaches its end.
+    public static let domain: Range<Int> = 0..<(1 << 30)
+
     /// No rows.
     public init() { ranges = [] }
-    /// The rows of `range`.
-    public init(_ range: Range<Int>) { ranges = range.isEmpty ? [] : [range] }
-    /// Ranges in any order; they are sorted and merged.
+    /// The rows of `range` (within ``domain``).
+    public init(_ range: Range<Int>) {
+        let range = range.clamped(to: Self.domain)
+        ranges = range.isEmpty ? [] : [range]
+    }
+    /// Ranges in any order; they are cut to ``domain``, sorted and merged.
     public init<S: Sequence>(normalizing input: S) where S.Element == Range<Int> {
-        let sorted = input.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+        let sorted = input.lazy.map { $0.clamped(to: Self.domain) }.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
         var out: [Range<Int>] = []
         out.reserveCapacity(sorted.count)
         for r in sorted {
@@ -93,8 +105,9 @@ public struct RangeList: Hashable, Sendable {
         }
     }
 
-    /// Adds every row of `range`.
+    /// Adds every row of `range` (within ``domain``).
     public mutating func insert(_ range: Range<Int>) {
+        let range = range.clamped(to: Self.domain)
         guard !range.isEmpty else { return }
         // Ranges that touch or overlap `range` are [i, j).
         var i = firstIndex(endingAfter: range.lowerBound - 1)
@@ -120,6 +133,7 @@ public struct RangeList: Hashable, Sendable {
     /// Removes every row of `range`. In place: at most the two ends of the ranges it
     /// cuts survive, so nothing is allocated when the storage is not shared.
     public mutating func remove(_ range: Range<Int>) {
+        let range = range.clamped(to: Self.domain)
         guard !range.isEmpty else { return }
         let i = firstIndex(endingAfter: range.lowerBound)
         var j = i
@@ -149,14 +163,25 @@ public struct RangeList: Hashable, Sendable {
         if positions.count > 1 { ranges.removeSubrange(positions.lowerBound + 1..<positions.upperBound) }
     }
 
-    /// Adds `row`.
-    public mutating func insert(_ row: Int) { insert(row..<row + 1) }
+    /// Adds `row` (nothing outside ``domain``).
+    public mutating func insert(_ row: Int) {
+        guard Self.domain.contains(row) else { return }
+        insert(row..<row &+ 1)
+    }
     /// Removes `row`.
-    public mutating func remove(_ row: Int) { remove(row..<row + 1) }
+    public mutating func remove(_ row: Int) {
+        guard Self.domain.contains(row) else { return }
+        remove(row..<row &+ 1)
+    }
 
     /// Opens a gap for a new row at `row`: rows at or after it move down by one,
-    /// and the new row is a member iff `member`.
+    /// and the new row is a member iff `member`. A member in the last row of
+    /// ``domain`` falls off; a row outside it opens nothing.
     public mutating func insertRow(at row: Int, member: Bool) {
+        guard Self.domain.contains(row) else { return }
+        if let last = ranges.last, last.upperBound == Self.domain.upperBound {
+            remove(Self.domain.upperBound - 1)
+        }
         let i = firstIndex(endingAfter: row)
         if i < ranges.count && ranges[i].lowerBound < row {
             // `row` falls strictly inside a range: split it around the new row.
@@ -184,9 +209,11 @@ public struct RangeList: Hashable, Sendable {
         }
     }
 
-    /// Closes the gap of a removed row: rows after it move up by one. Returns whether it was a member.
+    /// Closes the gap of a removed row: rows after it move up by one. Returns whether it
+    /// was a member (a row outside ``domain`` never was, and closes nothing).
     @discardableResult
     public mutating func removeRow(at row: Int) -> Bool {
+        guard Self.domain.contains(row) else { return false }
         let i = firstIndex(endingAfter: row)
         guard i < ranges.count else { return false }
         let wasMember = ranges[i].lowerBound <= row
@@ -281,6 +308,14 @@ public struct RangeList: Hashable, Sendable {
                 let upper = i < rows.count ? Swift.min(rows[i] - i, r.upperBound) : r.upperBound
                 out.append(lower + i..<upper + i)
                 lower = upper
+            }
+        }
+        // Members pushed past the domain's end fall off (never in the engine's tables).
+        while let last = out.last, last.upperBound > Self.domain.upperBound {
+            if last.lowerBound >= Self.domain.upperBound {
+                out.removeLast()
+            } else {
+                out[out.count - 1] = last.lowerBound..<Self.domain.upperBound
             }
         }
         ranges = out

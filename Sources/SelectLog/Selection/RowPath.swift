@@ -16,4 +16,7 @@ public struct RowPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "[\(section), \(row)]" }
+
+    /// Whether both numbers are in `RangeList.domain`, where row sets hold rows.
+    var isInDomain: Bool { RangeList.domain.contains(section) && RangeList.domain.contains(row) }
 }

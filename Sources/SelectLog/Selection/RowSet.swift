@@ -1,6 +1,10 @@
 /// A set of data rows across sections: a sparse, sorted list of sections, each
 /// with its `RangeList`. The selection and every undo step are `RowSet`s, so
 /// selecting a million rows is one range, and edits cost O(ranges).
+///
+/// Sections and rows are numbers in `RangeList.domain`; a path outside it names no
+/// member (as a row outside it does in a `RangeList`), and a section pushed past its
+/// end by a new section above falls off with its rows. No argument traps.
 public struct RowSet: Hashable, Sendable {
     private var sectionNumbers: [Int] = []
     private var lists: [RangeList] = []
@@ -15,11 +19,11 @@ public struct RowSet: Hashable, Sendable {
         lists = [RangeList(rows)]
     }
 
-    /// The rows of `paths`, in any order, duplicates merged.
+    /// The rows of `paths`, in any order, duplicates merged (paths outside the domain left out).
     public init<S: Sequence>(_ paths: S) where S.Element == RowPath {
         // Sorted first, then laid down run by run: inserted one at a time, rows in
         // descending order moved every range after each (200,000 rows took 6 s).
-        var sorted = Array(paths)
+        var sorted = paths.filter(\.isInDomain)
         sorted.sort()
         var i = 0
         while i < sorted.count {
@@ -41,8 +45,14 @@ public struct RowSet: Hashable, Sendable {
 
     /// Whether no row is a member.
     public var isEmpty: Bool { sectionNumbers.isEmpty }
-    /// The number of member rows.
-    public var count: Int { lists.reduce(0) { $0 + $1.count } }
+    /// The number of member rows (at most `Int.max`: a set of more, possible on a
+    /// 32-bit platform, counts `Int.max`).
+    public var count: Int {
+        lists.reduce(0) { total, list in
+            let (sum, overflow) = total.addingReportingOverflow(list.count)
+            return overflow ? Int.max : sum
+        }
+    }
 
     /// The sections holding members, in order, with their rows.
     public var sections: [(section: Int, rows: RangeList)] { zip(sectionNumbers, lists).map { ($0, $1) } }
@@ -78,8 +88,10 @@ public struct RowSet: Hashable, Sendable {
         return found && lists[i].contains(path.row)
     }
 
-    /// Applies `body` to the rows of `section`, keeping the list sparse.
+    /// Applies `body` to the rows of `section`, keeping the list sparse (nothing for a
+    /// section outside the domain).
     private mutating func modify(_ section: Int, _ body: (inout RangeList) -> Void) {
+        guard RangeList.domain.contains(section) else { return }
         let (i, found) = slot(of: section)
         if found {
             body(&lists[i])
@@ -157,11 +169,12 @@ public struct RowSet: Hashable, Sendable {
 
     /// A new row at `path`: later rows of its section move down; it is a member iff `member`.
     public mutating func insertRow(at path: RowPath, member: Bool) {
+        guard path.isInDomain else { return }
         let (i, found) = slot(of: path.section)
         if found {
             lists[i].insertRow(at: path.row, member: member)
         } else if member {
-            lists.insert(RangeList(path.row..<path.row + 1), at: i)
+            lists.insert(RangeList(path.row..<path.row &+ 1), at: i)
             sectionNumbers.insert(path.section, at: i)
         }
     }
@@ -169,6 +182,7 @@ public struct RowSet: Hashable, Sendable {
     /// Row `path` goes away: later rows of its section move up. Returns whether it was a member.
     @discardableResult
     public mutating func removeRow(at path: RowPath) -> Bool {
+        guard path.isInDomain else { return false }
         let (i, found) = slot(of: path.section)
         guard found else { return false }
         let was = lists[i].removeRow(at: path.row)
@@ -206,7 +220,8 @@ public struct RowSet: Hashable, Sendable {
         kept.reserveCapacity(sectionNumbers.count)
         var cursor = OperationRun.Cursor(run)
         for (k, s) in sectionNumbers.enumerated() {
-            guard let moved = cursor.follow(s) else { continue }  // removed with its rows
+            // Removed with its rows, or pushed past the domain's end.
+            guard let moved = cursor.follow(s), moved < RangeList.domain.upperBound else { continue }
             numbers.append(moved)
             kept.append(lists[k])
         }
@@ -214,14 +229,22 @@ public struct RowSet: Hashable, Sendable {
         lists = kept
     }
 
-    /// A new, empty section at `section`: later sections move down by one.
+    /// A new, empty section at `section`: later sections move down by one (one in the
+    /// domain's last section falls off; a section outside the domain opens nothing).
     public mutating func insertSection(at section: Int) {
+        guard RangeList.domain.contains(section) else { return }
+        if sectionNumbers.last == RangeList.domain.upperBound - 1 {
+            sectionNumbers.removeLast()
+            lists.removeLast()
+        }
         let (i, _) = slot(of: section)
         for k in i..<sectionNumbers.count { sectionNumbers[k] += 1 }
     }
 
-    /// Section `section` goes away with its rows: later sections move up by one.
+    /// Section `section` goes away with its rows: later sections move up by one (nothing
+    /// for a section outside the domain).
     public mutating func removeSection(at section: Int) {
+        guard RangeList.domain.contains(section) else { return }
         let (i, found) = slot(of: section)
         var k = i
         if found {

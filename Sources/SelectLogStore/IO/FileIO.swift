@@ -63,13 +63,19 @@ package enum FileIO {
         #endif
     }
 
-    /// Makes a new directory entry durable (fsync of the containing directory).
+    /// Makes a new directory entry durable: a sync of the containing directory (`fsync`;
+    /// on Apple platforms `F_FULLFSYNC`, as `syncToStorage`).
     package static func syncDirectory(of path: String) throws(LogError) {
         let dir = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
         let fd = open(dir.isEmpty ? "/" : dir, O_RDONLY)
         guard fd >= 0 else { throw error("open directory", dir) }
         defer { close(fd) }
+        #if canImport(Darwin)
+        // The entry, like the data, is only in the drive's cache after fsync (see `syncToStorage`).
+        if syncToStorage(fd) != 0 { throw LogError(.syncFailed, "\(syncCall) of directory failed: \(String(cString: strerror(errno)))", path: dir) }
+        #else
         if fsync(fd) != 0 { throw LogError(.syncFailed, "fsync of directory failed: \(String(cString: strerror(errno)))", path: dir) }
+        #endif
     }
 
     /// The longest name of a directory entry, in bytes (NAME_MAX on Linux and the Apple

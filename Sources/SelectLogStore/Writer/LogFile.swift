@@ -102,8 +102,10 @@ final class LogFile {
                 stagedLeft = nil
                 if !linked {
                     if reason == EEXIST { throw alreadyExists() }
-                    // No hard links on this file system: the file is made at `path` itself.
-                    guard reason == EPERM || reason == ENOTSUP || reason == EOPNOTSUPP || reason == EMLINK || reason == EXDEV else {
+                    // No hard links on this file system (ENOSYS from some FUSE file systems):
+                    // the file is made at `path` itself.
+                    let refused = [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV, ENOSYS]
+                    guard refused.contains(reason) else {
                         errno = reason
                         throw FileIO.error("link", path)
                     }
