@@ -163,3 +163,14 @@ extension ObjectWriter {
     mutating func points(_ field: EventField, _ v: Points?) { points(field.rawValue, v) }
     mutating func string(_ field: EventField, _ v: String?) { string(field.rawValue, v) }
 }
+
+extension TimedEvent: CustomStringConvertible {
+    /// The event's script line, as `selectlog export` writes it: what a test's failure
+    /// message or a debugger's `po` shows.
+    public var description: String { EventEncoder.line(self) }
+}
+
+extension Event: CustomStringConvertible {
+    /// The event's script line without a time.
+    public var description: String { EventEncoder.line(TimedEvent(self)) }
+}
