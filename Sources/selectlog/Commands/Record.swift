@@ -6,7 +6,7 @@ import SelectLogStore
 struct LogWriting: ParsableArguments {
     @Option(name: .customLong("checkpoint-interval"),
             help: ArgumentHelp("A state checkpoint exactly every this many events.",
-                               discussion: "Without it, a checkpoint every 8192 events, put off (up to twice as far) while a snapshot outweighs the events since the last one."))
+                               discussion: "Without it, a checkpoint every 8192 events, put off (up to twice as far) while a snapshot outweighs an eighth of the events since the last one."))
     var checkpointInterval: Int?
 
     @Option(help: "When to fsync: none, interval (every second), or always (every flush).")
