@@ -231,7 +231,7 @@ struct DamageTests {
         let last = try #require(batches.last)
         let path = try f.write(Array(f.bytes[..<(last.end - 5)]), as: "t.slog")
         let recorder = try Recorder(appendingTo: path, options: smallBatches(checkpointInterval: 40))
-        #expect(recorder.count == last.header.firstEvent)
+        #expect(recorder.eventCount == last.header.firstEvent)
         for e in f.events[last.header.firstEvent...] { try recorder.append(e) }
         try recorder.close()
         #expect(try LogReader.verify(path: path).isIntact)
@@ -295,7 +295,7 @@ struct DamageTests {
             #expect(reader.eventCount == whole)
             #expect(try reader.state(at: whole) == f.states[whole])
             let recorder = try Recorder(appendingTo: path, options: smallBatches(checkpointInterval: 40))
-            #expect(recorder.count == whole)
+            #expect(recorder.eventCount == whole)
             try recorder.close()
             #expect(try LogReader.verify(path: path).isIntact)
         }

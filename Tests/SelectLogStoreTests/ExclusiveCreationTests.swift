@@ -39,7 +39,7 @@ struct ExclusiveCreationTests {
         try recorder.append(.tick)
         try recorder.close()
         let again = try Recorder(appendingTo: URL(fileURLWithPath: path))
-        #expect(again.count == 1)
+        #expect(again.eventCount == 1)
         try again.close()
         let refused = #expect(throws: LogError.self) { _ = try Recorder(creating: URL(fileURLWithPath: path)) }
         #expect(refused?.code == .alreadyExists)

@@ -267,7 +267,7 @@ extension FormatV4Tests {
         var o = smallBatches(checkpointInterval: 200)
         o.batchEvents = 20
         let recorder = try Recorder(appendingTo: path, options: o)
-        #expect(recorder.count == kept)
+        #expect(recorder.eventCount == kept)
         for e in r.events[kept...] { try recorder.append(e) }
         try recorder.close()
         let log = try LogReader(path: path)

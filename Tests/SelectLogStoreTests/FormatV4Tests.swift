@@ -248,7 +248,7 @@ struct FormatV4Tests {
         // Not at a multiple of the interval: the window is open when the writer stops.
         try writeLog(Array(events[..<2_990]), to: twice, options: o)
         let more = try Recorder(appendingTo: twice, options: o)
-        #expect(more.count == 2_990)
+        #expect(more.eventCount == 2_990)
         for e in events[2_990...] { try more.append(e) }
         try more.close()
         #expect(more.state == final)

@@ -113,7 +113,7 @@ struct LogRoundTripTests {
         let path = dir.appendingPathComponent("s.slog").path
         try writeLog(Array(events.prefix(1000)), to: path, options: smallBatches())
         let more = try Recorder(appendingTo: path, options: smallBatches())
-        #expect(more.count == 1000)
+        #expect(more.eventCount == 1000)
         for e in events.dropFirst(1000) { try more.append(e) }
         try more.close()
         let log = try LogReader(path: path)

@@ -75,7 +75,7 @@ struct RecorderTests {
         try recorder.close()
         let rebuilt = mirrors.withLockedValue { $0.reduce(into: Set<RowPath>()) { $0.formUnion($1) } }
         #expect(rebuilt == Set(recorder.state.selection.paths))
-        #expect(recorder.count == 2002)
+        #expect(recorder.eventCount == 2002)
     }
 
     @Test("the recorder's clock resumes from the log's last time when appending to it")
@@ -196,7 +196,7 @@ struct RecorderTests {
         try recorder.close()
         #expect(throws: LogError.self) { try Recorder(creating: url) }
         let again = try Recorder(appendingTo: url, options: smallBatches())
-        #expect(again.count == 1)
+        #expect(again.eventCount == 1)
         try again.close()
         do {
             _ = try Recorder(creating: URL(string: "https://example.com/s.slog")!)
@@ -236,7 +236,7 @@ struct RecorderTests {
             }
         }
         #expect(throws: LogError.self) { try recorder.append(Event.tick) }
-        #expect(recorder.count == 1)
+        #expect(recorder.eventCount == 1)
         #expect(try LogReader(path: path).eventCount == 1)
     }
 
@@ -249,7 +249,7 @@ struct RecorderTests {
         let count = try await Task.detached {
             try recorder.append(.reload(sections: [SectionSpec(rows: 3)]))
             try recorder.close()
-            return recorder.count
+            return recorder.eventCount
         }.value
         #expect(count == 1)
     }
@@ -346,7 +346,7 @@ struct AppendQueueTests {
         }
         threads.forEach { $0.start() }
         turn.withLockedValue(waitingFor: { $0 >= events.count }, timeout: .seconds(120)) { _, _ in }
-        #expect(recorder.count == events.count)
+        #expect(recorder.eventCount == events.count)
         try recorder.close()
         var expected = TableState()
         for e in events { try expected.apply(e) }
@@ -486,11 +486,11 @@ extension AppendQueueTests {
         let error = try #require(appended.failure, "40,000 events fitted in \(limit) bytes")
         #expect(error.code == .closed || error.code == .io, "\(error)")
         #expect(error.description.contains("write failed"), "\(error)")
-        let count = recorder.count
+        let count = recorder.eventCount
         #expect(count == appended.appended, "the recorder counts \(count) events, \(appended.appended) appends returned")
         // And for good: an append, a flush and close() all give the same error.
         #expect(throws: LogError.self) { try recorder.append(events[count]) }
-        #expect(recorder.count == count)
+        #expect(recorder.eventCount == count)
         #expect(throws: LogError.self) { try recorder.flush() }
         var closeError: LogError?
         do throws(LogError) { try recorder.close() } catch { closeError = error }

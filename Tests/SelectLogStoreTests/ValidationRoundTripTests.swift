@@ -182,7 +182,7 @@ struct ValidationRoundTripTests {
         ]
         for e in accepted { try recorder.append(e) }
         for (k, (event, field)) in ValidationRoundTripTests.reproducers.enumerated() {
-            let before = recorder.state, count = recorder.count
+            let before = recorder.state, count = recorder.eventCount
             do {
                 try recorder.append(event)
                 Issue.record("\(event) was accepted")
@@ -192,7 +192,7 @@ struct ValidationRoundTripTests {
                 #expect(error.invalidEvent?.type == event.event.typeName)
             }
             #expect(recorder.state == before)
-            #expect(recorder.count == count)
+            #expect(recorder.eventCount == count)
             // The recorder goes on: the next valid event is logged after the rejected one.
             let tick = TimedEvent(.tick, t: Micros.milliseconds(20 + k))
             try recorder.append(tick)

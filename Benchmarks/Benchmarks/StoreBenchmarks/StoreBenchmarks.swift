@@ -39,7 +39,7 @@ func reopenForAppend(_ log: String, _ benchmark: Benchmark) {
         benchmark.startMeasurement()
         let recorder = try? Recorder(appendingTo: copy)
         benchmark.stopMeasurement()
-        blackHole(recorder?.count)
+        blackHole(recorder?.eventCount)
         try? recorder?.close()
     }
 }

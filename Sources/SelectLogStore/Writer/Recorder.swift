@@ -179,8 +179,13 @@ public final class Recorder: Sendable {
     /// (two batches' worth at the default `batchEvents`; about 600 KB of slots).
     static let queueCapacity = 8192
 
-    /// Events appended so far (valid ones).
-    public var count: Int { guarded.withLockedValue { $0.engine.events } }
+    /// Events in the log so far: those it held when opened and the valid ones appended
+    /// since (`LogReader.eventCount` of the same log once written).
+    public var eventCount: Int { guarded.withLockedValue { $0.engine.events } }
+
+    /// Events in the log so far.
+    @available(*, deprecated, renamed: "eventCount")
+    public var count: Int { eventCount }
 
     /// The engine's state after every appended event.
     public var state: TableState { guarded.withLockedValue { $0.engine } }

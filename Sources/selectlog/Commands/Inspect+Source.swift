@@ -40,7 +40,7 @@ enum Session {
             defer { TemporaryFiles.delete(temporary) }
             var failure: String?
             try Input.forEachScriptEvent(file, stopsAt: { message in
-                guard let needed, needed <= recorder.count else { return false }
+                guard let needed, needed <= recorder.eventCount else { return false }
                 failure = message
                 return true
             }) { line, event in
@@ -59,11 +59,11 @@ enum Session {
                 throw Exit.io
             }
             if let failure {
-                guard let needed, needed <= recorder.count else {
+                guard let needed, needed <= recorder.eventCount else {
                     complain(failure)
                     throw Exit.invalidInput
                 }
-                complain("note: \(failure); reading the \(recorder.count) event\(recorder.count == 1 ? "" : "s") before it")
+                complain("note: \(failure); reading the \(recorder.eventCount) event\(recorder.eventCount == 1 ? "" : "s") before it")
             }
             do {
                 return (try LogReader(path: temporary), true)
