@@ -60,6 +60,22 @@ struct SliceTests {
         #expect(checked >= 4)
     }
 
+    @Test("a slice from the first event is the log's events themselves, with no set-up before them")
+    func fromTheStart() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("editor.slog").path
+        #expect(try CLI.run(["record", "Examples/editor-row.jsonl", "-o", path]).status == 0)
+        let events = try LogReader(path: path).events()
+        for arguments in [["--to", "4"], ["--from", "1", "--to", "4"]] {
+            let r = try CLI.run(["export", path] + arguments)
+            #expect(r.status == 0, "\(r.stderr)")
+            let script = try Script(bytes: Array(r.stdout.utf8))
+            #expect(script.events == Array(events.prefix(4)), "\(arguments): \(r.stdout)")
+            #expect(r.stdout.hasPrefix("# events 1 to 4 of "), "\(r.stdout)")
+        }
+    }
+
     @Test("a slice names what it cannot carry, and bad ranges are usage errors")
     func messages() throws {
         let dir = try CLI.temporaryDirectory()

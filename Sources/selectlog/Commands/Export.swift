@@ -8,7 +8,8 @@ struct Export: ParsableCommand {
         discussion: """
             `record` of the output replays to the same hash. With --from A and/or --to B (events numbered \
             from 1), writes events A through B after a set-up prefix that rebuilds the state before A \
-            (configuration, viewport, table, editing, selection, offset, option view, editor). The slice \
+            (configuration, viewport, table, editing, selection, offset, option view, editor; none when \
+            the slice starts at event 1). The slice \
             starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix \
             cannot carry (undo and redo history). Replaying the slice gives the state after B, undo aside.
             """)
@@ -61,6 +62,16 @@ struct Export: ParsableCommand {
         let start = try reader.gestureBoundary(atOrBefore: first - 1)
         if start != first - 1 {
             complain("note: the slice starts at event \(start + 1), the start of the gesture event \(first) belongs to")
+        }
+        guard start > 0 else {
+            // From the start: the state before event 1 is a new table's, which needs no
+            // set-up (one would only repeat the defaults and renumber the events).
+            out.line("# events 1 to \(last) of \(log)")
+            try reader.forEachEvent(from: 0, to: last) { _, event in
+                out.line(EventEncoder.line(event))
+                return true
+            }
+            return
         }
         let setUp = SetUpScript(reproducing: try reader.state(at: start))
         if !setUp.notCarried.isEmpty {
