@@ -73,6 +73,23 @@ struct ScriptTests {
         }
     }
 
+    @Test("a JSON error's column counts characters, as an editor does, and names the byte when they differ")
+    func columnsCountCharacters() {
+        // "Été" is 3 characters in 5 bytes: the field after it, where a comma belongs, is character 42, byte 44.
+        let cases = [
+            (#"{"type": "jumpToSection", "title": "Été" "x": 1}"#, "not valid JSON at column 42 (byte 44)"),
+            (#"{"type": "jumpToSection", "title": "Ete" "x": 1}"#, "not valid JSON at column 42:"),
+        ]
+        for (line, expected) in cases {
+            do {
+                _ = try EventDecoder.decode(line: Array(line.utf8))
+                Issue.record("\(line) was accepted")
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description)")
+            }
+        }
+    }
+
     @Test("an explicit null is the same as an absent field")
     func nullIsAbsent() throws {
         let e = try EventDecoder.decode(line: Array(#"{"type": "panBegan", "x": 1, "y": 2, "fingers": null, "t": null}"#.utf8))

@@ -245,9 +245,18 @@ public enum EventDecoder {
         do {
             value = try JSONParser.parse(Array(line))
         } catch {
-            throw InvalidEvent(nil, "not valid JSON at column \(error.column): \(error.reason)")
+            throw InvalidEvent(nil, "not valid JSON at \(columnText(byte: error.column, in: line)): \(error.reason)")
         }
         return try decode(value)
+    }
+
+    /// Where the 1-based byte `byte` of `line` is, as an editor counts: its character
+    /// (Unicode scalar), and the byte too when text before it is not ASCII.
+    static func columnText(byte: Int, in line: some Collection<UInt8>) -> String {
+        var column = 1
+        // A scalar starts at every byte but a continuation byte (10xxxxxx).
+        for b in line.prefix(Swift.max(0, byte - 1)) where b & 0xC0 != 0x80 { column += 1 }
+        return column == byte ? "column \(byte)" : "column \(column) (byte \(byte))"
     }
 
     private static func event(_ type: EventType, _ f: FieldReader) throws(InvalidEvent) -> Event {
