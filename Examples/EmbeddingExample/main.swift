@@ -12,12 +12,17 @@ struct MirroredTableView {
     let insetTop = 91.0
 
     mutating func mirror(_ changes: TableChanges) {
+        if changes.reloaded {
+            selected = []                    // reloadData clears the table view's selection
+        } else if !changes.rowOperations.isEmpty {
+            // What performBatchUpdates does to the table view's selection: selected rows
+            // move with the operations, deleted ones leave it. `selected` and `deselected`
+            // below are in the index paths after the event.
+            selected = Set(RowSet(selected).applying(changes.rowOperations).paths)
+        }
         for row in changes.deselected { selected.remove(row) }
         for row in changes.selected { selected.insert(row) }
         if let offset = changes.contentOffset?.to { contentOffsetY = offset.doubleValue - insetTop }
-        // A batch update moves or deletes rows: UIKit's own performBatchUpdates moves the
-        // selection the same way; here the engine's post-batch selection is taken as is.
-        if !changes.rowOperations.isEmpty || changes.reloaded { selected = [] }
     }
 }
 
@@ -85,7 +90,10 @@ newItems[0].swapAt(1, 5)
 let update = try BatchUpdate(from: items, to: newItems)
 try send(.batch(update))
 items = newItems
-tableView.selected = Set(recorder.state.selection.paths)   // what performBatchUpdates leaves selected
+// The table view's selection, moved by the update as performBatchUpdates moves it, is the engine's.
+if tableView.selected != Set(recorder.state.selection.paths) {
+    fail("the mirrored selection \(tableView.selected.sorted()) is not the engine's \(recorder.state.selection.paths)")
+}
 
 let expected = Set(selectedIDs.filter { id in newItems[0].contains(id) })
 let actual = Set(recorder.state.selection.paths.map { items[$0.section][$0.row] })
