@@ -58,7 +58,8 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
         var parts: [String] = []
         if let path { parts.append(path) }
         if let offset { parts.append("byte offset \(offset)") }
-        if let eventIndex, code != .outOfRange { parts.append("event \(eventIndex + 1)") }
+        // Counted as UInt: `Int.max + 1` is a number too, not a trap.
+        if let eventIndex, code != .outOfRange { parts.append("event \(eventIndex >= 0 ? String(UInt(eventIndex) + 1) : String(eventIndex + 1))") }
         parts.append(message)
         return parts.joined(separator: ": ")
     }

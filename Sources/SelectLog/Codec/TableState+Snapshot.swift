@@ -171,6 +171,8 @@ extension TableState {
         let before = try readSet(&r)
         let a = try r.u8()
         let since = Micros(raw: try r.signed())
+        // At or after 0 (an event's time): the next tick subtracts it from its own.
+        if since.raw < 0 { throw r.fail("auto-scroll since \(since), before 0") }
         if dragging != (kind == 2) { throw r.fail("dragging disagrees with the pan kind") }
         switch kind {
         case 2: g.enter(.dragScroll(DragScroll(began: finger, offsetAtBegan: offsetAtBegan)), kind: .scroll)
@@ -235,12 +237,18 @@ extension TableState {
         guard problems.isEmpty else { throw SnapshotError(reason: problems.joined(separator: "; ")) }
     }
 
+    /// The most a snapshot's counters (events, undo steps recorded, editor openings) may
+    /// say: half of `Int.max`, so that counting on from any of them cannot overflow.
+    static let counterLimit = Int.max / 2
+
     private static func read(_ r: inout BinaryReader) throws(BinaryError) -> TableState {
         guard try r.u8() == snapshotVersion else { throw r.fail("unknown snapshot version") }
         var s = TableState()
-        s.events = try r.count(limit: Int.max)
-        s.history.stepsRecorded = try r.count(limit: Int.max)
+        // Counters stay far from `Int.max`, which the next event would pass.
+        s.events = try r.count(limit: counterLimit)
+        s.history.stepsRecorded = try r.count(limit: counterLimit)
         s.t = Micros(raw: try r.signed())
+        if s.t.raw < 0 || s.t > Micros.limit { throw r.fail("time \(s.t) out of range (0 to 1e12 ms)") }
         var c = Configuration()
         c.allowsSelection = try r.bool()
         c.allowsMultipleSelection = try r.bool()
@@ -312,16 +320,16 @@ extension TableState {
             let multiple = try r.bool()
             var chosen: [Int] = []
             for _ in 0..<(try r.count(limit: options.count)) { chosen.append(try r.count(limit: Int(Int32.max))) }
-            s.editorState.current = EditorRow(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: Int.max))
+            s.editorState.current = EditorRow(options: options, multiple: multiple, chosen: chosen, opening: try r.count(limit: counterLimit))
         }
-        s.editorState.openings = try r.count(limit: Int.max)
+        s.editorState.openings = try r.count(limit: counterLimit)
         for which in 0..<2 {
             var stack: [UndoStep] = []
             for _ in 0..<(try r.count(limit: Int(Int32.max))) {
                 switch try r.u8() {
                 case 0: stack.append(.selection(added: try readSet(&r), removed: try readSet(&r)))
                 case 1:
-                    let opening = try r.count(limit: Int.max)
+                    let opening = try r.count(limit: counterLimit)
                     var lists: [[Int]] = []
                     for _ in 0..<2 {
                         var list: [Int] = []

@@ -71,22 +71,22 @@ public enum ExpectationValue: Sendable, CustomStringConvertible {
 public struct ExpectationNumber: Sendable, CustomStringConvertible {
     /// The value times `scale`.
     public var raw: Int64
-    /// 1, 64, 1000 or a power of ten.
-    public var scale: Int64
+    /// 1, 64, 1000 or a power of ten; at least 1 (a smaller one is taken as 1).
+    public var scale: Int64 { didSet { scale = Swift.max(scale, 1) } }
     /// Whether this is a literal from the expression (rounded onto the other side's grid).
     public var isLiteral: Bool
 
     /// A value from the state.
     public init(raw: Int64, scale: Int64) {
         self.raw = raw
-        self.scale = scale
+        self.scale = Swift.max(scale, 1)
         isLiteral = false
     }
 
     /// A literal decimal `raw / scale` (`scale` a power of ten).
     public init(literal raw: Int64, scale: Int64) {
         self.raw = raw
-        self.scale = scale
+        self.scale = Swift.max(scale, 1)
         isLiteral = true
     }
 

@@ -26,24 +26,35 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     /// The text it was parsed from.
     public let text: String
     let root: ExpectationNode
+    /// What was parsed, before any `negated`: negating twice gives it back, so that no
+    /// number of negations nests deeper than one `not` over it.
+    private let parsed: (text: String, root: ExpectationNode)
 
     /// Parses `text`; a mistake throws an `ExpectationError` naming the column and
     /// what was expected there.
     public init(_ text: String) throws(ExpectationError) {
         self.text = text
         root = try ExpectationParser.parse(text)
+        parsed = (text, root)
     }
 
-    private init(text: String, root: ExpectationNode) {
+    private init(text: String, root: ExpectationNode, parsed: (text: String, root: ExpectationNode)) {
         self.text = text
         self.root = root
+        self.parsed = parsed
     }
 
     /// The text it was parsed from.
     public var description: String { text }
 
-    /// The expectation that holds exactly when this one does not: `not (TEXT)`.
-    public var negated: StateExpectation { StateExpectation(text: "not (\(text))", root: .not(root)) }
+    /// The expectation that holds exactly when this one does not: `not (TEXT)`, or, for
+    /// an expectation that is itself a `negated`, the one it negated.
+    public var negated: StateExpectation {
+        if text == parsed.text {
+            return StateExpectation(text: "not (\(text))", root: .not(root), parsed: parsed)
+        }
+        return StateExpectation(text: parsed.text, root: parsed.root, parsed: parsed)
+    }
 
     /// Whether the expectation holds in `state`.
     public func holds(in state: TableState) -> Bool { StateExpectation.truth(root, state) }

@@ -22,14 +22,22 @@ public struct LayoutSection: Equatable, Sendable {
     /// `count` rows: the first ones from `heights` (extra entries ignored), the rest `rowHeight`.
     ///
     /// The rows past `heights` are one run, whatever their count: memory grows with the
-    /// heights given, not with `count`.
+    /// heights given, not with `count`. As in an event: `count` is taken within
+    /// 0...`EventLimits.sectionRows`, and every height within 0...`EventLimits.length`,
+    /// so that no sum of them overflows.
     public init(count: Int, rowHeight: Points = Points(44), heights: [Points] = [], header: Points = .zero, footer: Points = .zero, title: String? = nil) {
+        let count = Swift.min(Swift.max(count, 0), EventLimits.sectionRows)
+        let rowHeight = LayoutSection.length(rowHeight)
         var rows = HeightTree.Builder()
-        let given = heights.prefix(Swift.max(count, 0))
-        for h in given { rows.append(h, count: 1) }
+        let given = heights.prefix(count)
+        for h in given { rows.append(LayoutSection.length(h), count: 1) }
         rows.append(rowHeight, count: count - given.count)
-        self.init(rows: rows.build(), rowHeight: rowHeight, header: header, footer: footer, title: title)
+        self.init(rows: rows.build(), rowHeight: rowHeight, header: LayoutSection.length(header),
+                  footer: LayoutSection.length(footer), title: title)
     }
+
+    /// `height` within 0...`EventLimits.length`.
+    static func length(_ height: Points) -> Points { height.clamped(.zero, EventLimits.length) }
 
     /// The number of data rows.
     public var rowCount: Int { rows.count }

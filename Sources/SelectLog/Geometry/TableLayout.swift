@@ -65,15 +65,46 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// A layout of `sections`, with the editor row closed; `editorHeight` is the editor row's height when it opens.
+    ///
+    /// A layout holds what a table may (`EventLimits`): the sections past
+    /// `EventLimits.tableSections`, or past `EventLimits.tableRows` rows in all, are left
+    /// out, and headers, footers and `editorHeight` are taken within
+    /// 0...`EventLimits.length`. So no sum of heights overflows, whatever the arguments.
     public init(sections: [LayoutSection] = [], editorHeight: Points = Points(44)) {
-        self.sections = sections
+        self.sections = TableLayout.withinLimits(sections)
         self.editorRow = nil
-        self.editorHeight = editorHeight
+        self.editorHeight = LayoutSection.length(editorHeight)
         self.tree = []
         self.rowCount = 0
         self.rowTotal = .zero
         self.lastRow = RowMemo()
         rebuild()
+    }
+
+    /// `sections` cut to a table's limits (the engine's own are, and are not copied).
+    static func withinLimits(_ sections: [LayoutSection]) -> [LayoutSection] {
+        func fits(_ s: LayoutSection) -> Bool {
+            LayoutSection.length(s.header) == s.header && LayoutSection.length(s.footer) == s.footer
+        }
+        var rows = 0
+        if sections.count <= EventLimits.tableSections,
+           sections.allSatisfy({ s in
+               guard fits(s), s.rowCount <= EventLimits.tableRows - rows else { return false }
+               rows += s.rowCount
+               return true
+           }) {
+            return sections
+        }
+        var kept: [LayoutSection] = []
+        rows = 0
+        for var s in sections.prefix(EventLimits.tableSections) {
+            guard s.rowCount <= EventLimits.tableRows - rows else { break }
+            rows += s.rowCount
+            s.header = LayoutSection.length(s.header)
+            s.footer = LayoutSection.length(s.footer)
+            kept.append(s)
+        }
+        return kept
     }
 
     /// The number of sections.
@@ -252,7 +283,7 @@ public struct TableLayout: Equatable, Sendable {
     /// The first data row of positive height whose bottom lies below `y`.
     public func firstRow(endingAfter y: Points) -> RowPath? {
         let total = self.total
-        guard y.raw < total else { return nil }
+        guard y.raw < total, total > 0 else { return nil }
         let start = max(y.raw, 0)
         var s = section(containing: start)
         var local = start - prefix(s) - sections[s].header.raw

@@ -53,7 +53,7 @@ public struct Script: Sendable {
     /// Replays the script from an empty table, stopping after `limit` events.
     /// Throws with the line of the first invalid event; the state is then the state before it.
     public func replay(upTo limit: Int? = nil, into state: inout TableState) throws(ScriptError) {
-        for (line, event) in entries.prefix(limit ?? entries.count) {
+        for (line, event) in entries.prefix(Swift.max(0, limit ?? entries.count)) {
             do throws(InvalidEvent) {
                 try state.apply(event)
             } catch {

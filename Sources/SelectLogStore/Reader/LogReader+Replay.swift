@@ -33,8 +33,15 @@ extension LogReader {
         return state
     }
 
-    /// Applies events `state.events..<n` to `state`.
+    /// Applies events `state.events..<n` to `state`. `n` past the log's events, or before
+    /// the events `state` has seen, is `LogError.Code.outOfRange`, and `state` is as it was.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
+        guard n <= eventCount else {
+            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
+        }
+        guard state.events <= n else {
+            throw LogError(.outOfRange, "the state has seen \(state.events) events already, more than \(n)", path: path, eventIndex: n)
+        }
         try replay(into: &state, to: n, pipelinedFrom: Self.pipelinedReplayEvents)
     }
 

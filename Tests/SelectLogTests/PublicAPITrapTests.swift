@@ -1,0 +1,103 @@
+import Testing
+@testable import SelectLog
+
+/// Public calls with arguments an app may pass that trapped (an audit of the public API,
+/// 2026-11-27). Each answers now: a value, an empty result, or the argument taken within
+/// the limits the type documents.
+@Suite("Public calls with any arguments answer instead of trapping")
+struct PublicAPITrapTests {
+    @Test("an empty layout has no row before or after any y, negative ones included")
+    func emptyLayout() {
+        let layout = TableLayout()
+        #expect(layout.firstRow(endingAfter: Points(-1)) == nil)
+        #expect(layout.rows(in: Points(-10), height: Points(20)) == nil)
+        #expect(layout.lastRow(startingBefore: Points(5)) == nil)
+        #expect(layout.element(at: Points(-3)) == .nothing)
+    }
+
+    @Test("sections past a table's limits are cut to them, so that heights add up without overflow")
+    func layoutLimits() {
+        let huge = TableLayout(sections: [LayoutSection(count: .max), LayoutSection(count: .max), LayoutSection(count: .max)])
+        #expect(huge.sections.map(\.rowCount) == [EventLimits.sectionRows, EventLimits.sectionRows])
+        #expect(huge.rowCount == EventLimits.tableRows)
+        #expect(huge.contentHeight == Points(raw: Points(44).raw * Int64(EventLimits.tableRows)))
+
+        let extreme = TableLayout(sections: [LayoutSection(count: 3, heights: [Points(raw: .min), Points(raw: .max), Points(5)],
+                                                           header: Points(raw: .max), footer: Points(raw: .min))],
+                                  editorHeight: Points(raw: .max))
+        #expect(extreme.sections[0].header == EventLimits.length && extreme.sections[0].footer == .zero)
+        #expect(extreme.editorHeight == EventLimits.length)
+        // Row 0 is 0 pt high (clamped from below), row 1 the longest length, row 2 5 pt.
+        #expect(extreme.element(at: EventLimits.length + Points(1)) == .row(RowPath(0, 1)))
+        #expect(extreme.element(at: .zero) == .header(0))
+        #expect(LayoutSection(count: -4).rowCount == 0)
+
+        // A section's header set past the limit after it was made is cut when laid out.
+        var section = LayoutSection(count: 2)
+        section.header = Points(raw: .max)
+        #expect(TableLayout(sections: [section]).sections[0].header == EventLimits.length)
+        // The engine's own sections are within the limits: a layout of them keeps them as they are.
+        let spec = [LayoutSection(count: 10, header: Points(30)), LayoutSection(count: 4, heights: [Points(1), Points(2)])]
+        #expect(TableLayout(sections: spec).sections == spec)
+    }
+
+    @Test("an expectation number's scale is at least 1")
+    func expectationScale() {
+        #expect(ExpectationNumber(raw: 1, scale: 0).description == "1")
+        #expect(ExpectationNumber(raw: 3, scale: -1).scale == 1)
+        var n = ExpectationNumber(raw: 5, scale: 10)
+        n.scale = -7
+        #expect(n.scale == 1 && n.description == "5")
+        #expect(ExpectationNumber(literal: 1, scale: 10).compare(ExpectationNumber(raw: 1, scale: -64)) == -1)
+        #expect(ExpectationNumber(literal: 10, scale: 10).compare(ExpectationNumber(raw: 1, scale: 0)) == 0)
+    }
+
+    @Test("negating an expectation twice gives it back, however often it is done")
+    func negations() throws {
+        let editing = try StateExpectation("editing")
+        var e = editing
+        for _ in 0..<20_001 { e = e.negated }
+        var state = TableState()
+        #expect(e.text == "not (editing)")
+        #expect(e.holds(in: state))
+        #expect(e.negated.text == "editing" && !e.negated.holds(in: state))
+        #expect(e.fields == ["editing"])
+        try state.apply(.setEditing(true))
+        #expect(!e.holds(in: state) && e.negated.holds(in: state))
+        // A parsed "not" is an expectation like any other: its negation wraps it.
+        let parsed = try StateExpectation("not editing")
+        #expect(parsed.negated.text == "not (not editing)" && parsed.negated.holds(in: state))
+        #expect(parsed.negated.negated.text == "not editing")
+    }
+
+    @Test("replaying a script up to a negative count replays nothing")
+    func negativeReplayLimit() throws {
+        let script = try Script(bytes: Array("{\"type\": \"tick\"}\n{\"type\": \"tick\"}\n".utf8))
+        var state = TableState()
+        try script.replay(upTo: -1, into: &state)
+        #expect(state.events == 0)
+        try script.replay(upTo: .max, into: &state)
+        #expect(state.events == 2)
+    }
+
+    @Test("a snapshot whose counters or time no event could reach is refused by name")
+    func snapshotCounters() throws {
+        let snapshot = TableState().snapshot()
+        // Byte 0 is the version; the events counter follows as a varint (0 for a new table).
+        #expect(snapshot[1] == 0)
+        var huge = snapshot
+        huge.replaceSubrange(1...1, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(throws: SnapshotError.self) { try TableState(snapshot: huge) }
+        // Just under the limit reads, and counting on from it does not overflow.
+        var near = TableState()
+        near.events = TableState.counterLimit
+        var read = try TableState(snapshot: near.snapshot())
+        try read.apply(.tick)
+        #expect(read.events == TableState.counterLimit + 1)
+        var late = TableState()
+        late.t = Micros(raw: -1)
+        #expect(throws: SnapshotError.self) { try TableState(snapshot: late.snapshot()) }
+        late.t = Micros(raw: Micros.limit.raw + 1)
+        #expect(throws: SnapshotError.self) { try TableState(snapshot: late.snapshot()) }
+    }
+}
