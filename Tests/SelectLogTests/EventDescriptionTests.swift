@@ -9,6 +9,7 @@ struct EventDescriptionTests {
         #expect("\(timed)" == EventEncoder.line(timed))
         #expect("\(timed)".contains("\"tap\""), "\(timed)")
         #expect(try EventDecoder.decode(line: "\(timed)".utf8) == timed)
+        #expect("\(timed.event)" == EventEncoder.line(TimedEvent(timed.event)))
         #expect(!"\(timed.event)".contains("\"t\""))
     }
 }

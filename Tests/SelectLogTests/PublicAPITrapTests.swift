@@ -50,6 +50,30 @@ struct PublicAPITrapTests {
         #expect(n.scale == 1 && n.description == "5")
         #expect(ExpectationNumber(literal: 1, scale: 10).compare(ExpectationNumber(raw: 1, scale: -64)) == -1)
         #expect(ExpectationNumber(literal: 10, scale: 10).compare(ExpectationNumber(raw: 1, scale: 0)) == 0)
+        // A scale with a factor other than 2 and 5 has no finite decimal: written as a fraction.
+        #expect(ExpectationNumber(raw: 1, scale: 3).description == "1/3")
+        #expect(ExpectationNumber(raw: 7, scale: 1).description == "7")
+        #expect(ExpectationNumber(raw: -1, scale: 64).description == "-0.015625")
+        // Remainders past 2^60 times ten, in full width.
+        #expect(ExpectationNumber(raw: .max, scale: 1 << 62).description == "1.99999999999999999978315956550289911319850943982601165771484375")
+        #expect(ExpectationNumber(raw: 1, scale: .max).description == "1/9223372036854775807")
+    }
+
+    @Test("changes set by an app with paths outside the domain leave them out")
+    func changesOutsideDomain() {
+        var changes = TableChanges()
+        changes.selected = [RowPath(0, .max), RowPath(0, 3), RowPath(-1, 2)]
+        changes.deselected = [RowPath(.max, 0)]
+        #expect(changes.selected == [RowPath(0, 3)])
+        #expect(changes.deselected.isEmpty)
+    }
+
+    @Test("a span of the largest height still covers every row below its top")
+    func rowsInExtremeSpan() {
+        let layout = TableLayout(sections: [LayoutSection(count: 10)])
+        #expect(layout.rows(in: Points(10), height: Points(raw: .max)) == RowPath(0, 0)...RowPath(0, 9))
+        #expect(layout.rows(in: Points(raw: .min), height: Points(raw: .max)) == nil)
+        #expect(layout.rows(in: Points(raw: .max), height: Points(raw: .max)) == nil)
     }
 
     @Test("negating an expectation twice gives it back, however often it is done")
@@ -99,5 +123,21 @@ struct PublicAPITrapTests {
         #expect(throws: SnapshotError.self) { try TableState(snapshot: late.snapshot()) }
         late.t = Micros(raw: Micros.limit.raw + 1)
         #expect(throws: SnapshotError.self) { try TableState(snapshot: late.snapshot()) }
+    }
+
+    @Test("a snapshot with a negative header is refused, not laid out as zero")
+    func snapshotNegativeLength() throws {
+        var state = TableState()
+        try state.apply(.reload(sections: [SectionSpec(rows: 3, header: Points(raw: 2371))]))
+        let bytes = state.snapshot()
+        var positive = BinaryWriter(), negative = BinaryWriter()
+        positive.points(Points(raw: 2371))
+        negative.points(Points(raw: -2371))
+        let at = (0...(bytes.count - positive.bytes.count)).filter { Array(bytes[$0..<$0 + positive.bytes.count]) == positive.bytes }
+        try #require(at.count == 1 && negative.bytes.count == positive.bytes.count, "the header's bytes are found once")
+        var forged = bytes
+        forged.replaceSubrange(at[0]..<at[0] + negative.bytes.count, with: negative.bytes)
+        #expect(throws: SnapshotError.self) { try TableState(snapshot: forged) }
+        #expect(try TableState(snapshot: bytes) == state)
     }
 }

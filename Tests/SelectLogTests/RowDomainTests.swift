@@ -77,6 +77,14 @@ struct RowDomainTests {
         var oneByOne = start
         for case let .insert(p, _) in two { oneByOne.insertRow(at: p, member: false) }
         #expect(oneByOne == start.applying(two))
+
+        // A section whose last members fall off is no longer in the set, one row or a run.
+        let lonely = RowSet([RowPath(0, Self.end - 1)])
+        var one = lonely
+        one.insertRow(at: RowPath(0, 0), member: false)
+        #expect(one.isEmpty && one == RowSet() && one.sections.isEmpty)
+        let run = RowSet([RowPath(0, Self.end - 2), RowPath(0, Self.end - 1)]).applying(two)
+        #expect(run.isEmpty && run == RowSet())
     }
 
     @Test("a section in the domain's last place falls off when a section opens above it")
@@ -94,10 +102,10 @@ struct RowDomainTests {
         #expect(start.applying(outside + [.insertSection(0)]) == one)
     }
 
-    @Test("count saturates rather than overflowing")
+    @Test("the count of four whole sections: exact where Int has 64 bits, Int.max where it has 32")
     func countSaturates() {
         var set = RowSet()
         for s in 0..<4 { set.insert(RangeList.domain, in: s) }
-        #expect(set.count == 4 << 30)
+        #expect(set.count == Int(clamping: Int64(4) << 30))
     }
 }

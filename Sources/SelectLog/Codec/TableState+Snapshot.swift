@@ -237,6 +237,14 @@ extension TableState {
         guard problems.isEmpty else { throw SnapshotError(reason: problems.joined(separator: "; ")) }
     }
 
+    /// A height: at most `EventLimits.length`, and not negative (as every event's).
+    private static func length(_ r: inout BinaryReader) throws(BinaryError) -> Points {
+        let start = r.offset
+        let p = try r.points()
+        if p.raw < 0 { throw BinaryError(offset: start, reason: "negative length") }
+        return p
+    }
+
     /// The most a snapshot's counters (events, undo steps recorded, editor openings) may
     /// say: half of `Int.max`, so that counting on from any of them cannot overflow.
     static let counterLimit = Int.max / 2
@@ -266,7 +274,7 @@ extension TableState {
         c.optionWidth = try r.points()
         c.undoLimit = try r.count(limit: Int(Int32.max))
         s.configuration = c
-        let editorHeight = try r.points()
+        let editorHeight = try length(&r)
         // Every section takes at least a byte, so a count past the bytes left is damage.
         // Storage is reserved by what the bytes left could hold, never by a count's claim
         // alone (a forged count made a reader allocate hundreds of megabytes up front).
@@ -275,7 +283,7 @@ extension TableState {
         sections.reserveCapacity(sectionCount)
         var totalRows = 0
         for _ in 0..<sectionCount {
-            let header = try r.points(), footer = try r.points(), rowHeight = try r.points()
+            let header = try length(&r), footer = try length(&r), rowHeight = try length(&r)
             let title: String? = try r.bool() ? try r.string() : nil
             let rows = try r.count(limit: 100_000_000 - totalRows)
             totalRows += rows
@@ -284,7 +292,7 @@ extension TableState {
             var heights = HeightTree.Builder()
             var read = 0
             while read < rows {
-                let h = try r.points()
+                let h = try length(&r)
                 let n = try r.count(limit: rows - read)
                 if n == 0 { throw r.fail("empty height run") }
                 heights.append(h, count: n)

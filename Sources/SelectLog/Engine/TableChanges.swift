@@ -15,13 +15,13 @@ public struct TableChanges: Hashable, Sendable {
     ///
     /// One path per row, built when read: `selectedRuns` holds the same rows in memory
     /// that does not grow with them (a `selectAll` of 100,000,000 rows is one run per
-    /// section, and 1.6 GB of paths).
+    /// section, and 1.6 GB of paths). Paths set outside `RangeList.domain` are left out.
     public var selected: [RowPath] {
         get { RowRun.paths(lists?.selected ?? []) }
         set { mutableLists().selected = RowRun.runs(newValue) }
     }
     /// Rows that became deselected and still exist, post-event index paths, ascending;
-    /// built when read from `deselectedRuns`.
+    /// built when read from `deselectedRuns`. Paths set outside `RangeList.domain` are left out.
     public var deselected: [RowPath] {
         get { RowRun.paths(lists?.deselected ?? []) }
         set { mutableLists().deselected = RowRun.runs(newValue) }
@@ -257,7 +257,8 @@ public struct RowRun: Hashable, Sendable {
     /// `paths` as maximal runs, in their order (`paths(_:)` gives them back exactly).
     static func runs(_ paths: [RowPath]) -> [RowRun] {
         var out: [RowRun] = []
-        for p in paths { append(p.section, p.row..<p.row + 1, to: &out) }
+        // A path outside the domain is no row (`Int.max` has no run to end at).
+        for p in paths where p.isInDomain { append(p.section, p.row..<p.row &+ 1, to: &out) }
         return out
     }
 

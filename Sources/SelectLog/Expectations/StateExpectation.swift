@@ -48,7 +48,8 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     public var description: String { text }
 
     /// The expectation that holds exactly when this one does not: `not (TEXT)`, or, for
-    /// an expectation that is itself a `negated`, the one it negated.
+    /// an expectation that is itself a `negated`, the one it negated (so its `value(in:)`
+    /// is that expectation's own, say a count, where `not (not X)` would be a boolean).
     public var negated: StateExpectation {
         if text == parsed.text {
             return StateExpectation(text: "not (\(text))", root: .not(root), parsed: parsed)

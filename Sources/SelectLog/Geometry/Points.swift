@@ -74,21 +74,30 @@ public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
 
 /// Exact decimal formatting of fixed-point values.
 enum Decimal {
-    /// `raw / scale` written exactly, with no trailing zeros. `scale` must be 64 or a power of ten,
-    /// so that the quotient has a finite decimal expansion.
+    /// `raw / scale` written exactly, with no trailing zeros: in decimals when `scale`'s
+    /// only prime factors are 2 and 5 (64, a power of ten), so that the expansion ends;
+    /// otherwise as the fraction `raw/scale`. A scale below 1 is taken as 1.
     static func format(_ raw: Int64, scale: Int64) -> String {
+        let scale = UInt64(Swift.max(scale, 1))
+        if scale != 64 && scale != 1000 {
+            var rest = scale
+            while rest % 2 == 0 { rest /= 2 }
+            while rest % 5 == 0 { rest /= 5 }
+            if rest != 1 { return "\(raw)/\(scale)" }
+        }
         let negative = raw < 0
         let magnitude = raw.magnitude
-        let whole = magnitude / UInt64(scale)
-        var remainder = magnitude % UInt64(scale)
+        let whole = magnitude / scale
+        var remainder = magnitude % scale
         var text = negative ? "-" : ""
         text += String(whole)
         if remainder != 0 {
             text += "."
             while remainder != 0 {
-                remainder *= 10
-                text += String(remainder / UInt64(scale))
-                remainder %= UInt64(scale)
+                // remainder × 10 in full width: a scale past 2^60 would overflow it.
+                let (digit, next) = scale.dividingFullWidth(remainder.multipliedFullWidth(by: 10))
+                text += String(digit)
+                remainder = next
             }
         }
         return text

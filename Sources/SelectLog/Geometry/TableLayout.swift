@@ -325,9 +325,11 @@ public struct TableLayout: Equatable, Sendable {
 
     /// The data rows intersecting `[y, y + height)`, as first and last, or nil.
     public func rows(in y: Points, height: Points) -> ClosedRange<RowPath>? {
+        // The end saturates: a span past the largest y still ends below every row.
+        let (end, overflow) = y.raw.addingReportingOverflow(height.raw)
         guard height.raw > 0,
               let first = firstRow(endingAfter: y),
-              let last = lastRow(startingBefore: y + height),
+              let last = lastRow(startingBefore: Points(raw: overflow ? .max : end)),
               first <= last else { return nil }
         return first...last
     }

@@ -250,8 +250,9 @@ public enum EventDecoder {
         return try decode(value)
     }
 
-    /// Where the 1-based byte `byte` of `line` is, as an editor counts: its character
-    /// (Unicode scalar), and the byte too when text before it is not ASCII.
+    /// Where the 1-based byte `byte` of `line` is: its column in characters (Unicode
+    /// scalars; an editor counting UTF-16 units counts an emoji twice), and the byte too
+    /// when text before it is not ASCII.
     static func columnText(byte: Int, in line: some Collection<UInt8>) -> String {
         var column = 1
         // A scalar starts at every byte but a continuation byte (10xxxxxx).

@@ -173,6 +173,10 @@ public struct RowSet: Hashable, Sendable {
         let (i, found) = slot(of: path.section)
         if found {
             lists[i].insertRow(at: path.row, member: member)
+            if lists[i].isEmpty {  // its last members fell off the domain's end
+                lists.remove(at: i)
+                sectionNumbers.remove(at: i)
+            }
         } else if member {
             lists.insert(RangeList(path.row..<path.row &+ 1), at: i)
             sectionNumbers.insert(path.section, at: i)
@@ -209,7 +213,12 @@ public struct RowSet: Hashable, Sendable {
     /// insertions): what `insertRow(at:member: false)` of each, from the first, does.
     mutating func insertRows(_ rows: [Int], in section: Int) {
         let (i, found) = slot(of: section)
-        if found { lists[i].insertRows(rows) }
+        guard found else { return }
+        lists[i].insertRows(rows)
+        if lists[i].isEmpty {  // its last members fell off the domain's end
+            lists.remove(at: i)
+            sectionNumbers.remove(at: i)
+        }
     }
 
     /// The sections follow a run of section removals or insertions at once (`run`): what
