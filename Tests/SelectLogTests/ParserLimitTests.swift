@@ -180,6 +180,24 @@ struct ParserLimitTests {
         #expect(throws: expected) { try Script(bytes: Array(text.utf8)) }
     }
 
+    @Test("a bare CR after non-ASCII text is named by character and by byte, whether or not the bytes arrive split")
+    func bareCarriageReturnAfterNonASCII() throws {
+        // "é" is one character in two bytes: the CR is character 4, byte 5 of line 2.
+        let text = Array("# x\n# é\rz\n".utf8)
+        let expected = ScriptError(line: 2, reason: InvalidEvent(nil, "a bare carriage return (CR) at column 4 (byte 5); lines end with LF or CRLF"))
+        #expect(throws: expected) { try Script(bytes: text) }
+        for split in 1..<text.count {
+            var reader = ScriptReader()
+            #expect(throws: expected, "split at \(split)") {
+                reader.append(text[..<split])
+                while try reader.nextEvent() != nil {}
+                reader.append(text[split...])
+                reader.finish()
+                while try reader.nextEvent() != nil {}
+            }
+        }
+    }
+
     @Test("bytes split anywhere give the same events and the same errors")
     func chunkingDoesNotMatter() throws {
         let text = Array("\u{FEFF}# c\r\n{\"type\": \"tick\", \"t\": 1}\r\n\n{\"type\": \"tick\", \"t\": 2}\n{\"type\": \"tick\"}".utf8)

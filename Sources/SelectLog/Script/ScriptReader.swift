@@ -85,8 +85,9 @@ public struct ScriptReader: Sendable {
         maxLineLength % (1 << 20) == 0 ? "\(maxLineLength >> 20) MiB" : "\(maxLineLength) bytes"
     }
 
-    private func bareCR(atColumn column: Int) -> ScriptError {
-        failure("a bare carriage return (CR) at column \(column); lines end with LF or CRLF")
+    /// A CR not followed by LF, at the end of `line` (the line's bytes up to it).
+    private func bareCR<S: Collection<UInt8>>(endingAt line: S) -> ScriptError {
+        failure("a bare carriage return (CR) at \(EventDecoder.columnText(byte: line.count, in: line)); lines end with LF or CRLF")
     }
 
     private mutating func readLine() throws(ScriptError) -> (number: Int, bytes: [UInt8])? {
@@ -100,12 +101,12 @@ public struct ScriptReader: Sendable {
         // A CR at the end of the previous bytes: the next byte says whether it ends the line.
         if pending.last == 0x0D {
             if position < chunk.count {
-                guard chunk[position] == 0x0A else { throw bareCR(atColumn: pending.count) }
+                guard chunk[position] == 0x0A else { throw bareCR(endingAt: pending) }
                 position += 1
                 pending.removeLast()
                 return takeLine(pending: true, upTo: position)
             }
-            if finished { throw bareCR(atColumn: pending.count) }
+            if finished { throw bareCR(endingAt: pending) }
             return nil
         }
         let k = chunk.withUnsafeBufferPointer { bytes in
@@ -120,12 +121,12 @@ public struct ScriptReader: Sendable {
         if k < chunk.count {
             // A CR: fine only when LF follows.
             if k + 1 < chunk.count {
-                guard chunk[k + 1] == 0x0A else { throw bareCR(atColumn: pending.count + (k - position) + 1) }
+                guard chunk[k + 1] == 0x0A else { throw bareCR(endingAt: pending + chunk[position...k]) }
                 return takeLine(pending: !pending.isEmpty, upTo: k, skip: 2)
             }
             pending.append(contentsOf: chunk[position...k])
             position = chunk.count
-            if finished { throw bareCR(atColumn: pending.count) }
+            if finished { throw bareCR(endingAt: pending) }
             return nil
         }
         // No line end in these bytes.
