@@ -6,19 +6,19 @@ func millionRowTable() -> TableState {
     var state = TableState()
     var c = ConfigurationPatch()
     c.allowsMultipleSelection = true
-    try? state.apply(.configure(c))
+    _ = try? state.apply(.configure(c))
     let heights = (0..<1_000_000).map { Points(20 + ($0 &* 7919) % 80) }
-    try? state.apply(.reload(sections: [SectionSpec(rows: 1_000_000, rowHeights: heights)]))
+    _ = try? state.apply(.reload(sections: [SectionSpec(rows: 1_000_000, rowHeights: heights)]))
     return state
 }
 
 /// Taps the row at (100, 300) of `table` scrolled 20,000,000 pt down, once an iteration.
 func tapping(_ table: TableState, _ benchmark: Benchmark) {
     var state = table
-    try? state.apply(.scroll(.to(Points(20_000_000)), phase: nil, target: nil))
+    _ = try? state.apply(.scroll(.to(Points(20_000_000)), phase: nil, target: nil))
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
-        try? state.apply(.tap(ViewportPoint(x: Points(100), y: Points(300))))
+        _ = try? state.apply(.tap(ViewportPoint(x: Points(100), y: Points(300))))
     }
     blackHole(state.selection.count)
 }
@@ -39,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("1M.selectAll") { benchmark in
         for _ in benchmark.scaledIterations {
             var state = base
-            try? state.apply(.selectAll)
+            _ = try? state.apply(.selectAll)
             blackHole(state.selection.count)
         }
     }
@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
     // the row within the section's sorted array (0.3–0.5 ms here).
     let fragmented: TableState = {
         var state = base
-        try? state.apply(.select(rows: (0..<400_000).map { RowPath(0, $0 * 2) }))
+        _ = try? state.apply(.select(rows: (0..<400_000).map { RowPath(0, $0 * 2) }))
         return state
     }()
     Benchmark("1M.tapFragmented") { benchmark in tapping(fragmented, benchmark) }
@@ -79,7 +79,7 @@ let benchmarks: @Sendable () -> Void = {
         let inserts = BatchUpdate(inserts: batchRows)
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
-            try? state.apply(.batch(i % 2 == 0 ? deletes : inserts))
+            _ = try? state.apply(.batch(i % 2 == 0 ? deletes : inserts))
         }
         blackHole(state.layout.rowCount)
     }
