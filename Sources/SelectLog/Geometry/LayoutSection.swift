@@ -41,4 +41,25 @@ public struct LayoutSection: Equatable, Sendable {
 
     /// The number of data rows.
     public var rowCount: Int { rows.count }
+
+    /// `sections` cut to a table's limits. Copied only where something is cut: the
+    /// engine's own sections are within the limits, and come back as they are.
+    static func withinTableLimits(_ sections: [LayoutSection]) -> [LayoutSection] {
+        var kept = sections
+        if kept.count > EventLimits.tableSections { kept.removeSubrange(EventLimits.tableSections...) }
+        var rows = 0
+        for k in kept.indices {
+            guard kept[k].rowCount <= EventLimits.tableRows - rows else {
+                kept.removeSubrange(k...)
+                break
+            }
+            rows += kept[k].rowCount
+            let header = LayoutSection.length(kept[k].header), footer = LayoutSection.length(kept[k].footer)
+            if header != kept[k].header || footer != kept[k].footer {
+                kept[k].header = header
+                kept[k].footer = footer
+            }
+        }
+        return kept
+    }
 }

@@ -71,7 +71,7 @@ public struct TableLayout: Equatable, Sendable {
     /// out, and headers, footers and `editorHeight` are taken within
     /// 0...`EventLimits.length`. So no sum of heights overflows, whatever the arguments.
     public init(sections: [LayoutSection] = [], editorHeight: Points = Points(44)) {
-        self.sections = TableLayout.withinLimits(sections)
+        self.sections = LayoutSection.withinTableLimits(sections)
         self.editorRow = nil
         self.editorHeight = LayoutSection.length(editorHeight)
         self.tree = []
@@ -79,32 +79,6 @@ public struct TableLayout: Equatable, Sendable {
         self.rowTotal = .zero
         self.lastRow = RowMemo()
         rebuild()
-    }
-
-    /// `sections` cut to a table's limits (the engine's own are, and are not copied).
-    static func withinLimits(_ sections: [LayoutSection]) -> [LayoutSection] {
-        func fits(_ s: LayoutSection) -> Bool {
-            LayoutSection.length(s.header) == s.header && LayoutSection.length(s.footer) == s.footer
-        }
-        var rows = 0
-        if sections.count <= EventLimits.tableSections,
-           sections.allSatisfy({ s in
-               guard fits(s), s.rowCount <= EventLimits.tableRows - rows else { return false }
-               rows += s.rowCount
-               return true
-           }) {
-            return sections
-        }
-        var kept: [LayoutSection] = []
-        rows = 0
-        for var s in sections.prefix(EventLimits.tableSections) {
-            guard s.rowCount <= EventLimits.tableRows - rows else { break }
-            rows += s.rowCount
-            s.header = LayoutSection.length(s.header)
-            s.footer = LayoutSection.length(s.footer)
-            kept.append(s)
-        }
-        return kept
     }
 
     /// The number of sections.
@@ -164,7 +138,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// Total laid-out height of sections `0..<k`.
-    private func prefix(_ k: Int) -> Int64 {
+    func prefix(_ k: Int) -> Int64 {
         var i = k
         var acc: Int64 = 0
         while i > 0 {
@@ -175,7 +149,7 @@ public struct TableLayout: Equatable, Sendable {
     }
 
     /// The section whose span contains content offset `y` (0 ≤ y < contentHeight).
-    private func section(containing y: Int64) -> Int { locate(y).section }
+    func section(containing y: Int64) -> Int { locate(y).section }
 
     /// The section whose span contains `y`, and `y`'s offset inside that section, in one descent.
     private func locate(_ y: Int64) -> (section: Int, local: Int64) {
@@ -278,60 +252,6 @@ public struct TableLayout: Equatable, Sendable {
             return (.row(RowPath(s, r.index)), top..<(top + (r.end - r.start)))
         }
         return (.footer(s), none)
-    }
-
-    /// The first data row of positive height whose bottom lies below `y`.
-    public func firstRow(endingAfter y: Points) -> RowPath? {
-        let total = self.total
-        guard y.raw < total, total > 0 else { return nil }
-        let start = max(y.raw, 0)
-        var s = section(containing: start)
-        var local = start - prefix(s) - sections[s].header.raw
-        while s < sections.count {
-            let section = sections[s]
-            var tl = max(local, 0)
-            if let e = editorRow, e.section == s {
-                let editorTop = section.rows.offset(of: e.row + 1).raw
-                if tl >= editorTop { tl = tl < editorTop &+ editorHeight.raw ? editorTop : tl - editorHeight.raw }
-            }
-            if let r = section.rows.index(containing: Points(raw: tl)) { return RowPath(s, r) }
-            s += 1
-            local = 0
-        }
-        return nil
-    }
-
-    /// The last data row of positive height whose top lies above `y`.
-    public func lastRow(startingBefore y: Points) -> RowPath? {
-        let total = self.total
-        guard y.raw > 0, total > 0 else { return nil }
-        let point = min(y.raw - 1, total - 1)
-        var s = section(containing: point)
-        var local = point - prefix(s) - sections[s].header.raw
-        while s >= 0 {
-            let section = sections[s]
-            var tl = local
-            if tl >= 0, let e = editorRow, e.section == s {
-                let editorTop = section.rows.offset(of: e.row + 1).raw
-                if tl >= editorTop { tl = tl >= editorTop &+ editorHeight.raw ? tl - editorHeight.raw : editorTop - 1 }
-            }
-            tl = min(tl, section.rows.total.raw - 1)
-            if tl >= 0, let r = section.rows.index(containing: Points(raw: tl)) { return RowPath(s, r) }
-            s -= 1
-            local = Int64.max
-        }
-        return nil
-    }
-
-    /// The data rows intersecting `[y, y + height)`, as first and last, or nil.
-    public func rows(in y: Points, height: Points) -> ClosedRange<RowPath>? {
-        // The end saturates: a span past the largest y still ends below every row.
-        let (end, overflow) = y.raw.addingReportingOverflow(height.raw)
-        guard height.raw > 0,
-              let first = firstRow(endingAfter: y),
-              let last = lastRow(startingBefore: Points(raw: overflow ? .max : end)),
-              first <= last else { return nil }
-        return first...last
     }
 
     // MARK: Editing

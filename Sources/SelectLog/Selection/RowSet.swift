@@ -95,10 +95,7 @@ public struct RowSet: Hashable, Sendable {
         let (i, found) = slot(of: section)
         if found {
             body(&lists[i])
-            if lists[i].isEmpty {
-                lists.remove(at: i)
-                sectionNumbers.remove(at: i)
-            }
+            dropIfEmpty(i)
         } else {
             var list = RangeList()
             body(&list)
@@ -107,6 +104,14 @@ public struct RowSet: Hashable, Sendable {
                 sectionNumbers.insert(section, at: i)
             }
         }
+    }
+
+    /// Removes the list at `i` (and its section number) when it holds no rows: the
+    /// sections stay those with members.
+    private mutating func dropIfEmpty(_ i: Int) {
+        guard lists[i].isEmpty else { return }
+        lists.remove(at: i)
+        sectionNumbers.remove(at: i)
     }
 
     /// Whether every row of `rows` in `section` is a member. No allocation.
@@ -173,10 +178,7 @@ public struct RowSet: Hashable, Sendable {
         let (i, found) = slot(of: path.section)
         if found {
             lists[i].insertRow(at: path.row, member: member)
-            if lists[i].isEmpty {  // its last members fell off the domain's end
-                lists.remove(at: i)
-                sectionNumbers.remove(at: i)
-            }
+            dropIfEmpty(i)  // its last members may have fallen off the domain's end
         } else if member {
             lists.insert(RangeList(path.row..<path.row &+ 1), at: i)
             sectionNumbers.insert(path.section, at: i)
@@ -190,10 +192,7 @@ public struct RowSet: Hashable, Sendable {
         let (i, found) = slot(of: path.section)
         guard found else { return false }
         let was = lists[i].removeRow(at: path.row)
-        if lists[i].isEmpty {
-            lists.remove(at: i)
-            sectionNumbers.remove(at: i)
-        }
+        dropIfEmpty(i)
         return was
     }
 
@@ -203,10 +202,7 @@ public struct RowSet: Hashable, Sendable {
         let (i, found) = slot(of: section)
         guard found else { return }
         lists[i].removeRows(rows)
-        if lists[i].isEmpty {
-            lists.remove(at: i)
-            sectionNumbers.remove(at: i)
-        }
+        dropIfEmpty(i)
     }
 
     /// New rows, not members, at `rows` of `section` (ascending, distinct, after the
@@ -215,10 +211,7 @@ public struct RowSet: Hashable, Sendable {
         let (i, found) = slot(of: section)
         guard found else { return }
         lists[i].insertRows(rows)
-        if lists[i].isEmpty {  // its last members fell off the domain's end
-            lists.remove(at: i)
-            sectionNumbers.remove(at: i)
-        }
+        dropIfEmpty(i)  // its last members may have fallen off the domain's end
     }
 
     /// The sections follow a run of section removals or insertions at once (`run`): what

@@ -2,15 +2,20 @@ import SelectLog
 
 // A log's states: the state at an event, and replay, pipelined or on the caller's thread.
 extension LogReader {
+    /// A position between events, `0...eventCount`, or `LogError.Code.outOfRange` naming it.
+    func checkPosition(_ n: Int) throws(LogError) {
+        guard n >= 0, n <= eventCount else {
+            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
+        }
+    }
+
     /// The state after the first `n` events: the nearest checkpoint at or before `n`,
     /// then at most one checkpoint interval of events replayed. A checkpoint is checked
     /// against its header and the state's invariants before use; when the log was written
     /// by an engine that behaves differently, this build's own states are used instead
     /// (replayed from the start once, then kept in memory at checkpoint positions).
     public func state(at n: Int) throws(LogError) -> TableState {
-        guard n >= 0, n <= eventCount else {
-            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
-        }
+        try checkPosition(n)
         if !checkpointsTrusted { return try rebuiltState(at: n) }
         var state = TableState()
         if let c = try checkpoint(atOrBefore: n) { state = try checkpointState(c) }
@@ -36,9 +41,7 @@ extension LogReader {
     /// Applies events `state.events..<n` to `state`. `n` past the log's events, or before
     /// the events `state` has seen, is `LogError.Code.outOfRange`, and `state` is as it was.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
-        guard n <= eventCount else {
-            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
-        }
+        try checkPosition(n)
         guard state.events <= n else {
             throw LogError(.outOfRange, "the state has seen \(state.events) events already, more than \(n)", path: path, eventIndex: n)
         }

@@ -87,9 +87,7 @@ extension LogReader {
     /// time, so an answer near the end costs about one window.
     public func lastChange<Value: Equatable>(at n: Int, of value: (TableState) -> Value,
                                              progress: ((Int) -> Void)? = nil) throws(LogError) -> Int? {
-        guard n >= 0, n <= eventCount else {
-            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
-        }
+        try checkPosition(n)
         var end = n
         while end > 0 {
             var state = try windowStart(before: end)

@@ -63,24 +63,20 @@ struct Export: ParsableCommand {
         if start != first - 1 {
             complain("note: the slice starts at event \(start + 1), the start of the gesture event \(first) belongs to")
         }
-        guard start > 0 else {
+        if start == 0 {
             // From the start: the state before event 1 is a new table's, which needs no
             // set-up (one would only repeat the defaults and renumber the events).
             out.line("# events 1 to \(last) of \(log)")
-            try reader.forEachEvent(from: 0, to: last) { _, event in
-                out.line(EventEncoder.line(event))
-                return true
+        } else {
+            let setUp = SetUpScript(reproducing: try reader.state(at: start))
+            if !setUp.notCarried.isEmpty {
+                complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
             }
-            return
+            out.line("# events \(start + 1) to \(last) of \(log), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
+            // Each set-up event written as it is made: a list of millions of rows is never held.
+            setUp.forEachEvent { out.line(EventEncoder.line($0)) }
+            out.line("# event \(start + 1) of \(log)")
         }
-        let setUp = SetUpScript(reproducing: try reader.state(at: start))
-        if !setUp.notCarried.isEmpty {
-            complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
-        }
-        out.line("# events \(start + 1) to \(last) of \(log), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
-        // Each set-up event written as it is made: a list of millions of rows is never held.
-        setUp.forEachEvent { out.line(EventEncoder.line($0)) }
-        out.line("# event \(start + 1) of \(log)")
         try reader.forEachEvent(from: start, to: last) { _, event in
             out.line(EventEncoder.line(event))
             return true
