@@ -59,6 +59,36 @@ struct ReplayCommandTests {
         #expect(s.stderr.contains("line 1: not valid JSON at column"))
     }
 
+    @Test("--at N before a bad line answers with a note naming it, as inspect does; a bad line within N exits 65")
+    func badLineAfterAt() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let head = """
+            {"type": "reload", "sections": [{"rows": 3}]}
+            {"type": "tap", "x": 20, "y": 10}
+
+            """
+        // One line that does not decode, one the engine rejects (no pan is active).
+        for (name, bad, reason) in [("syntax", #"{"type": "tap", "x": 20}"#, "line 3: tap: missing field \"y\""),
+                                    ("engine", #"{"type": "panMoved", "x": 20, "y": 30}"#, "line 3: panMoved")] {
+            let path = try CLI.write(head + bad + "\n" + #"{"type": "tap", "x": 20, "y": 60}"# + "\n", to: "\(name).jsonl", in: dir)
+            let before = try CLI.run(["replay", path, "--at", "2", "--json"])
+            #expect(before.status == 0, "\(name): \(before.stderr)")
+            #expect(before.stdout.contains(#""events": 2"#), "\(name)")
+            #expect(before.stdout.contains(#""selected": [[0, 0]]"#), "\(name)")
+            #expect(before.stderr.contains("note: \(path): \(reason)"), "\(name): \(before.stderr)")
+            let inspect = try CLI.run(["inspect", path, "--at", "2", "--json"])
+            #expect(inspect.status == 0, "\(name): \(inspect.stderr)")
+            for needed in [["--at", "3"], []] {
+                let r = try CLI.run(["replay", path] + needed)
+                #expect(r.status == 65, "\(name) \(needed): \(r.stderr)")
+                #expect(r.stderr.contains(reason), "\(name) \(needed): \(r.stderr)")
+                #expect(!r.stderr.contains("note:"), "\(name) \(needed)")
+                #expect(r.stdout.isEmpty)
+            }
+        }
+    }
+
     @Test("a missing file exits 74; --at past the end and unknown options exit 64")
     func otherFailures() throws {
         let missing = try CLI.run(["replay", "/nonexistent/x.jsonl"])

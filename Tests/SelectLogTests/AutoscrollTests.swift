@@ -193,4 +193,47 @@ struct AutoscrollTests {
         #expect(s.hashHex == before)
         #expect(s.t == Micros(raw: 5_000_000))
     }
+
+    @Test("auto-scroll stops when a configure or a viewport takes the zone away from the still finger; neither starts it")
+    func zoneMovesAwayFromFinger() throws {
+        // The finger rests at y 570 of a 600-pt viewport, in the bottom zone, moving down.
+        let running = stripTable + """
+
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 570, "t": 0}
+            """
+        for change in [#"{"type": "configure", "scrollAndSelect": {"bottomAnchor": -10}}"#,  // zone: y > 590
+                       #"{"type": "viewport", "height": 800}"#] {                           // zone: y > 800 + anchor
+            var s = try play(running)
+            #expect(s.pan?.autoscroll == .down)
+            try apply(&s, change)
+            #expect(s.pan?.autoscroll == nil, "\(change)")
+            try apply(&s, #"{"type": "tick", "t": 100}"#)
+            #expect(s.offset == 0, "\(change): the finger left the zone, so ticks scroll no more")
+            #expect(s.selected == rows(6...11))
+        }
+        // A setting that leaves the finger in its zone keeps it running, at the new rate.
+        var kept = try play(running)
+        try apply(&kept, #"{"type": "configure", "scrollAndSelect": {"rowsPerSecond": 20}}"#)
+        #expect(kept.pan?.autoscroll == .down)
+        try apply(&kept, #"{"type": "tick", "t": 100}"#)
+        #expect(kept.offset == 100)
+        // The top zone too: the anchor moves above the finger.
+        var up = try play(stripTable + """
+
+            {"type": "scroll", "y": 1000}
+            {"type": "panBegan", "x": 20, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 20, "y": 30}
+            """)
+        #expect(up.pan?.autoscroll == .up)
+        try apply(&up, #"{"type": "configure", "scrollAndSelect": {"topAnchor": 20}}"#)
+        #expect(up.pan?.autoscroll == nil)
+        // Moving the zone back under the still finger does not start it again: only a
+        // counted move starts auto-scroll (README, Semantics).
+        var back = try play(running + "\n" + #"{"type": "configure", "scrollAndSelect": {"bottomAnchor": -10}}"#)
+        try apply(&back, #"{"type": "configure", "scrollAndSelect": {"bottomAnchor": -50}}"#)
+        #expect(back.pan?.autoscroll == nil)
+        try apply(&back, #"{"type": "panMoved", "x": 20, "y": 580, "t": 10}"#)
+        #expect(back.pan?.autoscroll == .down)
+    }
 }

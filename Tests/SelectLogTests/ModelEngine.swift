@@ -13,9 +13,16 @@ extension ModelTable {
         if now < t { throw ModelRejection("t goes backwards") }
         var next = self
         try next.reduce(timed.event, now: now)
-        // 5.10.4: auto-scroll stops after any event that leaves the offset at its bound.
-        if let a = next.pan?.autoscroll, (a < 0 && next.offset <= 0) || (a > 0 && next.offset >= next.maxOffset) {
-            next.pan?.autoscroll = nil
+        // 5.3: a selection pan that began over no data row finds its start row at the
+        // first event after which a data row is under the finger, whatever the event.
+        if let p = next.pan, p.isSelectionPan, p.startID == nil { next.moveRule(reversal: false) }
+        // 5.3: auto-scroll runs while the finger is in the zone of its direction (the
+        // anchors and viewport of this moment, 5.10.13) and the offset can move that way;
+        // 5.10.4: it stops after any event that leaves the offset at its bound.
+        if let p = next.pan, let a = p.autoscroll {
+            let runs = a < 0 ? p.fingerY < next.topAnchor && next.offset > 0
+                             : p.fingerY > next.height + next.bottomAnchor && next.offset < next.maxOffset
+            if !runs { next.pan?.autoscroll = nil }
         }
         next.t = now
         self = next

@@ -53,4 +53,40 @@ struct PanStartRowTests {
         #expect(down.pan?.start == p(0, 0), "the first data row whose top is at or below y 20")
         #expect(down.selection.count == 3 + 50_000_000 + 2)
     }
+
+    @Test("a still finger finds the start row at the first event after which a data row is under it: a viewport, the editor closing")
+    func startRowFoundWithoutAMove() throws {
+        // Rows of 10 [0, 900), a footer [900, 1000). At offset 400 of a 600-pt viewport, y
+        // 550 is content y 950, the footer. A taller viewport clamps the offset to 300:
+        // y 550 is content y 850, row 85.
+        var viewport = try play("""
+            \(Self.strip)
+            {"type": "viewport", "height": 600}
+            {"type": "reload", "sections": [{"rows": 90, "rowHeight": 10, "footer": 100}]}
+            {"type": "scroll", "y": 400}
+            {"type": "panBegan", "x": 5, "y": 550}
+            """)
+        #expect(viewport.pan?.start == nil)
+        try apply(&viewport, #"{"type": "viewport", "height": 700}"#)
+        #expect(viewport.offset == 300)
+        // Started at content y 950, below every row: S is the last row whose bottom is at or
+        // above it, 89, and every row from S to R = 85 gets the mode.
+        #expect(viewport.pan?.start == p(0, 89))
+        #expect(viewport.selected == rows(85...89))
+        try apply(&viewport, #"{"type": "panEnded"}"#)
+        #expect(viewport.selected == rows(85...89))
+        #expect(viewport.undoStack.count == 1)
+        // Over the editor row below row 0 (rows of 10: the editor [10, 10 + its height));
+        // closing it puts row 3 [30, 40) under the finger at y 30, which holds the start.
+        var editor = try play("""
+            \(Self.strip)
+            {"type": "reload", "sections": [{"rows": 10, "rowHeight": 10}]}
+            {"type": "toggleEditor", "row": [0, 0]}
+            {"type": "panBegan", "x": 5, "y": 30}
+            """)
+        #expect(editor.pan?.start == nil)
+        try apply(&editor, #"{"type": "toggleEditor", "row": [0, 0]}"#)
+        #expect(editor.pan?.start == p(0, 3))
+        #expect(editor.selected == rows(3...3))
+    }
 }

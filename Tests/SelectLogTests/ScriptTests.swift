@@ -33,6 +33,9 @@ struct ScriptTests {
         (#"{"type": "reload", "sections": [{"rowHeight": 3}]}"#, "sections[0]: missing field \"rows\""),
         (#"{"type": "viewport", "width": -1}"#, "must not be negative"),
         (#"{"type": "scroll", "y": 1, "dy": 2}"#, "not both"),
+        // The contract's `{section}` or `{title}`: a title is checked even beside a section.
+        (#"{"type": "jumpToSection", "section": 0, "title": "nope"}"#, "give \"section\" or \"title\", not both"),
+        (#"{"type": "jumpToSection", "section": 0, "title": 5}"#, "field \"title\" must be a string"),
         (#"{"type": "scroll", "phase": "fling"}"#, "unknown phase"),
         (#"{"type": "configure", "scrollAndSelect": {"edge": "top"}}"#, "edge"),
         (#"{"type": "configure", "scrollAndSelect": {"reversal": "undo"}}"#, "reversal"),

@@ -181,7 +181,7 @@ extension TableState {
     @inline(__always)
     private mutating func finish(at now: Micros) {
         // Only a running auto-scroll can stop (one test inline, the call only then).
-        if gesture.phase == .autoScrolling { stopAutoscrollAtBound() }
+        if gesture.phase == .autoScrolling { stopAutoscrollWhenItCannotRun() }
         t = now
         events += 1
         checkInvariants()
@@ -195,8 +195,12 @@ extension TableState {
 
     private mutating func reduce(_ event: Event, at now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         switch event {
-        case .configure(let patch): configure(patch, at: now)
-        case .viewport(let width, let height): resize(width: width, height: height)
+        case .configure(let patch):
+            configure(patch, at: now)
+            findStartRowUnderStillFinger(&changed)
+        case .viewport(let width, let height):
+            resize(width: width, height: height)
+            findStartRowUnderStillFinger(&changed)
         case .reload(let sections): try reload(sections)
         case .setEditing(let on): setEditing(on)
         case .tap(let p): tap(p, &changed)
@@ -212,6 +216,7 @@ extension TableState {
         case .setOptionVisible(let row, let visible): try setOptionVisible(row, visible)
         case .toggleEditor(let row, let options, let multiple, let chosen):
             try toggleEditor(below: row, options: options, multiple: multiple, chosen: chosen)
+            findStartRowUnderStillFinger(&changed)
         case .choose(let option): try choose(option)
         case .tick: tick(now, &changed)
         case .insertRows(let at, let heights):

@@ -16,7 +16,7 @@ public enum BehaviourFingerprint {
     public static let current: UInt64 = compute(with: .standard)
 
     /// Bumped when the corpus changes.
-    static let corpusVersion: UInt64 = 1
+    static let corpusVersion: UInt64 = 2
 
     /// The fingerprint of `engine`: every event's outcome (accepted or rejected) and
     /// the content offset after it, the gesture fingerprint every 8 events, plus the
@@ -52,7 +52,11 @@ public enum BehaviourFingerprint {
     }
 
     /// Taps that select and deselect in single and multiple mode, in and out of
-    /// editing, explicit selection, edits that move the selection, undo and redo.
+    /// editing, explicit selection, edits that move the selection, undo and redo; then
+    /// a strip pan whose auto-scroll a `configure` stops by moving the zone away from the
+    /// still finger, and one that began over the editor row and finds its start row when
+    /// the editor closes (rules whose fixes changed no other session's states, so the
+    /// corpus holds them itself).
     static var handWritten: [TimedEvent] {
         func tap(_ y: Int) -> Event { .tap(ViewportPoint(x: Points(40), y: Points(y))) }
         var single = ConfigurationPatch()
@@ -61,6 +65,14 @@ public enum BehaviourFingerprint {
         var multiple = ConfigurationPatch()
         multiple.allowsMultipleSelection = true
         multiple.allowsMultipleSelectionDuringEditing = true
+        var strip = ConfigurationPatch()
+        strip.scrollAndSelect = StripPatch()
+        strip.scrollAndSelect?.enabled = true
+        strip.scrollAndSelect?.rowsPerSecond = Points(10)
+        var zoneAway = ConfigurationPatch()
+        zoneAway.scrollAndSelect = StripPatch()
+        zoneAway.scrollAndSelect?.bottomAnchor = Points(-5)
+        func finger(_ y: Int) -> ViewportPoint { ViewportPoint(x: Points(10), y: Points(y)) }
         let events: [Event] = [
             .configure(single),
             .viewport(width: Points(390), height: Points(400)),
@@ -77,6 +89,12 @@ public enum BehaviourFingerprint {
             .selectAll, .jumpToSection(.title("B")), tap(20), tap(300), .deselectAll, .undo, .undo, .redo,
             .insertSections(at: [0], sections: [SectionSpec(rows: 3, rowHeight: Points(60))]), .deleteSections(at: [2]),
             .scroll(.by(Points(120)), phase: nil, target: nil), tap(10), tap(390), .scroll(.to(Points(0)), phase: .idle, target: nil),
+            // Section 0 now holds 3 rows of 60 pt, in a 400-pt viewport at offset 0.
+            .configure(strip), .panBegan(finger(100), fingers: 1), .panMoved(finger(390)), .tick,
+            .configure(zoneAway), .tick, .panEnded(nil, targetOffset: nil),
+            .scroll(.to(Points(0)), phase: nil, target: nil), .toggleEditor(row: RowPath(0, 0), options: ["x"], multiple: false, chosen: []),
+            .panBegan(finger(70), fingers: 1), .toggleEditor(row: RowPath(0, 0), options: ["x"], multiple: false, chosen: []),
+            .panEnded(nil, targetOffset: nil),
         ]
         return events.enumerated().map { TimedEvent($0.element, t: Micros(raw: Int64($0.offset) * 100_000)) }
     }

@@ -319,8 +319,10 @@ public enum EventDecoder {
             let motion: ScrollMotion? = y.map { .to($0) } ?? dy.map { .by($0) }
             return .scroll(motion, phase: phase, target: try f.offset(.target))
         case .jumpToSection:
-            if let s = try f.int(.section) { return .jumpToSection(.index(s)) }
-            if let title = try f.string(.title) { return .jumpToSection(.title(title)) }
+            let section = try f.int(.section), title = try f.string(.title)
+            if section != nil && title != nil { throw f.fail("give \"section\" or \"title\", not both") }
+            if let section { return .jumpToSection(.index(section)) }
+            if let title { return .jumpToSection(.title(title)) }
             throw f.fail("give \"section\" or \"title\"")
         case .swipeBegan:
             return .swipeBegan(row: try f.required(.row) { k throws(InvalidEvent) in try f.rowPath(k) })

@@ -83,32 +83,44 @@ enum Input {
         }
     }
 
-    /// Replays a script as it streams in. Every line is decoded (so a bad line past
-    /// `at` still fails, and `at` is checked against the real count), but events are
-    /// applied only up to `at` and up to the first one the engine rejects.
+    /// Replays a script as it streams in, to its end or its first bad line (one that
+    /// does not decode, or an event the engine rejects), keeping the state after `at`
+    /// events. A bad line after those events is noted on standard error and the state
+    /// is the answer, as `inspect` and `export` answer a view that ends before it; a bad
+    /// line the answer needs (within `at` events, or anywhere without `at`) exits 65
+    /// naming it. `at` past the script's end is a usage error.
     static func state(ofScript file: InputFile, at: Int?) throws -> TableState {
         var state = TableState()
+        var answer: TableState? = at == 0 ? state : nil
         var count = 0
-        var rejected: ScriptError?
-        try forEachScriptEvent(file) { line, event in
-            count += 1
-            guard rejected == nil, count <= at ?? Int.max else { return true }
+        var failure: String?
+        try forEachScriptEvent(file, stopsAt: { message in
+            failure = message
+            return true
+        }) { line, event in
             do throws(InvalidEvent) {
                 try state.apply(event)
             } catch {
-                rejected = ScriptError(line: line, reason: error)
+                failure = "\(file.path): \(ScriptError(line: line, reason: error))"
+                return false
             }
+            count += 1
+            if count == at { answer = state }
             return true
+        }
+        if let failure {
+            guard let at, let answer else {
+                complain(failure)
+                throw Exit.invalidInput
+            }
+            complain("note: \(failure); --at \(at) is before it")
+            return answer
         }
         if let at, at > count {
             complain("--at \(at): \(file.path) has only \(count) events")
             throw Exit.usage
         }
-        if let rejected {
-            complain("\(file.path): \(rejected)")
-            throw Exit.invalidInput
-        }
-        return state
+        return answer ?? state
     }
 
     /// The streaming entry point: calls `body` with each event of the script at

@@ -176,12 +176,27 @@ extension TableState {
         gesture.settle(pan, autoscroll: auto)
     }
 
-    /// Stops auto-scroll once the offset sits at its bound in the scroll direction
-    /// (spec 5.10.4); run after every event.
-    mutating func stopAutoscrollAtBound() {
-        guard let auto = gesture.autoscroll,
-              (auto.direction == .up && contentOffset <= .zero) || (auto.direction == .down && contentOffset >= maxOffset)
-        else { return }
-        gesture.stopAutoscroll()
+    /// After the layout or the viewport changed under a still finger (`viewport`,
+    /// `toggleEditor`, `configure`): a selection pan that began over no data row finds
+    /// its start row if one is under the finger now (spec 5.3: "at the first event after
+    /// which a data row R is under the finger"). A pan that has its start row waits for
+    /// the next move, tick or scroll, which apply the move rule.
+    mutating func findStartRowUnderStillFinger(_ changed: inout SelectionDelta) {
+        guard gesture.isSelecting, gesture.panCore.rows == nil else { return }
+        followFingerAfterScroll(&changed)
+    }
+
+    /// Stops auto-scroll once it can no longer run (spec 5.3, 5.10.4): the offset sits at
+    /// its bound in the scroll direction, or the still finger is out of that direction's
+    /// zone, as the anchors and the viewport now place it (after a `configure` or a
+    /// `viewport`). The test auto-scroll starts with, in `updatedAutoscroll`. Run after
+    /// every event.
+    mutating func stopAutoscrollWhenItCannotRun() {
+        guard let auto = gesture.autoscroll else { return }
+        let s = configuration.strip, y = gesture.finger.y
+        let runs = auto.direction == .up
+            ? y < s.topAnchor && contentOffset > .zero
+            : y > viewport.height + s.bottomAnchor && contentOffset < maxOffset
+        if !runs { gesture.stopAutoscroll() }
     }
 }
