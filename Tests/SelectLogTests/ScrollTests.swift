@@ -154,6 +154,20 @@ struct ScrollTests {
         #expect(s.offset == 1000)
     }
 
+    @Test("titles are the same only when their Unicode scalars are: a precomposed é is not e with a combining acute")
+    func titlesCompareExactly() throws {
+        // Sections of 10 rows of 50 pt and a 20-pt header: section k starts at 520 k.
+        var s = try play(#"""
+            {"type": "viewport", "width": 390, "height": 300}
+            {"type": "reload", "sections": [{"rows": 10, "rowHeight": 50, "header": 20, "title": "e\u0301"}, {"rows": 10, "rowHeight": 50, "header": 20, "title": "\u00e9"}, {"rows": 30, "rowHeight": 50}]}
+            """#)
+        try apply(&s, #"{"type": "jumpToSection", "title": "\u00e9"}"#)
+        #expect(s.offset == 520, "Swift's String == would take the canonically equal first section")
+        try apply(&s, #"{"type": "jumpToSection", "title": "e\u0301"}"#)
+        #expect(s.offset == 0)
+        #expect(reject(&s, #"{"type": "jumpToSection", "title": "E\u0301"}"#).contains("title"))
+    }
+
     @Test("jumpToSection to an unknown section or title is invalid")
     func jumpUnknown() throws {
         var s = try play(singleTable)

@@ -54,9 +54,10 @@ public enum BehaviourFingerprint {
     /// Taps that select and deselect in single and multiple mode, in and out of
     /// editing, explicit selection, edits that move the selection, undo and redo; then
     /// a strip pan whose auto-scroll a `configure` stops by moving the zone away from the
-    /// still finger, and one that began over the editor row and finds its start row when
-    /// the editor closes (rules whose fixes changed no other session's states, so the
-    /// corpus holds them itself).
+    /// still finger, one that began over the editor row and finds its start row when the
+    /// editor closes, and a jump to a title that another title equals only canonically
+    /// (rules whose fixes changed no other session's states, so the corpus holds them
+    /// itself).
     static var handWritten: [TimedEvent] {
         func tap(_ y: Int) -> Event { .tap(ViewportPoint(x: Points(40), y: Points(y))) }
         var single = ConfigurationPatch()
@@ -95,6 +96,10 @@ public enum BehaviourFingerprint {
             .scroll(.to(Points(0)), phase: nil, target: nil), .toggleEditor(row: RowPath(0, 0), options: ["x"], multiple: false, chosen: []),
             .panBegan(finger(70), fingers: 1), .toggleEditor(row: RowPath(0, 0), options: ["x"], multiple: false, chosen: []),
             .panEnded(nil, targetOffset: nil),
+            // Titles are compared exactly: "é" is not "e" and a combining acute.
+            .reload(sections: [SectionSpec(rows: 10, header: Points(20), title: "e\u{301}"),
+                               SectionSpec(rows: 10, header: Points(20), title: "\u{e9}"), SectionSpec(rows: 30)]),
+            .jumpToSection(.title("\u{e9}")),
         ]
         return events.enumerated().map { TimedEvent($0.element, t: Micros(raw: Int64($0.offset) * 100_000)) }
     }

@@ -47,21 +47,25 @@ public struct TableLayout: Equatable, Sendable {
     /// after the sections last changed: a jump looked through every title (9 ms at
     /// 1,000,000 sections, and a log can jump as often as it likes). Row edits keep it.
     struct TitleMemo: Equatable, Sendable {
-        var first: [String: Int]?
+        var first: [[UInt8]: Int]?
         /// A memo is no part of a layout's value.
         static func == (_: TitleMemo, _: TitleMemo) -> Bool { true }
     }
     private var titles = TitleMemo()
 
-    /// The first section titled `title`, if any.
+    /// The first section titled `title`, if any. Titles are the same when their Unicode
+    /// scalars are (compared as UTF-8), not by the canonical equivalence of Swift's
+    /// `String`: "é" and "e" followed by a combining acute are two titles, as NSString's
+    /// `isEqual(_:)` and an implementation comparing code points see them, and the answer
+    /// depends on no Unicode version's normalization data.
     mutating func section(titled title: String) -> Int? {
-        if let first = titles.first { return first[title] }
-        var first: [String: Int] = [:]
+        if let first = titles.first { return first[Array(title.utf8)] }
+        var first: [[UInt8]: Int] = [:]
         for (i, section) in sections.enumerated().reversed() {
-            if let t = section.title { first[t] = i }
+            if let t = section.title { first[Array(t.utf8)] = i }
         }
         titles.first = first
-        return first[title]
+        return first[Array(title.utf8)]
     }
 
     /// A layout of `sections`, with the editor row closed; `editorHeight` is the editor row's height when it opens.
