@@ -77,8 +77,11 @@ struct ReplayCommandTests {
             #expect(before.stdout.contains(#""events": 2"#), "\(name)")
             #expect(before.stdout.contains(#""selected": [[0, 0]]"#), "\(name)")
             #expect(before.stderr.contains("note: \(path): \(reason)"), "\(name): \(before.stderr)")
+            #expect(before.stderr.contains("reading the 2 events before it"), "\(name): \(before.stderr)")
             let inspect = try CLI.run(["inspect", path, "--at", "2", "--json"])
             #expect(inspect.status == 0, "\(name): \(inspect.stderr)")
+            let note = try #require(before.stderr.split(separator: "\n").first { $0.hasPrefix("selectlog: note:") || $0.hasPrefix("note:") })
+            #expect(inspect.stderr.contains(note), "\(name): the same note as inspect's: \(inspect.stderr)")
             for needed in [["--at", "3"], []] {
                 let r = try CLI.run(["replay", path] + needed)
                 #expect(r.status == 65, "\(name) \(needed): \(r.stderr)")

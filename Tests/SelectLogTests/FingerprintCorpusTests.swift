@@ -48,4 +48,44 @@ struct FingerprintCorpusTests {
         #expect(states[jump].contentOffset == states[jump].layout.top(ofSection: 1))
         #expect(states[jump].contentOffset > .zero)
     }
+
+    /// The engine before this session's fixes, one rule at a time: after a `configure`,
+    /// `viewport` or `toggleEditor`, the pan (and the selection it changed) as it was.
+    static func without(_ rule: String, when changed: @escaping @Sendable (TableState, TableState) -> Bool) -> EngineBehaviour {
+        EngineBehaviour(name: "without \(rule)") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+            let before = state
+            let changes = try state.apply(e)
+            switch e.event {
+            case .configure, .viewport, .toggleEditor:
+                if changed(before, state) {
+                    state.gesture = before.gesture
+                    state.history.selection = before.history.selection
+                }
+            default: break
+            }
+            return changes
+        }
+    }
+
+    @Test("an engine without any one of the rules the corpus was extended for has another fingerprint")
+    func eachRuleIsSeen() {
+        let noStartRow = Self.without("the start row found after a layout change") { before, after in
+            before.pan?.start == nil && after.pan?.start != nil
+        }
+        let zoneIgnored = Self.without("auto-scroll stopping when the zone leaves the finger") { before, after in
+            before.pan?.autoscroll != nil && after.pan?.autoscroll == nil
+        }
+        let canonicalTitles = EngineBehaviour(name: "titles compared canonically") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+            if case .jumpToSection(.title(let title)) = e.event,
+               let i = state.layout.sections.firstIndex(where: { $0.title == title }) {
+                return try state.apply(TimedEvent(.jumpToSection(.index(i)), t: e.t))
+            }
+            return try state.apply(e)
+        }
+        // The variants really differ from the standard engine on the corpus's own cases.
+        #expect(EngineBehaviour.standard.fingerprint == BehaviourFingerprint.current)
+        for variant in [noStartRow, zoneIgnored, canonicalTitles] {
+            #expect(variant.fingerprint != BehaviourFingerprint.current, "\(variant.name)")
+        }
+    }
 }

@@ -87,7 +87,7 @@ extension ModelTable {
                 guard i >= 0, i < sections.count else { throw ModelRejection("no section \(i)") }
                 index = i
             case .title(let title):
-                guard let i = sections.firstIndex(where: { $0.title == title }) else { throw ModelRejection("no title \(title)") }
+                guard let i = sections.firstIndex(where: { $0.title.map { Array($0.unicodeScalars) } == Array(title.unicodeScalars) }) else { throw ModelRejection("no title \(title)") }
                 index = i
             }
             guard let header = elements.filter({ $0.kind == .header })[safe: index] else { throw ModelRejection("no header") }

@@ -88,5 +88,17 @@ struct PanStartRowTests {
         try apply(&editor, #"{"type": "toggleEditor", "row": [0, 0]}"#)
         #expect(editor.pan?.start == p(0, 3))
         #expect(editor.selected == rows(3...3))
+        // A configure of the editor's height: the editor [10, 54) shrinks to [10, 20), which
+        // puts row 1 [20, 30) under the finger at y 25, holding the start.
+        var height = try play("""
+            \(Self.strip)
+            {"type": "reload", "sections": [{"rows": 10, "rowHeight": 10}]}
+            {"type": "toggleEditor", "row": [0, 0]}
+            {"type": "panBegan", "x": 5, "y": 25}
+            """)
+        #expect(height.pan?.start == nil)
+        try apply(&height, #"{"type": "configure", "editorHeight": 10}"#)
+        #expect(height.pan?.start == p(0, 1))
+        #expect(height.selected == rows(1...1))
     }
 }

@@ -42,6 +42,9 @@ enum RandomEvents {
                 s.jitter = Bool.random(using: &rng) ? points(&rng, 0...8) : nil
                 s.rowsPerSecond = Bool.random(using: &rng) ? points(&rng, 0...40) : nil
                 s.stripWidth = Bool.random(using: &rng) ? points(&rng, 0...100) : nil
+                // Anchors that move a zone onto or off a still finger (auto-scroll stops then).
+                s.topAnchor = Int.random(in: 0..<4, using: &rng) == 0 ? points(&rng, 0...120) : nil
+                s.bottomAnchor = Int.random(in: 0..<4, using: &rng) == 0 ? Points(raw: -points(&rng, 0...120).raw) : nil
                 c.scrollAndSelect = s
             }
             return .configure(c)

@@ -99,7 +99,7 @@ enum Input {
             return true
         }) { line, event in
             do throws(InvalidEvent) {
-                try state.apply(event)
+                try state.applyDiscardingChanges(event)
             } catch {
                 failure = "\(file.path): \(ScriptError(line: line, reason: error))"
                 return false
@@ -109,11 +109,11 @@ enum Input {
             return true
         }
         if let failure {
-            guard let at, let answer else {
+            guard let answer else {
                 complain(failure)
                 throw Exit.invalidInput
             }
-            complain("note: \(failure); --at \(at) is before it")
+            complain("note: \(failure); reading the \(count) event\(count == 1 ? "" : "s") before it")
             return answer
         }
         if let at, at > count {
