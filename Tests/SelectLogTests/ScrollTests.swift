@@ -168,6 +168,17 @@ struct ScrollTests {
         #expect(reject(&s, #"{"type": "jumpToSection", "title": "E\u0301"}"#).contains("title"))
     }
 
+    @Test("sections whose titles are only canonically equal are not equal, as a jump tells them apart")
+    func sectionEqualityMatchesJumps() {
+        let precomposed = LayoutSection(count: 3, title: "\u{e9}"), combining = LayoutSection(count: 3, title: "e\u{301}")
+        #expect("\u{e9}" == "e\u{301}", "Swift's String calls them equal")
+        #expect(precomposed != combining)
+        #expect(precomposed == LayoutSection(count: 3, title: "\u{e9}"))
+        #expect(LayoutSection(count: 3) != LayoutSection(count: 3, title: ""))
+        #expect(LayoutSection(count: 3, title: "a") != LayoutSection(count: 4, title: "a"))
+        #expect(LayoutSection(count: 3, header: Points(1)) != LayoutSection(count: 3))
+    }
+
     @Test("jumpToSection to an unknown section or title is invalid")
     func jumpUnknown() throws {
         var s = try play(singleTable)

@@ -11,6 +11,18 @@ public struct LayoutSection: Equatable, Sendable {
     /// The section-index title, for `jumpToSection {title}`.
     public var title: String?
 
+    /// Equal heights and the same title, its Unicode scalars compared as `jumpToSection`
+    /// compares them (not `String`'s canonical equivalence): sections that one jump tells
+    /// apart are not equal.
+    public static func == (a: LayoutSection, b: LayoutSection) -> Bool {
+        let sameTitle = switch (a.title, b.title) {
+        case (nil, nil): true
+        case let (x?, y?): x.utf8.elementsEqual(y.utf8)
+        default: false
+        }
+        return sameTitle && a.rowHeight == b.rowHeight && a.header == b.header && a.footer == b.footer && a.rows == b.rows
+    }
+
     package init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
         self.rows = rows
         self.rowHeight = rowHeight
