@@ -54,7 +54,7 @@ struct PanStartRowTests {
         #expect(down.selection.count == 3 + 50_000_000 + 2)
     }
 
-    @Test("a still finger finds the start row at the first event after which a data row is under it: a viewport, the editor closing")
+    @Test("a still finger finds the start row at the first event after which a data row is under it: a viewport, the editor closing or shrinking")
     func startRowFoundWithoutAMove() throws {
         // Rows of 10 [0, 900), a footer [900, 1000). At offset 400 of a 600-pt viewport, y
         // 550 is content y 950, the footer. A taller viewport clamps the offset to 300:
@@ -76,29 +76,21 @@ struct PanStartRowTests {
         try apply(&viewport, #"{"type": "panEnded"}"#)
         #expect(viewport.selected == rows(85...89))
         #expect(viewport.undoStack.count == 1)
-        // Over the editor row below row 0 (rows of 10: the editor [10, 10 + its height));
-        // closing it puts row 3 [30, 40) under the finger at y 30, which holds the start.
-        var editor = try play("""
-            \(Self.strip)
-            {"type": "reload", "sections": [{"rows": 10, "rowHeight": 10}]}
-            {"type": "toggleEditor", "row": [0, 0]}
-            {"type": "panBegan", "x": 5, "y": 30}
-            """)
-        #expect(editor.pan?.start == nil)
-        try apply(&editor, #"{"type": "toggleEditor", "row": [0, 0]}"#)
-        #expect(editor.pan?.start == p(0, 3))
-        #expect(editor.selected == rows(3...3))
-        // A configure of the editor's height: the editor [10, 54) shrinks to [10, 20), which
-        // puts row 1 [20, 30) under the finger at y 25, holding the start.
-        var height = try play("""
-            \(Self.strip)
-            {"type": "reload", "sections": [{"rows": 10, "rowHeight": 10}]}
-            {"type": "toggleEditor", "row": [0, 0]}
-            {"type": "panBegan", "x": 5, "y": 25}
-            """)
-        #expect(height.pan?.start == nil)
-        try apply(&height, #"{"type": "configure", "editorHeight": 10}"#)
-        #expect(height.pan?.start == p(0, 1))
-        #expect(height.selected == rows(1...1))
+        // A pan over the editor row below row 0 (rows of 10, the editor [10, 54)). Closing
+        // the editor puts row 3 [30, 40) under the finger at y 30; shrinking it to [10, 20)
+        // puts row 1 [20, 30) under the finger at y 25. Either row holds the start.
+        for (y, change, start) in [(30, #"{"type": "toggleEditor", "row": [0, 0]}"#, 3),
+                                   (25, #"{"type": "configure", "editorHeight": 10}"#, 1)] {
+            var s = try play("""
+                \(Self.strip)
+                {"type": "reload", "sections": [{"rows": 10, "rowHeight": 10}]}
+                {"type": "toggleEditor", "row": [0, 0]}
+                {"type": "panBegan", "x": 5, "y": \(y)}
+                """)
+            #expect(s.pan?.start == nil)
+            try apply(&s, change)
+            #expect(s.pan?.start == p(0, start), "\(change)")
+            #expect(s.selected == rows(start...start), "\(change)")
+        }
     }
 }
