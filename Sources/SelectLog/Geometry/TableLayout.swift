@@ -59,13 +59,14 @@ public struct TableLayout: Equatable, Sendable {
     /// `isEqual(_:)` and an implementation comparing code points see them, and the answer
     /// depends on no Unicode version's normalization data.
     mutating func section(titled title: String) -> Int? {
-        if let first = titles.first { return first[Array(title.utf8)] }
+        let key = Array(title.utf8)
+        if let first = titles.first { return first[key] }
         var first: [[UInt8]: Int] = [:]
         for (i, section) in sections.enumerated().reversed() {
             if let t = section.title { first[Array(t.utf8)] = i }
         }
         titles.first = first
-        return first[Array(title.utf8)]
+        return first[key]
     }
 
     /// A layout of `sections`, with the editor row closed; `editorHeight` is the editor row's height when it opens.

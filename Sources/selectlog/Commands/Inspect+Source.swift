@@ -63,7 +63,7 @@ enum Session {
                     complain(failure)
                     throw Exit.invalidInput
                 }
-                complain("note: \(failure); reading the \(recorder.eventCount) event\(recorder.eventCount == 1 ? "" : "s") before it")
+                Input.noteBadLine(failure, eventsBefore: recorder.eventCount)
             }
             do {
                 return (try LogReader(path: temporary), true)

@@ -113,7 +113,7 @@ enum Input {
                 complain(failure)
                 throw Exit.invalidInput
             }
-            complain("note: \(failure); reading the \(count) event\(count == 1 ? "" : "s") before it")
+            noteBadLine(failure, eventsBefore: count)
             return answer
         }
         if let at, at > count {
@@ -121,6 +121,12 @@ enum Input {
             throw Exit.usage
         }
         return answer ?? state
+    }
+
+    /// The note for a script's bad line after the events a view needs (`replay --at`,
+    /// `inspect`, `export`), which answers from the `count` events before it.
+    static func noteBadLine(_ failure: String, eventsBefore count: Int) {
+        complain("note: \(failure); reading the \(count) event\(count == 1 ? "" : "s") before it")
     }
 
     /// The streaming entry point: calls `body` with each event of the script at

@@ -186,17 +186,11 @@ extension TableState {
         followFingerAfterScroll(&changed)
     }
 
-    /// Stops auto-scroll once it can no longer run (spec 5.3, 5.10.4): the offset sits at
-    /// its bound in the scroll direction, or the still finger is out of that direction's
-    /// zone, as the anchors and the viewport now place it (after a `configure` or a
-    /// `viewport`). The test auto-scroll starts with, in `updatedAutoscroll`. Run after
-    /// every event.
+    /// Stops auto-scroll once it can no longer run (`autoscrollCanRun`; spec 5.3, 5.10.4):
+    /// the offset sits at its bound in the scroll direction, or the still finger is out of
+    /// that direction's zone (after a `configure` or a `viewport`). Run after every event.
     mutating func stopAutoscrollWhenItCannotRun() {
-        guard let auto = gesture.autoscroll else { return }
-        let s = configuration.strip, y = gesture.finger.y
-        let runs = auto.direction == .up
-            ? y < s.topAnchor && contentOffset > .zero
-            : y > viewport.height + s.bottomAnchor && contentOffset < maxOffset
-        if !runs { gesture.stopAutoscroll() }
+        guard let auto = gesture.autoscroll, !autoscrollCanRun(auto.direction, fingerAt: gesture.finger.y) else { return }
+        gesture.stopAutoscroll()
     }
 }

@@ -183,16 +183,23 @@ extension TableState {
         }
     }
 
+    /// Whether auto-scroll in `direction` can run with the finger at viewport y `y` (spec
+    /// 5.3): the finger in that direction's zone, as the anchors and the viewport now
+    /// place it, and the offset able to move that way. What starts it after a counted
+    /// move, and what keeps it running after any event.
+    @inline(__always)  // a call would copy the whole state to pass `self`
+    func autoscrollCanRun(_ direction: Direction, fingerAt y: Points) -> Bool {
+        let s = configuration.strip
+        return direction == .up
+            ? y < s.topAnchor && contentOffset > .zero
+            : y > viewport.height + s.bottomAnchor && contentOffset < maxOffset
+    }
+
     /// Auto-scroll after a counted move (spec 5.3): starts, keeps or stops it.
     @inline(__always)  // a call would copy the whole state to pass `self`
     private func updatedAutoscroll(_ pan: inout PanCore, _ auto: AutoScroll?, now: Micros) -> AutoScroll? {
-        let s = configuration.strip
         var wanted: Direction?
-        if pan.finger.y < s.topAnchor, pan.direction == .up, contentOffset > .zero {
-            wanted = .up
-        } else if pan.finger.y > viewport.height + s.bottomAnchor, pan.direction == .down, contentOffset < maxOffset {
-            wanted = .down
-        }
+        if let direction = pan.direction, autoscrollCanRun(direction, fingerAt: pan.finger.y) { wanted = direction }
         if wanted == auto?.direction { return auto }
         pan.lastAutoscrollChange = now
         return wanted.map { AutoScroll(direction: $0, since: now) }
