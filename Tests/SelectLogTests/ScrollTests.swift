@@ -179,6 +179,20 @@ struct ScrollTests {
         #expect(LayoutSection(count: 3, header: Points(1)) != LayoutSection(count: 3))
     }
 
+    @Test("events whose titles are only canonically equal are not equal: they jump, or lay out sections, differently")
+    func eventEqualityMatchesJumps() {
+        let precomposed = Event.jumpToSection(.title("\u{e9}")), combining = Event.jumpToSection(.title("e\u{301}"))
+        #expect(precomposed != combining)
+        #expect(precomposed == .jumpToSection(.title("\u{e9}")))
+        #expect(Set([precomposed, combining]).count == 2)
+        #expect(Event.jumpToSection(.index(0)) != .jumpToSection(.title("0")))
+        #expect(SectionSpec(rows: 2, title: "\u{e9}") != SectionSpec(rows: 2, title: "e\u{301}"))
+        #expect(SectionSpec(rows: 2, title: "\u{e9}") == SectionSpec(rows: 2, title: "\u{e9}"))
+        #expect(SectionSpec(rows: 2) != SectionSpec(rows: 2, title: ""))
+        #expect(SectionSpec(rows: 2, rowHeights: [Points(3)]) != SectionSpec(rows: 2))
+        #expect(Event.reload(sections: [SectionSpec(rows: 2, title: "\u{e9}")]) != .reload(sections: [SectionSpec(rows: 2, title: "e\u{301}")]))
+    }
+
     @Test("jumpToSection to an unknown section or title is invalid")
     func jumpUnknown() throws {
         var s = try play(singleTable)

@@ -130,6 +130,16 @@ public enum SectionReference: Hashable, Sendable {
     case index(Int)
     /// The first section with this title.
     case title(String)
+
+    /// The same section index, or the same title by its Unicode scalars (as the jump
+    /// compares titles): two references that jump differently are not equal.
+    public static func == (a: SectionReference, b: SectionReference) -> Bool {
+        switch (a, b) {
+        case let (.index(x), .index(y)): x == y
+        case let (.title(x), .title(y)): LayoutSection.sameTitle(x, y)
+        default: false
+        }
+    }
 }
 
 /// A section as events describe it (spec 2): kept as written, so a million uniform
@@ -156,6 +166,13 @@ public struct SectionSpec: Hashable, Sendable {
         self.header = header
         self.footer = footer
         self.title = title
+    }
+
+    /// Equal fields, the title compared by its Unicode scalars (as `jumpToSection`
+    /// compares titles): sections that one jump tells apart are not equal.
+    public static func == (a: SectionSpec, b: SectionSpec) -> Bool {
+        a.rows == b.rows && a.rowHeight == b.rowHeight && a.rowHeights == b.rowHeights && a.header == b.header
+            && a.footer == b.footer && LayoutSection.sameTitle(a.title, b.title)
     }
 
     /// The laid-out section.

@@ -15,12 +15,20 @@ public struct LayoutSection: Equatable, Sendable {
     /// compares them (not `String`'s canonical equivalence): sections that one jump tells
     /// apart are not equal.
     public static func == (a: LayoutSection, b: LayoutSection) -> Bool {
-        let sameTitle = switch (a.title, b.title) {
+        sameTitle(a.title, b.title) && a.rowHeight == b.rowHeight && a.header == b.header && a.footer == b.footer
+            && a.rows == b.rows
+    }
+
+    /// Whether two titles are the same to `jumpToSection`: the same Unicode scalars, as
+    /// `NSString.isEqual(_:)` compares them, where `String ==` takes canonically
+    /// equivalent strings as equal. The equality of every value that holds a title
+    /// (`LayoutSection`, `SectionSpec`, `SectionReference`, and so `Event`) uses it.
+    static func sameTitle(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
         case (nil, nil): true
         case let (x?, y?): x.utf8.elementsEqual(y.utf8)
         default: false
         }
-        return sameTitle && a.rowHeight == b.rowHeight && a.header == b.header && a.footer == b.footer && a.rows == b.rows
     }
 
     package init(rows: HeightTree, rowHeight: Points = Points(44), header: Points = .zero, footer: Points = .zero, title: String? = nil) {
