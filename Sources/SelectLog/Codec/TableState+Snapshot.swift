@@ -324,7 +324,7 @@ extension TableState {
         }
         if try r.bool() {
             var options: [String] = []
-            for _ in 0..<(try r.count(limit: 1_000_000)) { options.append(try r.string()) }
+            for _ in 0..<(try r.count(limit: EventLimits.eventBytes)) { options.append(try r.string()) }
             let multiple = try r.bool()
             var chosen: [Int] = []
             for _ in 0..<(try r.count(limit: options.count)) { chosen.append(try r.count(limit: Int(Int32.max))) }
@@ -341,7 +341,7 @@ extension TableState {
                     var lists: [[Int]] = []
                     for _ in 0..<2 {
                         var list: [Int] = []
-                        for _ in 0..<(try r.count(limit: 1_000_000)) { list.append(try r.count(limit: Int(Int32.max))) }
+                        for _ in 0..<(try r.count(limit: EventLimits.eventBytes)) { list.append(try r.count(limit: Int(Int32.max))) }
                         lists.append(list)
                     }
                     stack.append(.choose(opening: opening, before: lists[0], after: lists[1]))

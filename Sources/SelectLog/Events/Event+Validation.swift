@@ -147,6 +147,21 @@ extension Event {
         case .select(let rows), .deselect(let rows):
             try check.paths(rows, .rows)
         }
+        if let n = fieldBytes, n > EventLimits.eventBytes {
+            throw InvalidEvent(type.rawValue, "its fields take \(n) bytes, more than the \(EventLimits.eventBytes) an event may take in the log (\(eventSizeHint))")
+        }
+    }
+
+    /// What an app does instead of an event over `EventLimits.eventBytes`.
+    private var eventSizeHint: String {
+        switch self {
+        case .reload, .insertSections:
+            "give equal heights as rowHeight, or add the sections over several insertSections events"
+        case .toggleEditor:
+            "fewer or shorter options"
+        default:
+            "split the rows over several events"
+        }
     }
 }
 

@@ -30,8 +30,17 @@ public enum EventLimits {
     public static let tableRows = 100_000_000
     /// The most sections a table may hold (checked by the engine, which knows the table).
     public static let tableSections = 1_000_000
-    /// The longest string (a section `title`, an editor option) in UTF-8 bytes.
-    public static let stringBytes = Int(Int32.max)
+    /// The most bytes an event's fields may take in the log's plain field encoding
+    /// (`Event.fieldBytes`: a varint per number, a string's UTF-8 and its length): 1 MiB.
+    /// It bounds the events that carry lists and strings (`reload`, `insertSections`,
+    /// `toggleEditor`, the row edits, `select`, `deselect`, a `jumpToSection` by title),
+    /// so that every event the engine accepts fits a record of the log however its
+    /// coder expands it (at most ten times) and is read back. About 500,000 row
+    /// heights of under 32 pt, or 200,000 index paths, fit one event.
+    public static let eventBytes = 1 << 20
+    /// The longest string (a section `title`, an editor option) in UTF-8 bytes: an
+    /// event's whole budget (`eventBytes`), which its other fields then share.
+    public static let stringBytes = eventBytes
 
     /// The sentence for a length past `length`, shared by every decoder.
     static func lengthOutOfRange(_ field: String) -> String {

@@ -45,8 +45,15 @@ struct CheckpointPolicy: Sendable {
     /// thousand undo steps), checkpoints took 12–16% of a 1M-event log at a half; an
     /// eighth puts more of them off to 2K (4% smaller on the feed). The standard
     /// session's are put off to 2K either way, so its logs and seeks are unchanged.
+    ///
+    /// Never a snapshot over the format's record limit (`LogFormat.Limits.payloadBytes`),
+    /// which no reader would take: a table of millions of distinct row heights or long
+    /// titles can hold more. Its checkpoints are left out until the state is smaller
+    /// again; a reader replays from the one before (readers do not rely on where
+    /// checkpoints are).
     func wants(_ snapshot: [UInt8], pending: Int) -> Bool {
-        !putsOff || snapshot.count <= (bytes + pending) / 8 || events >= Self.maxIntervals * interval
+        guard snapshot.count <= LogFormat.Limits.payloadBytes else { return false }
+        return !putsOff || snapshot.count <= (bytes + pending) / 8 || events >= Self.maxIntervals * interval
     }
 
     /// Notes a checkpoint written (after the batch before it was sealed and noted): the

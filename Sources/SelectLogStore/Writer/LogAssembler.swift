@@ -35,11 +35,18 @@ struct LogAssembler: Sendable {
         checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints,
                                        events: since.events, bytes: since.bytes)
         self.batchEvents = Swift.max(1, batchEvents)
-        self.batchBytes = batchBytes
+        self.batchBytes = Swift.min(batchBytes, Self.batchByteCap)
         self.events = events
         self.sealedEvents = events
         self.batchBaseTime = time
     }
+
+    /// The most coded bytes a batch holds before the event that ends it, whatever
+    /// `batchBytes` says: with that event (at most `EventLimits.eventBytes` of fields,
+    /// which the range coder expands at most tenfold) a batch stays within the format's
+    /// record limit (`LogFormat.Limits.payloadBytes`, 16 MiB), so every batch is one a
+    /// reader takes.
+    static let batchByteCap = 4 << 20
 
     /// Whether a writer offers the state after `count` events as a checkpoint: at every
     /// multiple of `interval`. The policy decides whether it is written.

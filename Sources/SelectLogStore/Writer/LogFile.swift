@@ -201,12 +201,16 @@ final class LogFile {
         var stored = raw
         var codec = LogFormat.codecRaw
         let coded = kind == .batch && header.version >= LogFormat.codedBatchesVersion
-        if !continues, !coded, Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count {
+        // A payload is packed only within the ratios a reader allows (`limitViolation`):
+        // a snapshot of a million empty option titles zstd-compresses beyond 4096:1, and
+        // its reader would call the record damaged.
+        if !continues, !coded, Zstd.isAvailable, let compressor, let packed = compressor.compress(raw), packed.count < raw.count,
+           raw.count <= packed.count * LogFormat.Limits.compressionRatio {
             stored = packed
             codec = LogFormat.codecZstd
         } else if compressor == nil, kind == .checkpoint, header.version >= LogFormat.rangeCodedVersion {
             let coded = ByteModelCoder.encode(raw)
-            if coded.count < raw.count {
+            if coded.count < raw.count, raw.count <= coded.count * LogFormat.Limits.rangeCodedRatio {
                 stored = coded
                 codec = LogFormat.codecRange
             }
