@@ -65,6 +65,43 @@ struct CodecTests {
         #expect(back == events)
     }
 
+    @Test("Event.fieldBytes, which bounds an event's size, is the bytes the log's encoder writes for its fields")
+    func fieldBytesMatchTheEncoder() {
+        var rng = SeededRandom(seed: 0xF1E1D)
+        var checked = 0
+        for _ in 0..<3000 {
+            var e = CodecTests.randomEvent(&rng)
+            // Longer lists and titles, and numbers of every varint length.
+            switch e {
+            case .reload:
+                let n = Int.random(in: 0...300, using: &rng)
+                e = .reload(sections: (0..<n).map { k in
+                    SectionSpec(rows: Int.random(in: 0...EventLimits.sectionRows, using: &rng),
+                                rowHeights: Bool.random(using: &rng) ? nil : (0..<k % 40).map { _ in Points(raw: Int64.random(in: 0...EventLimits.length.raw, using: &rng)) },
+                                header: k % 3 == 0 ? Points(raw: 64 * Int64(k)) : nil,
+                                title: k % 2 == 0 ? String(repeating: "é", count: k * 50) : nil)
+                })
+            case .select:
+                e = .select(rows: (0..<Int.random(in: 0...500, using: &rng)).map { _ in
+                    RowPath(Int.random(in: 0...EventLimits.index, using: &rng), Int.random(in: 0...(1 << Int.random(in: 0...30, using: &rng)), using: &rng))
+                })
+            case .toggleEditor(let row, _, let multiple, _):
+                let n = Int.random(in: 1...200, using: &rng)
+                e = .toggleEditor(row: row, options: (0..<n).map { String(repeating: "o", count: $0 * 9) }, multiple: multiple,
+                                  chosen: multiple ? Array(0..<n).filter { $0 % 7 == 0 } : [n - 1])
+            default:
+                break
+            }
+            guard let expected = e.fieldBytes else { continue }
+            var encoder = BinaryEventEncoder(baseTime: .zero)
+            encoder.body.removeAll()
+            encoder.encodeFields(e)
+            #expect(encoder.body.count == expected, "\(e.typeName)")
+            checked += 1
+        }
+        #expect(checked > 800)
+    }
+
     @Test("a 120 Hz pan sample and a 60 Hz tick encode in a handful of bytes")
     func compactness() {
         var encoder = BinaryEventEncoder(baseTime: .zero)
