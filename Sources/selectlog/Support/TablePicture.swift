@@ -78,7 +78,7 @@ struct TablePicture {
             }
             if r.section != section {
                 section = r.section
-                let title = s.layout.sections[r.section].title.map { " \"\($0)\"" } ?? ""
+                let title = s.layout.sections[r.section].title.map { " \"\($0.shownInPicture)\"" } ?? ""
                 lines.append("  -- section \(r.section)\(title) --")
             }
             if let last = collapsibleRun(from: r, through: visible.upperBound, noted: noted) {
@@ -106,7 +106,7 @@ struct TablePicture {
             lines.append("\(left) \(padded)\(mark)\(right) \(notes.joined(separator: " "))".trimmingTrailingSpaces)
             if s.layout.editorRow == r, let editor = s.editor {
                 let choices = editor.options.enumerated().map { i, o in
-                    (editor.chosen.contains(i) ? (editor.multiple ? "[x] " : "(o) ") : (editor.multiple ? "[ ] " : "( ) ")) + o
+                    (editor.chosen.contains(i) ? (editor.multiple ? "[x] " : "(o) ") : (editor.multiple ? "[ ] " : "( ) ")) + o.shownInPicture
                 }
                 lines.append("    editor: " + (choices.isEmpty ? "(no options)" : choices.joined(separator: "  ")))
             }
@@ -128,7 +128,40 @@ extension TablePicture {
     }
 }
 
+extension Unicode.Scalar {
+    /// Whether a terminal, or an editor showing the text, may act on the scalar instead of
+    /// showing it: C0 and C1 controls, DEL, the line and paragraph separators, and the bidi
+    /// marks, embeddings, overrides and isolates (which reorder the text around them).
+    var isUnsafeToShow: Bool {
+        switch value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x2028, 0x2029: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// The scalar as a Swift escape, `\u{1B}`.
+    var swiftEscape: String { "\\u{" + String(value, radix: 16, uppercase: true) + "}" }
+}
+
 extension String {
+    /// The text with every scalar a terminal could act on (`isUnsafeToShow`) written as
+    /// `\u{1B}`, so that text a log chose cannot move the cursor, clear the screen, make a
+    /// link, reorder a line or start a new one. Backslashes are left as they are.
+    var escapingControls: String {
+        guard unicodeScalars.contains(where: \.isUnsafeToShow) else { return self }
+        var out = ""
+        for u in unicodeScalars {
+            if u.isUnsafeToShow { out += u.swiftEscape } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    /// A title or an option as the picture shows it: clipped to `Quoted.limit` characters
+    /// (with a count of the rest), then with controls escaped (`escapingControls`).
+    var shownInPicture: String { Quoted.clip(self).escapingControls }
+
     var trimmingTrailingSpaces: String {
         var s = self
         while s.last == " " { s.removeLast() }

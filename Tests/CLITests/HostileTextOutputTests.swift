@@ -1,0 +1,51 @@
+import Foundation
+import SelectLog
+import Testing
+
+/// Text a log chose, in what the commands print: the picture of `replay` and `inspect`
+/// shows titles and options with controls escaped.
+@Suite("Hostile text in output")
+struct HostileTextOutputTests {
+    /// Whether a scalar other than LF is one a terminal or Swift source must not hold raw:
+    /// C0 and C1 controls, DEL, line and paragraph separators, bidi overrides and isolates.
+    static func isRawControl(_ u: Unicode.Scalar) -> Bool {
+        u != "\n" && (u.value < 0x20 || (0x7F...0x9F).contains(u.value) || [0x2028, 0x2029].contains(u.value)
+            || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value))
+    }
+
+    /// A table whose titles and options carry terminal controls, bidi overrides, line
+    /// separators and a 500-character run.
+    static let hostile: String = {
+        let titles = ["\u{1B}[2J\u{1B}[31mRED\u{1B}]8;;http://evil.example/\u{1B}\\link\u{1B}]8;;\u{1B}\\ \rCR\u{7}BEL\u{9B}31mC1\u{7F}DEL",
+                      "q\"uote \\back\u{2028}LS\u{2029}PS \u{0}nul", "abc\u{202E}txt.exe\u{202C} \u{2066}iso\u{2069}",
+                      String(repeating: "A", count: 500)]
+        let sections = titles.map { "{\"rows\": 3, \"rowHeight\": 40, \"header\": 20, \"title\": \(JSONText.quote($0))}" }
+        return """
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "viewport", "width": 390, "height": 800}
+            {"type": "reload", "sections": [\(sections.joined(separator: ", "))]}
+            {"type": "toggleEditor", "row": [0, 1], "options": [\(titles.map(JSONText.quote).joined(separator: ", "))], "multiple": true, "chosen": [0]}
+
+            """
+    }()
+
+    @Test("replay and inspect --at print titles and options with controls and bidi escaped, and long ones clipped")
+    func pictureEscapes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CLI.write(HostileTextOutputTests.hostile, to: "hostile.jsonl", in: dir)
+        for command in [["replay", "hostile.jsonl"], ["inspect", "hostile.jsonl", "--at", "4"]] {
+            let r = try CLI.run(command, in: dir)
+            try #require(r.status == 0, "\(r.stderr)")
+            let raw = r.stdout.unicodeScalars.filter(HostileTextOutputTests.isRawControl)
+            #expect(raw.isEmpty, "\(command): \(raw.map { String($0.value, radix: 16) })")
+            #expect(r.stdout.contains("-- section 0 \"\\u{1B}[2J\\u{1B}[31mRED\\u{1B}]8;;http://evil.example/\\u{1B}\\link"), "\(r.stdout)")
+            #expect(r.stdout.contains("\\u{D}CR\\u{7}BEL\\u{9B}31mC1\\u{7F}DEL\" --"), "\(r.stdout)")
+            #expect(r.stdout.contains("\\back\\u{2028}LS\\u{2029}PS \\u{0}nul"), "\(r.stdout)")
+            #expect(r.stdout.contains("abc\\u{202E}txt.exe\\u{202C} \\u{2066}iso\\u{2069}"), "\(r.stdout)")
+            #expect(r.stdout.contains("-- section 3 \"\(String(repeating: "A", count: 80))… (420 more characters)\" --"), "\(r.stdout)")
+            #expect(r.stdout.contains("[ ] \(String(repeating: "A", count: 80))… (420 more characters)"), "\(r.stdout)")
+            #expect(!r.stdout.contains(String(repeating: "A", count: 81)))
+        }
+    }
+}
