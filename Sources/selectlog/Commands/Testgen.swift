@@ -74,7 +74,7 @@ struct TestSource {
         lines.append("struct \(name) {")
         lines.append("    /// The session, one event a line (docs/EVENTS.md).")
         lines.append("    static let script = \"\"\"")
-        for e in events { lines.append("        " + EventEncoder.line(e).replacingBackslashes) }
+        for e in events { lines.append("        " + EventEncoder.line(e).escapedForMultilineLiteral) }
         lines.append("        \"\"\"")
         lines.append("")
         lines.append("    @Test(\(TestSource.quote(expectation.text)))")
@@ -179,7 +179,7 @@ struct TestSource {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 || u.value == 0x7F { out += "\\u{\(String(u.value, radix: 16))}" } else { out.unicodeScalars.append(u) }
+                if u.isUnsafeToShow { out += u.swiftEscape } else { out.unicodeScalars.append(u) }
             }
         }
         return out + "\""
@@ -196,10 +196,22 @@ struct TestSource {
 }
 
 extension String {
-    /// The text with every backslash doubled, for a Swift multi-line string literal.
-    var replacingBackslashes: String {
+    /// The text as the body of one line of a Swift multi-line string literal that holds it
+    /// exactly: every backslash doubled, and every scalar Swift refuses raw in a literal
+    /// (DEL, other controls) or an editor would act on (`isUnsafeToShow`) written as
+    /// `\u{7F}`. Walks scalars, not characters: a backslash followed by a combining mark
+    /// is one character, and its backslash must be doubled all the same.
+    var escapedForMultilineLiteral: String {
         var out = ""
-        for c in self { out += c == "\\" ? "\\\\" : String(c) }
+        for u in unicodeScalars {
+            if u == "\\" {
+                out += "\\\\"
+            } else if u.isUnsafeToShow {
+                out += u.swiftEscape
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
         return out
     }
 }
