@@ -2,15 +2,66 @@ import Foundation
 import SelectLog
 import Testing
 
-/// Text a log chose, in what the commands print: the picture of `replay` and `inspect`
-/// shows titles and options with controls escaped.
+/// Text a log or a user chose, in what the commands print: the header comments of
+/// `shrink` and `export` stay comments whatever the file's name and EXPR hold, and the
+/// picture of `replay` and `inspect` shows titles and options with controls escaped.
 @Suite("Hostile text in output")
 struct HostileTextOutputTests {
+    static let script = """
+        # set-up
+        {"type": "configure", "allowsMultipleSelection": true}
+        {"type": "viewport", "width": 390, "height": 500}
+        {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+        {"type": "tap", "x": 20, "y": 75}
+        {"type": "tap", "x": 20, "y": 125}
+
+        """
+
     /// Whether a scalar other than LF is one a terminal or Swift source must not hold raw:
     /// C0 and C1 controls, DEL, line and paragraph separators, bidi overrides and isolates.
     static func isRawControl(_ u: Unicode.Scalar) -> Bool {
         u != "\n" && (u.value < 0x20 || (0x7F...0x9F).contains(u.value) || [0x2028, 0x2029].contains(u.value)
             || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value))
+    }
+
+    /// Whether every line of `text` is a comment or an event object.
+    static func isScript(_ text: String) -> Bool {
+        text.split(separator: "\n").allSatisfy { $0.hasPrefix("# ") || $0.hasPrefix("{") }
+    }
+
+    @Test("shrink's header stays two comment lines with line breaks in the file's name and EXPR; the script replays")
+    func shrinkHeader() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = "a\nb\r\u{2028}.jsonl"
+        _ = try CLI.write(HostileTextOutputTests.script, to: input, in: dir)
+        let expect = "selected contains [0, 1]\nand\rcount(selected) == 2"
+        let shrink = try CLI.run(["shrink", input, "--expect", expect, "-o", "min.jsonl"], in: dir)
+        try #require(shrink.status == 0, "\(shrink.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("min.jsonl"), encoding: .utf8)
+        #expect(text.hasPrefix("# shrunk by selectlog from 5 events of a\\u{A}b\\u{D}\\u{2028}.jsonl\n# expect: selected contains [0, 1]\\u{A}and\\u{D}count(selected) == 2\n{"), "\(text)")
+        #expect(HostileTextOutputTests.isScript(text), "\(text)")
+        let replay = try CLI.run(["replay", "min.jsonl", "--expect", expect], in: dir)
+        #expect(replay.status == 0, "\(replay.stderr)")
+    }
+
+    @Test("export's comment lines name a log with line breaks in its name escaped; the slice replays")
+    func exportHeader() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = "s\n{\"type\": \"deselectAll\"}\r.jsonl"
+        _ = try CLI.write(HostileTextOutputTests.script, to: input, in: dir)
+        let whole = try CLI.run(["replay", input], in: dir)
+        try #require(whole.status == 0, "\(whole.stderr)")
+        for slice in [["--to", "5"], ["--from", "4"]] {
+            let export = try CLI.run(["export", input] + slice, in: dir)
+            try #require(export.status == 0, "\(export.stderr)")
+            #expect(HostileTextOutputTests.isScript(export.stdout), "\(export.stdout)")
+            #expect(export.stdout.contains("of s\\u{A}{\"type\": \"deselectAll\"}\\u{D}.jsonl"), "\(export.stdout)")
+            _ = try CLI.write(export.stdout, to: "slice.jsonl", in: dir)
+            let replay = try CLI.run(["replay", "slice.jsonl", "--expect", "count(selected) == 2"], in: dir)
+            #expect(replay.status == 0, "\(slice): \(replay.stderr)")
+        }
     }
 
     /// A table whose titles and options carry terminal controls, bidi overrides, line

@@ -63,19 +63,22 @@ struct Export: ParsableCommand {
         if start != first - 1 {
             complain("note: the slice starts at event \(start + 1), the start of the gesture event \(first) belongs to")
         }
+        // The log's name, controls escaped: a line break in it would start a line of the
+        // script that is not a comment.
+        let name = log.escapingControls
         if start == 0 {
             // From the start: the state before event 1 is a new table's, which needs no
             // set-up (one would only repeat the defaults and renumber the events).
-            out.line("# events 1 to \(last) of \(log)")
+            out.line("# events 1 to \(last) of \(name)")
         } else {
             let setUp = SetUpScript(reproducing: try reader.state(at: start))
             if !setUp.notCarried.isEmpty {
                 complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
             }
-            out.line("# events \(start + 1) to \(last) of \(log), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
+            out.line("# events \(start + 1) to \(last) of \(name), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
             // Each set-up event written as it is made: a list of millions of rows is never held.
             setUp.forEachEvent { out.line(EventEncoder.line($0)) }
-            out.line("# event \(start + 1) of \(log)")
+            out.line("# event \(start + 1) of \(name)")
         }
         try reader.forEachEvent(from: start, to: last) { _, event in
             out.line(EventEncoder.line(event))

@@ -37,7 +37,9 @@ struct Shrink: ParsableCommand {
             throw error == .expectationNeverHolds(events: events.count) ? Exit.damaged : Exit.invalidInput
         }
         progress.finish()
-        var text = "# shrunk by selectlog from \(events.count) events of \(file)\n# expect: \(expectation.text)\n"
+        // Controls escaped: a line break in the file's name or in EXPR would start a line
+        // that is not a comment, and the script would not replay.
+        var text = "# shrunk by selectlog from \(events.count) events of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
         for e in result.events { text += EventEncoder.line(e) + "\n" }
         try writeFile(output, Array(text.utf8))
         let elapsed = ContinuousClock.now - started
