@@ -55,4 +55,36 @@ struct TestgenHostileTextTests {
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
         #endif
     }
+
+    @Test("a suite named after a keyword or a type the file uses gets Tests appended, and compiles")
+    func shadowingNames() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 5, "rowHeight": 50}]}
+            {"type": "toggleEditor", "row": [0, 2], "options": ["a", "b"]}
+
+            """, to: "in.jsonl", in: dir)
+        let outputs = ["self", "any", "script", "table_state", "testing", "array", "row-path", "tests"]
+        var files: [String] = []
+        for name in outputs {
+            let gen = try CLI.run(["testgen", "in.jsonl", "--expect", "editor != null", "-o", "\(name).swift"], in: dir)
+            try #require(gen.status == 0, "\(gen.stderr)")
+            files.append(dir.appendingPathComponent("\(name).swift").path)
+        }
+        let named = try CLI.run(["testgen", "in.jsonl", "--expect", "editor != null", "-o", "named.swift", "--name", "Micros"], in: dir)
+        try #require(named.status == 0, "\(named.stderr)")
+        files.append(dir.appendingPathComponent("named.swift").path)
+        let structs = try files.map { path in
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("struct ") }.map(String.init) ?? ""
+        }
+        #expect(structs == ["struct SelfTests {", "struct AnyTests {", "struct ScriptTests {", "struct TableStateTests {",
+                            "struct TestingTests {", "struct ArrayTests {", "struct RowPathTests {", "struct Tests {",
+                            "struct MicrosTests {"])
+        #if os(Linux)
+        let modules = CLI.executable.deletingLastPathComponent().appendingPathComponent("Modules").path
+        let check = try TestgenTests.run("/usr/bin/env", ["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6"] + files + ["-I", modules], in: dir)
+        #expect(check.status == 0, "\(check.stderr)")
+        #endif
+    }
 }

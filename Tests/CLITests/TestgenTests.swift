@@ -39,7 +39,7 @@ struct TestgenTests {
         let yes = try CLI.run(["testgen", example, "--expect", "editing", "-o", "x.swift", "--allow-failing", "--name", "3 bugs-in table"], in: dir)
         #expect(yes.status == 0)
         let text = try String(contentsOf: dir.appendingPathComponent("x.swift"), encoding: .utf8)
-        #expect(text.contains("struct Test3BugsInTable {"))
+        #expect(text.contains("struct Test3BugsInTableTests {"))
         #expect(text.contains("#expect(table.editing == false)"))
     }
 

@@ -9,7 +9,8 @@ struct Testgen: ParsableCommand {
             replays it through the public API of SelectLog, and asserts EXPR twice: through the \
             library's evaluator (StateExpectation), and as plain #expect checks of the state fields \
             EXPR reads, with the values they have at the end of the script. It compiles in any test \
-            target that depends on SelectLog. EXPR must hold at the end of FILE.
+            target that depends on SelectLog. EXPR must hold at the end of FILE. The suite's type name \
+            ends in Tests (`-o self.swift` gives `SelfTests`).
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log (usually shrunk); - reads standard input.")
@@ -21,7 +22,7 @@ struct Testgen: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the Swift file.")
     var output: String
 
-    @Option(help: "The test suite's type name (default: from the output file's name).")
+    @Option(help: "The test suite's type name, made an identifier ending in Tests (default: from the output file's name).")
     var name: String?
 
     @Flag(name: .customLong("allow-failing"), help: "Write the file even when EXPR does not hold at the end: a test that fails until the bug is fixed.")
@@ -186,12 +187,16 @@ struct TestSource {
         return out + "\""
     }
 
-    /// `text` as a Swift type name: letters and digits, starting with a capital letter.
+    /// `text` as a Swift type name: ASCII letters and digits, starting with a capital letter
+    /// and ending in `Tests`. The suffix keeps the name from being a keyword (`Self`, `Any`)
+    /// or a type the generated code uses (`Script`, `TableState`, `Testing`, `Array`), which
+    /// the suite would shadow: `-o self.swift` gives `SelfTests`.
     static func identifier(_ text: String) -> String {
         var words = text.split(whereSeparator: { !($0.isLetter || $0.isNumber) || !$0.isASCII }).map(String.init)
         if words.isEmpty { words = ["Reproduction"] }
         var name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         if name.first?.isNumber == true { name = "Test" + name }
+        if !name.hasSuffix("Tests") { name += "Tests" }
         return name
     }
 }
