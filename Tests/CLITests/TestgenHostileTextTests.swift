@@ -87,4 +87,31 @@ struct TestgenHostileTextTests {
         #expect(check.status == 0, "\(check.stderr)")
         #endif
     }
+
+    @Test("--allow-failing writes a test that checks EXPR through the evaluator only, and passes once the bug is fixed")
+    func allowFailingPassesOnceFixed() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CLI.write("""
+            {"type": "configure", "allowsMultipleSelection": true, "optionWidth": 80}
+            {"type": "viewport", "width": 390, "height": 500}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+            {"type": "setOptionVisible", "row": [0, 3], "visible": true}
+
+            """, to: "bug.jsonl", in: dir)
+        let gen = try CLI.run(["testgen", "bug.jsonl", "--expect", "optionOpen == [0, 4]", "-o", "BugTests.swift", "--allow-failing"], in: dir)
+        try #require(gen.status == 0, "\(gen.stderr)")
+        let file = dir.appendingPathComponent("BugTests.swift")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("#expect(table.options.open"), "\(text)")
+        #expect(text.contains("//   optionOpen = [0, 3]"), "\(text)")
+        // The bug fixed: the script now opens the option view the expectation wants.
+        let fixed = text.replacingOccurrences(of: "\"row\": [0, 3], \"visible\"", with: "\"row\": [0, 4], \"visible\"")
+        try #require(fixed != text)
+        try Data(fixed.utf8).write(to: file)
+        #if os(Linux)
+        let r = try TestgenTests().compileAndRun(file, in: dir)
+        #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+        #endif
+    }
 }

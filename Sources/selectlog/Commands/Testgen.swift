@@ -9,8 +9,10 @@ struct Testgen: ParsableCommand {
             replays it through the public API of SelectLog, and asserts EXPR twice: through the \
             library's evaluator (StateExpectation), and as plain #expect checks of the state fields \
             EXPR reads, with the values they have at the end of the script. It compiles in any test \
-            target that depends on SelectLog. EXPR must hold at the end of FILE. The suite's type name \
-            ends in Tests (`-o self.swift` gives `SelfTests`).
+            target that depends on SelectLog. EXPR must hold at the end of FILE; with --allow-failing \
+            it need not, and the file checks EXPR through the evaluator only (the values the fields \
+            have are listed in a comment), so that the test passes once the bug is fixed. The suite's \
+            type name ends in Tests (`-o self.swift` gives `SelfTests`).
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log (usually shrunk); - reads standard input.")
@@ -88,10 +90,20 @@ struct TestSource {
         lines.append("        let expectation = try StateExpectation(\(TestSource.quote(expectation.text)))")
         lines.append("        #expect(expectation.holds(in: table), \"\\(expectation.reads(in: table))\")")
         lines.append("")
-        lines.append("        // The fields it reads, as they are at the end of the script:")
-        for read in expectation.reads(in: final, listingAtMost: TestSource.listedRows) {
-            let checks = read.more > 0 ? TestSource.selectionChecks(final.selection) : TestSource.checks(read.path, read.value)
-            lines.append(contentsOf: checks.map { "        " + $0 })
+        if expectation.holds(in: final) {
+            lines.append("        // The fields it reads, as they are at the end of the script:")
+            for read in expectation.reads(in: final, listingAtMost: TestSource.listedRows) {
+                let checks = read.more > 0 ? TestSource.selectionChecks(final.selection) : TestSource.checks(read.path, read.value)
+                lines.append(contentsOf: checks.map { "        " + $0 })
+            }
+        } else {
+            // Written with --allow-failing: checks of the values the fields have now would
+            // pin the bug, and fail once it is fixed. They are only listed.
+            lines.append("        // EXPR does not hold at the end of the script: this test fails until the bug is fixed.")
+            lines.append("        // The fields it reads, as they were when the test was written:")
+            for read in expectation.reads(in: final, listingAtMost: TestSource.listedRows) {
+                lines.append("        //   \(read.path) = \(Replay.shown(read.value, more: read.more).escapingControls)")
+            }
         }
         lines.append("    }")
         lines.append("}")
