@@ -114,4 +114,27 @@ struct TestgenHostileTextTests {
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
         #endif
     }
+
+    @Test("shrink and testgen name a rejected event of a script by its line, as replay does")
+    func rejectedEventLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try CLI.write("""
+            # a comment
+
+            {"type": "viewport", "width": 390, "height": 500}
+            {"type": "reload", "sections": [{"rows": 5, "rowHeight": 50}]}
+            {"type": "select", "rows": [[0, 9]]}
+            {"type": "select", "rows": [[0, 1]]}
+
+            """, to: "rej.jsonl", in: dir)
+        let replay = try CLI.run(["replay", "rej.jsonl"], in: dir)
+        #expect(replay.stderr.contains("rej.jsonl: line 5: select:"), "\(replay.stderr)")
+        let shrink = try CLI.run(["shrink", "rej.jsonl", "--expect", "selected contains [0, 1]", "-o", "x.jsonl"], in: dir)
+        #expect(shrink.status == 65)
+        #expect(shrink.stderr.contains("rej.jsonl: line 5: select:"), "\(shrink.stderr)")
+        let testgen = try CLI.run(["testgen", "rej.jsonl", "--expect", "selected contains [0, 1]", "-o", "X.swift"], in: dir)
+        #expect(testgen.status == 65)
+        #expect(testgen.stderr.contains("rej.jsonl: line 5: select:"), "\(testgen.stderr)")
+    }
 }

@@ -74,23 +74,33 @@ enum Session {
         }
     }
 
-    /// Every event of a script or a log.
-    static func events(of path: String) throws -> [TimedEvent] {
+    /// Every event of a script or a log, and for a script the 1-based line of each event
+    /// (nil for a log), so that an error names the line an editor shows, as `replay` does.
+    static func events(of path: String) throws -> (events: [TimedEvent], lines: [Int]?) {
         switch try Input.open(path) {
         case .log(let reader):
             do {
-                return try reader.events()
+                return (try reader.events(), nil)
             } catch {
                 ReadFailure.report(error, log: path, mapped: reader.path)
                 throw Exit.invalidInput
             }
         case .script(let file):
             var events: [TimedEvent] = []
-            try Input.forEachScriptEvent(file) { _, event in
+            var lines: [Int] = []
+            try Input.forEachScriptEvent(file) { line, event in
                 events.append(event)
+                lines.append(line)
                 return true
             }
-            return events
+            return (events, lines)
         }
+    }
+
+    /// Where event `index` (1-based) of an input is: `line N` of a script (its `lines`
+    /// from `events(of:)`), else `event N`.
+    static func place(ofEvent index: Int, lines: [Int]?) -> String {
+        guard let lines, lines.indices.contains(index - 1) else { return "event \(index)" }
+        return "line \(lines[index - 1])"
     }
 }

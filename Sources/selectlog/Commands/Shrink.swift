@@ -25,7 +25,7 @@ struct Shrink: ParsableCommand {
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
-        let events = try Session.events(of: file)
+        let (events, lines) = try Session.events(of: file)
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult
@@ -33,7 +33,12 @@ struct Shrink: ParsableCommand {
             result = try Shrinker(expectation: expectation).shrink(events) { progress.update($0) }
         } catch {
             progress.finish()
-            complain("\(file): \(error)")
+            if case .invalidEvent(let index, let reason) = error, lines != nil {
+                // A script's event named by its line, as `replay` names it.
+                complain("\(file): \(Session.place(ofEvent: index, lines: lines)): \(reason)")
+            } else {
+                complain("\(file): \(error)")
+            }
             throw error == .expectationNeverHolds(events: events.count) ? Exit.damaged : Exit.invalidInput
         }
         progress.finish()

@@ -33,13 +33,13 @@ struct Testgen: ParsableCommand {
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
-        let events = try Session.events(of: file)
+        let (events, lines) = try Session.events(of: file)
         var state = TableState()
         for (i, e) in events.enumerated() {
             do {
                 try state.apply(e)
             } catch {
-                complain("\(file): event \(i + 1): \(error)")
+                complain("\(file): \(Session.place(ofEvent: i + 1, lines: lines)): \(error)")
                 throw Exit.invalidInput
             }
         }
