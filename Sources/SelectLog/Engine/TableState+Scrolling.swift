@@ -27,7 +27,7 @@ extension TableState {
             section = i
         case .title(let title):
             guard let i = layout.section(titled: title) else {
-                throw InvalidEvent("jumpToSection", "no section has the title \"\(title)\"")
+                throw InvalidEvent("jumpToSection", "no section has the title \(Quoted.value(title))")
             }
             section = i
         }

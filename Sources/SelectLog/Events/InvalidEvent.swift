@@ -24,9 +24,14 @@ public struct InvalidEvent: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `type: reason`, or the reason alone when the type is unknown.
+    /// `type: reason`, or the reason alone when the type is unknown. A type that is not
+    /// a plain name (an unknown type a script chose) is shown as `Quoted.value(_:)` shows it.
     public var description: String {
-        if let type { return "\(type): \(reason)" }
-        return reason
+        guard let type else { return reason }
+        func isNameByte(_ b: UInt8) -> Bool {
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
+        }
+        let plain = !type.isEmpty && type.utf8.count <= Quoted.limit && type.utf8.allSatisfy(isNameByte)
+        return "\(plain ? type : Quoted.value(type)): \(reason)"
     }
 }

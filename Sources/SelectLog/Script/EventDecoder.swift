@@ -19,7 +19,7 @@ struct FieldReader {
             if known.contains(where: { $0.rawValue == m.key }) { continue }
             var names = known.map(\.rawValue)
             if event { names += [EventField.time, EventField.type] }
-            var reason = "unknown field \(JSONText.quote(m.key))"
+            var reason = "unknown field \(Quoted.value(m.key))"
             if let object { reason += " in \"\(object)\"" }
             if let close = NameSuggestion.closest(to: m.key, among: names) { reason += " (did you mean \"\(close)\"?)" }
             throw fail(object.map { "\($0).\(m.key)" } ?? m.key, reason)

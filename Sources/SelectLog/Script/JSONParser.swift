@@ -92,7 +92,7 @@ package struct JSONParser {
             let keyColumn = i
             let key = try string(decoding: true) ?? ""
             if !names.insert(key) {
-                throw JSONSyntaxError(column: keyColumn + 1, reason: "duplicate field \"\(Quoted.clip(key))\"")
+                throw JSONSyntaxError(column: keyColumn + 1, reason: "duplicate field \(Quoted.value(key))")
             }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }

@@ -21,10 +21,27 @@ package enum Quoted {
         return String(text[..<end]) + "… (\(rest) more characters)"
     }
 
+    /// The longest message `clipValues` lets through, whatever it holds.
+    package static let messageLimit = 1_000
+
+    /// `text` as a message shows a value a hostile input chose: clipped to `limit`
+    /// characters, then JSON-quoted with every scalar a terminal could act on escaped
+    /// (`JSONText.quote`), so that it cannot end the message's line or the quote early.
+    package static func value(_ text: some StringProtocol) -> String {
+        JSONText.quote(clip(text))
+    }
+
     /// `message` with every quoted value and every long word clipped to `limit`
-    /// characters, for errors whose text a hostile input chose.
+    /// characters, for errors whose text a hostile input chose, and at most
+    /// `messageLimit` characters in all. (The values a message quotes are clipped where
+    /// they are put into it, with `value(_:)`: a value holding a quote mark defeats the
+    /// pairing of quotes here, which is a second line of defence.)
     package static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
         guard message.utf8.count > limit else { return message }
+        return clip(clipEach(in: message, limit: limit), limit: messageLimit)
+    }
+
+    private static func clipEach(in message: String, limit: Int) -> String {
         var out = ""
         var i = message.startIndex
         while i != message.endIndex {
@@ -49,5 +66,19 @@ package enum Quoted {
             i = end
         }
         return out
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether a terminal, or an editor showing the text, may act on the scalar instead
+    /// of showing it: C0 and C1 controls, DEL, the line and paragraph separators, and the
+    /// bidi marks, embeddings, overrides and isolates (which reorder the text around them).
+    package var isUnsafeToShow: Bool {
+        switch value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x2028, 0x2029: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

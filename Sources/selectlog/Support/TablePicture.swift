@@ -129,18 +129,6 @@ extension TablePicture {
 }
 
 extension Unicode.Scalar {
-    /// Whether a terminal, or an editor showing the text, may act on the scalar instead of
-    /// showing it: C0 and C1 controls, DEL, the line and paragraph separators, and the bidi
-    /// marks, embeddings, overrides and isolates (which reorder the text around them).
-    var isUnsafeToShow: Bool {
-        switch value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x2028, 0x2029: return true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
-
     /// The scalar as a Swift escape, `\u{1B}`.
     var swiftEscape: String { "\\u{" + String(value, radix: 16, uppercase: true) + "}" }
 }
