@@ -64,6 +64,20 @@ struct ExpectationTests {
         #expect(chain.fields == ["selected"])
     }
 
+    @Test("strings and white space read scalar by scalar: an escaped backslash before a combining mark, a CRLF between words")
+    func scalarsInStrings() throws {
+        var state = try play(#"""
+            {"type": "viewport", "width": 390, "height": 300}
+            {"type": "reload", "sections": [{"rows": 3}]}
+            {"type": "toggleEditor", "row": [0, 0], "options": ["\\\u0301", "n\u0301"]}
+            """#)
+        #expect(state.editor?.options == ["\\\u{301}", "n\u{301}"])
+        #expect(try StateExpectation(#"editor.options == ["\\\#u{301}", "n\#u{301}"]"#).holds(in: state))
+        #expect(try StateExpectation("editing == false\r\nand count(selected) == 0").holds(in: state))
+        try state.apply(.select(rows: [RowPath(0, 1)]))
+        #expect(try !StateExpectation("editing == false\r\nand count(selected) == 0").holds(in: state))
+    }
+
     @Test("precedence: not binds tighter than and, and tighter than or")
     func precedence() throws {
         let state = TableState()

@@ -56,7 +56,8 @@ enum ExpectationLexer {
         while i < chars.count {
             let c = chars[i]
             let column = i + 1
-            if c == " " || c == "\t" || c == "\n" || c == "\r" {
+            // "\r\n" is one Character, equal to neither of its scalars.
+            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" {
                 i += 1
             } else if c.isLetter || c == "_" {
                 var j = i
@@ -77,12 +78,16 @@ enum ExpectationLexer {
                     }
                     if chars[j] == "\"" { break }
                     if chars[j] == "\\", j + 1 < chars.count {
-                        switch chars[j + 1] {
+                        // The escape is the next Character's first scalar; marks that join it
+                        // (a combining acute after an escaped backslash) follow as they are.
+                        let next = chars[j + 1].unicodeScalars
+                        switch next.first {
                         case "n": s.append("\n")
                         case "t": s.append("\t")
-                        case "\"", "\\": s.append(chars[j + 1])
+                        case let quoted? where quoted == "\"" || quoted == "\\": s.unicodeScalars.append(quoted)
                         default: throw ExpectationError(column: j + 1, message: "unknown escape \\\(chars[j + 1]): expected \\\", \\\\, \\n or \\t")
                         }
+                        s.unicodeScalars.append(contentsOf: next.dropFirst())
                         j += 2
                     } else {
                         s.append(chars[j])
