@@ -22,7 +22,7 @@ struct DebuggingSessionTests {
 
         // Through the library's evaluator:
         let expectation = try StateExpectation("selected contains [0, 6] and optionOpen == [0, 3]")
-        #expect(expectation.holds(in: table), "\(expectation.reads(in: table))")
+        #expect(expectation.holds(in: table), "\(expectation.reads(in: table, listingAtMost: 64))")
 
         // The fields it reads, as they are at the end of the script:
         #expect(table.selection.paths == [RowPath(0, 3), RowPath(0, 4), RowPath(0, 5), RowPath(0, 6)])

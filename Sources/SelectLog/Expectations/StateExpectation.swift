@@ -102,8 +102,8 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
 
     /// `reads(in:)`, with `selected` listing its first `limit` rows at most; `more` is how
     /// many rows it left out (0 for every other field). For messages about states whose
-    /// selection can hold millions of rows.
-    package func reads(in state: TableState, listingAtMost limit: Int) -> [(path: String, value: ExpectationValue, more: Int)] {
+    /// selection can hold millions of rows: a failed check of a generated test prints it.
+    public func reads(in state: TableState, listingAtMost limit: Int) -> [(path: String, value: ExpectationValue, more: Int)] {
         fields.map { path in
             guard path == "selected" else { return (path, StateExpectation.read(path, in: state), 0) }
             var rows: [ExpectationValue] = []

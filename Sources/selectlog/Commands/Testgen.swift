@@ -88,7 +88,9 @@ struct TestSource {
         lines.append("")
         lines.append("        // Through the library's evaluator:")
         lines.append("        let expectation = try StateExpectation(\(TestSource.quote(expectation.text)))")
-        lines.append("        #expect(expectation.holds(in: table), \"\\(expectation.reads(in: table))\")")
+        // The selection listed up to `listedRows`: a failure on a table of millions of
+        // selected rows would print them all.
+        lines.append("        #expect(expectation.holds(in: table), \"\\(expectation.reads(in: table, listingAtMost: \(TestSource.listedRows)))\")")
         lines.append("")
         if expectation.holds(in: final) {
             lines.append("        // The fields it reads, as they are at the end of the script:")
