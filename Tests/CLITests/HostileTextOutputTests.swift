@@ -29,6 +29,24 @@ struct HostileTextOutputTests {
         text.split(separator: "\n").allSatisfy { $0.hasPrefix("# ") || $0.hasPrefix("{") }
     }
 
+    @Test("the picture lists an editor's first 32 options, then how many more there are and how many of those are chosen")
+    func largeEditor() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let options = (0..<100_000).map { "\"o\($0)\"" }.joined(separator: ", ")
+        let chosen = stride(from: 1, to: 100_000, by: 2).map(String.init).joined(separator: ", ")
+        _ = try CLI.write(HostileTextOutputTests.script + """
+            {"type": "toggleEditor", "row": [0, 0], "options": [\(options)], "multiple": true, "chosen": [\(chosen)]}
+
+            """, to: "editor.jsonl", in: dir)
+        let replay = try CLI.run(["replay", "editor.jsonl"], in: dir)
+        try #require(replay.status == 0, "\(replay.stderr)")
+        let line = try #require(replay.stdout.split(separator: "\n").first { $0.hasPrefix("    editor: ") })
+        #expect(line.hasPrefix("    editor: [ ] o0  [x] o1  [ ] o2  [x] o3"), "\(line.prefix(100))")
+        #expect(line.contains("[x] o31  … (99968 more options, 49984 of them chosen)"), "\(line.suffix(100))")
+        #expect(line.count < 1_000)
+    }
+
     @Test("shrink's header stays two comment lines with line breaks in the file's name and EXPR; the script replays")
     func shrinkHeader() throws {
         let dir = try CLI.temporaryDirectory()

@@ -30,8 +30,13 @@ struct FingerprintCorpusTests {
         #expect(states[away - 1].pan?.autoscroll == .down)
         #expect(states[away].pan?.autoscroll == nil)
         #expect(states[away + 1].contentOffset == states[away].contentOffset, "the tick after it scrolls no more")
-        // The pan that began over the editor row finds its start row when the editor closes.
-        let closes = try #require(events.lastIndex {
+        // The pan that began over the editor row finds its start row when the editor
+        // closes (the last toggleEditor before the jump).
+        let jumpAt = try #require(events.lastIndex {
+            if case .jumpToSection = $0 { return true }
+            return false
+        })
+        let closes = try #require(events[..<jumpAt].lastIndex {
             if case .toggleEditor = $0 { return true }
             return false
         })
@@ -47,6 +52,10 @@ struct FingerprintCorpusTests {
         })
         #expect(states[jump].contentOffset == states[jump].layout.top(ofSection: 1))
         #expect(states[jump].contentOffset > .zero)
+        // The choose steps: single choice [2] → [0] → [1], two undos and a redo; then a
+        // multiple choice [1] → [0, 1] → [0], a redo of the undone step and two undos.
+        let chosen = states[(jump + 1)...].map { $0.editor?.chosen ?? [-1] }
+        #expect(chosen == [[2], [0], [1], [0], [2], [0], [1], [0, 1], [0], [0, 1], [0], [0, 1], [1]], "\(chosen)")
     }
 
     /// The engine before this session's fixes, one rule at a time: after a `configure`,

@@ -440,6 +440,76 @@ struct EditorRowTests {
         #expect(s.editor?.chosen == [1])
     }
 
+    @Test("a choose step holds the options it flips: undo and redo restore a single choice; steps take the same room however many options are chosen")
+    func chooseStepFlips() throws {
+        var s = try play(multipleTable + """
+
+            {"type": "toggleEditor", "row": [0, 1], "options": ["a", "b", "c", "d"], "chosen": [3]}
+            {"type": "choose", "option": 0}
+            {"type": "choose", "option": 2}
+            """)
+        #expect(s.editor?.chosen == [2])
+        #expect(s.undoStack.suffix(2) == [.choose(opening: 0, toggled: [0, 3]), .choose(opening: 0, toggled: [0, 2])])
+        try apply(&s, #"{"type": "undo"}"#)
+        #expect(s.editor?.chosen == [0])
+        try apply(&s, #"{"type": "undo"}"#)
+        #expect(s.editor?.chosen == [3])
+        try apply(&s, #"{"type": "redo"}"#)
+        #expect(s.editor?.chosen == [0])
+        try apply(&s, #"{"type": "choose", "option": 1}"#)
+        #expect(s.editor?.chosen == [1] && s.redoStack.isEmpty)
+        try apply(&s, #"{"type": "undo"}"#)
+        #expect(s.editor?.chosen == [0])
+
+        // 20,000 options chosen and 300 chooses: each step kept the whole list before and
+        // after it (about 36 MB of snapshot); it keeps one option now.
+        var big = try play(multipleTable)
+        try big.apply(.configure({ var c = ConfigurationPatch(); c.undoLimit = 1_000; return c }()))
+        try big.apply(.toggleEditor(row: RowPath(0, 1), options: Array(repeating: "", count: 40_000), multiple: true,
+                                    chosen: Array(0..<20_000)))
+        for k in 0..<300 { try big.apply(.choose(option: k * 131)) }
+        #expect(big.undoCount >= 300)
+        #expect(big.snapshot().count < 200_000, "\(big.snapshot().count) bytes")
+        for _ in 0..<300 { try big.apply(.undo) }
+        #expect(big.editor?.chosen == Array(0..<20_000))
+    }
+
+    @Test("a snapshot of version 3, whose choose steps list the chosen options before and after, reads to the same state; a newer version is refused as such")
+    func chooseStepOfSnapshotVersion3() throws {
+        for (chosen, option) in [([1], 2), ([0], 3)] {
+            let multiple = option == 2
+            var s = try play(multipleTable)
+            try s.apply(.toggleEditor(row: RowPath(0, 1), options: ["a", "b", "c", "d"], multiple: multiple, chosen: chosen))
+            try s.apply(.choose(option: option))
+            let before = chosen, after = multiple ? (chosen + [option]).sorted() : [option]
+            #expect(s.editor?.chosen == after)
+            // Version 4 ends with the undo stack (one step: kind 1, opening 0, the flipped
+            // options) and an empty redo stack; version 3 wrote the two lists instead.
+            let v4 = s.snapshot()
+            guard case .choose(let opening, let toggled)? = s.undoStack.last else {
+                Issue.record("no choose step")
+                continue
+            }
+            let v4Tail: [UInt8] = [1, 1, UInt8(opening), UInt8(toggled.count)] + toggled.map(UInt8.init) + [0]
+            try #require(Array(v4.suffix(v4Tail.count)) == v4Tail)
+            let v3Tail: [UInt8] = [1, 1, UInt8(opening)] + [UInt8(before.count)] + before.map(UInt8.init)
+                + [UInt8(after.count)] + after.map(UInt8.init) + [0]
+            let v3 = [3] + Array(v4.dropFirst().dropLast(v4Tail.count)) + v3Tail
+            var read = try TableState(snapshot: v3)
+            #expect(read == s)
+            try read.apply(.undo)
+            #expect(read.editor?.chosen == before)
+        }
+        var newer = try play(multipleTable).snapshot()
+        newer[0] = TableState.snapshotVersion + 1
+        #expect(throws: SnapshotError.self) { try TableState(snapshot: newer) }
+        do {
+            _ = try TableState(snapshot: newer)
+        } catch {
+            #expect(error.reason.contains("written by a newer selectlog"), "\(error)")
+        }
+    }
+
     @Test("a choose step belongs to one opening of the editor")
     func chooseStepBelongsToOpening() throws {
         let s = try play(multipleTable + """

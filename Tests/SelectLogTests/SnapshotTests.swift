@@ -36,14 +36,14 @@ struct SnapshotTests {
 
     @Test("the hash of a large state, taken 64 KiB at a time, is the hash of its whole encoding")
     func hashInChunks() throws {
-        // 3,000 titled sections, an editor of 40,000 chosen options and 30 choose steps:
-        // an encoding of several megabytes, which `hashValue64` spills into the hasher
-        // as it writes.
+        // 10,000 titled sections, an editor of 60,000 chosen options and 30 choose steps:
+        // an encoding of over a megabyte, which `hashValue64` spills into the hasher as
+        // it writes.
         var s = try play(#"{"type": "configure", "allowsMultipleSelection": true}"#)
         try s.apply(.viewport(width: Points(390), height: Points(600)))
-        try s.apply(.reload(sections: (0..<3_000).map { SectionSpec(rows: 1 + $0 % 7, rowHeight: Points(44), title: "S\($0)") }))
-        try s.apply(.toggleEditor(row: RowPath(0, 0), options: (0..<40_000).map { "option \($0)" },
-                                  multiple: true, chosen: Array(0..<40_000)))
+        try s.apply(.reload(sections: (0..<10_000).map { SectionSpec(rows: 1 + $0 % 7, rowHeight: Points(44), title: "Section \($0)") }))
+        try s.apply(.toggleEditor(row: RowPath(0, 0), options: (0..<60_000).map { "option \($0)" },
+                                  multiple: true, chosen: Array(0..<60_000)))
         for k in 0..<30 { try s.apply(.choose(option: k * 1_009)) }
         var whole = BinaryWriter()
         s.writeCanonical(into: &whole)

@@ -6,8 +6,11 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension TableState {
-    /// Snapshot format version; bumped when the layout changes.
-    public static let snapshotVersion: UInt8 = 3
+    /// Snapshot format version; bumped when the layout changes. Version 4 stores a
+    /// `choose` undo step as the options it flipped; readers also take version 3, whose
+    /// step lists the options chosen before and after it (the flipped ones are the
+    /// options in one list and not the other, so both read to the same state).
+    public static let snapshotVersion: UInt8 = 4
 
     /// The whole state as bytes, for checkpoints: `TableState(snapshot:)` gives back an equal state.
     public func snapshot() -> [UInt8] {
@@ -90,13 +93,11 @@ extension TableState {
                     w.u8(0)
                     Self.write(added, &w)
                     Self.write(removed, &w)
-                case let .choose(opening, before, after):
+                case let .choose(opening, toggled):
                     w.u8(1)
                     w.varint(opening)
-                    for list in [before, after] {
-                        w.varint(list.count)
-                        for i in list { w.varint(i) }
-                    }
+                    w.varint(toggled.count)
+                    for i in toggled { w.varint(i) }
                 }
                 w.spill()
             }
@@ -250,7 +251,13 @@ extension TableState {
     static let counterLimit = Int.max / 2
 
     private static func read(_ r: inout BinaryReader) throws(BinaryError) -> TableState {
-        guard try r.u8() == snapshotVersion else { throw r.fail("unknown snapshot version") }
+        let version = try r.u8()
+        guard version == snapshotVersion || version == 3 else {
+            if version > snapshotVersion {
+                throw r.fail("snapshot version \(version) is newer than this reader knows (3 and 4): written by a newer selectlog")
+            }
+            throw r.fail("unknown snapshot version \(version)")
+        }
         var s = TableState()
         // Counters stay far from `Int.max`, which the next event would pass.
         s.events = try r.count(limit: counterLimit)
@@ -339,18 +346,27 @@ extension TableState {
                 case 1:
                     let opening = try r.count(limit: counterLimit)
                     var lists: [[Int]] = []
-                    for _ in 0..<2 {
+                    // Version 3: the lists before and after; version 4: the flipped options.
+                    for _ in 0..<(version == 3 ? 2 : 1) {
                         var list: [Int] = []
                         for _ in 0..<(try r.count(limit: EventLimits.eventBytes)) { list.append(try r.count(limit: Int(Int32.max))) }
                         lists.append(list)
                     }
-                    stack.append(.choose(opening: opening, before: lists[0], after: lists[1]))
+                    let toggled = version == 3 ? Self.flipped(between: lists[0], and: lists[1]) : lists[0]
+                    stack.append(.choose(opening: opening, toggled: toggled))
                 default: throw r.fail("bad undo step")
                 }
             }
             if which == 0 { s.history.undoStack = stack } else { s.history.redoStack = stack }
         }
         return s
+    }
+
+    /// The options in one of two lists and not the other, ascending: a version 3 step's
+    /// before and after lists (each ascending; an unsorted list, which no engine wrote,
+    /// is sorted first) as the options the step flips.
+    static func flipped(between a: [Int], and b: [Int]) -> [Int] {
+        Array(Set(a).symmetricDifference(Set(b))).sorted()
     }
 
     private static func readPath(_ r: inout BinaryReader) throws(BinaryError) -> RowPath? {

@@ -24,29 +24,36 @@ extension TableState {
         guard option < current.options.count else {
             throw InvalidEvent("choose", "option \(option) is out of range (\(current.options.count) options)")
         }
-        let chosen: [Int]
+        let toggled: [Int]
         if current.multiple {
-            // The option toggles: found by halving (the list is ascending and unique), and
-            // the new list built at its exact size. Every undo step keeps its own list, and
-            // a copy grown by `append` had room for twice its options.
-            let old = current.chosen
-            var lo = 0, hi = old.count
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2
-                if old[mid] < option { lo = mid + 1 } else { hi = mid }
-            }
-            let found = lo < old.count && old[lo] == option
-            var toggled: [Int] = []
-            toggled.reserveCapacity(found ? old.count - 1 : old.count + 1)
-            toggled.append(contentsOf: old[..<lo])
-            if !found { toggled.append(option) }
-            toggled.append(contentsOf: old[(found ? lo + 1 : lo)...])
-            chosen = toggled
+            toggled = [option]
         } else {
             guard current.chosen != [option] else { return }
-            chosen = [option]
+            // The old choice (at most one: `chosen` of a single-choice editor) and the new.
+            toggled = current.chosen.first.map { $0 < option ? [$0, option] : [option, $0] } ?? [option]
         }
-        editorState.current?.chosen = chosen
-        pushStep(.choose(opening: current.opening, before: current.chosen, after: chosen))
+        editorState.current?.chosen = Self.flipping(current.chosen, toggled)
+        pushStep(.choose(opening: current.opening, toggled: toggled))
+    }
+
+    /// `chosen` with the options of `toggled` flipped: both ascending and unique, and so
+    /// the result. Built at its exact size (the editor keeps one list).
+    static func flipping(_ chosen: [Int], _ toggled: [Int]) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(chosen.count + toggled.count)
+        var i = 0, j = 0
+        while i < chosen.count || j < toggled.count {
+            if j == toggled.count || (i < chosen.count && chosen[i] < toggled[j]) {
+                out.append(chosen[i])
+                i += 1
+            } else if i == chosen.count || toggled[j] < chosen[i] {
+                out.append(toggled[j])
+                j += 1
+            } else {
+                i += 1
+                j += 1
+            }
+        }
+        return out
     }
 }

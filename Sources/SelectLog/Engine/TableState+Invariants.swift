@@ -84,12 +84,19 @@ extension TableState {
         }
         let steps = wholeHistory ? undoStack + redoStack : [history.lastUndo, history.lastRedo].compactMap { $0 }
         for step in steps {
-            if case let .selection(added, removed) = step {
+            switch step {
+            case let .selection(added, removed):
                 rowsExist(added, "undo step")
                 rowsExist(removed, "undo step")
                 if !added.intersection(removed).isEmpty { problems.append("undo step both adds and removes a row") }
+            case let .choose(_, toggled):
+                // One option (multiple choice), or the old and the new choice (single).
+                if toggled.isEmpty || toggled.count > 2 || toggled[0] < 0 || (toggled.count == 2 && toggled[0] >= toggled[1]) {
+                    problems.append("choose step flips \(toggled), not one or two ascending options")
+                }
             }
         }
+        if wholeHistory, let editor { collectChooseChainViolations(editor, into: &problems) }
         // Layout.
         if wholeHistory {
             var total: Int64 = 0
@@ -102,6 +109,26 @@ extension TableState {
             var content = layout.sections.reduce(Int64(0)) { $0 + $1.header.raw + $1.rows.total.raw + $1.footer.raw }
             if layout.editorRow != nil { content += layout.editorHeight.raw }
             if content != layout.contentHeight.raw { problems.append("content height \(layout.contentHeight) is not the sum of the sections") }
+        }
+    }
+
+    /// Undo and redo take the open editor's `chosen` through valid lists: each `choose`
+    /// step of its opening, flipped in turn from the present (undo steps newest first,
+    /// redo steps nearest first), leaves options in range and, single-choice, one at most.
+    private func collectChooseChainViolations(_ editor: EditorRow, into problems: inout [String]) {
+        for steps in [Array(history.steps(redo: false).reversed()), Array(history.steps(redo: true).reversed())] {
+            var chosen = editor.chosen
+            for case let .choose(opening, toggled) in steps where opening == editor.opening {
+                guard toggled.allSatisfy({ $0 >= 0 && $0 < editor.options.count }) else {
+                    problems.append("choose step flips \(toggled), out of the editor's \(editor.options.count) options")
+                    return
+                }
+                chosen = TableState.flipping(chosen, toggled)
+                if !editor.multiple && chosen.count > 1 {
+                    problems.append("choose steps take a single-choice editor to \(chosen.count) chosen")
+                    return
+                }
+            }
         }
     }
 

@@ -48,8 +48,12 @@ extension TableState {
                 if !added.isEmpty || !removed.isEmpty { changed.record(added: added, removed: removed) }
             }
             selection = new
-        case let .choose(opening, before, after):
-            if editorState.current?.opening == opening { editorState.current?.chosen = forward ? after : before }
+        case let .choose(opening, toggled):
+            // Undo and redo alike flip the step's options back: the editor's `chosen` is
+            // the step's after (undo) or before (redo) value, as steps are taken in turn.
+            if let current = editorState.current, current.opening == opening {
+                editorState.current?.chosen = Self.flipping(current.chosen, toggled)
+            }
         }
     }
 }

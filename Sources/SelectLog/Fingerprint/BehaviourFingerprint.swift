@@ -16,7 +16,7 @@ public enum BehaviourFingerprint {
     public static let current: UInt64 = compute(with: .standard)
 
     /// Bumped when the corpus changes.
-    static let corpusVersion: UInt64 = 2
+    static let corpusVersion: UInt64 = 3
 
     /// The fingerprint of `engine`: every event's outcome (accepted or rejected) and
     /// the content offset after it, the gesture fingerprint every 8 events, plus the
@@ -58,9 +58,10 @@ public enum BehaviourFingerprint {
     /// editing, explicit selection, edits that move the selection, undo and redo; then
     /// a strip pan whose auto-scroll a `configure` stops by moving the zone away from the
     /// still finger, one that began over the editor row and finds its start row when the
-    /// editor closes, and a jump to a title that another title equals only canonically
-    /// (rules whose fixes changed no other session's states, so the corpus holds them
-    /// itself).
+    /// editor closes, a jump to a title that another title equals only canonically, and
+    /// `choose` undo steps in both kinds of editor, undone and redone (rules whose fixes
+    /// or whose steps' form changed no other session's hashed states, so the corpus holds
+    /// them itself).
     static var handWritten: [TimedEvent] {
         func tap(_ y: Int) -> Event { .tap(ViewportPoint(x: Points(40), y: Points(y))) }
         var single = ConfigurationPatch()
@@ -103,6 +104,11 @@ public enum BehaviourFingerprint {
             .reload(sections: [SectionSpec(rows: 10, header: Points(20), title: "e\u{301}"),
                                SectionSpec(rows: 10, header: Points(20), title: "\u{e9}"), SectionSpec(rows: 30)]),
             .jumpToSection(.title("\u{e9}")),
+            // Choose steps flip options: two in a single-choice editor, one in a multiple.
+            .toggleEditor(row: RowPath(0, 1), options: ["a", "b", "c"], multiple: false, chosen: [2]),
+            .choose(option: 0), .choose(option: 1), .undo, .undo, .redo,
+            .toggleEditor(row: RowPath(0, 2), options: ["a", "b", "c"], multiple: true, chosen: [1]),
+            .choose(option: 0), .choose(option: 1), .undo, .redo, .undo, .undo,
         ]
         return events.enumerated().map { TimedEvent($0.element, t: Micros(raw: Int64($0.offset) * 100_000)) }
     }

@@ -105,10 +105,7 @@ struct TablePicture {
             let padded = name + String(repeating: " ", count: max(1, 10 - name.count))
             lines.append("\(left) \(padded)\(mark)\(right) \(notes.joined(separator: " "))".trimmingTrailingSpaces)
             if s.layout.editorRow == r, let editor = s.editor {
-                let choices = editor.options.enumerated().map { i, o in
-                    (editor.chosen.contains(i) ? (editor.multiple ? "[x] " : "(o) ") : (editor.multiple ? "[ ] " : "( ) ")) + o.shownInPicture
-                }
-                lines.append("    editor: " + (choices.isEmpty ? "(no options)" : choices.joined(separator: "  ")))
+                lines.append("    editor: " + TablePicture.options(of: editor))
             }
             shown += 1
             row = s.layout.row(after: r)
@@ -125,6 +122,31 @@ extension TablePicture {
         if end.section == r.section { last = min(last, end.row) }
         for n in noted where n.section == r.section && n.row >= r.row { last = min(last, n.row - 1) }
         return last - r.row >= 2 ? last : nil
+    }
+}
+
+extension TablePicture {
+    /// The most options the picture shows of an editor.
+    static let listedOptions = 32
+
+    /// The editor's first `listedOptions` options with their marks, then how many more
+    /// there are and how many of those are chosen. (An editor can hold a million options:
+    /// each was shown, and looked up in `chosen` one by one, 10 s for 100,000.)
+    static func options(of editor: EditorRow) -> String {
+        guard !editor.options.isEmpty else { return "(no options)" }
+        var chosen = editor.chosen[...]  // ascending
+        var shown: [String] = []
+        for (i, o) in editor.options.prefix(listedOptions).enumerated() {
+            while let c = chosen.first, c < i { chosen = chosen.dropFirst() }
+            let on = chosen.first == i
+            shown.append((on ? (editor.multiple ? "[x] " : "(o) ") : (editor.multiple ? "[ ] " : "( ) ")) + o.shownInPicture)
+        }
+        let more = editor.options.count - shown.count
+        if more > 0 {
+            let moreChosen = editor.chosen.count - editor.chosen.prefix { $0 < listedOptions }.count
+            shown.append("… (\(more) more options, \(moreChosen) of them chosen)")
+        }
+        return shown.joined(separator: "  ")
     }
 }
 

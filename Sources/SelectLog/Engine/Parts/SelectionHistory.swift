@@ -2,8 +2,13 @@
 public enum UndoStep: Hashable, Sendable {
     /// Rows that became selected and rows that became deselected.
     case selection(added: RowSet, removed: RowSet)
-    /// A `choose` in editor opening `opening`.
-    case choose(opening: Int, before: [Int], after: [Int])
+    /// A `choose` in editor opening `opening`: the options it flipped between chosen
+    /// and not chosen, ascending. One option in a multiple-choice editor; in a
+    /// single-choice one the option chosen and the one it replaced, if any. Undo and
+    /// redo both flip them back, so a step takes the same room whatever the number
+    /// of options chosen (a step that kept the whole list before and after grew with
+    /// it: thousands of `choose`s of a large editor held gigabytes).
+    case choose(opening: Int, toggled: [Int])
 }
 
 /// The selection and its undo history (spec 5.9): the part of the state that owns
@@ -42,23 +47,20 @@ public struct SelectionHistory: Hashable, Sendable {
 
         final class Choose: Hashable, Sendable {
             let opening: Int
-            let before: [Int]
-            let after: [Int]
+            let toggled: [Int]
 
-            init(opening: Int, before: [Int], after: [Int]) {
+            init(opening: Int, toggled: [Int]) {
                 self.opening = opening
-                self.before = before
-                self.after = after
+                self.toggled = toggled
             }
 
             static func == (a: Choose, b: Choose) -> Bool {
-                a.opening == b.opening && a.before == b.before && a.after == b.after
+                a.opening == b.opening && a.toggled == b.toggled
             }
 
             func hash(into hasher: inout Hasher) {
                 hasher.combine(opening)
-                hasher.combine(before)
-                hasher.combine(after)
+                hasher.combine(toggled)
             }
         }
 
@@ -69,13 +71,13 @@ public struct SelectionHistory: Hashable, Sendable {
             case let .selection(added, removed):
                 self.added = added
                 self.removed = removed
-            case let .choose(opening, before, after):
-                choose = Choose(opening: opening, before: before, after: after)
+            case let .choose(opening, toggled):
+                choose = Choose(opening: opening, toggled: toggled)
             }
         }
 
         var step: UndoStep {
-            if let choose { return .choose(opening: choose.opening, before: choose.before, after: choose.after) }
+            if let choose { return .choose(opening: choose.opening, toggled: choose.toggled) }
             return .selection(added: added, removed: removed)
         }
     }
