@@ -136,6 +136,71 @@ struct SetUpScriptTests {
         #expect(table.selection == state.selection)
     }
 
+    /// Every set-up event is within `EventLimits.eventBytes`, and they rebuild `state`.
+    static func expectWithinLimits(_ state: TableState, sourceLocation: SourceLocation = #_sourceLocation) throws -> SetUpScript {
+        let setUp = SetUpScript(reproducing: state)
+        let largest = setUp.events.compactMap(\.event.fieldBytes).max() ?? 0
+        #expect(largest <= EventLimits.eventBytes, "an event of \(largest) bytes", sourceLocation: sourceLocation)
+        let table = try Self.rebuilt(setUp)
+        #expect(table.layout == state.layout, sourceLocation: sourceLocation)
+        #expect(table.selection == state.selection, sourceLocation: sourceLocation)
+        #expect(table.editor?.options == state.editor?.options && table.editor?.chosen == state.editor?.chosen, sourceLocation: sourceLocation)
+        return setUp
+    }
+
+    @Test("a table that took many events to build fits events of EventLimits.eventBytes: heights, titles and sections are spread over several")
+    func largeTablesFitEvents() throws {
+        // 400,000 rows of distinct heights, given by reloadRows 40,000 at a time.
+        var heights = TableState()
+        try heights.apply(.reload(sections: [SectionSpec(rows: 400_000, rowHeight: Points(44))]))
+        for part in 0..<10 {
+            let rows = (part * 40_000..<(part + 1) * 40_000)
+            try heights.apply(.reloadRows(at: rows.map { RowPath(0, $0) }, heights: rows.map { Points(raw: Int64(64 * 20 + $0 % 5000)) }))
+        }
+        try heights.apply(.select(rows: [RowPath(0, 3)]))
+        let spread = try Self.expectWithinLimits(heights)
+        #expect(spread.events.count > 8)
+
+        // 4,000 sections titled with 600 bytes each (2.4 MB), added 1,000 at a time, and a
+        // section whose title fills an event, with rows added to it since.
+        var titles = TableState()
+        try titles.apply(.configure({ var c = ConfigurationPatch(); c.allowsMultipleSelection = true; return c }()))
+        for part in 0..<4 {
+            try titles.apply(.insertSections(at: Array(part * 1_000..<(part + 1) * 1_000),
+                                             sections: (0..<1_000).map { SectionSpec(rows: 2, title: String(repeating: "t", count: 590) + "\(part)-\($0)") }))
+        }
+        let long = String(repeating: "L", count: EventLimits.eventBytes - 16)
+        try titles.apply(.insertSections(at: [4_000], sections: [SectionSpec(rows: 1, title: long)]))
+        #expect(try #require(Event.insertSections(at: [4_000], sections: [SectionSpec(rows: 1, title: long)]).fieldBytes) <= EventLimits.eventBytes)
+        try titles.apply(.insertRows(at: (0..<300).map { RowPath(4_000, $0) }, heights: nil))
+        try titles.apply(.select(rows: [RowPath(5, 1), RowPath(4_000, 299)]))
+        let sections = try Self.expectWithinLimits(titles)
+        #expect(sections.notCarried.allSatisfy { !$0.hasPrefix("section") }, "\(sections.notCarried)")
+        #expect(try Self.rebuilt(sections).layout.sections[4_000].title == long)
+    }
+
+    @Test("an editor whose choices grew one choose at a time past what one event holds: as many as fit, then a choose for each other")
+    func largeEditorFitsEvents() throws {
+        var state = try play(multipleTable)
+        // 330,000 options with as many chosen as leave 300 bytes of the event's room; then
+        // 150 chooses of options past them (3 bytes each in the list) do not fit.
+        let options = Array(repeating: "", count: 330_000)
+        func bytes(_ chosen: [Int]) -> Int {
+            Event.toggleEditor(row: RowPath(0, 1), options: options, multiple: true, chosen: chosen).fieldBytes ?? 0
+        }
+        var room = EventLimits.eventBytes - 300 - bytes([]) - 2, chosen = 0
+        while room >= 3 {
+            room -= chosen < 128 ? 1 : chosen < 16_384 ? 2 : 3
+            chosen += 1
+        }
+        try state.apply(.toggleEditor(row: RowPath(0, 1), options: options, multiple: true, chosen: Array(0..<chosen)))
+        for option in chosen..<chosen + 150 { try state.apply(.choose(option: option)) }
+        #expect(bytes(state.editor?.chosen ?? []) > EventLimits.eventBytes)
+        let setUp = try Self.expectWithinLimits(state)
+        let chooses = setUp.events.filter { if case .choose = $0.event { true } else { false } }.count
+        #expect(chooses > 0 && chooses <= 150, "\(chooses)")
+    }
+
     @Test("whole sections selected among whole sections not: selectAll, then the others inserted, in a few events")
     func wholeSectionsSelected() throws {
         var state = try play("""

@@ -51,17 +51,21 @@ extension Event {
 }
 
 /// Counts the bytes `BinaryWriter` would write, without writing them.
-private struct FieldSize {
+struct FieldSize {
     var bytes = 0
 
-    mutating func varint(_ v: Int) {
+    /// The bytes of `v` as a varint (LEB128; a negative value as 0).
+    static func varintBytes(_ v: Int) -> Int {
         var v = UInt64(max(v, 0))
-        bytes += 1
+        var n = 1
         while v >= 0x80 {
-            bytes += 1
+            n += 1
             v >>= 7
         }
+        return n
     }
+
+    mutating func varint(_ v: Int) { bytes += FieldSize.varintBytes(v) }
 
     mutating func points(_ p: Points) {
         let v = p.raw

@@ -23,9 +23,13 @@ public struct SetUpScript: Sendable {
     static let listedHeights = 4096
 
     /// The most rows one set-up event lists (`select`, `deselect`, `insertRows`,
-    /// `reloadRows`): longer lists are cut into events of this many, so that no line
-    /// of the script passes the 64 MiB line limit (a `select` of 40,000,000 rows did).
-    static let eventRows = 100_000
+    /// `reloadRows`), and the most heights a section's `rowHeights` lists: longer lists
+    /// are cut into events of this many, so that every event is within
+    /// `EventLimits.eventBytes` (a row's index path and height take at most 13 bytes:
+    /// 650 KB) and every line within the script line limit (a `select` of 40,000,000
+    /// rows passed it).
+    static let eventRows = 50_000
+
 
     /// `items` in consecutive parts of at most `eventRows`.
     static func parts<T>(_ items: [T]) -> [ArraySlice<T>] {
@@ -112,17 +116,53 @@ public struct SetUpScript: Sendable {
         /// Sections `indices` of the state through `event` (a `reload` or `insertSections`),
         /// numbered from 0 (`renumbered`) or as in the state; then the rows past a section's
         /// `reload` limit, inserted, and the rows of odd heights, reloaded.
-        func addSections(_ indices: [Int], renumbered: Bool, _ event: ([SectionSpec]) -> Event) {
-            var specs: [SectionSpec] = []
+        ///
+        /// The sections go in events of at most `sectionBytes`: a `reload` (or
+        /// `insertSections`) of the first ones, then `insertSections` of the rest in
+        /// order, each at its final index. A section too large for an event of its own
+        /// (a title near the limit, with rows added since) goes without rows, which are
+        /// inserted after it, and without listed heights, which are reloaded.
+        func addSections(_ indices: [Int], renumbered: Bool) {
             var grown: [(section: Int, rows: Range<Int>)] = [], odd: [(row: RowPath, height: Points)] = []
+            var specs: [SectionSpec] = [], numbers: [Int] = [], bytes = 0, first = true
+            /// Whether sections of `more` bytes (their specs and indexes) join the event's
+            /// within `EventLimits.eventBytes`, with the counts of its two lists.
+            func fits(_ more: Int, count: Int) -> Bool {
+                2 * FieldSize.varintBytes(count) + bytes + more <= EventLimits.eventBytes
+            }
+            func flush() {
+                if renumbered && first {
+                    add(.reload(sections: specs))
+                } else if !specs.isEmpty {
+                    add(.insertSections(at: numbers, sections: specs))
+                }
+                specs = []
+                numbers = []
+                bytes = 0
+                first = false
+            }
             for (i, k) in indices.enumerated() {
-                let (spec, extra, heights) = SetUpScript.section(state.layout.sections[k])
+                let section = state.layout.sections[k]
                 let number = renumbered ? i : k
+                var (spec, extra, heights) = SetUpScript.section(section)
+                var size = SetUpScript.bytes(of: spec) + FieldSize.varintBytes(number)
+                if size + 2 > EventLimits.eventBytes {
+                    (spec, extra, heights) = SetUpScript.section(section, listing: false)
+                    size = SetUpScript.bytes(of: spec) + FieldSize.varintBytes(number)
+                    if size + 2 > EventLimits.eventBytes {
+                        notCarried.append("section \(k) (its title takes more than an event may)")
+                        spec.title = nil
+                        size = SetUpScript.bytes(of: spec) + FieldSize.varintBytes(number)
+                    }
+                }
+                if !specs.isEmpty && !fits(size, count: specs.count + 1) { flush() }
                 specs.append(spec)
+                numbers.append(number)
+                bytes += size
                 if !extra.isEmpty { grown.append((number, extra)) }
                 odd += heights.map { (RowPath(number, $0.row), $0.height) }
             }
-            add(event(specs))
+            flush()
             if !grown.isEmpty { steps.append(.insertRows(grown)) }
             for part in SetUpScript.parts(odd) { add(.reloadRows(at: part.map(\.row), heights: part.map(\.height))) }
         }
@@ -150,19 +190,19 @@ public struct SetUpScript: Sendable {
         let kept = sections.indices.filter { !inserted.contains($0) }
         if !sections.isEmpty {
             // The kept sections are numbered among themselves until the others are inserted.
-            addSections(kept, renumbered: true) { .reload(sections: $0) }
+            addSections(kept, renumbered: true)
         }
         if state.editing { add(.setEditing(true)) }
         if selectsAll {
             add(.selectAll)
-            if !later.isEmpty { addSections(later, renumbered: false) { .insertSections(at: later, sections: $0) } }
+            if !later.isEmpty { addSections(later, renumbered: false) }
             if !rest.isEmpty { steps.append(.deselect(rest)) }
         } else if !state.selection.isEmpty {
             steps.append(.select(state.selection))
         }
         // The editor before the offset: its row can make the content tall enough for it.
         if let editor = state.editor, let row = state.layout.editorRow {
-            add(.toggleEditor(row: row, options: editor.options, multiple: editor.multiple, chosen: editor.chosen))
+            addEditor(editor, below: row)
         }
         if state.contentOffset != .zero || state.decelerating {
             // One `scroll {y}` reaches any offset: a content offset's limit is the tallest
@@ -177,14 +217,50 @@ public struct SetUpScript: Sendable {
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }
     }
 
+    /// The editor as one `toggleEditor`; when its options and choices take more than an
+    /// event may (choices added one `choose` at a time since it opened), as many choices
+    /// as fit, then a `choose` for each of the others. (Each is an undo step; a set-up
+    /// carries no history anyway.)
+    private mutating func addEditor(_ editor: EditorRow, below row: RowPath) {
+        let whole = Event.toggleEditor(row: row, options: editor.options, multiple: editor.multiple, chosen: editor.chosen)
+        if (whole.fieldBytes ?? 0) <= EventLimits.eventBytes {
+            steps.append(.event(whole))
+            return
+        }
+        let bare = Event.toggleEditor(row: row, options: editor.options, multiple: editor.multiple, chosen: [])
+        // Room for the options, and for the count of the choices listed.
+        var room = EventLimits.eventBytes - (bare.fieldBytes ?? 0) - 4
+        guard room >= 0 else {
+            notCarried.append("the editor (its options take more than an event may)")
+            return
+        }
+        var listed = 0
+        while listed < editor.chosen.count, FieldSize.varintBytes(editor.chosen[listed]) <= room {
+            room -= FieldSize.varintBytes(editor.chosen[listed])
+            listed += 1
+        }
+        steps.append(.event(.toggleEditor(row: row, options: editor.options, multiple: editor.multiple,
+                                          chosen: Array(editor.chosen[..<listed]))))
+        for option in editor.chosen[listed...] { steps.append(.event(.choose(option: option))) }
+    }
+
+    /// The bytes `spec` takes in a `reload` or `insertSections` (its index in `at` apart).
+    static func bytes(of spec: SectionSpec) -> Int {
+        (Event.reload(sections: [spec]).fieldBytes ?? 0) - 1
+    }
+
     /// A section as a `reload` or `insertSections` gives it, with the rows it cannot give
     /// (past `EventLimits.sectionRows`, inserted after it) and the rows whose heights a
     /// `reloadRows` sets after it. Heights other than the section's `rowHeight` are listed
     /// in `rowHeights` up to the last of them while that list stays short next to them;
     /// otherwise reloaded, so that a few odd rows among millions (a reloaded row at the
     /// end of 50,000,000) cost a few bytes, not a line past the script line limit.
-    static func section(_ s: LayoutSection) -> (spec: SectionSpec, grown: Range<Int>, odd: [(row: Int, height: Points)]) {
-        let given = Swift.min(s.rows.count, EventLimits.sectionRows)
+    ///
+    /// Without `listing`, the smallest spec: no rows (all inserted after it), no listed
+    /// heights (all reloaded), defaults left out, for a section whose title leaves room
+    /// for little else.
+    static func section(_ s: LayoutSection, listing: Bool = true) -> (spec: SectionSpec, grown: Range<Int>, odd: [(row: Int, height: Points)]) {
+        let given = listing ? Swift.min(s.rows.count, EventLimits.sectionRows) : 0
         var runs: [(height: Points, count: Int)] = []
         s.rows.forEachRun { h, n in runs.append((h, n)) }
         if runs.last?.height == s.rowHeight { runs.removeLast() }
@@ -192,7 +268,7 @@ public struct SetUpScript: Sendable {
         let differing = runs.reduce(0) { $0 + ($1.height == s.rowHeight ? 0 : $1.count) }
         var heights: [Points]?
         var odd: [(row: Int, height: Points)] = []
-        if listed > 0, listed <= given, listed <= Swift.max(listedHeights, 2 * differing) {
+        if listing, listed > 0, listed <= given, listed <= Swift.max(listedHeights, Swift.min(2 * differing, eventRows)) {
             heights = []
             for run in runs { heights?.append(contentsOf: repeatElement(run.height, count: run.count)) }
         } else {
@@ -202,7 +278,10 @@ public struct SetUpScript: Sendable {
                 row += run.count
             }
         }
-        let spec = SectionSpec(rows: given, rowHeight: s.rowHeight, rowHeights: heights, header: s.header, footer: s.footer, title: s.title)
+        let spec = listing
+            ? SectionSpec(rows: given, rowHeight: s.rowHeight, rowHeights: heights, header: s.header, footer: s.footer, title: s.title)
+            : SectionSpec(rows: 0, rowHeight: s.rowHeight == Points(44) ? nil : s.rowHeight, header: s.header == .zero ? nil : s.header,
+                          footer: s.footer == .zero ? nil : s.footer, title: s.title)
         return (spec, given..<s.rows.count, odd)
     }
 }
