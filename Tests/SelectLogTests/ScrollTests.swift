@@ -500,6 +500,12 @@ struct EditorRowTests {
             try read.apply(.undo)
             #expect(read.editor?.chosen == before)
         }
+        // A step of an editor opening not yet made would flip the next editor's options.
+        var early = try play(multipleTable)
+        early.history.undoStack = [.choose(opening: 0, toggled: [5])]
+        #expect(early.invariantViolations().contains { $0.contains("not yet made") }, "\(early.invariantViolations())")
+        #expect(throws: SnapshotError.self) { try TableState(snapshot: early.snapshot()) }
+
         var newer = try play(multipleTable).snapshot()
         newer[0] = TableState.snapshotVersion + 1
         #expect(throws: SnapshotError.self) { try TableState(snapshot: newer) }

@@ -89,11 +89,13 @@ extension TableState {
                 rowsExist(added, "undo step")
                 rowsExist(removed, "undo step")
                 if !added.intersection(removed).isEmpty { problems.append("undo step both adds and removes a row") }
-            case let .choose(_, toggled):
-                // One option (multiple choice), or the old and the new choice (single).
+            case let .choose(opening, toggled):
+                // One option (multiple choice), or the old and the new choice (single), of
+                // an editor opened before: a later opening would take the step as its own.
                 if toggled.isEmpty || toggled.count > 2 || toggled[0] < 0 || (toggled.count == 2 && toggled[0] >= toggled[1]) {
                     problems.append("choose step flips \(toggled), not one or two ascending options")
                 }
+                if opening < 0 || opening >= editorOpenings { problems.append("choose step of editor opening \(opening), not yet made") }
             }
         }
         if wholeHistory, let editor { collectChooseChainViolations(editor, into: &problems) }
@@ -115,17 +117,32 @@ extension TableState {
     /// Undo and redo take the open editor's `chosen` through valid lists: each `choose`
     /// step of its opening, flipped in turn from the present (undo steps newest first,
     /// redo steps nearest first), leaves options in range and, single-choice, one at most.
+    /// Only the options the steps flip are followed (each looked up once in `chosen`), so
+    /// the walk costs O(steps), not O(steps × chosen).
     private func collectChooseChainViolations(_ editor: EditorRow, into problems: inout [String]) {
-        for steps in [Array(history.steps(redo: false).reversed()), Array(history.steps(redo: true).reversed())] {
-            var chosen = editor.chosen
-            for case let .choose(opening, toggled) in steps where opening == editor.opening {
-                guard toggled.allSatisfy({ $0 >= 0 && $0 < editor.options.count }) else {
-                    problems.append("choose step flips \(toggled), out of the editor's \(editor.options.count) options")
-                    return
+        func isChosen(_ option: Int) -> Bool {
+            var lo = 0, hi = editor.chosen.count
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if editor.chosen[mid] < option { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < editor.chosen.count && editor.chosen[lo] == option
+        }
+        for redo in [false, true] {
+            var flipped: [Int: Bool] = [:]
+            var count = editor.chosen.count
+            for case let .choose(opening, toggled) in history.steps(redo: redo).reversed() where opening == editor.opening {
+                for option in toggled {
+                    guard option >= 0 && option < editor.options.count else {
+                        problems.append("choose step flips \(toggled), out of the editor's \(editor.options.count) options")
+                        return
+                    }
+                    let now = !(flipped[option] ?? isChosen(option))
+                    flipped[option] = now
+                    count += now ? 1 : -1
                 }
-                chosen = TableState.flipping(chosen, toggled)
-                if !editor.multiple && chosen.count > 1 {
-                    problems.append("choose steps take a single-choice editor to \(chosen.count) chosen")
+                if !editor.multiple && count > 1 {
+                    problems.append("choose steps take a single-choice editor to \(count) chosen")
                     return
                 }
             }
