@@ -37,7 +37,7 @@ extension TableState {
     }
 
     /// `chosen` with the options of `toggled` flipped: both ascending and unique, and so
-    /// the result. Built at its exact size (the editor keeps one list).
+    /// the result, built in one pass with room reserved for it.
     static func flipping(_ chosen: [Int], _ toggled: [Int]) -> [Int] {
         var out: [Int] = []
         out.reserveCapacity(chosen.count + toggled.count)
