@@ -352,7 +352,9 @@ extension TableState {
                         for _ in 0..<(try r.count(limit: EventLimits.eventBytes)) { list.append(try r.count(limit: Int(Int32.max))) }
                         lists.append(list)
                     }
-                    let toggled = version == 3 ? Self.flipped(between: lists[0], and: lists[1]) : lists[0]
+                    // The options in one list and not the other (an unsorted list, which no
+                    // engine wrote, gives a step the invariants refuse).
+                    let toggled = version == 3 ? Self.flipping(lists[0], lists[1]) : lists[0]
                     stack.append(.choose(opening: opening, toggled: toggled))
                 default: throw r.fail("bad undo step")
                 }
@@ -360,13 +362,6 @@ extension TableState {
             if which == 0 { s.history.undoStack = stack } else { s.history.redoStack = stack }
         }
         return s
-    }
-
-    /// The options in one of two lists and not the other, ascending: a version 3 step's
-    /// before and after lists (each ascending; an unsorted list, which no engine wrote,
-    /// is sorted first) as the options the step flips.
-    static func flipped(between a: [Int], and b: [Int]) -> [Int] {
-        Array(Set(a).symmetricDifference(Set(b))).sorted()
     }
 
     private static func readPath(_ r: inout BinaryReader) throws(BinaryError) -> RowPath? {
