@@ -55,8 +55,10 @@ struct FieldSize {
     var bytes = 0
 
     /// The bytes of `v` as a varint (LEB128; a negative value as 0).
-    static func varintBytes(_ v: Int) -> Int {
-        var v = UInt64(max(v, 0))
+    static func varintBytes(_ v: Int) -> Int { varintBytes(UInt64(max(v, 0))) }
+
+    static func varintBytes(_ v: UInt64) -> Int {
+        var v = v
         var n = 1
         while v >= 0x80 {
             n += 1
@@ -67,14 +69,10 @@ struct FieldSize {
 
     mutating func varint(_ v: Int) { bytes += FieldSize.varintBytes(v) }
 
+    /// A length, zigzag-coded as `BinaryWriter.signed` writes it.
     mutating func points(_ p: Points) {
         let v = p.raw
-        var z = UInt64(bitPattern: (v << 1) ^ (v >> 63))
-        bytes += 1
-        while z >= 0x80 {
-            bytes += 1
-            z >>= 7
-        }
+        bytes += FieldSize.varintBytes(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
     }
 
     mutating func optional(_ p: Points?) {
