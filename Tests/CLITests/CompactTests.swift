@@ -133,4 +133,30 @@ struct CompactTests {
             #expect(r.stdout.contains("compact"), "\(shell)")
         }
     }
+
+    @Test("compact, upgrade and record --force refuse a log a recorder is writing (exit 74), and leave it to the recorder")
+    func rewritesRefuseALogInUse() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("live.slog").path
+        let events = Array(SyntheticSession(seed: 7, count: 2_000))
+        let recorder = try Recorder(creating: path)
+        for e in events[..<1_000] { try recorder.append(e) }
+        try recorder.flush()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let script = dir.appendingPathComponent("s.jsonl").path
+        try Data("{\"type\": \"tick\"}\n".utf8).write(to: URL(fileURLWithPath: script))
+        for arguments in [["compact", path], ["upgrade", path], ["record", script, "-o", path, "--force"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 74, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains("\(path): another writer has this log open"), "\(arguments): \(r.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(arguments)")
+        }
+        for e in events[1_000...] { try recorder.append(e) }
+        try recorder.close()
+        // Closed, the log is free to compact, and nothing the recorder wrote was lost.
+        let r = try CLI.run(["compact", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try LogReader(path: path).state(at: events.count) == recorder.state)
+    }
 }

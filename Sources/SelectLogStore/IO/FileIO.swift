@@ -25,6 +25,58 @@ package enum FileIO {
         }
     }
 
+    /// Takes the advisory lock that gives a log one writer at a time: an exclusive
+    /// `flock` on `fd`'s open file description, held until the descriptor is closed (or
+    /// the process ends, however it ends). Two descriptors of one file conflict even in
+    /// one process, so two recorders of one log in an app conflict too.
+    ///
+    /// Held elsewhere: `.inUse`. A special file (`-o /dev/null`) is not locked, nor is
+    /// a file on a file system without locks (NFS without lockd, some FUSE and CIFS
+    /// mounts): there the log is written without one, as before there were locks.
+    package static func lockForWriting(_ fd: Int32, path: String) throws(LogError) {
+        try lock(fd, path: path, waits: false) {}
+    }
+
+    /// `lockForWriting(_:path:)`, but held elsewhere, `waiting` is called once and the
+    /// lock waited for.
+    package static func lockForWriting(_ fd: Int32, path: String, waiting: () -> Void) throws(LogError) {
+        try lock(fd, path: path, waits: true, waiting)
+    }
+
+    private static func lock(_ fd: Int32, path: String, waits: Bool, _ waiting: () -> Void) throws(LogError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        var mode = LOCK_NB
+        while flock(fd, LOCK_EX | mode) != 0 {
+            let reason = errno
+            if reason == EINTR { continue }
+            if reason == EWOULDBLOCK, mode != 0 {
+                guard waits else { throw inUse(path) }
+                waiting()
+                mode = 0
+                continue
+            }
+            guard reason == ENOLCK || reason == EOPNOTSUPP || reason == ENOTSUP || reason == ENOSYS || reason == EINVAL else {
+                throw error("flock", path)
+            }
+            return
+        }
+    }
+
+    /// Releases `fd`'s lock (`lockForWriting`), before it is closed. Closing alone would
+    /// leave it held while a child process forked meanwhile (by any thread) still shares
+    /// the descriptor, until that child execs: a recorder closed and opened again at once
+    /// found its own log in use.
+    package static func unlock(_ fd: Int32) {
+        _ = flock(fd, LOCK_UN)
+    }
+
+    /// The error of a log another writer holds (`lockForWriting`).
+    package static func inUse(_ path: String) -> LogError {
+        LogError(.inUse, "another writer has this log open (a recorder, in this process or another, or a selectlog command replacing or repairing it); nothing was changed: close that one first",
+                 path: path)
+    }
+
     static func syncData(_ fd: Int32, path: String) throws(LogError) {
         guard syncToStorage(fd) != 0 else { return }
         let reason = errno
@@ -105,6 +157,13 @@ package enum FileIO {
             name = String(name[..<end])
         }
         return directory + name + suffix
+    }
+
+    /// Whether `fd` is a regular file (not a device, a pipe or a socket).
+    static func isRegularFile(_ fd: Int32, path: String) throws(LogError) -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw error("fstat", path) }
+        return info.st_mode & S_IFMT == S_IFREG
     }
 
     static func truncate(_ fd: Int32, to size: Int, path: String) throws(LogError) {

@@ -22,39 +22,35 @@ public enum LogRepair {
     }
 
     /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to
-    /// `offset`. Repairs of one log take turns (an advisory lock on it); one that finds
-    /// the log already `offset` bytes long (another repair cut it) saves nothing and
-    /// returns `savedBytes` 0 and an empty `savedPath`. `waiting` is called, once,
-    /// before waiting for a repair in progress (a command says so: it may take a while).
-    public static func cut(_ path: String, at offset: Int, waiting: () -> Void = {}) throws(LogError) -> Result {
+    /// `offset`. A log has one writer at a time (`FileIO.lockForWriting`): a repair
+    /// waits for a recorder or another repair of the log to finish, calling `waiting`
+    /// once before it waits (a command says so: it may take a while). One that then
+    /// finds the log already `offset` bytes long (another repair cut it) saves nothing
+    /// and returns `savedBytes` 0 and an empty `savedPath`. With `checkedSize`, the size
+    /// the log had when it was checked, a log of any other size is refused (`.inUse`):
+    /// a writer appended to it meanwhile, and what was a torn tail may now be a record.
+    public static func cut(_ path: String, at offset: Int, checkedSize: Int? = nil,
+                           waiting: () -> Void = {}) throws(LogError) -> Result {
         var info = stat()
         if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
-        defer { close(fd) }
-        // One repair of a log at a time: a second waits here, then finds the log cut. A
-        // file system without locks (NFS without lockd, some FUSE and CIFS mounts) is
-        // repaired without one, as before there was one.
-        var wait = LOCK_NB
-        while flock(fd, LOCK_EX | wait) != 0 {
-            if errno == EINTR { continue }
-            if errno == EWOULDBLOCK, wait != 0 {
-                waiting()
-                wait = 0
-                continue
-            }
-            guard errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOTSUP || errno == ENOSYS || errno == EINVAL else {
-                throw FileIO.error("flock", path)
-            }
-            break
+        defer {
+            FileIO.unlock(fd)
+            close(fd)
         }
+        try FileIO.lockForWriting(fd, path: path, waiting: waiting)
         let size = try FileIO.fileSize(fd, path: path)
         guard offset >= 0, offset <= size else {
             throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
                            path: path)
         }
+        if size == offset { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
+        if let checkedSize, size != checkedSize {
+            throw LogError(.inUse, "the log has \(size) bytes, not the \(checkedSize) it had when it was checked: another writer appended to it meanwhile; nothing was cut: check it again",
+                           path: path)
+        }
         let length = size - offset
-        if length == 0 { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
         var suffix = ".cut-\(offset)"
         var target = FileIO.sibling(of: path, suffix: suffix)
         var attempt = 1

@@ -75,11 +75,24 @@ final class LogFile {
             if fd >= 0 { staged = name }
         }
         if fd < 0 {
-            fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0o644)
+            // A log being replaced is emptied only once its lock is taken, below: one
+            // that another recorder is writing is left as it is.
+            fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
         }
         guard fd >= 0 else {
             if exclusive, errno == EEXIST { throw alreadyExists() }
             throw FileIO.error("open", path)
+        }
+        // The log's one writer from now on (`FileIO.lockForWriting`); a new file staged
+        // beside `path` is locked before it appears there.
+        do throws(LogError) {
+            try FileIO.lockForWriting(fd, path: path)
+            if !exclusive, try FileIO.isRegularFile(fd, path: path) { try FileIO.truncate(fd, to: 0, path: path) }
+        } catch {
+            _ = closeDescriptor(fd)
+            if let staged { unlink(staged) }
+            if exclusive, staged == nil { unlink(path) }
+            throw error
         }
         var features = LogFormat.featureCheckpoints
         let packs = zstd && Zstd.isAvailable
@@ -127,6 +140,13 @@ final class LogFile {
     /// of a clean close is removed (it is written again on the next close). Damage
     /// before the end is an error: run `selectlog verify --repair` first.
     static func openForAppend(path: String) throws(LogError) -> LogFile {
+        // The lock first (`FileIO.lockForWriting`): a log another recorder is writing
+        // may end in a record not yet whole, which would pass for a torn tail and be cut.
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIO.error("open", path) }
+        var handedOver = false
+        defer { if !handedOver { _ = closeDescriptor(fd) } }
+        try FileIO.lockForWriting(fd, path: path)
         // The walk keeps no list of records and lets the kernel drop the pages it has
         // passed, so reopening a log of any length takes the same memory: only the index
         // entries (one per window and per checkpoint) are kept, built as it goes.
@@ -169,9 +189,8 @@ final class LogFile {
         }
         // Where the next record goes: after the last good record, or where the index was.
         if scan.last?.header.kind != .index { end = scan.goodEnd }
-        let fd = open(path, O_RDWR)
-        guard fd >= 0 else { throw FileIO.error("open", path) }
         let file = LogFile(path: path, fd: fd, header: header, size: end, entries: entries, eventCount: scan.eventCount)
+        handedOver = true
         file.sinceCheckpoint = since
         if try FileIO.fileSize(fd, path: path) != end {
             try FileIO.truncate(fd, to: end, path: path)
@@ -247,4 +266,8 @@ final class LogFile {
     }
 }
 
-private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
+/// Closes `fd`, releasing the log's lock first (`FileIO.unlock`).
+private func closeDescriptor(_ fd: Int32) -> Int32 {
+    FileIO.unlock(fd)
+    return close(fd)
+}

@@ -62,8 +62,8 @@ struct Verify: ParsableCommand {
             throw Exit.damaged
         }
         do {
-            let done = try LogRepair.cut(log, at: report.intactBytes) {
-                complain("\(log): another repair of it is in progress; waiting for it to finish")
+            let done = try LogRepair.cut(log, at: report.intactBytes, checkedSize: report.fileSize) {
+                complain("\(log): another writer has it open (a recorder, or another repair); waiting for it to finish")
             }
             if done.savedBytes == 0 {
                 print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
@@ -71,7 +71,7 @@ struct Verify: ParsableCommand {
                 print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
             }
         } catch {
-            complain("\(error); the repair can be run again")
+            complain(error.code == .inUse ? "\(error)" : "\(error); the repair can be run again")
             throw Exit.io
         }
     }

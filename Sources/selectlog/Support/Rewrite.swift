@@ -32,7 +32,32 @@ struct Rewrite {
     /// The target of rewriting `log` into `output` (LOG itself when nil); `suffix` names
     /// the temporary file. Exits 64 when LOG cannot be replaced in place (standard input,
     /// a device or a file under /dev or /proc), 74 when the output is not a regular file.
+    ///
+    /// What is replaced is locked as its one writer for the rest of the command
+    /// (`FileIO.lockForWriting`): a log a recorder is appending to is refused (exit 74),
+    /// since the recorder would go on writing into the file the rename unlinks.
     static func target(log: String, output: String?, suffix: String) throws -> Rewrite {
+        let target = try place(log: log, output: output, suffix: suffix)
+        try target.lockReplaced()
+        return target
+    }
+
+    /// Takes the lock of the file to be replaced, and keeps it until the process ends.
+    private func lockReplaced() throws {
+        guard replaces else { return }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Unreadable: the command's own reading of it says so.
+        guard fd >= 0 else { return }
+        do throws(LogError) {
+            try FileIO.lockForWriting(fd, path: path)
+        } catch {
+            close(fd)
+            complain("\(shown): \(error.message)")
+            throw Exit.io
+        }
+    }
+
+    private static func place(log: String, output: String?, suffix: String) throws -> Rewrite {
         let logPath = resolved(log)
         let unresolved = logPath == nil && log != "-" && errno == ENAMETOOLONG ? systemReason() : nil
         let inPlace = output.map { logPath != nil && resolved($0) == logPath } ?? true

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import SelectLog
+@testable import SelectLogStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A log has one writer at a time. Two recorders of one log (an app's two scenes, or an
+/// app and `selectlog compact`) would each append at their own idea of the end, and the
+/// second to open would cut the first's record in flight as a torn tail.
+@Suite("One writer of a log at a time")
+struct OneWriterTests {
+    @Test("a second recorder of a log being written is refused, and the first's events are all kept")
+    func secondRecorderRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("w.slog").path
+        let events = Array(SyntheticSession(seed: 5, count: 3_000))
+        let first = try Recorder(creating: path, options: smallBatches())
+        for e in events[..<1_500] { try first.append(e) }
+        try first.flush()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        #expect { try Recorder(appendingTo: path) } throws: { ($0 as? LogError)?.code == .inUse }
+        #expect { try Recorder(creating: path, replacingExisting: true) } throws: { ($0 as? LogError)?.code == .inUse }
+        #expect { try Recorder(creating: path) } throws: { ($0 as? LogError)?.code == .alreadyExists }
+        // The refusals changed nothing: not a byte cut, truncated or appended.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        for e in events[1_500...] { try first.append(e) }
+        try first.close()
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == events.count)
+        #expect(try log.state(at: events.count) == first.state)
+        #expect(try LogReader.verify(path: path).problem == nil)
+
+        // Closed, the log is free: it can be appended to again.
+        let second = try Recorder(appendingTo: path)
+        try second.append(.tick)
+        try second.close()
+        #expect(try LogReader(path: path).eventCount == events.count + 1)
+    }
+
+    @Test("the refusal says what holds the log and that nothing changed")
+    func refusalMessage() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("m.slog").path
+        let first = try Recorder(creating: path)
+        defer { try? first.close() }
+        do {
+            _ = try Recorder(appendingTo: path)
+            Issue.record("a second recorder opened a log being written")
+        } catch {
+            #expect(error.code == .inUse)
+            #expect(error.path == path)
+            #expect(error.message.contains("another writer has this log open"))
+            #expect(error.message.contains("nothing was changed"))
+        }
+    }
+
+    @Test("compacting into a log a recorder is writing is refused, and the log is left to it")
+    func compactIntoALogInUse() throws {
+        guard Zstd.isAvailable else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("s.slog").path
+        let busy = dir.appendingPathComponent("busy.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 2, count: 500)), to: source)
+        let recorder = try Recorder(creating: busy)
+        try recorder.append(.reload(sections: [SectionSpec(rows: 10)]))
+        try recorder.flush()
+        #expect { try Recorder.compact(source, into: busy, replacingExisting: true) } throws: {
+            ($0 as? LogError)?.code == .inUse
+        }
+        try recorder.append(.tap(ViewportPoint(x: 10, y: 10)))
+        try recorder.close()
+        #expect(try LogReader(path: busy).eventCount == 2)
+    }
+
+    @Test("a repair that finds the log grown since it was checked cuts nothing")
+    func repairOfAGrownLog() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 4, count: 400)), to: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Checked when it was 7 bytes shorter, a tail at `bytes.count - 7` looked torn.
+        #expect { try LogRepair.cut(path, at: bytes.count - 7, checkedSize: bytes.count - 7 + 3) } throws: {
+            ($0 as? LogError)?.code == .inUse
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["g.slog"])
+    }
+
+    @Test("a special file is not locked: two recorders may write to /dev/null at once")
+    func specialFilesAreNotLocked() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/null") else { return }
+        let one = try Recorder(creating: "/dev/null", replacingExisting: true)
+        let two = try Recorder(creating: "/dev/null", replacingExisting: true)
+        try one.append(.tick)
+        try two.append(.tick)
+        try one.close()
+        try two.close()
+    }
+
+    #if canImport(Glibc)
+    @Test("close releases the lock even while a child forked meanwhile still shares the descriptor")
+    func closeReleasesTheLockDespiteAFork() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("f.slog").path
+        let recorder = try Recorder(creating: path)
+        try recorder.append(.tick)
+        // A child forked by any thread of the process (a `Process` spawned elsewhere)
+        // shares the recorder's open file until it execs or exits: here it only sleeps.
+        let child = fork()
+        if child == 0 {
+            usleep(2_000_000)
+            _exit(0)
+        }
+        #expect(child > 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        try recorder.close()
+        let again = try Recorder(appendingTo: path)
+        try again.append(.tick)
+        try again.close()
+        #expect(try LogReader(path: path).eventCount == 2)
+    }
+    #endif
+}
