@@ -174,6 +174,32 @@ struct LogCommandTests {
         return changes
     }
 
+    @Test("check of a log whose fingerprint differs but whose states match: no notice to run check, and upgrade named as the way to trust its checkpoints")
+    func checkPointsToUpgrade() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("old.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "256", "--durability", "none"]).status == 0)
+        // The header of a build whose fingerprint corpus differed (an older one), behaving the same.
+        var header = try LogReader(path: log).header
+        header.behaviour = ~(header.behaviour ?? 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try handle.write(contentsOf: header.encoded())
+        try handle.close()
+
+        let replayed = try CLI.run(["replay", log])
+        #expect(replayed.stderr.contains("replaying from the start instead of using its checkpoints"), "\(replayed.stderr)")
+        let checked = try CLI.run(["check", log])
+        #expect(checked.status == 0)
+        #expect(!checked.stderr.contains("selectlog check"), "\(checked.stderr)")
+        #expect(checked.stdout.contains("same behaviour: 3000 events replayed"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("`selectlog upgrade \(log)` re-records it with this build"), "\(checked.stdout)")
+        #expect(try CLI.run(["upgrade", log]).status == 0)
+        let after = try CLI.run(["replay", log])
+        #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
+        #expect(!(try CLI.run(["check", log]).stdout.contains("selectlog upgrade")))
+    }
+
     @Test("check: exit 0 for the same engine; exit 1 with the first diverging gesture and a checkpoint diff for another; --json")
     func check() throws {
         let dir = try CLI.temporaryDirectory()

@@ -166,3 +166,66 @@ struct ReviewFindingsTests {
         }
     }
 }
+
+/// What the new-user review of 2026-11-28 found, each pinned by its reproducer.
+@Suite("Review findings: outputs and rows")
+struct OutputAndRowFindingsTests {
+    @Test("-o - is standard output for a script, a test and a page; for a log it is refused, and no file named - is made")
+    func dashIsStandardOutput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = CLI.root.appendingPathComponent(ReviewFindingsTests.script).path
+        let shrunk = try CLI.run(["shrink", script, "--expect", "selected contains [0, 6] and optionOpen == [0, 3]", "-o", "-"], in: dir)
+        #expect(shrunk.status == 0, "\(shrunk.stderr)")
+        #expect(shrunk.stdout.hasPrefix("# shrunk by selectlog"), "\(shrunk.stdout)")
+        let written = try CLI.write(shrunk.stdout, to: "shrunk.jsonl", in: dir)
+        #expect(try CLI.run(["record", written, "-o", dir.appendingPathComponent("s.slog").path]).status == 0)
+        let test = try CLI.run(["testgen", script, "--expect", "editing == false", "-o", "-"], in: dir)
+        #expect(test.status == 0 && test.stdout.contains("struct ReproductionTests"), "\(test.stderr)")
+        let page = try CLI.run(["view", script, "-o", "-"], in: dir)
+        #expect(page.status == 0 && page.stdout.hasPrefix("<!DOCTYPE html>"), "\(page.stderr)")
+        #expect(page.stderr.contains("wrote -"), "\(page.stderr)")
+        for arguments in [["record", script, "-o", "-"], ["synthesize", "--events", "10", "-o", "-"], ["compact", script, "-o", "-"],
+                          ["upgrade", script, "-o", "-"]] {
+            let r = try CLI.run(arguments, in: dir)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains("-o -: a log is written to a file, not to standard output"), "\(arguments): \(r.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["s.slog", "shrunk.jsonl"])
+    }
+
+    @Test("--why and --history take a row as the JSON and the picture print it, [S, R]; a field's typo gets a suggestion")
+    func rowsAsPrinted() throws {
+        let script = ReviewFindingsTests.script
+        let plain = try CLI.run(["inspect", script, "--why", "0,6"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        for spelled in ["[0, 6]", "[0,6]", "0, 6", " 0 : 6 "] {
+            let r = try CLI.run(["inspect", script, "--why", spelled])
+            #expect(r.status == 0 && r.stdout == plain.stdout, "\(spelled): \(r.stderr)")
+        }
+        #expect(try CLI.run(["inspect", script, "--history", "[0, 6]"]).stdout == CLI.run(["inspect", script, "--history", "0,6"]).stdout)
+        let typo = try CLI.run(["inspect", script, "--why", "optionopen"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("(did you mean \"optionOpen\"?)"), "\(typo.stderr)")
+        for bad in ["[0, 6", "0,,6", "[]", "0 6", "[-1, 6]"] {
+            #expect(try CLI.run(["inspect", script, "--why", bad]).status == 64, "\(bad)")
+        }
+    }
+}
+
+extension OutputAndRowFindingsTests {
+    @Test("inspect ranges: an empty --events range says why it lists nothing; one past the end names the option and the log")
+    func rangeMessages() throws {
+        let script = ReviewFindingsTests.script
+        let empty = try CLI.run(["inspect", script, "--events", "4..4"])
+        #expect(empty.status == 0 && empty.stdout.isEmpty)
+        #expect(empty.stderr.contains("--events 4..4: lists no event (A..B lists events A+1 through B; event 5 alone is 4..5)"), "\(empty.stderr)")
+        let one = try CLI.run(["inspect", script, "--events", "4..5"])
+        #expect(one.status == 0 && one.stdout.split(separator: "\n").count == 1, "\(one.stdout)")
+        let past = try CLI.run(["inspect", script, "--events", "3..20"])
+        #expect(past.status == 64)
+        #expect(past.stderr.contains("--events 3..20: \(script) has only 12 events"), "\(past.stderr)")
+        let diff = try CLI.run(["inspect", script, "--diff", "3..20"])
+        #expect(diff.stderr.contains("--diff 3..20: \(script) has only 12 events"), "\(diff.stderr)")
+    }
+}

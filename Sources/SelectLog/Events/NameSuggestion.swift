@@ -6,9 +6,9 @@
 /// name is suggested when it is at most 1 edit away for names of up to 4
 /// characters, 2 for up to 8, 3 beyond, and fewer edits than the shorter name is
 /// long (so `"z"` does not suggest `"x"`).
-enum NameSuggestion {
+package enum NameSuggestion {
     /// The closest of `candidates` to `name`, or nil when none is close; ties go to the earlier candidate.
-    static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         let typed = Array(name.lowercased().unicodeScalars)
         // A name this long is no typo of ours; do not spend time on it.
         guard typed.count <= 64 else { return nil }

@@ -111,7 +111,7 @@ package struct FileHeader: Sendable, Equatable {
     /// The header's length in the file: where the first record starts.
     package var size: Int { version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize }
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = BinaryWriter(capacity: size)
         w.append(LogFormat.magic)
         w.u8(UInt8(version & 0xFF))

@@ -69,6 +69,14 @@ package enum BehaviourNotice {
         "the log was written by an engine that behaves differently (behaviour fingerprint \(hex(recorded)), this build \(hex(BehaviourFingerprint.current))); start a new log, or run `selectlog upgrade` to re-record it with this build"
     }
 
+    /// Keeps the notice unsaid for the rest of the process: `selectlog check`, which
+    /// reports the fingerprints itself, would otherwise be told to run `selectlog check`.
+    package static func silence() {
+        lock.lock()
+        said = true
+        lock.unlock()
+    }
+
     /// Writes `message` on stderr, once per process.
     static func sayOnce(_ message: String) {
         lock.lock()

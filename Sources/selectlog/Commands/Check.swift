@@ -23,6 +23,8 @@ struct Check: ParsableCommand {
     func run() throws {
         let report: CheckReport
         var mappedAt: String?
+        // This command reports the fingerprints itself, and is what the notice suggests.
+        BehaviourNotice.silence()
         do {
             report = try Input.withLogPath(log) { mapped, _ in
                 mappedAt = mapped
@@ -58,6 +60,10 @@ enum CheckOutput {
         guard let d = r.divergence else {
             lines.append("\(log): same behaviour: \(counted(r.events, "event", "events")) replayed; \(counted(r.gesturesCompared, "gesture", "gestures")) and \(counted(r.checkpointsCompared, "checkpoint", "checkpoints")) as recorded")
             lines.append(fingerprints)
+            if r.recordedBehaviour != r.behaviour {
+                // The same states, but readers of this build do not trust its checkpoints.
+                lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(log)` re-records it with this build, whose readers then use its checkpoints")
+            }
             return lines.joined(separator: "\n")
         }
         lines.append("\(log): diverged at the \(d.kind) of events \(d.events.lowerBound)-\(d.events.upperBound): \(d.reason)")

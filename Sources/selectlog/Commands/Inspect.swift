@@ -59,9 +59,15 @@ struct Inspect: ParsableCommand {
         let (reader, isScript) = try Session.open(log, upTo: needed)
         do {
             if let events {
-                try listEvents(reader, try InspectRange(events, count: reader.eventCount))
+                let range = try InspectRange(events, option: "--events", log: log, count: reader.eventCount)
+                // A..B lists the events between the states after A and after B: A..A none.
+                if range.from == range.to {
+                    let alone = range.from < reader.eventCount ? "; event \(range.from + 1) alone is \(range.from)..\(range.from + 1)" : ""
+                    complain("--events \(events): lists no event (A..B lists events A+1 through B\(alone))")
+                }
+                try listEvents(reader, range)
             } else if let diff {
-                try showDiff(reader, try InspectRange(diff, count: reader.eventCount))
+                try showDiff(reader, try InspectRange(diff, option: "--diff", log: log, count: reader.eventCount))
             } else if let history {
                 try self.history(reader, history)
             } else if let first {
@@ -89,13 +95,21 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    /// A row named as `S,R` or `S:R`: two whole numbers, 0 or more, and nothing else.
+    /// A row named as `S,R`, `S:R` or `[S, R]` (as the state's JSON and the picture print
+    /// it): two whole numbers, 0 or more, spaces around them allowed, and nothing else.
     static func parseRow(_ text: String, option: String) throws -> RowPath {
-        let parts = text.split(separator: text.contains(":") ? ":" : ",", omittingEmptySubsequences: false)
-        let numbers = parts.map { part in part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) ? Int(part) : nil }
+        var body = Substring(text)
+        if body.first == "[", body.last == "]", body.count >= 2 { body = body.dropFirst().dropLast() }
+        let parts = body.split(separator: body.contains(":") ? ":" : ",", omittingEmptySubsequences: false)
+        let numbers = parts.map { part in
+            let digits = part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()
+            return !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int(String(digits)) : nil
+        }
         guard numbers.count == 2, let section = numbers[0], let row = numbers[1] else {
             let fields = option == "--why" ? ", or one of \(Inspect.whyFields.sorted().joined(separator: ", "))" : ""
-            throw ValidationError("\(option) takes a row as S,R or S:R (section and row, 0 or more)\(fields); not \"\(text)\"")
+            let close = option == "--why" ? NameSuggestion.closest(to: text, among: Inspect.whyFields) : nil
+            let hint = close.map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw ValidationError("\(option) takes a row as S,R, S:R or [S, R] (section and row, 0 or more)\(fields); not \"\(text)\"\(hint)")
         }
         return RowPath(section, row)
     }
@@ -120,12 +134,14 @@ struct InspectRange {
         return (a, b)
     }
 
-    init(_ text: String, count: Int) throws {
-        let ends = try InspectRange.bounds(text, option: "a range")
+    /// The range `text` of `option` in `log`, of `count` events; a range past the end
+    /// is a usage error naming all three, as `replay --at` says it.
+    init(_ text: String, option: String, log: String, count: Int) throws {
+        let ends = try InspectRange.bounds(text, option: option)
         let a = ends.from ?? 0, b = ends.to ?? count
-        guard a <= b else { throw ValidationError("a range is A..B with 0 <= A <= B, not \"\(text)\"") }
+        guard a <= b else { throw ValidationError("\(option) takes a range A..B with 0 <= A <= B, not \"\(text)\"") }
         guard b <= count else {
-            complain("\(text): the log has only \(count) events")
+            complain("\(option) \(text): \(log) has only \(counted(count, "event", "events"))")
             throw Exit.usage
         }
         from = a

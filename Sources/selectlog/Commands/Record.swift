@@ -62,6 +62,7 @@ struct Record: ParsableCommand {
     @OptionGroup var writing: LogWriting
 
     func run() throws {
+        try refuseStandardOutputForLog(output)
         let input = try InputFile(script)
         // Before any output exists: a log, or a file that is no script at all.
         let head = try input.peek(LogFormat.magic.count)
@@ -107,13 +108,13 @@ struct Record: ParsableCommand {
         } catch {
             // The script went bad: keep the log of the events before it.
             try close(recorder)
-            complain("\(output): kept the \(recorder.state.events) valid events before it")
+            complain("\(output): kept the \(counted(recorder.state.events, "valid event", "valid events")) before it")
             throw error
         }
         try close(recorder)
         if let failure {
             complain(failure)
-            complain("\(output): kept the \(recorder.state.events) valid events before it")
+            complain("\(output): kept the \(counted(recorder.state.events, "valid event", "valid events")) before it")
             throw Exit.invalidInput
         }
     }

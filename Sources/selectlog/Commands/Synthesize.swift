@@ -8,9 +8,10 @@ struct Synthesize: ParsableCommand {
         discussion: """
             The standard generator is a realistic mix: strip pans sampled at 120 Hz with 60 Hz \
             auto-scroll ticks, drag scrolls, taps, option swipes, row edits, the editor row. Ten \
-            minutes is about 60,000 events. The random-walk generator differs in every respect a \
+            minutes is about 33,000 events. The random-walk generator differs in every respect a \
             codec could be tuned to: random-walk fingers with Gaussian steps, relative scrolls, \
-            jittered sample times, taps anywhere, irregular tables.
+            jittered sample times, taps anywhere, irregular tables; ten minutes of it is about \
+            14,000 events.
             """)
 
     /// The two synthetic generators.
@@ -30,7 +31,7 @@ struct Synthesize: ParsableCommand {
     @Option(help: "The generator's seed.")
     var seed: UInt64 = 1
 
-    @Option(name: .shortAndLong, help: "The log to write; with --script, the script.")
+    @Option(name: .shortAndLong, help: "The log to write; with --script, the script (- for standard output).")
     var output: String
 
     @Flag(help: "Write a JSON Lines script instead of a log.")
@@ -62,7 +63,8 @@ struct Synthesize: ParsableCommand {
     }
 
     func run() throws {
-        if !force, FileIdentity(path: output) != nil {
+        if !script { try refuseStandardOutputForLog(output) }
+        if !force, output != "-", FileIdentity(path: output) != nil {
             throw alreadyExists(output)
         }
         if script {

@@ -21,7 +21,7 @@ struct Testgen: ParsableCommand {
     @Option(help: ArgumentHelp("What the test asserts, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
     var expect: String
 
-    @Option(name: .shortAndLong, help: "Where to write the Swift file.")
+    @Option(name: .shortAndLong, help: "Where to write the Swift file (- for standard output).")
     var output: String
 
     @Option(help: "The test suite's type name, made an identifier ending in Tests (default: from the output file's name).")
@@ -44,7 +44,7 @@ struct Testgen: ParsableCommand {
             }
         }
         if !expectation.holds(in: state) {
-            complain("\(file): the expectation does not hold after its \(events.count) events; the test \(allowFailing ? "will" : "would") fail")
+            complain("\(file): the expectation does not hold after its \(events.count) events; the test \(allowFailing ? "will fail until the bug is fixed" : "would fail (--allow-failing writes it all the same)")")
             for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
                 complain("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
             }

@@ -19,7 +19,7 @@ import SelectLogStore
 /// or does not own, and a file whose directory will not take the temporary file or the
 /// rename.
 func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
-    if replacing, let fd = standardStream(named: path) {
+    if replacing || path == "-", let fd = standardStream(named: path) {
         // `-o /dev/stdout`: through the descriptor itself. Opened again by its name, a
         // file behind it got a second offset, and the command's next line on standard
         // output overwrote the start of what was written.
@@ -42,10 +42,20 @@ func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws 
 /// command's own lines would mix with what it wrote.
 func namesStandardOutput(_ path: String) -> Bool { standardStream(named: path) == 1 }
 
-/// The standard output or error (1 or 2) that `path` names (`/dev/stdout`, or the file,
-/// pipe or terminal behind it under any name); nil for anything else.
+/// The standard output or error (1 or 2) that `path` names (`-` or `/dev/stdout`, or
+/// the file, pipe or terminal behind it under any name); nil for anything else.
 private func standardStream(named path: String) -> Int32? {
-    FileIdentity(path: path)?.descriptor(among: [1, 2])
+    if path == "-" { return 1 }
+    return FileIdentity(path: path)?.descriptor(among: [1, 2])
+}
+
+/// Refuses (exit 64) `-o -` for a log, which would otherwise be a file named `-`: a
+/// log is a file (its recorder syncs it, and readers map it). A script, a test or a
+/// page goes to standard output with `-o -`.
+func refuseStandardOutputForLog(_ output: String?) throws {
+    guard output == "-" else { return }
+    complain("-o -: a log is written to a file, not to standard output; name one (a script, a test or a page can go to standard output with -o -)")
+    throw Exit.usage
 }
 
 /// Where `writeFile` makes `path` whole: `path` itself when nothing is there, or (when

@@ -37,6 +37,7 @@ struct Rewrite {
     /// (`FileIO.lockForWriting`): a log a recorder is appending to is refused (exit 74),
     /// since the recorder would go on writing into the file the rename unlinks.
     static func target(log: String, output: String?, suffix: String) throws -> Rewrite {
+        try refuseStandardOutputForLog(output)
         let target = try place(log: log, output: output, suffix: suffix)
         try target.lockReplaced()
         return target
