@@ -96,6 +96,24 @@ struct OneWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["g.slog"])
     }
 
+    @Test("a repair of a log a recorder in this process is writing is refused at once, not waited for")
+    func repairInProcessRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("r.slog").path
+        let recorder = try Recorder(creating: path)
+        try recorder.append(.tick)
+        try recorder.flush()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        var waited = false
+        #expect { try LogRepair.cut(path, at: size - 1, checkedSize: size) { waited = true } } throws: {
+            ($0 as? LogError)?.code == .inUse
+        }
+        #expect(!waited)
+        try recorder.close()
+        #expect(try LogReader(path: path).eventCount == 1)
+    }
+
     @Test("a special file is not locked: two recorders may write to /dev/null at once")
     func specialFilesAreNotLocked() throws {
         guard FileManager.default.fileExists(atPath: "/dev/null") else { return }

@@ -25,10 +25,10 @@ package enum FileIO {
         }
     }
 
-    /// Takes the advisory lock that gives a log one writer at a time: an exclusive
-    /// `flock` on `fd`'s open file description, held until the descriptor is closed (or
-    /// the process ends, however it ends). Two descriptors of one file conflict even in
-    /// one process, so two recorders of one log in an app conflict too.
+    /// Takes the advisory lock that gives a log one writer at a time across processes
+    /// (`WriterClaim`): an exclusive `flock` on `fd`'s open file description, held until
+    /// `unlock` or the descriptor is closed (or the process ends, however it ends). Two
+    /// descriptors of one file conflict even in one process.
     ///
     /// Held elsewhere: `.inUse`. A special file (`-o /dev/null`) is not locked, nor is
     /// a file on a file system without locks (NFS without lockd, some FUSE and CIFS
@@ -63,10 +63,8 @@ package enum FileIO {
         }
     }
 
-    /// Releases `fd`'s lock (`lockForWriting`), before it is closed. Closing alone would
-    /// leave it held while a child process forked meanwhile (by any thread) still shares
-    /// the descriptor, until that child execs: a recorder closed and opened again at once
-    /// found its own log in use.
+    /// Releases `fd`'s lock (`lockForWriting`), before it is closed (`WriterClaim.release`
+    /// says why).
     package static func unlock(_ fd: Int32) {
         _ = flock(fd, LOCK_UN)
     }

@@ -22,9 +22,10 @@ public enum LogRepair {
     }
 
     /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to
-    /// `offset`. A log has one writer at a time (`FileIO.lockForWriting`): a repair
-    /// waits for a recorder or another repair of the log to finish, calling `waiting`
-    /// once before it waits (a command says so: it may take a while). One that then
+    /// `offset`. A log has one writer at a time (`WriterClaim`): a repair waits for a
+    /// recorder or another repair of the log in another process to finish, calling
+    /// `waiting` once before it waits (a command says so: it may take a while), and is
+    /// refused (`.inUse`) while one in this process has it. One that then
     /// finds the log already `offset` bytes long (another repair cut it) saves nothing
     /// and returns `savedBytes` 0 and an empty `savedPath`. With `checkedSize`, the size
     /// the log had when it was checked, a log of any other size is refused (`.inUse`):
@@ -35,11 +36,15 @@ public enum LogRepair {
         if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
+        let claim: WriterClaim
+        do throws(LogError) { claim = try WriterClaim.take(fd, path: path, waiting: waiting) } catch {
+            close(fd)
+            throw error
+        }
         defer {
-            FileIO.unlock(fd)
+            claim.release(fd)
             close(fd)
         }
-        try FileIO.lockForWriting(fd, path: path, waiting: waiting)
         let size = try FileIO.fileSize(fd, path: path)
         guard offset >= 0, offset <= size else {
             throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",

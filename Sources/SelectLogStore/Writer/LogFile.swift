@@ -18,14 +18,17 @@ final class LogFile {
     /// found when a log is reopened for append (for `CheckpointPolicy`).
     private(set) var sinceCheckpoint = (events: 0, bytes: 0)
     private var fd: Int32
+    /// The file's one writer (`WriterClaim`), given up when it is closed.
+    private let claim: WriterClaim
     /// Writes that would take the file past this size fail as a full disk does (ENOSPC),
     /// writing nothing; tests set it (`Recorder.Options.failsWritesPast`) to fail a
     /// recorder's writer part-way through a session.
     var failsWritesPast = Int.max
 
-    private init(path: String, fd: Int32, header: FileHeader, size: Int, entries: [IndexEntry], eventCount: Int) {
+    private init(path: String, fd: Int32, claim: WriterClaim, header: FileHeader, size: Int, entries: [IndexEntry], eventCount: Int) {
         self.path = path
         self.fd = fd
+        self.claim = claim
         self.header = header
         self.size = size
         self.entries = entries
@@ -33,7 +36,9 @@ final class LogFile {
     }
 
     deinit {
-        if fd >= 0 { _ = closeDescriptor(fd) }
+        guard fd >= 0 else { return }
+        claim.release(fd)
+        _ = closeDescriptor(fd)
     }
 
     /// Where `create` stages a new log's header: beside `path`, named after it and this
@@ -83,23 +88,28 @@ final class LogFile {
             if exclusive, errno == EEXIST { throw alreadyExists() }
             throw FileIO.error("open", path)
         }
-        // The log's one writer from now on (`FileIO.lockForWriting`); a new file staged
-        // beside `path` is locked before it appears there.
-        do throws(LogError) {
-            try FileIO.lockForWriting(fd, path: path)
-            if !exclusive, try FileIO.isRegularFile(fd, path: path) { try FileIO.truncate(fd, to: 0, path: path) }
-        } catch {
+        // The log's one writer from now on (`WriterClaim`); a new file staged beside
+        // `path` is claimed before it appears there.
+        func abandon(_ error: LogError, releasing claim: WriterClaim? = nil) -> LogError {
+            claim?.release(fd)
             _ = closeDescriptor(fd)
             if let staged { unlink(staged) }
             if exclusive, staged == nil { unlink(path) }
-            throw error
+            return error
+        }
+        let claim: WriterClaim
+        do throws(LogError) { claim = try WriterClaim.take(fd, path: path) } catch { throw abandon(error) }
+        do throws(LogError) {
+            if !exclusive, try FileIO.isRegularFile(fd, path: path) { try FileIO.truncate(fd, to: 0, path: path) }
+        } catch {
+            throw abandon(error, releasing: claim)
         }
         var features = LogFormat.featureCheckpoints
         let packs = zstd && Zstd.isAvailable
         if packs { features |= LogFormat.featureZstd }
         let header = FileHeader(features: features, salt: salt, checkpointInterval: UInt32(clamping: checkpointInterval),
                                 behaviour: behaviour, version: version ?? LogFormat.version)
-        let file = LogFile(path: path, fd: fd, header: header, size: 0, entries: [], eventCount: 0)
+        let file = LogFile(path: path, fd: fd, claim: claim, header: header, size: 0, entries: [], eventCount: 0)
         // Whether `path` is a file this call made (removed again if the call fails, so
         // that a retry does not find it "already exists").
         var made = exclusive && staged == nil
@@ -140,13 +150,22 @@ final class LogFile {
     /// of a clean close is removed (it is written again on the next close). Damage
     /// before the end is an error: run `selectlog verify --repair` first.
     static func openForAppend(path: String) throws(LogError) -> LogFile {
-        // The lock first (`FileIO.lockForWriting`): a log another recorder is writing
-        // may end in a record not yet whole, which would pass for a torn tail and be cut.
+        // The claim first (`WriterClaim`): a log another recorder is writing may end in
+        // a record not yet whole, which would pass for a torn tail and be cut.
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
+        let claim: WriterClaim
+        do throws(LogError) { claim = try WriterClaim.take(fd, path: path) } catch {
+            _ = closeDescriptor(fd)
+            throw error
+        }
         var handedOver = false
-        defer { if !handedOver { _ = closeDescriptor(fd) } }
-        try FileIO.lockForWriting(fd, path: path)
+        defer {
+            if !handedOver {
+                claim.release(fd)
+                _ = closeDescriptor(fd)
+            }
+        }
         // The walk keeps no list of records and lets the kernel drop the pages it has
         // passed, so reopening a log of any length takes the same memory: only the index
         // entries (one per window and per checkpoint) are kept, built as it goes.
@@ -189,7 +208,7 @@ final class LogFile {
         }
         // Where the next record goes: after the last good record, or where the index was.
         if scan.last?.header.kind != .index { end = scan.goodEnd }
-        let file = LogFile(path: path, fd: fd, header: header, size: end, entries: entries, eventCount: scan.eventCount)
+        let file = LogFile(path: path, fd: fd, claim: claim, header: header, size: end, entries: entries, eventCount: scan.eventCount)
         handedOver = true
         file.sinceCheckpoint = since
         if try FileIO.fileSize(fd, path: path) != end {
@@ -261,13 +280,10 @@ final class LogFile {
                        baseTime: .zero, compressor: nil)
         }
         if sync { try self.sync() }
+        claim.release(fd)
         _ = closeDescriptor(fd)
         fd = -1
     }
 }
 
-/// Closes `fd`, releasing the log's lock first (`FileIO.unlock`).
-private func closeDescriptor(_ fd: Int32) -> Int32 {
-    FileIO.unlock(fd)
-    return close(fd)
-}
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

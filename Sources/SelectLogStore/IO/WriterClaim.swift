@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A log's one writer: what a `LogFile` holds from opening a log until it closes it.
+///
+/// Two layers refuse a second writer (`.inUse`), before it reads, cuts or empties
+/// anything:
+/// - in this process, a set of the files open for writing, by device and inode, on
+///   every platform: an app's two scenes, or two recorders a test made;
+/// - across processes, an exclusive `flock` (`FileIO.lockForWriting`), where holding
+///   one for a session is safe. Not on iOS, tvOS, watchOS or visionOS: their system
+///   terminates a suspended app that holds a file lock in a container it shares with
+///   its extensions (0xdead10cc). An app's log belongs in its own container, which no
+///   other process writes; one in a shared container is not guarded against an
+///   extension writing it too.
+///
+/// A special file (`-o /dev/null`) is neither: any number may write to it.
+struct WriterClaim {
+    /// A file, by the device and inode its descriptor reaches.
+    private struct Key: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The files this process has open for writing.
+    private static let claimed = LockedBox(Set<Key>())
+
+    /// Whether a claim holds a `flock` across processes too (see the type's comment).
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    static let locksAcrossProcesses = false
+    #else
+    static let locksAcrossProcesses = true
+    #endif
+
+    /// Nil for a special file, which is not claimed.
+    private let key: Key?
+
+    /// Claims the file `fd` is open on for writing; `.inUse` when another writer has it.
+    static func take(_ fd: Int32, path: String) throws(LogError) -> WriterClaim {
+        try take(fd, path: path, waits: false) {}
+    }
+
+    /// Claims the file `fd` is open on for writing, waiting for a writer in another
+    /// process (`waiting` is called once before it waits); `.inUse` when one in this
+    /// process has it, which could not end while this thread waited for it.
+    static func take(_ fd: Int32, path: String, waiting: () -> Void) throws(LogError) -> WriterClaim {
+        try take(fd, path: path, waits: true, waiting)
+    }
+
+    private static func take(_ fd: Int32, path: String, waits: Bool, _ waiting: () -> Void) throws(LogError) -> WriterClaim {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileIO.error("fstat", path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return WriterClaim(key: nil) }
+        let key = Key(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        let inserted = claimed.withLockedValue { $0.insert(key).inserted }
+        guard inserted else { throw FileIO.inUse(path) }
+        if locksAcrossProcesses {
+            do throws(LogError) {
+                if waits { try FileIO.lockForWriting(fd, path: path, waiting: waiting) } else { try FileIO.lockForWriting(fd, path: path) }
+            } catch {
+                _ = claimed.withLockedValue { $0.remove(key) }
+                throw error
+            }
+        }
+        return WriterClaim(key: key)
+    }
+
+    /// Gives the file up, before `fd` is closed. The lock is released explicitly:
+    /// closing alone would leave it held while a child process forked meanwhile (by any
+    /// thread) still shares the descriptor, until that child execs, and a recorder closed
+    /// and opened again at once would find its own log in use.
+    func release(_ fd: Int32) {
+        guard let key else { return }
+        if WriterClaim.locksAcrossProcesses { FileIO.unlock(fd) }
+        _ = WriterClaim.claimed.withLockedValue { $0.remove(key) }
+    }
+}
