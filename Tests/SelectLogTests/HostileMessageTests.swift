@@ -8,6 +8,26 @@ struct HostileMessageTests {
     /// Control and bidi scalars a terminal or an editor acts on, and a quote mark.
     static let hostile = "\u{1B}[2J\u{1B}]8;;http://x/\u{7}\r\n\u{7F}\u{9B}31m\u{202E}\u{2028}\""
 
+    @Test("a value is clipped by scalars too: one letter carrying 100,000 combining marks is one character, and is cut")
+    func combiningMarksAreClipped() {
+        let heavy = "e" + String(repeating: "\u{301}", count: 100_000)
+        for text in [heavy, "ab" + heavy + "cd", String(repeating: "x", count: 79) + heavy] {
+            let clipped = Quoted.clip(text)
+            #expect(clipped.unicodeScalars.count <= Quoted.limit * 8 + 40, "\(clipped.unicodeScalars.count) scalars")
+            #expect(clipped.hasSuffix(" more characters)"))
+            #expect(text.unicodeScalars.starts(with: clipped.unicodeScalars.prefix(Quoted.limit * 8)))
+        }
+        // A message quoting it, as an error would, stays within the message limit in scalars.
+        let message = Quoted.clipValues(in: "title \(Quoted.value(heavy)) is not a section")
+        #expect(message.unicodeScalars.count <= Quoted.messageLimit * 8)
+        // Text within both limits is left as it is; one plain character over is clipped as before.
+        let plain = String(repeating: "a", count: Quoted.limit)
+        #expect(Quoted.clip(plain) == plain)
+        #expect(Quoted.clip(plain + "b") == plain + "… (1 more characters)")
+        let accented = String(repeating: "e\u{301}", count: Quoted.limit)
+        #expect(Quoted.clip(accented) == accented)
+    }
+
     /// The error of the script's first bad line.
     func error(_ script: String) -> String {
         do {

@@ -4,21 +4,33 @@ package enum Quoted {
     /// The most characters of a value a message repeats.
     package static let limit = 80
 
-    /// `text` when it is at most `limit` characters; else its first `limit`
-    /// characters, an ellipsis, and how many were left out.
+    /// `text` when it is at most `limit` characters (and `limit * 8` scalars); else its
+    /// first `limit` characters, an ellipsis, and how many were left out. One character
+    /// can carry any number of combining marks (a letter with a million accents is one
+    /// character): one of more scalars than are left is cut between its scalars, and
+    /// counted as left out.
     package static func clip(_ text: some StringProtocol, limit: Int = Quoted.limit) -> String {
+        let scalarLimit = limit * 8
         var end = text.startIndex
-        var kept = 0
+        var kept = 0, scalars = 0
+        var inside: String.Index?
         while end != text.endIndex, kept < limit {
-            end = text.index(after: end)
+            let next = text.index(after: end)
+            let n = text.unicodeScalars.distance(from: end, to: next)
+            if scalars + n > scalarLimit {
+                inside = text.unicodeScalars.index(end, offsetBy: scalarLimit - scalars)
+                break
+            }
+            scalars += n
             kept += 1
+            end = next
         }
         if end == text.endIndex { return String(text) }
-        // Already clipped (a message passed through twice): leave it.
         let tail = text[end...]
-        if tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
-        let rest = tail.count
-        return String(text[..<end]) + "… (\(rest) more characters)"
+        let head = inside.map { String(String.UnicodeScalarView(text.unicodeScalars[..<$0])) } ?? String(text[..<end])
+        // Already clipped (a message passed through twice): leave it.
+        if inside == nil, tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
+        return head + "… (\(tail.count) more characters)"
     }
 
     /// The longest message `clipValues` lets through, whatever it holds.
