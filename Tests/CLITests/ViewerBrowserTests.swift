@@ -125,6 +125,24 @@ struct ViewerBrowserTests {
         #expect(steps.last?[1] as? String == "#event=0&a=9&b=0")
     }
 
+    @Test("a title's bidi override and line separator are drawn escaped, as the command line shows them; a malformed fragment still draws the page")
+    func hostileTextAndFragments() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(#"""
+            {"type": "reload", "sections": [{"rows": 5, "header": 28, "title": "Inbox \u202e0 noitces"}, {"rows": 5, "header": 28, "title": "a\u2028b"}]}
+            {"type": "tap", "x": 100, "y": 60}
+            """#, to: "bidi.jsonl", in: dir)
+        let page = dir.appendingPathComponent("bidi.html")
+        #expect(try CLI.run(["view", script, "-o", page.path]).status == 0)
+        for fragment in ["event=2", "event=%", "event=%E0%A4%A", "event=2&bench=99999999999"] {
+            let dom = try ViewerBrowser.dom(page, fragment: fragment)
+            #expect(dom.contains("Inbox \\u{202E}0 noitces · section 0"), "\(fragment): \(dom.prefix(300))")
+            #expect(dom.contains("a\\u{2028}b · section 1"), "\(fragment)")
+            #expect(!dom.contains("\u{202E}") && !dom.contains("\u{2028}"), "\(fragment): a raw control reached the page's text")
+        }
+    }
+
     @Test("a screenshot of a bundled example is a PNG image")
     func screenshot() throws {
         let dir = try CLI.temporaryDirectory()

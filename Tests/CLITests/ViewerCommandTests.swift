@@ -164,6 +164,43 @@ struct ViewerCommandTests {
         #expect(outside.stderr.contains("--at 99: there are only"))
         let reversed = try CLI.run(["view", "Examples/editor-row.jsonl", "-o", page.path, "--from", "5", "--to", "2"])
         #expect(reversed.status == 64)
+        // A window at the end of Int's range is past the file, not an overflow.
+        for flag in ["--from", "--at", "--to"] {
+            let huge = try CLI.run(["view", "Examples/editor-row.jsonl", "-o", page.path, flag, String(Int.max)])
+            #expect(huge.status == 64, "\(flag): \(huge.stderr)")
+            #expect(huge.stderr.contains("\(flag) \(Int.max): there are only"), "\(flag): \(huge.stderr)")
+            let lowered = try CLI.run(["view", "Examples/editor-row.jsonl", "-o", page.path, flag, String(Int.max - 49_999)])
+            #expect(lowered.status == 64, "\(flag): \(lowered.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: page.path))
+    }
+
+    @Test("a bad line after the window is noted and the page holds the events before it, as replay --at answers; one the window needs exits 65")
+    func badLineAfterTheWindow() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 30}]}
+            {"type": "tap", "x": 100, "y": 20, "t": 10}
+            {"type": "tap", "x": 100, "y": 70, "t": 20}
+            {"type": "tap", "x": 100, "y": 120, "t": 30}
+            {"type": "tap", "x": 100, "y": 170, "t": 5}
+            {"type": "tap", "x": 100, "y": 220, "t": 40}
+            """, to: "late.jsonl", in: dir)
+        let page = dir.appendingPathComponent("page.html")
+        let early = try CLI.run(["view", bad, "-o", page.path, "--to", "3"])
+        #expect(early.status == 0, "\(early.stderr)")
+        #expect(early.stdout.contains("events 1...3 of 4"), "\(early.stdout)")
+        #expect(early.stderr.contains("note: \(bad): line 5:"), "\(early.stderr)")
+        #expect(early.stderr.contains("reading the 4 events before it"), "\(early.stderr)")
+        let replayed = try CLI.run(["replay", bad, "--at", "3"])
+        #expect(replayed.stderr == early.stderr)
+        for window in [[], ["--to", "5"], ["--from", "2", "--to", "5"]] {
+            let needed = try CLI.run(["view", bad, "-o", page.path] + window)
+            #expect(needed.status == 65, "\(window): \(needed.stderr)")
+            #expect(needed.stderr.contains("line 5:"), "\(window): \(needed.stderr)")
+        }
+        let empty = try CLI.run(["view", bad, "-o", page.path, "--to", "0"])
+        #expect(empty.stdout.contains("the state after 0 of 4 events"), "\(empty.stdout)")
     }
 }

@@ -51,7 +51,9 @@ struct View: ParsableCommand {
                         body: { data.add($0, $1, before: $2, after: $3) })
         let page = ViewerPage.html(title: file, data: data.json())
         try writeFile(output, Array(page.utf8))
-        let wrote = "wrote \(output): events \(window.from + 1)...\(window.to) of \(source.eventCount), \(page.utf8.count) bytes"
+        let events = window.from == window.to ? "the state after \(window.to) of \(source.eventCount) events"
+            : "events \(window.from + 1)...\(window.to) of \(source.eventCount)"
+        let wrote = "wrote \(output): \(events), \(page.utf8.count) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
         if namesStandardOutput(output) { FileHandleWriter.writeStderr(wrote + "\n") } else { print(wrote) }
     }

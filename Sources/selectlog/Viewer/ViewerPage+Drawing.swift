@@ -10,8 +10,14 @@ extension ViewerPage {
     const cursor = document.getElementById("cursor");
     const PAD = 8;
 
+    /// Text a log chose, as HTML: markup escaped, and every scalar that could reorder or
+    /// break the line around it (controls, line and paragraph separators, bidi marks,
+    /// embeddings, overrides and isolates) shown as `\u{202E}`, as the command line does.
     function esc(s) {
-      return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" })[c]);
+      return String(s)
+        .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g,
+          (c) => "\\u{" + c.charCodeAt(0).toString(16).toUpperCase() + "}")
+        .replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" })[c]);
     }
     function px(v) { return v.toFixed(1) + "px"; }
 
@@ -138,7 +144,7 @@ extension ViewerPage {
         const step = e[4] ? " · undo step" : "";
         const fields = e[2] ? JSON.stringify(e[2]) : "";
         const said = (changes ? "→ " + changes : "") + step;
-        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields + (said ? "\n" + said : ""))}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="h">${e[3]}</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
+        html.push(`<div class="ev${i === n ? " cur" : ""}${mark}" data-n="${i}" title="${esc(fields)}${said ? "&#10;" + esc(said) : ""}"><span class="n">${i}</span><span class="t">${e[1]} ms</span><span class="h">${e[3]}</span><span class="what"><b>${esc(typeOf(i))}</b> ${esc(fields)}</span>` +
           (said ? `<span class="ch">${esc(said)}</span>` : "") + "</div>");
       }
       document.getElementById("events").innerHTML = html.join("");
@@ -195,7 +201,8 @@ extension ViewerPage {
     window.addEventListener("hashchange", () => { const f = parseFragment(); if (f.event !== undefined) go(Number(f.event), true); });
 
     document.getElementById("file").textContent = D.file;
-    document.getElementById("window").textContent = `events ${FROM + 1}–${TO} of ${D.total}`;
+    document.getElementById("window").textContent =
+      FROM === TO ? `the state after ${TO} of ${D.total} events` : `events ${FROM + 1}–${TO} of ${D.total}`;
     {
       const fragment = parseFragment();
       if (fragment.a !== undefined) state.a = clamp(fragment.a);

@@ -174,7 +174,8 @@ extension ViewerPage {
       const out = {};
       for (const part of location.hash.replace(/^#/, "").split("&")) {
         const [k, v] = part.split("=");
-        if (k) out[k] = decodeURIComponent(v || "");
+        // A malformed escape (`#event=%`) is ignored, not a page left blank by the throw.
+        if (k) { try { out[k] = decodeURIComponent(v || ""); } catch (e) { } }
       }
       return out;
     }
@@ -226,7 +227,11 @@ extension ViewerPage {
     /// performance.now() including style and layout. All pairs are timed in five passes
     /// and each pair's fastest time is kept: a shared machine's scheduler only adds time,
     /// and its bursts do not last from one pass to the next. The slowest try is reported too.
-    function bench(count) {
+    function bench(requested) {
+      // A test hook any link can reach: 500 moves at most (`make viewer-check` makes
+      // 300), not minutes of them; the page returns to the event it was at.
+      const count = Math.min(Math.max(0, Math.floor(requested) || 0), 500);
+      const at = state.current;
       let seed = 12345;
       const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
       const pairs = [];
@@ -252,6 +257,7 @@ extension ViewerPage {
         moves: count, events: TO - FROM, median: round(pick(moves, 0.5)), p95: round(pick(moves, 0.95)),
         max: round(moves[moves.length - 1]), slowestTry: round(all[all.length - 1]), medianTry: round(pick(all, 0.5)),
       });
+      go(at, true);
     }
     """#
 }

@@ -17,19 +17,27 @@ enum ViewerSource {
             return .log(reader, path: path)
         case .script(let file):
             var buffer = ScriptWindowBuffer(from: from, to: to, at: at)
-            var rejected: ScriptError?
-            try Input.forEachScriptEvent(file) { line, event in
+            var failure: String?
+            try Input.forEachScriptEvent(file, stopsAt: { message in
+                failure = message
+                return true
+            }) { line, event in
                 do throws(ScriptError) {
                     try buffer.append(event, line: line)
                 } catch {
-                    rejected = error
+                    failure = "\(path): \(error)"
                     return false
                 }
                 return true
             }
-            if let rejected {
-                complain("\(path): \(rejected)")
-                throw Exit.invalidInput
+            if let failure {
+                // A bad line after the events the window needs is noted, as `replay --at`
+                // notes it; one the window needs exits 65 naming it.
+                guard !buffer.needsEvents(past: buffer.count) else {
+                    complain(failure)
+                    throw Exit.invalidInput
+                }
+                Input.noteBadLine(failure, eventsBefore: buffer.count)
             }
             return .script(buffer, path: path)
         }
@@ -88,8 +96,9 @@ struct ScriptWindowBuffer {
     /// Events `baseCount + 1 ...`, with their lines; `head` of them are already in `base`.
     private var kept: [(line: Int, event: TimedEvent)] = []
     private var head = 0
-    /// Events read so far.
+    /// Valid events read so far, and the state after them.
     private(set) var count = 0
+    private var latest = TableState()
     private let from: Int?, to: Int?, at: Int?, limit: Int
 
     init(from: Int?, to: Int?, at: Int?, limit: Int = ViewerWindow.limit) {
@@ -107,16 +116,34 @@ struct ScriptWindowBuffer {
         return max(0, count - limit)
     }
 
-    /// The last event a window may end at, if bounded.
+    /// The last event a window may end at, if bounded. (Saturating: `--from` of
+    /// `Int.max` is a window past the end, which `ViewerWindow` refuses, not a trap.)
     private var highest: Int? {
-        if let from { return to ?? from + limit }
+        func plusLimit(_ n: Int) -> Int { n > Int.max - limit ? Int.max : n + limit }
+        if let from { return to ?? plusLimit(from) }
         if let to { return to }
-        if let at { return at + limit }
+        if let at { return plusLimit(at) }
         return nil
     }
 
-    /// Takes the next event of the script (read from `line`).
+    /// Whether a window needs events past the first `count`: a bad line after them is
+    /// noted and the page made from them, as `replay --at` answers; one the window needs
+    /// (any, with no `--from`, `--to` or `--at`: the default window is the last events)
+    /// is an error.
+    func needsEvents(past count: Int) -> Bool {
+        guard from != nil || to != nil || at != nil else { return true }
+        return [from, to, at].contains { ($0 ?? 0) > count }
+    }
+
+    /// Takes the next event of the script (read from `line`). Every event is checked as
+    /// it comes (on `latest`), so that the count is of valid events and a bad line after
+    /// the window is found, as `replay` finds it.
     mutating func append(_ event: TimedEvent, line: Int) throws(ScriptError) {
+        do throws(InvalidEvent) {
+            try latest.applyDiscardingChanges(event)
+        } catch {
+            throw ScriptError(line: line, reason: error)
+        }
         count += 1
         if let highest, count > highest { return }
         kept.append((line, event))
