@@ -85,6 +85,7 @@ struct ViewerCommandTests {
             try buffer.walk(from: window.from, to: window.to, start: { seen.append($0.hashHex) }, body: { n, _, _, after in
                 numbers.append(n)
                 seen.append(after.hashHex)
+                return true
             })
             #expect(numbers == Array(stride(from: window.from + 1, through: window.to, by: 1)), "\(c)")
             #expect(seen == Array(hashes[window.from...window.to]), "\(c): window \(window.from)...\(window.to)")
@@ -202,5 +203,57 @@ struct ViewerCommandTests {
         }
         let empty = try CLI.run(["view", bad, "-o", page.path, "--to", "0"])
         #expect(empty.stdout.contains("the state after 0 of 4 events"), "\(empty.stdout)")
+    }
+}
+
+extension ViewerCommandTests {
+    /// A selection of 20,000 rows losing every other one, an event at a time: each event's
+    /// frame holds a selection of more ranges than the one before (quadratic in all).
+    static func fragmentingScript(events: Int) -> String {
+        var lines = [#"{"type": "reload", "sections": [{"rows": 20000}]}"#,
+                     #"{"type": "configure", "allowsMultipleSelection": true}"#,
+                     #"{"type": "selectAll"}"#]
+        for i in 0..<events { lines.append(#"{"type": "deselect", "rows": [[0, \#(2 * i + 1)]]}"#) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a page stops at its byte budget, at the event before the one that would pass it, and says so; what it holds is whole")
+    func pageByteBudget() throws {
+        let script = try Script(bytes: Array(Self.fragmentingScript(events: 400).utf8))
+        var state = TableState()
+        var data = ViewerData(file: "f.jsonl", total: script.events.count, from: 0, to: script.events.count, start: script.events.count,
+                              budget: 500_000)
+        data.begin(state)
+        var added = 0
+        for (i, e) in script.events.enumerated() {
+            let before = state
+            try state.apply(e)
+            guard data.add(i + 1, e, before: before, after: state) else { break }
+            added += 1
+        }
+        #expect(data.stoppedEarly)
+        #expect(data.to == added && added > 3 && added < script.events.count, "\(added) events")
+        #expect(data.start == data.to)
+        let json = data.json()
+        #expect(json.utf8.count < 600_000, "\(json.utf8.count) bytes")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["events"] as? [Any])?.count == added)
+        #expect(object["to"] as? Int == added)
+    }
+
+    @Test("view of a selection that fragments at every event: a bounded page, a note naming where it ends")
+    func viewStopsAtTheBudget() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(Self.fragmentingScript(events: 3000), to: "frag.jsonl", in: dir)
+        let page = dir.appendingPathComponent("frag.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("note: the page ends after event "), "\(r.stderr)")
+        #expect(r.stderr.contains("would take it past 32 MB"), "\(r.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int)
+        #expect(size < 34_000_000, "\(size) bytes")
+        #expect(r.stdout.contains("wrote \(page.path): events 1..."), "\(r.stdout)")
+        #expect(!r.stdout.contains("...3003 of 3003"), "\(r.stdout)")
     }
 }

@@ -49,10 +49,13 @@ struct View: ParsableCommand {
         try source.walk(from: window.from, to: window.to,
                         start: { data.begin($0) },
                         body: { data.add($0, $1, before: $2, after: $3) })
+        if data.stoppedEarly {
+            complain("note: the page ends after event \(data.to) of the window's \(window.to): the events after it would take it past \(ViewerData.byteBudget >> 20) MB (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(data.to)")
+        }
         let page = ViewerPage.html(title: file, data: data.json())
         try writeFile(output, Array(page.utf8))
-        let events = window.from == window.to ? "the state after \(window.to) of \(source.eventCount) events"
-            : "events \(window.from + 1)...\(window.to) of \(source.eventCount)"
+        let events = window.from == data.to ? "the state after \(data.to) of \(source.eventCount) events"
+            : "events \(window.from + 1)...\(data.to) of \(source.eventCount)"
         let wrote = "wrote \(output): \(events), \(page.utf8.count) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
         if namesStandardOutput(output) { FileHandleWriter.writeStderr(wrote + "\n") } else { print(wrote) }

@@ -12,12 +12,24 @@ struct ViewerData {
     /// A whole frame is stored every this many states.
     static let keyInterval = 128
 
+    /// The most bytes of frames and events a page holds. A window of the synthetic
+    /// session's 50,000 events takes about 7.5 MB; what grows faster (a selection of many
+    /// ranges stored at each change, an editor of a million options, thousands of headers
+    /// in view) stops the page at the event before the budget, which the command notes.
+    static let byteBudget = 32 << 20
+
     let file: String
     let total: Int
     let from: Int
-    let to: Int
-    /// The state the page opens at.
-    let start: Int
+    /// The last event the page holds: the window's end, or the event before the one
+    /// that would have taken it past `byteBudget`.
+    private(set) var to: Int
+    /// Whether the page stops before the window's end (`byteBudget`).
+    private(set) var stoppedEarly = false
+    /// The state the page opens at (at most `to`).
+    private(set) var start: Int
+    private var bytes = 0
+    private let budget: Int
 
     private var types: [String] = []
     private var typeIndex: [String: Int] = [:]
@@ -30,12 +42,13 @@ struct ViewerData {
     private var firstHash = ""
     private var firstT = ""
 
-    init(file: String, total: Int, from: Int, to: Int, start: Int) {
+    init(file: String, total: Int, from: Int, to: Int, start: Int, budget: Int = ViewerData.byteBudget) {
         self.file = file
         self.total = total
         self.from = from
         self.to = to
         self.start = start
+        self.budget = budget
         events.reserveCapacity(to - from)
     }
 
@@ -45,18 +58,30 @@ struct ViewerData {
         self.shape = shape
         let frame = ViewerFrame(state, shape: shape)
         keys.append(frame.json(shape))
+        bytes += keys[0].utf8.count
         previous = frame
         firstHash = ViewerData.hex(state.hashValue64)
         firstT = state.t.description
         for (slot, kind) in ViewerData.gestures(of: state) { openGestures[slot] = (kind, from) }
     }
 
-    /// Records event `number`, which took `before` to `after`.
-    mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) {
-        guard let shape else { return }
+    /// Records event `number`, which took `before` to `after`; false, recording nothing,
+    /// when it would take the page past its byte budget (the page then ends before it).
+    mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) -> Bool {
+        guard let shape else { return false }
         let frame = ViewerFrame(after, shape: shape, previous: previous)
-        if (number - from) % ViewerData.keyInterval == 0 { keys.append(frame.json(shape)) }
+        let key = (number - from) % ViewerData.keyInterval == 0 ? frame.json(shape) : nil
         let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
+        let cost = delta.utf8.count + (key?.utf8.count ?? 0)
+        // At least one event, whatever it costs: a page of none would show nothing.
+        if number > from + 1, bytes + cost > budget {
+            to = number - 1
+            start = min(start, to)
+            stoppedEarly = true
+            return false
+        }
+        bytes += cost
+        if let key { keys.append(key) }
         previous = frame
         let name = e.event.typeName
         let type: Int
@@ -80,6 +105,7 @@ struct ViewerData {
             record += ", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; "))
         }
         events.append(record + "]")
+        bytes += record.utf8.count - delta.utf8.count + 1
         let now = ViewerData.gestures(of: after)
         for slot in ["pan", "swipe"] {
             // A new swipe on another row, or a pan that became interrupted, starts a new span.
@@ -91,6 +117,7 @@ struct ViewerData {
             }
             if openGestures[slot] == nil, let kind = now[slot] { openGestures[slot] = (kind, number) }
         }
+        return true
     }
 
     /// `hash` as `TableState.hashHex` writes it, 16 lower-case hex digits, each looked up

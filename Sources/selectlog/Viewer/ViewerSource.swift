@@ -52,10 +52,11 @@ enum ViewerSource {
     }
 
     /// Calls `start` with the state after `from` events, then `body` with each event
-    /// `from + 1 ... to` (numbered from 1, spec 7), the state before it and the state after it.
+    /// `from + 1 ... to` (numbered from 1, spec 7), the state before it and the state after
+    /// it, until `body` returns false.
     func walk(from: Int, to: Int,
               start: (TableState) -> Void,
-              body: (_ number: Int, _ event: TimedEvent, _ before: TableState, _ after: TableState) -> Void) throws {
+              body: (_ number: Int, _ event: TimedEvent, _ before: TableState, _ after: TableState) -> Bool) throws {
         switch self {
         case .log(let reader, let path):
             do throws(LogError) {
@@ -64,8 +65,7 @@ enum ViewerSource {
                 try reader.forEachEvent(from: from, to: to) { (index, e) throws(LogError) -> Bool in
                     let before = state
                     try reader.apply(e, index: index, to: &state)
-                    body(index + 1, e, before, state)
-                    return true
+                    return body(index + 1, e, before, state)
                 }
             } catch {
                 ReadFailure.report(error, log: path, mapped: reader.path)
@@ -171,7 +171,7 @@ struct ScriptWindowBuffer {
     /// Replays up to `from`, then walks `from + 1 ... to` as `ViewerSource.walk` does.
     func walk(from: Int, to: Int,
               start: (TableState) -> Void,
-              body: (Int, TimedEvent, TableState, TableState) -> Void) throws(ScriptError) {
+              body: (Int, TimedEvent, TableState, TableState) -> Bool) throws(ScriptError) {
         var state = base
         for number in stride(from: baseCount + 1, through: to, by: 1) {
             let (line, event) = kept[head + number - baseCount - 1]
@@ -182,7 +182,7 @@ struct ScriptWindowBuffer {
                 throw ScriptError(line: line, reason: error)
             }
             if number == from + 1 { start(before) }
-            if number > from { body(number, event, before, state) }
+            if number > from, !body(number, event, before, state) { return }
         }
         if from == to { start(state) }
     }
