@@ -257,3 +257,42 @@ extension ViewerCommandTests {
         #expect(!r.stdout.contains("...3003 of 3003"), "\(r.stdout)")
     }
 }
+
+extension ViewerCommandTests {
+    /// The rows a band lists, as (section, first row, count) runs, and how many headers.
+    static func bandRows(_ band: ViewerBand) -> (runs: [(Int, Int, Int)], headers: Int) {
+        var runs: [(Int, Int, Int)] = []
+        var headers = 0
+        for entry in band.entries {
+            let parts = entry.dropFirst().dropLast().split(separator: ",")
+            if parts.first == "\"r\"", parts.count == 6, let s = Int(parts[1]), let r = Int(parts[2]), let n = Int(parts[5]) {
+                runs.append((s, r, n))
+            } else if parts.first == "\"h\"" {
+                headers += 1
+            }
+        }
+        return (runs, headers)
+    }
+
+    @Test("every row in the viewport is in the band, down to rows a point tall at the worst alignment; headers count toward the band's limit")
+    func bandCoversTheViewport() throws {
+        for (height, offset) in [(2.0, 2000.0), (1.0, 1999.0), (1.0, 1000.0), (44.0, 5000.0)] {
+            var state = TableState()
+            try state.apply(.reload(sections: [SectionSpec(rows: 20_000, rowHeight: Points(rounding: height))]))
+            try state.apply(.viewport(ViewportSize(width: 390, height: 1000)))
+            try state.apply(.scroll(to: Points(rounding: offset)))
+            let visible = try #require(state.visibleRows)
+            let band = Self.bandRows(ViewerBand(state))
+            for row in visible.lowerBound.row...visible.upperBound.row {
+                #expect(band.runs.contains { $0.0 == 0 && $0.1 <= row && row < $0.1 + $0.2 }, "rows of \(height) pt at \(offset): row \(row) visible, not in the band")
+            }
+        }
+        // 50,000 sections whose headers are 1/64 pt tall: the band lists at most its limit.
+        var state = TableState()
+        try state.apply(.reload(sections: Array(repeating: SectionSpec(rows: 0, header: Points(raw: 1)), count: 50_000)))
+        try state.apply(.viewport(ViewportSize(width: 390, height: 600)))
+        let band = ViewerBand(state)
+        #expect(band.entries.count <= ViewerBand.rowLimit, "\(band.entries.count) entries")
+        #expect(Self.bandRows(band).headers > 100)
+    }
+}

@@ -11,9 +11,11 @@ import SelectLog
 /// `["h", section, top, height, title]`, footers as `["f", section, top, height]`, the
 /// editor row as `["e", top, height]`.
 struct ViewerBand {
-    /// At most this many data rows are listed (rows a fraction of a point tall would
-    /// not be seen anyway).
-    static let rowLimit = 400
+    /// At most this many elements (data rows, headers and footers) are listed: enough for
+    /// every row of a viewport of rows a point tall and the margins around it (rows a
+    /// fraction of a point tall would not be seen anyway), and a bound on what one band
+    /// stores and the page draws, however many sections of tiny headers are in view.
+    static let rowLimit = 3_000
 
     private(set) var entries: [String] = []
 
@@ -60,7 +62,7 @@ struct ViewerBand {
             run = nil
         }
         func intersects(_ top: Int64, _ h: Int64) -> Bool { h > 0 && top < high && top + h > low }
-        while first < layout.sectionCount {
+        while first < layout.sectionCount, rows < ViewerBand.rowLimit {
             let s = first
             first += 1
             let section = layout.sections[s]
@@ -70,6 +72,7 @@ struct ViewerBand {
                 flush()
                 let title = section.title.map(JSONText.quote) ?? "null"
                 entries.append("[\"h\",\(s),\(Points(raw: top)),\(section.header),\(title)]")
+                rows += 1
             }
             let editor = layout.editorRow?.section == s ? layout.editorRow : nil
             let editorExtent = editor == nil ? Int64(0) : layout.editorHeight.raw
@@ -121,6 +124,7 @@ struct ViewerBand {
             flush()
             if intersects(rowsEnd, section.footer.raw) {
                 entries.append("[\"f\",\(s),\(Points(raw: rowsEnd)),\(section.footer)]")
+                rows += 1
             }
         }
         flush()
