@@ -75,11 +75,14 @@ public final class TableViewForwarder: NSObject {
     public weak var tableView: UITableView?
     private var displayLink: CADisplayLink?
 
-    /// Forwards `tableView`'s taps and pans to `recorder`.
+    /// Forwards `tableView`'s taps and pans to `recorder`. A pan left active by a
+    /// session that ended mid-gesture (a log resumed after a crash) is cancelled first:
+    /// its touches are gone, and the next `panBegan` would be refused.
     public init(tableView: UITableView, recorder: Recorder) {
         self.recorder = recorder
         self.tableView = tableView
         super.init()
+        if recorder.state.pan != nil { _ = try? recorder.append(.panCancelled) }
         // The mirror selects and deselects exactly the rows an event changed. In UIKit's
         // single-selection modes `selectRow` would also deselect every other row, so a
         // selection of several rows (a pan, `selectAll`) would show as its last row.

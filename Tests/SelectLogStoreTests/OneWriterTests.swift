@@ -114,6 +114,30 @@ struct OneWriterTests {
         #expect(try LogReader(path: path).eventCount == 1)
     }
 
+    @Test("a session that ended mid-pan resumes with the pan active; cancelled as INTEGRATION.md says, the next pan begins")
+    func resumedMidPan() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.slog").path
+        let first = try Recorder(creating: path)
+        try first.append(.reload(sections: [SectionSpec(rows: 50)]))
+        try first.append(.panBegan(ViewportPoint(x: 200, y: 100), fingers: 1))
+        try first.append(.panMoved(ViewportPoint(x: 200, y: 60)))
+        try first.close()  // as a crash mid-drag leaves it, but for the index
+
+        let resumed = try Recorder(appendingTo: path)
+        #expect(resumed.state.pan != nil)
+        #expect { try resumed.append(.panBegan(ViewportPoint(x: 200, y: 300), fingers: 1)) } throws: {
+            ($0 as? LogError)?.code == .invalidEvent
+        }
+        // INTEGRATION.md's recipe (TableViewForwarder's init).
+        if resumed.state.pan != nil { try resumed.append(.panCancelled) }
+        try resumed.append(.panBegan(ViewportPoint(x: 200, y: 300), fingers: 1))
+        try resumed.append(.panEnded(at: ViewportPoint(x: 200, y: 280)))
+        try resumed.close()
+        #expect(try LogReader(path: path).eventCount == 6)
+    }
+
     @Test("a special file is not locked: two recorders may write to /dev/null at once")
     func specialFilesAreNotLocked() throws {
         guard FileManager.default.fileExists(atPath: "/dev/null") else { return }
