@@ -134,6 +134,27 @@ struct CompactTests {
         }
     }
 
+    @Test("compact -o another existing log replaces it only with --force, as upgrade, record and synthesize do")
+    func compactOverAnotherLogNeedsForce() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("a.slog").path
+        let other = dir.appendingPathComponent("b.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "500", "-o", source]).status == 0)
+        #expect(try CLI.run(["synthesize", "--events", "300", "--seed", "9", "-o", other]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        let refused = try CLI.run(["compact", source, "-o", other])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(other): already exists; pass --force to replace it"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+        let forced = try CLI.run(["compact", source, "-o", other, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try LogReader(path: other).eventCount == 500)
+        // In place (no -o, or -o naming LOG itself) needs no --force.
+        #expect(try CLI.run(["compact", source]).status == 0)
+        #expect(try CLI.run(["compact", source, "-o", source]).status == 0)
+    }
+
     @Test("compact, upgrade and record --force refuse a log a recorder is writing (exit 74), and leave it to the recorder")
     func rewritesRefuseALogInUse() throws {
         let dir = try CLI.temporaryDirectory()

@@ -113,7 +113,7 @@ struct OutputSafetyTests {
             #expect(try Self.files(dir) == ["dbg.slog", "damaged.slog"], "\(arguments)")
         }
         try Data("an older file\n".utf8).write(to: URL(fileURLWithPath: out))
-        for arguments in [["upgrade", bad, "-o", out, "--force"], ["compact", bad, "-o", out]] {
+        for arguments in [["upgrade", bad, "-o", out, "--force"], ["compact", bad, "-o", out, "--force"]] {
             #expect(failed(try CLI.run(arguments), arguments), "\(arguments)")
             #expect(try String(decoding: Self.bytes(out), as: UTF8.self) == "an older file\n", "\(arguments)")
             #expect(try Self.files(dir) == ["dbg.slog", "damaged.slog", "out.slog"], "\(arguments)")
@@ -266,7 +266,7 @@ struct OutputSafetyTests {
         let state = try LogReader(path: log).state(at: 12).hashHex
         let fifo = dir.appendingPathComponent("fifo").path
         try #require(mkfifo(fifo, 0o644) == 0)
-        for arguments in [["upgrade", log, "-o", fifo, "--force"], ["compact", log, "-o", fifo]] {
+        for arguments in [["upgrade", log, "-o", fifo, "--force"], ["compact", log, "-o", fifo, "--force"]] {
             let r = try CLI.run(arguments)
             #expect(r.status == 74 && r.stderr.contains("\(fifo): is a pipe; the output must be a regular file"), "\(arguments): \(r.stderr)")
             var info = stat()
@@ -277,7 +277,7 @@ struct OutputSafetyTests {
         try Data("old\n".utf8).write(to: URL(fileURLWithPath: real))
         let link = dir.appendingPathComponent("to-real.slog").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
-        for arguments in [["upgrade", log, "-o", link, "--force"], ["compact", log, "-o", link]] {
+        for arguments in [["upgrade", log, "-o", link, "--force"], ["compact", log, "-o", link, "--force"]] {
             let r = try CLI.run(arguments)
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "\(arguments)")

@@ -16,19 +16,27 @@ struct Compact: ParsableCommand {
             replaces it only once it is complete and replays to the same state; a failure leaves both \
             as they were. A damaged LOG exits 65; a torn tail is left out with a note when writing to -o, \
             and refused in place (exit 65: `selectlog verify --repair` cuts it and keeps its bytes). \
-            A build without zstd cannot compact (exit 65).
+            A build without zstd cannot compact (exit 65). An existing -o output other than LOG is \
+            replaced only with --force (exit 64 otherwise).
             """)
 
     @Argument(help: "A selectlog log (or - for standard input, with -o).")
     var log: String
 
-    @Option(name: .shortAndLong, help: "Where to write the compacted log (replaced if it exists); default: LOG itself.")
+    @Option(name: .shortAndLong, help: "Where to write the compacted log (default: replace LOG; LOG itself under any name is the same).")
     var output: String?
+
+    @Flag(help: "Replace the -o output if it exists.")
+    var force = false
 
     func run() throws {
         // Where the new log goes, settled before LOG is read (standard input is refused
-        // in place before it is copied).
+        // in place before it is copied). Another log at -o is replaced only with --force,
+        // as `upgrade`, `record` and `synthesize` replace a log.
         let target = try Rewrite.target(log: log, output: output, suffix: "compact")
+        if !target.inPlace, target.replaces, !force {
+            throw alreadyExists(target.shown)
+        }
         try Input.withLogPath(log) { mapped, _ in
             try compact(mapped, into: target)
         }
