@@ -276,10 +276,11 @@ extension ViewerCommandTests {
 
     @Test("every row in the viewport is in the band, down to rows a point tall at the worst alignment; headers count toward the band's limit")
     func bandCoversTheViewport() throws {
-        for (height, offset) in [(2.0, 2000.0), (1.0, 1999.0), (1.0, 1000.0), (44.0, 5000.0)] {
+        for (height, offset, viewport) in [(2.0, 2000.0, 1000.0), (1.0, 1999.0, 1000.0), (1.0, 1000.0, 1000.0), (44.0, 5000.0, 1000.0),
+                                           (1.0, 2751.0, 1376.0), (1.0, 4000.0, 2000.0)] {
             var state = TableState()
             try state.apply(.reload(sections: [SectionSpec(rows: 20_000, rowHeight: Points(rounding: height))]))
-            try state.apply(.viewport(ViewportSize(width: 390, height: 1000)))
+            try state.apply(.viewport(ViewportSize(width: 390, height: viewport)))
             try state.apply(.scroll(to: Points(rounding: offset)))
             let visible = try #require(state.visibleRows)
             let band = Self.bandRows(ViewerBand(state))

@@ -138,6 +138,19 @@ struct OneWriterTests {
         #expect(try LogReader(path: path).eventCount == 6)
     }
 
+    @Test("the file system of a device is read from mountinfo, so that SMB mounts (mandatory flock on Linux) are written without the lock")
+    func mountInfoTypes() {
+        let table = """
+            22 27 0:21 / /proc rw,relatime - proc proc rw
+            98 27 0:55 / /mnt/share rw,relatime shared:50 - cifs //srv/share rw,vers=3.1.1
+            99 27 8:1 / / rw,relatime - ext4 /dev/sda1 rw
+            """
+        #expect(FileIO.fileSystemType(inMountInfo: table, device: "0:55") == "cifs")
+        #expect(FileIO.fileSystemType(inMountInfo: table, device: "8:1") == "ext4")
+        #expect(FileIO.fileSystemType(inMountInfo: table, device: "0:56") == nil)
+        #expect(FileIO.smbTypes.contains("cifs") && !FileIO.smbTypes.contains("ext4") && !FileIO.smbTypes.contains("nfs4"))
+    }
+
     @Test("a special file is not locked: two recorders may write to /dev/null at once")
     func specialFilesAreNotLocked() throws {
         guard FileManager.default.fileExists(atPath: "/dev/null") else { return }
@@ -164,7 +177,7 @@ struct OneWriterTests {
             usleep(2_000_000)
             _exit(0)
         }
-        #expect(child > 0)
+        try #require(child > 0)
         defer {
             kill(child, SIGKILL)
             var status: Int32 = 0

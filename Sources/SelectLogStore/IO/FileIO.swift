@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// The system calls the log needs, with errors that name the path and the call.
 package enum FileIO {
@@ -46,6 +47,7 @@ package enum FileIO {
     private static func lock(_ fd: Int32, path: String, waits: Bool, _ waiting: () -> Void) throws(LogError) {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        if isSMB(fd) { return }
         var mode = LOCK_NB
         while flock(fd, LOCK_EX | mode) != 0 {
             let reason = errno
@@ -56,11 +58,48 @@ package enum FileIO {
                 mode = 0
                 continue
             }
-            guard reason == ENOLCK || reason == EOPNOTSUPP || reason == ENOTSUP || reason == ENOSYS || reason == EINVAL else {
+            // No lock to be had: a file system without locks, or NFS, where Linux emulates
+            // `flock` with `fcntl` locks and an exclusive one needs a descriptor open for
+            // writing (EBADF on a read-only one).
+            guard reason == ENOLCK || reason == EOPNOTSUPP || reason == ENOTSUP || reason == ENOSYS || reason == EINVAL
+                || reason == EBADF else {
                 throw error("flock", path)
             }
             return
         }
+    }
+
+    /// Whether `fd` is on an SMB (CIFS) mount, where Linux (from 5.5) makes a `flock` a
+    /// mandatory byte-range lock: reads through any other descriptor (a reader of the
+    /// log, the recorder's own scan of it) would then fail with EACCES. Such a log is
+    /// written without a lock. Found in `/proc/self/mountinfo` by the file's device.
+    private static func isSMB(_ fd: Int32) -> Bool {
+        #if os(Linux)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        let dev = UInt64(info.st_dev)
+        let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF)
+        let minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF)
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
+        return fileSystemType(inMountInfo: table, device: "\(major):\(minor)").map(smbTypes.contains) ?? false
+        #else
+        return false
+        #endif
+    }
+
+    /// The file system types of SMB mounts.
+    static let smbTypes: Set<String> = ["cifs", "smb3", "smbfs", "smb2"]
+
+    /// The type of the file system mounted from `device` ("major:minor") in the text of a
+    /// `/proc/PID/mountinfo` (proc(5): the third field is the device, and the first word
+    /// after the " - " separator is the type), or nil when no line names it.
+    static func fileSystemType(inMountInfo table: String, device: String) -> String? {
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count > 2, fields[2] == device, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            return String(fields[dash + 1])
+        }
+        return nil
     }
 
     /// Releases `fd`'s lock (`lockForWriting`), before it is closed (`WriterClaim.release`

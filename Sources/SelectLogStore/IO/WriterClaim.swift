@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// A log's one writer: what a `LogFile` holds from opening a log until it closes it.
 ///
@@ -11,7 +12,8 @@ import Darwin
 /// - in this process, a set of the files open for writing, by device and inode, on
 ///   every platform: an app's two scenes, or two recorders a test made;
 /// - across processes, an exclusive `flock` (`FileIO.lockForWriting`), where holding
-///   one for a session is safe. Not on iOS, tvOS, watchOS or visionOS: their system
+///   one for a session is safe. Not on iOS (but for Mac Catalyst and an iPad app on a
+///   Mac), tvOS, watchOS or visionOS: their system
 ///   terminates a suspended app that holds a file lock in a container it shares with
 ///   its extensions (0xdead10cc). An app's log belongs in its own container, which no
 ///   other process writes; one in a shared container is not guarded against an
@@ -28,8 +30,12 @@ struct WriterClaim {
     /// The files this process has open for writing.
     private static let claimed = LockedBox(Set<Key>())
 
-    /// Whether a claim holds a `flock` across processes too (see the type's comment).
-    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    /// Whether a claim holds a `flock` across processes too (see the type's comment): not
+    /// where the system suspends apps, but on a Mac (Mac Catalyst, an iPad app running on
+    /// a Mac), where nothing is terminated for it and `selectlog` may run beside the app.
+    #if os(iOS) && !targetEnvironment(macCatalyst)
+    static let locksAcrossProcesses = ProcessInfo.processInfo.isiOSAppOnMac
+    #elseif os(tvOS) || os(watchOS) || os(visionOS)
     static let locksAcrossProcesses = false
     #else
     static let locksAcrossProcesses = true

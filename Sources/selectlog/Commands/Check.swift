@@ -62,7 +62,8 @@ enum CheckOutput {
             lines.append(fingerprints)
             if r.recordedBehaviour != r.behaviour {
                 // The same states, but readers of this build do not trust its checkpoints.
-                lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(log)` re-records it with this build, whose readers then use its checkpoints")
+                let named = log == "-" ? "LOG" : log
+                lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(named)` re-records it with this build, whose readers then use its checkpoints")
             }
             return lines.joined(separator: "\n")
         }

@@ -50,7 +50,8 @@ struct View: ParsableCommand {
                         start: { data.begin($0) },
                         body: { data.add($0, $1, before: $2, after: $3) })
         if data.stoppedEarly {
-            complain("note: the page ends after event \(data.to) of the window's \(window.to): the events after it would take it past \(ViewerData.byteBudget >> 20) MB (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(data.to)")
+            let opens = (at ?? 0) > data.to ? "; it opens there, not at --at \(at ?? 0)" : ""
+            complain("note: the page ends after event \(data.to) of the window's \(window.to)\(opens): the events after it would take it past \(ViewerData.byteBudget >> 20) MB (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(data.to)")
         }
         let page = ViewerPage.html(title: file, data: data.json())
         try writeFile(output, Array(page.utf8))

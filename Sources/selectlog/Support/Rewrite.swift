@@ -46,7 +46,9 @@ struct Rewrite {
     /// Takes the lock of the file to be replaced, and keeps it until the process ends.
     private func lockReplaced() throws {
         guard replaces else { return }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // For writing where allowed: on NFS an exclusive lock needs it.
+        var fd = open(path, O_RDWR | O_CLOEXEC)
+        if fd < 0, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
         // Unreadable: the command's own reading of it says so.
         guard fd >= 0 else { return }
         do throws(LogError) {

@@ -11,10 +11,11 @@ import SelectLog
 /// `["h", section, top, height, title]`, footers as `["f", section, top, height]`, the
 /// editor row as `["e", top, height]`.
 struct ViewerBand {
-    /// At most this many elements (data rows, headers and footers) are listed: enough for
-    /// every row of a viewport of rows a point tall and the margins around it (rows a
-    /// fraction of a point tall would not be seen anyway), and a bound on what one band
-    /// stores and the page draws, however many sections of tiny headers are in view.
+    /// At most this many elements (data rows, headers and footers) are listed, or three
+    /// for each point of a taller viewport: every row of a viewport of rows a point tall
+    /// and the margins around it (rows a fraction of a point tall would not be seen
+    /// anyway), and a bound on what one band stores and the page draws, however many
+    /// sections of tiny headers are in view.
     static let rowLimit = 3_000
 
     private(set) var entries: [String] = []
@@ -43,6 +44,8 @@ struct ViewerBand {
 
     init(_ key: Key) {
         let layout = key.layout, height = key.height, aligned = key.aligned
+        // Rows a point tall in the band's three viewport heights, for a tall viewport.
+        let limit = max(ViewerBand.rowLimit, Int(height / 64) * 3 + 100)
         let low = max(aligned - height / 2, 0)
         let high = min(aligned + height * 5 / 2, layout.contentHeight.raw)
         guard low < high else { return }
@@ -62,7 +65,7 @@ struct ViewerBand {
             run = nil
         }
         func intersects(_ top: Int64, _ h: Int64) -> Bool { h > 0 && top < high && top + h > low }
-        while first < layout.sectionCount, rows < ViewerBand.rowLimit {
+        while first < layout.sectionCount, rows < limit {
             let s = first
             first += 1
             let section = layout.sections[s]
@@ -88,7 +91,7 @@ struct ViewerBand {
                     if let e = editor, e.row < r, e.row >= r - 1 || r == section.rowCount { r = e.row }
                 }
                 var steps = 0
-                while r < section.rowCount, rows < ViewerBand.rowLimit, steps < ViewerBand.rowLimit * 4 {
+                while r < section.rowCount, rows < limit, steps < limit * 4 {
                     steps += 1
                     let path = RowPath(s, r)
                     let rowTop = layout.top(of: path).raw
