@@ -13,11 +13,10 @@ import Foundation
 ///   every platform: an app's two scenes, or two recorders a test made;
 /// - across processes, an exclusive `flock` (`FileIO.lockForWriting`), where holding
 ///   one for a session is safe. Not on iOS (but for Mac Catalyst and an iPad app on a
-///   Mac), tvOS, watchOS or visionOS: their system
-///   terminates a suspended app that holds a file lock in a container it shares with
-///   its extensions (0xdead10cc). An app's log belongs in its own container, which no
-///   other process writes; one in a shared container is not guarded against an
-///   extension writing it too.
+///   Mac), tvOS, watchOS or visionOS: their system terminates a suspended app that
+///   holds a file lock in a container it shares with its extensions (0xdead10cc). An
+///   app's log belongs in its own container, which no other process writes; one in a
+///   shared container is not guarded against an extension writing it too.
 ///
 /// A special file (`-o /dev/null`) is neither: any number may write to it.
 struct WriterClaim {

@@ -45,7 +45,10 @@ struct Rewrite {
 
     /// Takes the lock of the file to be replaced, and keeps it until the process ends.
     private func lockReplaced() throws {
-        guard replaces else { return }
+        // Only a regular file is locked (as `FileIO.lockForWriting` does), and only a
+        // regular file is opened for it: opening a FIFO would wait for its other end.
+        var info = stat()
+        guard replaces, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
         // For writing where allowed: on NFS an exclusive lock needs it.
         var fd = open(path, O_RDWR | O_CLOEXEC)
         if fd < 0, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
