@@ -231,7 +231,7 @@ struct HostileEnvironmentTests {
         // The lock is held until the repair says it waits for it: a fixed pause could end
         // before a command slowed by a loaded machine tried the lock, and it would then
         // never wait. Its standard error is read as it arrives, for up to a minute.
-        let waiting = "selectlog: \(path): another writer has it open (a recorder, or another repair); waiting for it to finish\n"
+        let waiting = "selectlog: \(path): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)\n"
         var complained = Self.text(of: err.fileHandleForReading, until: waiting, by: .now + .seconds(60))
         #expect(complained.contains(waiting), "\(complained)")
         #expect(process.isRunning)

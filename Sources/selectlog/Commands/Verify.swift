@@ -63,7 +63,7 @@ struct Verify: ParsableCommand {
         }
         do {
             let done = try LogRepair.cut(log, at: report.intactBytes, checkedSize: report.fileSize) {
-                complain("\(log): another writer has it open (a recorder, or another repair); waiting for it to finish")
+                complain("\(log): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)")
             }
             if done.savedBytes == 0 {
                 print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
