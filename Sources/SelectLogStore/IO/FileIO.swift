@@ -35,19 +35,16 @@ package enum FileIO {
     /// a file on a file system without locks (NFS without lockd, some FUSE and CIFS
     /// mounts): there the log is written without one, as before there were locks.
     package static func lockForWriting(_ fd: Int32, path: String) throws(LogError) {
-        try lock(fd, path: path, waits: false) {}
-    }
-
-    /// `lockForWriting(_:path:)`, but held elsewhere, `waiting` is called once and the
-    /// lock waited for.
-    package static func lockForWriting(_ fd: Int32, path: String, waiting: () -> Void) throws(LogError) {
-        try lock(fd, path: path, waits: true, waiting)
-    }
-
-    private static func lock(_ fd: Int32, path: String, waits: Bool, _ waiting: () -> Void) throws(LogError) {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
-        if isSMB(fd) { return }
+        try lockRegularFile(fd, device: info.st_dev, path: path, waits: false) {}
+    }
+
+    /// `lockForWriting(_:path:)` for a regular file already known to be one, on `device`
+    /// (its `st_dev`); with `waits`, a lock held elsewhere is waited for, `waiting` called
+    /// once before.
+    static func lockRegularFile(_ fd: Int32, device: dev_t, path: String, waits: Bool, _ waiting: () -> Void) throws(LogError) {
+        if isSMB(device) { return }
         var mode = LOCK_NB
         while flock(fd, LOCK_EX | mode) != 0 {
             let reason = errno
@@ -73,11 +70,9 @@ package enum FileIO {
     /// mandatory byte-range lock: reads through any other descriptor (a reader of the
     /// log, the recorder's own scan of it) would then fail with EACCES. Such a log is
     /// written without a lock. Found in `/proc/self/mountinfo` by the file's device.
-    private static func isSMB(_ fd: Int32) -> Bool {
+    private static func isSMB(_ device: dev_t) -> Bool {
         #if os(Linux)
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return false }
-        let dev = UInt64(info.st_dev)
+        let dev = UInt64(device)
         let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF)
         let minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF)
         guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
@@ -194,13 +189,6 @@ package enum FileIO {
             name = String(name[..<end])
         }
         return directory + name + suffix
-    }
-
-    /// Whether `fd` is a regular file (not a device, a pipe or a socket).
-    static func isRegularFile(_ fd: Int32, path: String) throws(LogError) -> Bool {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw error("fstat", path) }
-        return info.st_mode & S_IFMT == S_IFREG
     }
 
     static func truncate(_ fd: Int32, to size: Int, path: String) throws(LogError) {

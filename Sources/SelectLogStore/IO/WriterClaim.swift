@@ -43,6 +43,9 @@ struct WriterClaim {
     /// Nil for a special file, which is not claimed.
     private let key: Key?
 
+    /// Whether the claim is on a regular file (a special file is not claimed).
+    var isRegularFile: Bool { key != nil }
+
     /// Claims the file `fd` is open on for writing; `.inUse` when another writer has it.
     static func take(_ fd: Int32, path: String) throws(LogError) -> WriterClaim {
         try take(fd, path: path, waits: false) {}
@@ -64,7 +67,7 @@ struct WriterClaim {
         guard inserted else { throw FileIO.inUse(path) }
         if locksAcrossProcesses {
             do throws(LogError) {
-                if waits { try FileIO.lockForWriting(fd, path: path, waiting: waiting) } else { try FileIO.lockForWriting(fd, path: path) }
+                try FileIO.lockRegularFile(fd, device: info.st_dev, path: path, waits: waits, waiting)
             } catch {
                 _ = claimed.withLockedValue { $0.remove(key) }
                 throw error

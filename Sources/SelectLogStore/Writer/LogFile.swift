@@ -100,7 +100,7 @@ final class LogFile {
         let claim: WriterClaim
         do throws(LogError) { claim = try WriterClaim.take(fd, path: path) } catch { throw abandon(error) }
         do throws(LogError) {
-            if !exclusive, try FileIO.isRegularFile(fd, path: path) { try FileIO.truncate(fd, to: 0, path: path) }
+            if !exclusive, claim.isRegularFile { try FileIO.truncate(fd, to: 0, path: path) }
         } catch {
             throw abandon(error, releasing: claim)
         }

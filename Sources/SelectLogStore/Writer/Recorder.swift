@@ -105,9 +105,7 @@ public final class Recorder: Sendable {
     /// A file already at `path` is an error (`.alreadyExists`) unless
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
     /// the user just reported. In a build without zstd the batches are stored uncompressed.
-    ///
-    /// The recorder is the log's one writer until `close()`: a log that another recorder
-    /// (in this process or another) has open is not replaced (`.inUse`).
+    /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`).
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
         if let problem = options.problem(at: path) { throw problem }
         var salt = options.salt ?? 0
@@ -130,11 +128,8 @@ public final class Recorder: Sendable {
 
     /// Opens an existing log to append to it, after cutting a torn tail; the engine
     /// resumes from the state after the last logged event, and the recorder's clock
-    /// from its time.
-    ///
-    /// The recorder is the log's one writer until `close()`: a log that another recorder
-    /// (in this process or another) has open is refused (`.inUse`), before anything is
-    /// read or cut; its last record may still be in flight.
+    /// from its time. A log another recorder has open is refused (`.inUse`, `WriterClaim`)
+    /// before anything is read or cut: its last record may still be in flight.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
         // The checkpoint interval is the log's own.
         if let problem = options.problem(at: path, checkingInterval: false) { throw problem }

@@ -102,8 +102,9 @@ struct Inspect: ParsableCommand {
         if body.first == "[", body.last == "]", body.count >= 2 { body = body.dropFirst().dropLast() }
         let parts = body.split(separator: body.contains(":") ? ":" : ",", omittingEmptySubsequences: false)
         let numbers = parts.map { part in
-            let digits = part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()
-            return !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int(String(digits)) : nil
+            // Spaces around the number, none inside it.
+            let words = part.split(separator: " ")
+            return words.count == 1 && words[0].allSatisfy({ $0.isASCII && $0.isNumber }) ? Int(words[0]) : nil
         }
         guard numbers.count == 2, let section = numbers[0], let row = numbers[1] else {
             let fields = option == "--why" ? ", or one of \(Inspect.whyFields.sorted().joined(separator: ", "))" : ""

@@ -72,15 +72,16 @@ struct ViewerData {
         let frame = ViewerFrame(after, shape: shape, previous: previous)
         let key = (number - from) % ViewerData.keyInterval == 0 ? frame.json(shape) : nil
         let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
-        let cost = delta.utf8.count + (key?.utf8.count ?? 0)
+        let keyBytes = key?.utf8.count ?? 0
         // At least one event, whatever it costs: a page of none would show nothing.
-        if number > from + 1, bytes + cost > budget {
+        // (The event's record is its delta and a few dozen bytes more.)
+        if number > from + 1, bytes + keyBytes + delta.utf8.count > budget {
             to = number - 1
             start = min(start, to)
             stoppedEarly = true
             return false
         }
-        bytes += cost
+        bytes += keyBytes
         if let key { keys.append(key) }
         previous = frame
         let name = e.event.typeName
@@ -105,7 +106,7 @@ struct ViewerData {
             record += ", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; "))
         }
         events.append(record + "]")
-        bytes += record.utf8.count - delta.utf8.count + 1
+        bytes += record.utf8.count + 1
         let now = ViewerData.gestures(of: after)
         for slot in ["pan", "swipe"] {
             // A new swipe on another row, or a pan that became interrupted, starts a new span.
