@@ -37,7 +37,10 @@ demo: build
 # The suite runs in a quarter of a debug build's time; the build takes about half as
 # long again. Its own scratch path, so neither `swift build` nor `swift build -c release`
 # is rebuilt by it.
-TEST_BUILD = SELECTLOG_INTERNAL_CHECKS=1 $(SWIFT)
+# Both of make test's builds leave out the DocC plugin (SELECTLOG_WITHOUT_DOCC_PLUGIN, read
+# by Package.swift), which only make docs uses and which each fresh scratch path compiles.
+TEST_BUILD = SELECTLOG_INTERNAL_CHECKS=1 SELECTLOG_WITHOUT_DOCC_PLUGIN=1 $(SWIFT)
+NOZSTD_BUILD = SELECTLOG_WITHOUT_ZSTD=1 SELECTLOG_WITHOUT_DOCC_PLUGIN=1 $(SWIFT)
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 
 # The no-zstd build's store tests that make test runs: those that record, read, verify,
@@ -70,7 +73,7 @@ test-build: deps
 	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
 
 nozstd-build: deps
-	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --build-tests --scratch-path .build-nozstd
+	$(NOZSTD_BUILD) build --build-tests --scratch-path .build-nozstd
 
 # The store's tests as an iOS build runs them: CZstd left out, batches stored
 # uncompressed. Its own scratch path, so the main build is not rebuilt. All of them
@@ -82,7 +85,7 @@ nozstd-build: deps
 # batches are range-coded even when stored, so only checkpoints shrink); and a
 # synthetic session with checkpoints: same state, smaller.
 test-nozstd: nozstd-build
-	SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) test --skip-build --scratch-path .build-nozstd --filter '$(NOZSTD_TESTS)' --skip '$(NOZSTD_SKIP)'
+	$(NOZSTD_BUILD) test --skip-build --scratch-path .build-nozstd --filter '$(NOZSTD_TESTS)' --skip '$(NOZSTD_SKIP)'
 	$(MAKE) nozstd-roundtrip
 
 # The normal build here is make test's (TEST_FLAGS): built already when make test gets
@@ -91,7 +94,7 @@ nozstd-roundtrip:
 	@echo "nozstd-roundtrip: the normal build (.build-test)"
 	@$(TEST_BUILD) build $(TEST_FLAGS) --product selectlog | tail -1
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; stored=0; packed=0; n=0; \
-	nozstd=$$(SELECTLOG_WITHOUT_ZSTD=1 $(SWIFT) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
+	nozstd=$$($(NOZSTD_BUILD) build --scratch-path .build-nozstd --show-bin-path)/selectlog; \
 	[ -x "$$nozstd" ] || { echo "nozstd-roundtrip: no build without zstd in .build-nozstd: run make test-nozstd" >&2; exit 1; }; \
 	normal=$$($(TEST_BUILD) build $(TEST_FLAGS) --show-bin-path)/selectlog; \
 	for script in Examples/*.jsonl Examples/bugs/*.jsonl; do \

@@ -14,6 +14,9 @@ let withoutZstd = Context.environment["SELECTLOG_WITHOUT_ZSTD"].map { !$0.isEmpt
 let internalChecks = Context.environment["SELECTLOG_INTERNAL_CHECKS"].map { !$0.isEmpty && $0 != "0" } ?? false
 let checkedLibrarySettings: [SwiftSetting] = internalChecks ? [.unsafeFlags(["-assert-config", "Debug"])] : []
 let testSettings: [SwiftSetting] = internalChecks ? [.unsafeFlags(["-Onone"])] : []
+// `make test` leaves out the DocC plugin, which only `make docs` uses: every fresh scratch
+// path compiles its two plugins (about 8 s of CPU each), and the suite's two builds are two.
+let withoutDocCPlugin = Context.environment["SELECTLOG_WITHOUT_DOCC_PLUGIN"].map { !$0.isEmpty && $0 != "0" } ?? false
 let zstdDependencies: [Target.Dependency] =
     withoutZstd ? [] : [.target(name: "CZstd", condition: .when(platforms: [.linux, .macOS]))]
 
@@ -30,9 +33,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ] + (withoutDocCPlugin ? [] : [
         // `swift package generate-documentation` for the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    ]),
     targets: [
         // The pure core: events, geometry, reducers, engine. Foundation at most.
         // Debug builds check the engine's invariants after every event (TableState+Invariants.swift),
