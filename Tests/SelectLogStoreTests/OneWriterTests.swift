@@ -44,6 +44,51 @@ struct OneWriterTests {
         #expect(try LogReader(path: path).eventCount == events.count + 1)
     }
 
+    @Test("a close that fails (the index past a full disk, or after a failed write) lets go of the log: it reopens at once, every acknowledged event in it",
+          arguments: ["index", "events"])
+    func failedCloseLetsGo(failing: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Array(SyntheticSession(seed: 11, count: 2_000))
+        var options = smallBatches()
+        // Batches end at gesture ends and flushes only, never at a pause: the same bytes
+        // each time, so the probe's size is the failing log's.
+        options.flushIntervalMilliseconds = 3_600_000
+        func size(_ path: String) throws -> Int { try Data(contentsOf: URL(fileURLWithPath: path)).count }
+
+        // How long the log is before its index.
+        let probe = dir.appendingPathComponent("probe.slog").path
+        let measuring = try Recorder(creating: probe, options: options)
+        for e in events { try measuring.append(e) }
+        try measuring.flush()
+        let beforeIndex = try size(probe)
+        try measuring.close()
+        #expect(try size(probe) > beforeIndex)
+
+        // The disk full at the index, or half-way through the events.
+        options.failsWritesPast = failing == "index" ? beforeIndex : beforeIndex / 2
+        let path = dir.appendingPathComponent("full.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        do throws(LogError) {
+            for e in events { try recorder.append(e) }
+            try recorder.flush()
+        } catch {
+            #expect(failing == "events", "the events fit: \(error)")
+        }
+        let acknowledged = recorder.acknowledged
+        #expect { try recorder.close() } throws: { ($0 as? LogError)?.code == .io }
+        if failing == "index" { #expect(acknowledged == events.count) }
+
+        // The failed recorder is still alive (an app's property), yet the log is free.
+        let reopened = try Recorder(appendingTo: path)
+        #expect(reopened.eventCount >= acknowledged)
+        #expect(reopened.state == (try LogReader(path: probe).state(at: reopened.eventCount)))
+        try reopened.append(.tick)
+        try reopened.close()
+        #expect(try LogReader.verify(path: path).problem == nil)
+        withExtendedLifetime(recorder) {}
+    }
+
     @Test("the refusal says what holds the log and that nothing changed")
     func refusalMessage() throws {
         let dir = try temporaryDirectory()

@@ -272,17 +272,24 @@ final class LogFile {
     func sync() throws(LogError) { try FileIO.syncData(fd, path: path) }
 
     /// Writes the seek index as the last record and closes the file.
+    ///
+    /// The claim and the descriptor are let go even when the index or the sync fails:
+    /// the log still reads back (a reader walks the records; a torn index is a torn tail,
+    /// cut on the next append), and a claim kept would refuse every later writer, in
+    /// this process and others, for as long as this object lives.
     func close(writingIndex: Bool, sync: Bool) throws(LogError) {
         guard fd >= 0 else { return }
+        defer {
+            claim.release(fd)
+            _ = closeDescriptor(fd)
+            fd = -1
+        }
         if writingIndex {
             let offset = size
             try append(.index, payload: LogIndex.encode(entries, at: offset, version: header.version), firstEvent: eventCount, eventCount: 0,
                        baseTime: .zero, compressor: nil)
         }
         if sync { try self.sync() }
-        claim.release(fd)
-        _ = closeDescriptor(fd)
-        fd = -1
     }
 }
 

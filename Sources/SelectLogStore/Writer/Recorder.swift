@@ -354,6 +354,10 @@ public final class Recorder: Sendable {
 
     /// Writes what is left, syncs (unless `.none`), writes the seek index and closes the file.
     ///
+    /// When it throws (a write failed, before or at the index), the file is closed and
+    /// the log let go all the same: a new recorder or `selectlog verify --repair` may
+    /// open it at once, and it holds every acknowledged event.
+    ///
     /// Safe from any number of threads at once: the first caller closes the log, the
     /// others wait until it has and then return (or throw) what it did; calls after
     /// that return at once with the same outcome.
@@ -381,12 +385,13 @@ public final class Recorder: Sendable {
         }
         writer.wake()
         var outcome = writer.withLockedValue(waitingFor: { $0.workerDone }) { w, _ in w.failure }
-        if outcome == nil {
-            do {
-                try output.file.close(writingIndex: true, sync: options.durability != .none)
-            } catch {
-                outcome = error
-            }
+        do {
+            // After a failed write, no index and no sync: the file and its claim are let
+            // go, so that the log can be repaired or reopened (its acknowledged events
+            // are all in it).
+            try output.file.close(writingIndex: outcome == nil, sync: outcome == nil && options.durability != .none)
+        } catch {
+            outcome = outcome ?? error
         }
         writer.withLockedValue { $0.closing = .done(outcome) }
         writer.wake()
