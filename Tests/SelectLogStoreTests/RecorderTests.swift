@@ -49,6 +49,33 @@ struct RecorderTests {
         try recorder.close()
     }
 
+    @Test("a checkpoint offered at every event of a large state: the writer never holds more than a few whole states, appends wait for it instead")
+    func offeredStatesAreBounded() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = Recorder.Options()
+        options.checkpointInterval = 1
+        options.durability = .none
+        let path = dir.appendingPathComponent("big.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        var config = ConfigurationPatch()
+        config.allowsMultipleSelection = true
+        try recorder.append(.configure(config))
+        try recorder.append(.reload(sections: [SectionSpec(rows: 200_000)]))
+        // Every other row: 50,000 ranges, which each tap's change copies and each offered
+        // state's snapshot writes out (the writer is the slower of the two by far).
+        try recorder.append(.select(rows: (0..<50_000).map { RowPath(0, $0 * 2) }))
+        for i in 0..<300 {
+            try recorder.append(.tap(ViewportPoint(x: Points(10), y: Points(i % 10 * 44 + 5))))
+        }
+        try recorder.close()
+        let held = recorder.writer.withLockedValue { $0.offersHeldPeak }
+        #expect(held <= Recorder.pendingStates, "the writer held \(held) offered states at once")
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 303)
+        #expect(try log.state(at: 303) == recorder.state)
+    }
+
     @Test("changes from appends on four threads at once rebuild the selection exactly (atomic with the state)")
     func changesAreAtomic() throws {
         let dir = try temporaryDirectory()

@@ -15,6 +15,10 @@ extension Recorder {
         /// The event count at which the next checkpoint is offered (the next multiple of
         /// the checkpoint interval), so that `append` divides only when it offers one.
         var nextOffer: Int
+        /// Checkpoint states offered to the writer, and how many of them it had taken when
+        /// last asked (`Recorder.pendingStates`).
+        var offersMade = 0
+        var offersTaken = 0
         /// Events appended since the last were published to the writer thread.
         var sinceWake = 0
         /// The first queue position not known to be free: a caller asks the writer lock
@@ -47,6 +51,11 @@ extension Recorder {
         /// to take as it meets the events that offer them (put here when the event that
         /// offers one is published).
         var offered: [TableState] = []
+        /// Offered states the writer has taken (encoded the events that offer them, and
+        /// snapshotted or passed over the states).
+        var offersTaken = 0
+        /// The most offered states the writer has held at once, its own and these (tests).
+        var offersHeldPeak = 0
         /// Events `flush()` asked to be written.
         var flushTarget: Int
         /// Events written (handed to the OS) and synced to disk.
@@ -71,6 +80,7 @@ extension Recorder {
         mutating func takeOffered(into list: inout [TableState]) {
             list.append(contentsOf: offered)
             offered.removeAll(keepingCapacity: true)
+            offersHeldPeak = max(offersHeldPeak, list.count)
         }
 
         /// Events a `flush()` no longer waits for.

@@ -25,6 +25,8 @@ extension Recorder {
         // The offered states taken from `WriterState.offered`, in the order of the events
         // that offer them.
         var offered: [TableState] = []
+        // Offered states taken before this round (`WriterState.offersTaken`).
+        var offersTakenBefore = writer.withLockedValue { $0.offersTaken }
         var lastSync = ContinuousClock.now
         var lastSeal = ContinuousClock.now
         // Only this thread moves `WriterState.syncedUpTo`, so it keeps its own copy.
@@ -61,6 +63,8 @@ extension Recorder {
             }
             var position = start
             var nextOffered = 0
+            // Events met this round that offered a state (`nextOffered` of them found it).
+            var offersMet = 0
             while position < end {
                 // Slots go back to the callers every `releaseEvery` events, not only at
                 // the end of a long round.
@@ -70,6 +74,7 @@ extension Recorder {
                     // made and destroyed for every event cost the writer about 166
                     // instructions an event (callgrind).
                     queue.consume(at: position) { item in
+                        if item.offersCheckpoint { offersMet += 1 }
                         if item.offersCheckpoint, nextOffered < offered.count {
                             assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint,
                                           offered: offered[nextOffered], into: &records)
@@ -81,15 +86,17 @@ extension Recorder {
                     }
                     position += 1
                 }
-                let taken = position
-                // An append waiting for room can go on.
+                let taken = position, offersTaken = offersTakenBefore + offersMet
+                // An append waiting for room, or for offered states to be taken, can go on.
                 let wakes = writer.withLockedValue { w in
                     w.taken = taken
+                    w.offersTaken = offersTaken
                     return writer.hasWaitersWhileLocked
                 }
                 if wakes { writer.wakeUnlocked() }
             }
             offered.removeFirst(nextOffered)
+            offersTakenBefore += offersMet
             // A batch is written when a flush or close asks, or when it has waited the flush
             // interval since the last one, even if its gesture has not ended.
             if closing || flushTo > assembler.sealedEvents || ContinuousClock.now - lastSeal >= flushInterval {

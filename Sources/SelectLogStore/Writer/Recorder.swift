@@ -10,8 +10,10 @@ import SelectLog
 /// encodes the events into batches, compresses and writes a batch when it fills, when
 /// a gesture ends, when it has waited the flush interval, on `flush()` and on `close()`,
 /// and syncs as `Durability` says. Every checkpoint interval it also writes a snapshot
-/// of the state. When the writer falls `Recorder.queueCapacity` events behind,
-/// `append` waits for it, so memory stays bounded.
+/// of the state. When the writer falls `Recorder.queueCapacity` events behind, or has
+/// four offered checkpoint states still to take (each a whole copy of the state once the
+/// engine changes it: a small interval and a large state), `append` waits for it, so
+/// memory stays bounded.
 ///
 /// ```swift
 /// let recorder = try Recorder(creating: "session.slog")
@@ -181,6 +183,11 @@ public final class Recorder: Sendable {
     /// (two batches' worth at the default `batchEvents`; about 600 KB of slots).
     static let queueCapacity = 8192
 
+    /// Offered checkpoint states the writer thread may have still to take before an
+    /// append that offers another waits for it. Each is a whole copy of the state once
+    /// the engine changes it; at the default interval no more than two are ever waiting.
+    static let pendingStates = 4
+
     /// Events in the log so far: those it held when opened and the valid ones appended
     /// since (`LogReader.eventCount` of the same log once written).
     public var eventCount: Int { guarded.withLockedValue { $0.engine.events } }
@@ -247,13 +254,30 @@ public final class Recorder: Sendable {
                 throw closedError()
             }
             position = s.pointee.engine.events
-            if position < s.pointee.freeEnd { break }
-            let capacity = queue.capacity
-            s.pointee.freeEnd = writer.withLockedValue { $0.taken } + capacity
-            if position < s.pointee.freeEnd { break }
-            guarded.unlock()
-            waitForRoom(at: position)
-            _ = guarded.lock()
+            if position >= s.pointee.freeEnd {
+                let capacity = queue.capacity
+                s.pointee.freeEnd = writer.withLockedValue { $0.taken } + capacity
+                if position >= s.pointee.freeEnd {
+                    guarded.unlock()
+                    waitForRoom(at: position)
+                    _ = guarded.lock()
+                    continue
+                }
+            }
+            // An event that may offer a checkpoint waits while `pendingStates` offered
+            // states wait for the writer: each is a whole state, which the next event's
+            // change copies (a small interval and a large state made gigabytes of them).
+            if position + 1 >= s.pointee.nextOffer, s.pointee.offersMade - s.pointee.offersTaken >= Self.pendingStates {
+                s.pointee.offersTaken = writer.withLockedValue { $0.offersTaken }
+                let needed = s.pointee.offersMade - Self.pendingStates + 1
+                if s.pointee.offersTaken < needed {
+                    guarded.unlock()
+                    waitForOffers(taken: needed, publishing: position)
+                    _ = guarded.lock()
+                    continue
+                }
+            }
+            break
         }
         var timed = given
         let before = s.pointee.engine.t
@@ -285,6 +309,7 @@ public final class Recorder: Sendable {
             if offers {
                 slot.pointee.offersCheckpoint = true
                 offered = s.pointee.engine
+                s.pointee.offersMade += 1
                 s.pointee.nextOffer = LogAssembler.nextOffer(after: s.pointee.engine.events, interval: interval)
             }
             let published = position + 1
@@ -313,6 +338,19 @@ public final class Recorder: Sendable {
         writer.wake()
         writer.withLockedValue(waitingFor: { w in
             position < w.taken + capacity || w.failure != nil || w.workerDone
+        }) { _, _ in }
+    }
+
+    /// Publishes every event below `position` and waits (without the engine lock) until
+    /// the writer thread has taken `needed` offered states in all, or has stopped.
+    private func waitForOffers(taken needed: Int, publishing position: Int) {
+        writer.withLockedValue { w in
+            w.published = max(w.published, position)
+            w.wakeRequested = true
+        }
+        writer.wake()
+        writer.withLockedValue(waitingFor: { w in
+            w.offersTaken >= needed || w.failure != nil || w.workerDone
         }) { _, _ in }
     }
 
