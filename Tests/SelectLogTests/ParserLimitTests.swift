@@ -133,6 +133,13 @@ struct ParserLimitTests {
         #expect(try number("-2.5e3").text == "-25e2")
         #expect(try number("1e1000").scaled(by: 64, limit: .max) == nil)
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("1e1001".utf8)) }
+        // Exponents past 100,000 that the digits' own position brings back (they were
+        // clamped to ±100,000 first: 200 read as 0, and 2 refused as out of range).
+        let more = String(repeating: "0", count: 150_000)
+        #expect(try number("0." + more + "2e150003").integer(limit: .max) == 200)
+        #expect(try number("2" + more + "e-150000").integer(limit: .max) == 2)
+        #expect(try number("1e-99999999999999999999").scaled(by: 64, limit: .max) == 0)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("1e99999999999999999999".utf8)) }
     }
 
     @Test("a line longer than the limit is an error naming the line, before more of it is held")

@@ -21,7 +21,9 @@ package struct JSONNumber: Hashable, Sendable {
         var negative = false
         var integer: Range<Int>
         var fraction: Range<Int>
-        /// The written exponent, clamped to ±100,000.
+        /// The written exponent, clamped to ±2^40: past any literal's length (positions in
+        /// a line are 32-bit), so the digits' own position can never bring a clamped value
+        /// back (`0.` and 150,000 zeros then `2e150003` is 200).
         var exponent = 0
         let bytes: [UInt8]
 
@@ -52,7 +54,7 @@ package struct JSONNumber: Hashable, Sendable {
                 }
                 var e = 0
                 while isDigit(i) {
-                    e = min(e * 10 + Int(bytes[i] - 0x30), 100_000)
+                    e = min(e * 10 + Int(bytes[i] - 0x30), 1 << 40)
                     i += 1
                 }
                 exponent = expNegative ? -e : e
