@@ -222,4 +222,19 @@ struct ValidationTests {
         try s.apply(.scroll(.to(Points(3_000_000_000)), phase: .decelerate, target: Points(3_500_000_000)))
         #expect(s.contentOffset == Points(3_000_000_000) && s.target == Points(3_500_000_000))
     }
+
+    @Test("a title fits one event up to the event's budget less its own length and type: a jump by a title of stringBytes is refused with a hint about the title")
+    func longestTitle() throws {
+        let whole = String(repeating: "T", count: EventLimits.stringBytes)
+        do {
+            try TimedEvent(.jumpToSection(.title(whole))).validate()
+            Issue.record("a jump whose title alone takes the event's whole budget was accepted")
+        } catch {
+            #expect("\(error)".contains("a shorter title"), "\(error)")
+        }
+        // The title's length varint and the reference's tag share the budget with it.
+        let fits = String(repeating: "T", count: EventLimits.stringBytes - 8)
+        try TimedEvent(.jumpToSection(.title(fits))).validate()
+        #expect(try #require(Event.jumpToSection(.title(fits)).fieldBytes) <= EventLimits.eventBytes)
+    }
 }

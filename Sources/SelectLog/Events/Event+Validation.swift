@@ -156,9 +156,11 @@ extension Event {
     private var eventSizeHint: String {
         switch self {
         case .reload, .insertSections:
-            "give equal heights as rowHeight, or add the sections over several insertSections events"
+            "give equal heights as rowHeight, shorten the titles, or add the sections over several insertSections events"
         case .toggleEditor:
             "fewer or shorter options"
+        case .jumpToSection:
+            "a shorter title"
         default:
             "split the rows over several events"
         }
