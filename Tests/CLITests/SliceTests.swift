@@ -4,7 +4,8 @@ import SelectLogStore
 import Testing
 
 /// `selectlog export LOG --from A --to B` on random slices of long sessions: replaying
-/// the slice gives the original state after B, undo and redo aside.
+/// the slice gives the original state after B, and its hash when the set-up carries the
+/// undo history (when every step is one event's).
 @Suite("selectlog export --from --to")
 struct SliceTests {
     /// The state JSON without the fields a slice cannot reproduce: the event count, the
@@ -52,12 +53,70 @@ struct SliceTests {
             #expect(start <= a - 1)
             #expect(try log.state(at: start).pan == nil, "the slice starts at a gesture boundary")
             if start != a - 1 { #expect(r.stderr.contains("the slice starts at event \(start + 1)")) }
-            // The slice holds the set-up and events start+1 ... b.
-            #expect(script.entries.count - (b - start) <= 9)
+            // The slice holds the set-up and events start+1 ... b: a few events for the
+            // table, two to clear the set-up's own steps, one for each step of the history
+            // (two for a redo step, made and undone) and two for each earlier opening of
+            // the editor.
+            let before = try log.state(at: start)
+            #expect(script.entries.count - (b - start) <= 11 + before.undoCount + 2 * before.redoCount + 2 * before.editorOpenings)
+            if !r.stderr.contains("cannot carry") {
+                #expect(state.hashValue64 == (try log.state(at: b)).hashValue64, "\(generator) \(seed): \(a)..\(b), history carried")
+            }
             #expect(SliceTests.comparable(state) == SliceTests.comparable(try log.state(at: b)), "\(generator) \(seed): \(a)..\(b)")
             checked += 1
         }
         #expect(checked >= 4)
+    }
+
+    @Test("a slice whose undo reaches a step from before it, or whose editor opened before, replays to the log's hash (an audit's two scripts)",
+          arguments: [
+            // The set-up's own select was the step the slice's undo undid: nothing selected.
+            """
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 10}]}
+            {"type": "tap", "x": 10, "y": 50}
+            {"type": "tap", "x": 10, "y": 100}
+            {"type": "undo"}
+            """,
+            // The set-up opened the editor once, where the log opened it three times.
+            """
+            {"type": "reload", "sections": [{"rows": 10}]}
+            {"type": "toggleEditor", "row": [0, 0]}
+            {"type": "toggleEditor", "row": [0, 0]}
+            {"type": "toggleEditor", "row": [0, 1]}
+            {"type": "tick", "t": 5}
+            """,
+            // Redo steps too, in single selection.
+            """
+            {"type": "reload", "sections": [{"rows": 10}]}
+            {"type": "tap", "x": 10, "y": 50}
+            {"type": "tap", "x": 10, "y": 100}
+            {"type": "tap", "x": 10, "y": 150}
+            {"type": "undo"}
+            {"type": "undo"}
+            {"type": "redo"}
+            {"type": "undo"}
+            """,
+          ])
+    func historyBeforeTheSlice(script: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try CLI.write(script + "\n", to: "s.jsonl", in: dir)
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["record", source, "-o", log]).status == 0)
+        let reader = try LogReader(path: log)
+        let last = reader.eventCount
+        for a in 2...last {
+            let r = try CLI.run(["export", log, "--from", String(a), "--to", String(last)])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!r.stderr.contains("cannot carry"), "--from \(a): \(r.stderr)")
+            let slice = try CLI.write(r.stdout, to: "slice.jsonl", in: dir)
+            let sliceLog = dir.appendingPathComponent("slice-\(a).slog").path
+            #expect(try CLI.run(["record", slice, "-o", sliceLog]).status == 0)
+            let replayed = try LogReader(path: sliceLog)
+            #expect(try replayed.state(at: replayed.eventCount).hashValue64 == reader.state(at: last).hashValue64,
+                    "--from \(a): \(r.stdout)")
+        }
     }
 
     @Test("a slice from the first event is the log's events themselves, with no set-up before them")
@@ -82,12 +141,25 @@ struct SliceTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", dir.appendingPathComponent("d.slog").path]).status == 0)
         let path = dir.appendingPathComponent("d.slog").path
-        // Event 5 is inside the strip pan of events 4 to 7; the undo history of the pan is not carried.
+        // Event 5 is inside the strip pan of events 4 to 7.
         let r = try CLI.run(["export", path, "--from", "5", "--to", "7"])
         #expect(r.status == 0)
         #expect(r.stderr.contains("the slice starts at event 4"), "\(r.stderr)")
-        let late = try CLI.run(["export", path, "--from", "9", "--to", "12"])
-        #expect(late.stderr.contains("cannot carry 2 undo steps from before event 9"), "\(late.stderr)")
+        // Steps no one event makes: two taps in single selection (each selects one row
+        // and deselects another), then multiple selection, where a select only adds.
+        let mixed = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 10}]}
+            {"type": "tap", "x": 10, "y": 50}
+            {"type": "tap", "x": 10, "y": 100}
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "tick", "t": 5}
+
+            """, to: "mixed.jsonl", in: dir)
+        let mixedLog = dir.appendingPathComponent("mixed.slog").path
+        #expect(try CLI.run(["record", mixed, "-o", mixedLog]).status == 0)
+        let late = try CLI.run(["export", mixedLog, "--from", "5", "--to", "5"])
+        #expect(late.status == 0)
+        #expect(late.stderr.contains("cannot carry 2 undo steps from before event 5"), "\(late.stderr)")
         #expect(try CLI.run(["export", path, "--from", "9", "--to", "40"]).status == 64)
         #expect(try CLI.run(["export", path, "--from", "0"]).status == 64)
         // An empty slice is refused as the others past the ends are (a review found

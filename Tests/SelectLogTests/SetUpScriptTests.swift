@@ -10,6 +10,49 @@ struct SetUpScriptTests {
         return table
     }
 
+    /// Random sessions of taps, selects, deselects, undos, redos and editor openings in
+    /// `table`'s mode: the state after each prefix, and its set-up.
+    static func histories(_ table: String, seed: UInt64, count: Int, body: (TableState, SetUpScript) throws -> Void) throws {
+        var random = SeededRandom(seed: seed)
+        var state = try play(table)
+        for k in 0..<count {
+            let row = RowPath(0, Int(random.next() % 20))
+            let event: Event
+            switch random.next() % 10 {
+            case 0, 1: event = .tap(ViewportPoint(x: Points(100), y: Points(row.row * 50 + 10)))
+            case 2: event = .select(rows: state.isMultiple ? [row, RowPath(0, row.row + 3)] : [row])
+            case 3: event = .deselect(rows: [row, RowPath(0, row.row + 1)])
+            case 4, 5: event = .undo
+            case 6: event = .redo
+            case 7: event = .toggleEditor(row: row, options: ["a", "b"], multiple: false, chosen: [])
+            case 8: event = state.isMultiple ? .selectAll : .deselectAll
+            default: event = .deselectAll
+            }
+            _ = try? state.apply(TimedEvent(event, t: .milliseconds(k)))
+            try body(state, SetUpScript(reproducing: state))
+        }
+    }
+
+    @Test("a history of taps, selects, deselects, undos and redos is carried: the slice's state has the log's hash, undo history and editor openings included",
+          arguments: [UInt64(1), 2, 3, 4])
+    func historyIsCarried(seed: UInt64) throws {
+        let table = seed <= 2 ? multipleTable : singleTable
+        var carried = 0
+        try Self.histories(table, seed: seed, count: 300) { state, setUp in
+            let undoNotes = setUp.notCarried.filter { $0.contains("undo") || $0.contains("redo") || $0.contains("opening") }
+            guard undoNotes.isEmpty else { return }
+            let table = try Self.rebuilt(setUp)
+            #expect(table.hashValue64 == state.hashValue64, "events \(state.events): \(state.undoCount) undo, \(state.redoCount) redo")
+            #expect(table.history.undoStack == state.history.undoStack && table.history.redoStack == state.history.redoStack)
+            #expect(table.editorOpenings == state.editorOpenings)
+            if state.undoCount + state.redoCount > 0 { carried += 1 }
+        }
+        // Every step of these sessions is one event's (a pan's, which selects and
+        // deselects at once in a multiple mode, would not be): nearly every state of the
+        // 300 has a history, and it is carried.
+        #expect(carried > 250, "\(carried) states carried a history")
+    }
+
     @Test("a few odd heights among 50,000,000 rows are one reloadRows, not a list of every height before them")
     func oddHeightsAreReloadedRows() throws {
         let state = try play("""

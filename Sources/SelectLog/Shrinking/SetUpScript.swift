@@ -3,14 +3,15 @@
 ///
 /// The prefix carries the configuration, the viewport, the table (every row height,
 /// header, footer and title), editing, the selection, the content offset (and a running
-/// deceleration), the open option view and the editor with its choices. It cannot carry
-/// the undo and redo history, nor a gesture in progress: `notCarried` says what was left
-/// out, for a message.
+/// deceleration), the open option view, the editor with its choices and how often it
+/// opened, and the undo and redo history when each step is one event's. It cannot carry
+/// a history with other steps, nor a gesture in progress: `notCarried` says what was
+/// left out, for a message. With nothing left out, the rebuilt state has `state`'s hash.
 ///
 /// ```swift
 /// let setUp = SetUpScript(reproducing: stateBeforeSlice)
 /// var table = TableState()
-/// try setUp.forEachEvent { try table.apply($0) }   // table now matches, undo history aside
+/// try setUp.forEachEvent { try table.apply($0) }   // table now matches (its hash too, when notCarried is empty)
 /// ```
 ///
 /// Lists of rows (the selection, or the rows `selectAll` should not have selected, and
@@ -110,7 +111,71 @@ public struct SetUpScript: Sendable {
     }
 
     /// The events that rebuild `state` from an empty table, as far as events can.
+    ///
+    /// The undo and redo history is carried when events can make each of its steps
+    /// (`history(of:)`): the set-up then selects the rows selected before the oldest
+    /// undo step, clears the history its own events recorded, and makes the steps again
+    /// (a redo step made, then undone). It is checked by replaying the set-up, and left
+    /// out (named in `notCarried`) when the replay's history differs. So is the count of
+    /// the editor's openings, which `choose` steps and the hash name.
     public init(reproducing state: TableState) {
+        self.init(state, carryingHistory: true)
+        guard carriesHistory else { return }
+        var rebuilt = TableState()
+        do throws(InvalidEvent) {
+            try forEachEvent { e throws(InvalidEvent) in try rebuilt.applyDiscardingChanges(e) }
+        } catch {
+            self.init(state, carryingHistory: false)
+            return
+        }
+        if rebuilt.history.undoStack != state.history.undoStack || rebuilt.history.redoStack != state.history.redoStack
+            || rebuilt.selection != state.selection || rebuilt.editorOpenings != state.editorOpenings {
+            self.init(state, carryingHistory: false)
+        }
+    }
+
+    /// Whether the steps make the history and the editor's openings (to be checked).
+    private var carriesHistory = false
+
+    /// The most editor openings a set-up makes again (an open and a close each).
+    static let openingsCarried = 10_000
+
+    /// The history as steps from the selection before its oldest undo step: that
+    /// selection, then for each undo step the `select` or `deselect` that records it,
+    /// then each redo step made and undone. Nil when a step is none of those: a pan's in
+    /// a multiple mode (it selects and deselects at once), a `choose`, or a step of more
+    /// rows than one event lists.
+    static func history(of state: TableState) -> (start: RowSet, steps: [Step])? {
+        let undo = state.history.undoStack, redo = state.history.redoStack
+        let multiple = state.isMultiple
+        func rows(_ step: UndoStep) -> (added: RowSet, removed: RowSet)? {
+            guard case let .selection(added, removed) = step, added.count <= eventRows, removed.count <= eventRows else { return nil }
+            return (added, removed)
+        }
+        /// The event that takes the selection from `before` and records `step`.
+        func event(_ step: (added: RowSet, removed: RowSet), from before: RowSet) -> Step? {
+            if step.removed.isEmpty, !step.added.isEmpty, multiple || step.added.count == 1 { return .select(step.added) }
+            if step.added.isEmpty, !step.removed.isEmpty { return .deselect(step.removed) }
+            // Single selection: a row selected in place of the one before.
+            if !multiple, step.added.count == 1, step.removed == before { return .select(step.added) }
+            return nil
+        }
+        var start = state.selection
+        for step in undo.reversed() {
+            guard let r = rows(step) else { return nil }
+            start = start.subtracting(r.added).union(r.removed)
+        }
+        var steps: [Step] = [], selection = start
+        for step in undo + redo.reversed() {
+            guard let r = rows(step), let e = event(r, from: selection) else { return nil }
+            steps.append(e)
+            selection = selection.subtracting(r.removed).union(r.added)
+        }
+        steps += repeatElement(.event(.undo), count: redo.count)
+        return (start, steps)
+    }
+
+    private init(_ state: TableState, carryingHistory: Bool) {
         t = state.t
         func add(_ e: Event) { steps.append(.event(e)) }
         /// Sections `indices` of the state through `event` (a `reload` or `insertSections`),
@@ -172,20 +237,23 @@ public struct SetUpScript: Sendable {
         // `selectAll` and the rows it should not have selected. With `selectAll`, the
         // sections of which no row is selected are inserted after it rather than listed:
         // a selection of whole sections of millions of rows is a few events.
+        // With the history, the rows selected before its oldest step; its steps after.
+        let history = carryingHistory && (state.undoCount > 0 || state.redoCount > 0) ? Self.history(of: state) : nil
+        let selected = history?.start ?? state.selection
         let sections = state.layout.sections
-        let selectedSections = Set(state.selection.sections.map(\.section))
-        let unselected = state.allRows.subtracting(state.selection)
+        let selectedSections = Set(selected.sections.map(\.section))
+        let unselected = state.allRows.subtracting(selected)
         var later: [Int] = []
         var rest = unselected
-        if state.selection.count > 1 {
+        if selected.count > 1 {
             later = sections.indices.filter { sections[$0].rows.count > 0 && !selectedSections.contains($0) }
             for k in later { rest = rest.subtracting(RowSet(section: k, rows: 0..<sections[k].rows.count)) }
-            if rest.count >= state.selection.count {
+            if rest.count >= selected.count {
                 later = []
                 rest = unselected
             }
         }
-        let selectsAll = state.selection.count > 1 && rest.count < state.selection.count
+        let selectsAll = selected.count > 1 && rest.count < selected.count
         let inserted = Set(later)
         let kept = sections.indices.filter { !inserted.contains($0) }
         if !sections.isEmpty {
@@ -197,8 +265,36 @@ public struct SetUpScript: Sendable {
             add(.selectAll)
             if !later.isEmpty { addSections(later, renumbered: false) }
             if !rest.isEmpty { steps.append(.deselect(rest)) }
-        } else if !state.selection.isEmpty {
-            steps.append(.select(state.selection))
+        } else if !selected.isEmpty {
+            steps.append(.select(selected))
+        }
+        if let history {
+            // The steps the set-up recorded so far go (a limit of 0 trims both stacks),
+            // then the history's own.
+            if !selected.isEmpty {
+                var none = ConfigurationPatch(), limit = ConfigurationPatch()
+                none.undoLimit = 0
+                limit.undoLimit = state.configuration.undoLimit
+                add(.configure(none))
+                add(.configure(limit))
+            }
+            steps += history.steps
+            carriesHistory = true
+        }
+        // The editor's earlier openings, each an open and a close (on its own row, or the
+        // first row), so that the open one, if any, is the last.
+        let earlier = state.editorOpenings - (state.editor == nil ? 0 : 1)
+        if carryingHistory, earlier > 0 {
+            let firstRow = sections.indices.first { sections[$0].rows.count > 0 }.map { RowPath($0, 0) }
+            if earlier <= Self.openingsCarried, let row = state.layout.editorRow ?? firstRow {
+                for _ in 0..<earlier {
+                    add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
+                    add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
+                }
+                carriesHistory = true
+            } else {
+                notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
+            }
         }
         // The editor before the offset: its row can make the content tall enough for it.
         if let editor = state.editor, let row = state.layout.editorRow {
@@ -211,16 +307,21 @@ public struct SetUpScript: Sendable {
                         target: state.decelerating ? state.target : nil))
         }
         if let open = state.options.open { add(.setOptionVisible(row: open, visible: true)) }
-        if state.undoCount > 0 { notCarried.append("\(state.undoCount) undo step\(state.undoCount == 1 ? "" : "s")") }
-        if state.redoCount > 0 { notCarried.append("\(state.redoCount) redo step\(state.redoCount == 1 ? "" : "s")") }
+        if history == nil {
+            if state.undoCount > 0 { notCarried.append("\(state.undoCount) undo step\(state.undoCount == 1 ? "" : "s")") }
+            if state.redoCount > 0 { notCarried.append("\(state.redoCount) redo step\(state.redoCount == 1 ? "" : "s")") }
+            if !carryingHistory, earlier > 0 {
+                notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
+            }
+        }
         if state.pan != nil { notCarried.append("the pan in progress") }
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }
     }
 
     /// The editor as one `toggleEditor`; when its options and choices take more than an
     /// event may (choices added one `choose` at a time since it opened), as many choices
-    /// as fit, then a `choose` for each of the others. (Each is an undo step; a set-up
-    /// carries no history anyway.)
+    /// as fit, then a `choose` for each of the others. (Each is an undo step, so a
+    /// history carried is then not the state's: the check leaves it out.)
     private mutating func addEditor(_ editor: EditorRow, below row: RowPath) {
         let whole = Event.toggleEditor(row: row, options: editor.options, multiple: editor.multiple, chosen: editor.chosen)
         if (whole.fieldBytes ?? 0) <= EventLimits.eventBytes {

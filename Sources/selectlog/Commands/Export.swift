@@ -10,8 +10,10 @@ struct Export: ParsableCommand {
             from 1), writes events A through B after a set-up prefix that rebuilds the state before A \
             (configuration, viewport, table, editing, selection, offset, option view, editor; none when \
             the slice starts at event 1). The slice \
-            starts at the nearest gesture boundary at or before A; stderr says where, and what the prefix \
-            cannot carry (undo and redo history). Replaying the slice gives the state after B, undo aside.
+            starts at the nearest gesture boundary at or before A; stderr says where. The prefix carries the \
+            undo and redo history when each step is one event's (taps, select, deselect), and then replaying \
+            the slice gives the state after B and its hash; stderr names what it cannot carry (a history \
+            with a pan's mixed step), and the slice's undo then differs from the log's.
             """)
 
     @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
