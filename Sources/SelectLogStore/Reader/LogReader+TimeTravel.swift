@@ -169,6 +169,12 @@ extension LogReader {
     /// cancelled it; otherwise the event alone. Boundaries come from what each event did
     /// (`TableChanges.gestures`), never guessed from event names, so a pan ended by a
     /// `configure` ends there, and a `setEditing` that changes nothing is part of the pan.
+    ///
+    /// The search is bounded, so that a call costs the same on any log: a gesture is
+    /// looked for at most about 200,000 events back and forward (half an hour of pan
+    /// samples at 120 Hz). One longer than that is reported from the checkpoint where the
+    /// search stopped, or up to the event where it stopped; `gestureBoundary(atOrBefore:)`
+    /// goes on back until no gesture is open.
     public func gesture(containing index: Int) throws(LogError) -> LoggedGesture {
         guard index >= 0, index < eventCount else {
             let indices = eventCount == 0 ? "none" : "0 to \(eventCount - 1)"
