@@ -286,3 +286,52 @@ struct ContractV2MiscTests {
         #expect(s.json.contains(#""swipe": null"#))
     }
 }
+
+/// How the engine reads contract v2 where an audit found its sentences open to two
+/// readings (README, Semantics: "Readings of contract v2 at its edges").
+@Suite("v2 readings at the contract's edges")
+struct ContractEdgeReadingTests {
+    @Test("swipeBegan on a selected row mid-swipe ends the other row's swipe, and the swipe events after it are ignored (5.5)")
+    func swipeOnASelectedRowMidSwipe() throws {
+        var s = try play("""
+            {"type": "configure", "optionWidth": 100}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+            {"type": "select", "rows": [[0, 5]]}
+            {"type": "swipeBegan", "row": [0, 2]}
+            {"type": "swipeMoved", "offset": 80}
+            """)
+        #expect(s.options.swipe != nil)
+        try apply(&s, #"{"type": "swipeBegan", "row": [0, 5]}"#)
+        #expect(s.json.contains(#""swipe": null"#), "row 2's swipe is over; the new one is ignored")
+        try apply(&s, #"{"type": "swipeMoved", "offset": 90}"#)
+        try apply(&s, #"{"type": "swipeEnded"}"#)
+        #expect(s.options.swipe == nil && s.options.open == nil, "the selected row's swipe is ignored: nothing opens")
+        #expect(s.selected == [RowPath(0, 5)])
+    }
+
+    @Test("a restore pan's anchor stays at the row it started from (5.3 defines it for flip)")
+    func restorePanAnchor() throws {
+        var s = try play(stripTable + "\n" + """
+            {"type": "configure", "scrollAndSelect": {"reversal": "restore"}}
+            {"type": "panBegan", "x": 10, "y": 25}
+            {"type": "panMoved", "x": 10, "y": 175}
+            """)
+        try apply(&s, #"{"type": "panMoved", "x": 10, "y": 375}"#)
+        #expect(s.json.contains(#""anchor": [0, 0]"#), "\(s.json)")
+        #expect(s.selected == rows(0...7))
+    }
+
+    @Test("rowHeights past rows are ignored for the layout but checked: a negative one is invalid (5.10.7)")
+    func rowHeightsPastRows() throws {
+        let s = try play(#"{"type": "reload", "sections": [{"rows": 1, "rowHeights": [30, 99]}]}"#)
+        #expect(s.layout.contentHeight == Points(30))
+        #expect(throws: (any Error).self) { try play(#"{"type": "reload", "sections": [{"rows": 1, "rowHeights": [44, -1]}]}"#) }
+    }
+
+    @Test("a line whose first non-blank character is # is a comment (4)")
+    func indentedComments() throws {
+        let s = try play("   # a comment\n\t# another\n" + #"{"type": "reload", "sections": [{"rows": 3}]}"#)
+        #expect(s.events == 1)
+    }
+}
