@@ -146,6 +146,16 @@ struct ScriptWindowBuffer {
         }
         count += 1
         if let highest, count > highest { return }
+        // A window chosen by --from, --to or --at starts at a fixed state: the events
+        // before it are checked (above) and not kept, and the state there is taken once
+        // (applying them to `base` as well cost a second replay of everything before it).
+        if from != nil || to != nil || at != nil, count <= lowest {
+            if count == lowest {
+                base = latest
+                baseCount = count
+            }
+            return
+        }
         kept.append((line, event))
         while baseCount < lowest, head < kept.count {
             let next = kept[head]
