@@ -78,6 +78,22 @@ struct ExpectationTests {
         #expect(try !StateExpectation("editing == false\r\nand count(selected) == 0").holds(in: state))
     }
 
+    @Test("strings compare by Unicode scalars, as the engine compares titles: a precomposed é is not e and a combining accent")
+    func stringsCompareByScalars() throws {
+        var state = try play(#"{"type": "reload", "sections": [{"rows": 3, "title": "e\u0301"}]}"#)
+        try apply(&state, #"{"type": "toggleEditor", "row": [0, 0], "options": ["e\u0301", "b"]}"#)
+        // The expectation language has no \u escapes: the characters themselves.
+        let decomposed = "e\u{301}", precomposed = "\u{e9}"
+        #expect(try StateExpectation("editor.options == [\"\(decomposed)\", \"b\"]").holds(in: state))
+        #expect(try !StateExpectation("editor.options == [\"\(precomposed)\", \"b\"]").holds(in: state))
+        #expect(try !StateExpectation("editor.options contains \"\(precomposed)\"").holds(in: state))
+        #expect(try !StateExpectation("\"\(precomposed)\" == \"\(decomposed)\"").holds(in: state))
+        // Ordered by scalar values: U+0065 (e) before U+00E9 (é), whatever follows it.
+        #expect(try StateExpectation("\"\(decomposed)\" < \"\(precomposed)\" and \"a\" < \"b\" and not (\"b\" < \"b\")").holds(in: state))
+        // The engine agrees: no section is titled with the precomposed é.
+        #expect(throws: InvalidEvent.self) { try state.apply(.jumpToSection(.title("\u{e9}"))) }
+    }
+
     @Test("precedence: not binds tighter than and, and tighter than or")
     func precedence() throws {
         let state = TableState()

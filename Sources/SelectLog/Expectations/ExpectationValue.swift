@@ -39,13 +39,16 @@ public enum ExpectationValue: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Structural equality; numbers compare on the grid (see `ExpectationNumber.compare`).
+    /// Structural equality; numbers compare on the grid (see `ExpectationNumber.compare`),
+    /// strings by their Unicode scalars, as the engine compares titles (`"é"` and `e` with
+    /// a combining accent differ, as they do in the state JSON), not by Swift's `==`,
+    /// which calls them equal by the Unicode data of the Swift that built it.
     public func isEqual(to other: ExpectationValue) -> Bool {
         switch (self, other) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
         case let (.number(a), .number(b)): a.compare(b) == 0
-        case let (.string(a), .string(b)): a == b
+        case let (.string(a), .string(b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case let (.list(a), .list(b)): a.count == b.count && zip(a, b).allSatisfy { $0.isEqual(to: $1) }
         case let (.object(a), .object(b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.isEqual(to: $1.value) }

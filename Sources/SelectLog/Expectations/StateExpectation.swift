@@ -257,7 +257,10 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
             let order: Int
             switch (a, b) {
             case let (.number(x), .number(y)): order = x.compare(y)
-            case let (.string(x), .string(y)): order = x < y ? -1 : (x == y ? 0 : 1)
+            case let (.string(x), .string(y)):
+                // By Unicode scalar values, as equality is (`ExpectationValue.isEqual(to:)`).
+                order = x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars, by: { $0.value < $1.value }) ? -1
+                    : (x.unicodeScalars.elementsEqual(y.unicodeScalars) ? 0 : 1)
             default: return false
             }
             switch op {
