@@ -61,4 +61,29 @@ struct FirstTests {
         #expect(bad.status == 65)
         #expect(bad.stderr.contains("column 5: expected a field of pan"))
     }
+
+    @Test("a script's invalid line after the answer is noted, as replay --at notes it; one before the answer is the error (exit 65)")
+    func badLineAfterTheAnswer() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 3}]}
+            {"type": "tap", "x": 1, "y": 1}
+            {"type": "panMoved", "x": 1, "y": 1}
+            {"type": "tap", "x": 1, "y": 50}
+
+            """, to: "bad.jsonl", in: dir)
+        let found = try CLI.run(["inspect", script, "--first", "count(selected) == 1"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.contains("first holds after event 2 of 2"), "\(found.stdout)")
+        #expect(found.stderr.contains("line 3: panMoved"), "\(found.stderr)")
+        #expect(found.stderr.contains("reading the 2 events before it"), "\(found.stderr)")
+        let json = try CLI.run(["inspect", script, "--first", "count(selected) == 1", "--json"])
+        #expect(json.status == 0 && json.stdout.contains("\"event\": 2"), "\(json.stdout)")
+        // An answer the bad line hides: the line is the error, as every view that needs it.
+        let hidden = try CLI.run(["inspect", script, "--first", "count(selected) == 2"])
+        #expect(hidden.status == 65, "\(hidden.stdout)")
+        #expect(hidden.stderr.contains("line 3: panMoved"), "\(hidden.stderr)")
+        #expect(!hidden.stdout.contains("never holds"), "\(hidden.stdout)")
+    }
 }

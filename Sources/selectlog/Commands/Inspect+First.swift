@@ -5,7 +5,9 @@ import SelectLogStore
 extension Inspect {
     /// `--first EXPR`: the first event after which the expectation holds, found in one
     /// forward replay that evaluates the expectation on the state after every event.
-    func first(_ reader: LogReader, _ text: String) throws {
+    /// `badLine`: a script's invalid line after the events `reader` holds, noted when the
+    /// answer comes before it (as `replay --at N` notes it) and the error when not.
+    func first(_ reader: LogReader, _ text: String, badLine: String? = nil) throws {
         let expectation = try Replay.parse(text, option: "--first")
         var state = TableState()
         var found: Int? = expectation.holds(in: state) ? 0 : nil
@@ -21,6 +23,13 @@ extension Inspect {
                 return true
             }
             progress.finish()
+        }
+        if let badLine {
+            guard found != nil else {
+                complain(badLine)
+                throw Exit.invalidInput
+            }
+            Input.noteBadLine(badLine, eventsBefore: reader.eventCount)
         }
         guard let n = found else {
             if json {

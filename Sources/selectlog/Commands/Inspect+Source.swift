@@ -19,9 +19,22 @@ enum Session {
     /// --at N` gives it. Then the reader holds those events, and a note on standard
     /// error names the line.
     static func open(_ path: String, upTo needed: Int? = nil) throws -> (reader: LogReader, isScript: Bool) {
+        let opened = try open(path, upTo: needed, deferringBadLine: false)
+        return (opened.reader, opened.isScript)
+    }
+
+    /// `open(_:upTo:)` for a view that learns only as it reads how many events it needs
+    /// (`inspect --first`): a script's invalid line is not an error here but handed back
+    /// (its message, naming the file and the line) with a reader of the events before
+    /// it; the view notes it when it answers from them, and fails with it when not.
+    static func openDeferringBadLine(_ path: String) throws -> (reader: LogReader, isScript: Bool, badLine: String?) {
+        try open(path, upTo: nil, deferringBadLine: true)
+    }
+
+    private static func open(_ path: String, upTo needed: Int?, deferringBadLine: Bool) throws -> (reader: LogReader, isScript: Bool, badLine: String?) {
         switch try Input.open(path) {
         case .log(let reader):
-            return (reader, false)
+            return (reader, false, nil)
         case .script(let file):
             let temporary = "\(temporaryDirectory())/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
             var options = Recorder.Options()
@@ -40,7 +53,7 @@ enum Session {
             defer { TemporaryFiles.delete(temporary) }
             var failure: String?
             try Input.forEachScriptEvent(file, stopsAt: { message in
-                guard let needed, needed <= recorder.eventCount else { return false }
+                guard deferringBadLine || needed.map({ $0 <= recorder.eventCount }) == true else { return false }
                 failure = message
                 return true
             }) { line, event in
@@ -58,7 +71,7 @@ enum Session {
                 complain("\(error)")
                 throw Exit.io
             }
-            if let failure {
+            if let failure, !deferringBadLine {
                 guard let needed, needed <= recorder.eventCount else {
                     complain(failure)
                     throw Exit.invalidInput
@@ -66,7 +79,7 @@ enum Session {
                 Input.noteBadLine(failure, eventsBefore: recorder.eventCount)
             }
             do {
-                return (try LogReader(path: temporary), true)
+                return (try LogReader(path: temporary), true, deferringBadLine ? failure : nil)
             } catch {
                 complain("\(error)")
                 throw Exit.io

@@ -56,7 +56,9 @@ struct Inspect: ParsableCommand {
             else if let diff { try InspectRange.bounds(diff, option: "--diff").to }
             else if let at, why == nil, history == nil { at }
             else { nil }
-        let (reader, isScript) = try Session.open(log, upTo: needed)
+        // `--first` needs the events up to its answer, which it finds as it reads.
+        let (reader, isScript, badLine) = first != nil ? try Session.openDeferringBadLine(log)
+            : try { let o = try Session.open(log, upTo: needed); return (o.reader, o.isScript, String?.none) }()
         do {
             if let events {
                 let range = try InspectRange(events, option: "--events", log: log, count: reader.eventCount)
@@ -71,7 +73,7 @@ struct Inspect: ParsableCommand {
             } else if let history {
                 try self.history(reader, history)
             } else if let first {
-                try self.first(reader, first)
+                try self.first(reader, first, badLine: badLine)
             } else if let why {
                 try explain(reader, what: why)
             } else if let at {
