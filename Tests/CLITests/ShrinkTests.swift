@@ -91,6 +91,32 @@ struct ShrinkTests {
         }
     }
 
+    @Test("every pan's samples are collapsed, the pan after a collapsed one too (the scan went on from an index of the longer list)")
+    func everyPanCollapses() throws {
+        // Two strip pans, each straight down in steps of 10 pt: only their last samples matter.
+        var lines = [#"{"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}"#,
+                     #"{"type": "reload", "sections": [{"rows": 100, "rowHeight": 20}]}"#]
+        var t = 1_000
+        for (from, samples) in [(50, 15), (500, 20)] {
+            lines.append(#"{"type": "panBegan", "x": 20, "y": \#(from), "t": \#(t)}"#)
+            for k in 1...samples {
+                t += 8
+                lines.append(#"{"type": "panMoved", "x": 20, "y": \#(from + 10 * k), "t": \#(t)}"#)
+            }
+            t += 8
+            lines.append(#"{"type": "panEnded", "t": \#(t)}"#)
+            t += 100
+        }
+        let events = try Script(bytes: Array(lines.joined(separator: "\n").utf8)).events
+        var collapsed: [Int] = []
+        let result = try Shrinker(expectation: try StateExpectation("selected contains [0, 9] and selected contains [0, 34]"))
+            .shrink(events) { progress in
+                if progress.stage == "samples" { collapsed.append(progress.events) }
+            }
+        #expect(collapsed.count == 2, "one collapse a pan: \(collapsed)")
+        #expect(result.events.count < events.count)
+    }
+
     @Test("an expectation that never holds, or an invalid input, is an error naming it")
     func errors() throws {
         let events = Array(SyntheticSession(seed: 2, count: 500))

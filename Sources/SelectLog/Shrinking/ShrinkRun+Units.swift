@@ -86,11 +86,14 @@ extension ShrinkRun {
                     let candidate = events.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
                     if passes(candidate) {
                         events = candidate
+                        // `j` in the shorter list: every dropped sample came before it.
+                        j -= drop.count
                         report("samples", events.count)
                     }
                 }
             }
-            i = j + 1
+            // On past the pan's end; a `panBegan` that ended the scan is the next pan's.
+            if j < events.count, case .panBegan = events[j].event { i = j } else { i = j + 1 }
         }
     }
 
