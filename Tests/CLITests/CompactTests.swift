@@ -88,6 +88,34 @@ struct CompactTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["long.slog"])
     }
 
+    @Test("a log with a checkpoint at every multiple of its interval keeps every one through compact and upgrade; one whose checkpoints were put off keeps putting them off",
+          arguments: [false, true])
+    func exactCheckpointsKept(putsOff: Bool) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("exact.slog").path
+        var options = Recorder.Options()
+        options.storesUncompressed = true
+        options.durability = .none
+        options.checkpointInterval = 500
+        options.putsOffLargeCheckpoints = putsOff
+        let recorder = try Recorder(creating: path, options: options)
+        for event in SyntheticSession(seed: 3, count: 10_000) { try recorder.append(event) }
+        try recorder.close()
+        func checkpoints(_ path: String) throws -> Int { try LogReader(path: path).summary().checkpoints }
+        let recorded = try checkpoints(path)
+        // The standard session's snapshots outweigh an eighth of 500 events' bytes: put off.
+        #expect(putsOff ? recorded < 20 : recorded == 20)
+        let compacted = dir.appendingPathComponent("compacted.slog").path
+        #expect(try CLI.run(["compact", path, "-o", compacted]).status == 0)
+        let upgraded = dir.appendingPathComponent("upgraded.slog").path
+        #expect(try CLI.run(["upgrade", path, "-o", upgraded]).status == 0)
+        for rewritten in [compacted, upgraded] {
+            #expect(try checkpoints(rewritten) == recorded, "\(rewritten)")
+            #expect(try LogReader(path: rewritten).state(at: 10_000).hashHex == recorder.state.hashHex)
+        }
+    }
+
     @Test("compact -o naming the log itself compacts in place instead of overwriting what it reads")
     func compactOntoItself() throws {
         let dir = try CLI.temporaryDirectory()

@@ -62,3 +62,22 @@ extension LogReader {
         return s
     }
 }
+
+extension LogReader {
+    /// Whether the log has a checkpoint at every multiple of its checkpoint interval: it
+    /// was recorded with every one (`record --checkpoint-interval`, or
+    /// `Recorder.Options.putsOffLargeCheckpoints` off), or none was put off. `compact`
+    /// and `upgrade` then write every one too, so the log they make keeps its
+    /// checkpoints where they were. (A checkpoint put off to a later multiple leaves one
+    /// fewer than the multiples; the writer puts none before its multiple.)
+    package func checkpointsAtEveryInterval() throws(LogError) -> Bool {
+        let interval = Int(header.checkpointInterval)
+        guard interval > 0 else { return false }
+        var count = 0
+        try forEachRecord { r in
+            if r.header.kind == .checkpoint { count += 1 }
+            return true
+        }
+        return count == eventCount / interval
+    }
+}

@@ -8,7 +8,8 @@ extension Recorder {
     /// A log an app recorded without zstd (an iPhone's, with its batches stored) becomes
     /// small for a bug report or an archive. The complete events are copied through the
     /// public writer, so the new log is validated event by event; a torn tail of the
-    /// source is left behind. Keeps the source's checkpoint interval.
+    /// source is left behind. Keeps the source's checkpoint interval, and a checkpoint at
+    /// every multiple of it when the source has every one.
     ///
     /// Throws `.unsupported` in a build without zstd, `.alreadyExists` when `destination`
     /// exists and `replacingExisting` is false, and the reader's or writer's errors.
@@ -26,6 +27,8 @@ extension Recorder {
         var options = Options()
         // A header that names no interval (0; a crafted file) gets the default, as `upgrade` does.
         if log.header.checkpointInterval > 0 { options.checkpointInterval = Int(log.header.checkpointInterval) }
+        // Every checkpoint where the source has every one (its exact interval).
+        options.putsOffLargeCheckpoints = !(try log.checkpointsAtEveryInterval())
         options.durability = .none
         options.flushIntervalMilliseconds = 60_000
         let recorder = try Recorder(creating: destination, options: options, replacingExisting: replacingExisting)

@@ -54,9 +54,11 @@ struct Upgrade: ParsableCommand {
         let writer: LogRewriter
         do throws(LogError) {
             let interval = reader.header.checkpointInterval > 0 ? Int(reader.header.checkpointInterval) : 8192
+            // Every checkpoint where LOG has every one (recorded with an exact interval).
+            let everyOne = try reader.checkpointsAtEveryInterval()
             target.removeIfInterrupted()
             writer = try TemporaryFiles.creatingLog(at: target.partial) { () throws(LogError) in
-                try LogRewriter(path: target.partial, checkpointInterval: interval, exclusive: true)
+                try LogRewriter(path: target.partial, checkpointInterval: interval, putsOffLargeCheckpoints: !everyOne, exclusive: true)
             }
             try reader.forEachEvent { (_, e) throws(LogError) -> Bool in
                 try writer.append(e)
