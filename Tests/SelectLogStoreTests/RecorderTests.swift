@@ -76,6 +76,36 @@ struct RecorderTests {
         #expect(try log.state(at: 303) == recorder.state)
     }
 
+    @Test("four threads appending with a checkpoint offered at every event, a queue of 8 and flushes and a close racing them: nothing lost, nothing stuck",
+          .timeLimit(.minutes(1)))
+    func offersUnderContention() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = smallBatches(checkpointInterval: 1)
+        options.queueCapacity = 8
+        let path = dir.appendingPathComponent("c.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        try recorder.append(.reload(sections: [SectionSpec(rows: 300)]))
+        let done = LockedBox(0)
+        let threads = (0..<4).map { k in
+            Thread {
+                for i in 0..<400 {
+                    _ = try? recorder.append(.scroll(.to(Points(k * 7 + i % 11)), phase: nil, target: nil))
+                    if i % 50 == 0 { try? recorder.flush() }
+                }
+                done.withLockedValue { $0 += 1 }
+            }
+        }
+        threads.forEach { $0.start() }
+        while done.withLockedValue({ $0 }) < 4 { usleep(1_000) }
+        try recorder.close()
+        #expect(recorder.writer.withLockedValue { $0.offersHeldPeak } <= Recorder.pendingStates)
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 1_601)
+        #expect(try log.state(at: 1_601) == recorder.state)
+        #expect(try LogReader.verify(path: path, replaying: true).problem == nil)
+    }
+
     @Test("changes from appends on four threads at once rebuild the selection exactly (atomic with the state)")
     func changesAreAtomic() throws {
         let dir = try temporaryDirectory()
