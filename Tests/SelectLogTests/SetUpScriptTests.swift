@@ -53,6 +53,69 @@ struct SetUpScriptTests {
         #expect(carried > 250, "\(carried) states carried a history")
     }
 
+    @Test("the set-up's own selecting leaves no undo step where the state has none (its history cleared by an undoLimit of 0)")
+    func noStepOfItsOwn() throws {
+        let state = try play(multipleTable + "\n" + """
+            {"type": "select", "rows": [[0, 3], [0, 4]]}
+            {"type": "configure", "undoLimit": 0}
+            {"type": "configure", "undoLimit": 1000}
+            """)
+        #expect(state.undoCount == 0 && state.selected.count == 2)
+        let setUp = SetUpScript(reproducing: state)
+        #expect(setUp.notCarried.isEmpty, "\(setUp.notCarried)")
+        var table = try Self.rebuilt(setUp)
+        #expect(table.hashValue64 == state.hashValue64 && table.undoCount == 0)
+        try table.apply(.undo)
+        #expect(table.selected.count == 2, "an undo in the slice finds nothing to undo, as in the log")
+    }
+
+    @Test("steps of every row are one selectAll or deselectAll each: 200 of them on 100,000 rows are a few hundred events, not 10,000,000 rows listed")
+    func wholeTableSteps() throws {
+        var state = try play(#"{"type": "configure", "allowsMultipleSelection": true}"# + "\n"
+                             + #"{"type": "reload", "sections": [{"rows": 100000}]}"#)
+        try state.apply(.select(rows: [RowPath(0, 7)]))
+        for _ in 0..<100 {
+            try state.apply(.selectAll)
+            try state.apply(.deselectAll)
+        }
+        try state.apply(.undo)
+        let setUp = SetUpScript(reproducing: state)
+        #expect(setUp.notCarried.isEmpty, "\(setUp.notCarried)")
+        #expect(setUp.eventCount < 260, "\(setUp.eventCount) events")
+        #expect(try Self.rebuilt(setUp).hashValue64 == state.hashValue64)
+        // Rows past the limit in all (`historyRows`; here 50, then 80): no history. The
+        // fifth select makes every row selected, a selectAll, which lists none.
+        var scattered = try play(multipleTable)
+        for k in 0..<5 { try scattered.apply(.select(rows: (0..<20).map { RowPath(0, k * 20 + $0) })) }
+        #expect(scattered.undoCount == 5)
+        #expect(SetUpScript.history(of: scattered, rowLimit: 50) == nil)
+        #expect(SetUpScript.history(of: scattered, rowLimit: 80) != nil)
+    }
+
+    @Test("the editor's openings are carried when the history is not; a history past a lowered undoLimit is carried whole")
+    func openingsWithoutHistoryAndLoweredLimit() throws {
+        // Two taps in single selection, then multiple selection: steps no one event makes.
+        var mixed = try play(singleTable + "\n" + """
+            {"type": "tap", "x": 10, "y": 60}
+            {"type": "tap", "x": 10, "y": 110}
+            {"type": "toggleEditor", "row": [0, 1]}
+            {"type": "toggleEditor", "row": [0, 1]}
+            {"type": "toggleEditor", "row": [0, 4]}
+            """)
+        try apply(&mixed, #"{"type": "configure", "allowsMultipleSelection": true}"#)
+        let setUp = SetUpScript(reproducing: mixed)
+        #expect(setUp.notCarried.contains { $0.contains("undo step") } && !setUp.notCarried.contains { $0.contains("opening") }, "\(setUp.notCarried)")
+        #expect(try Self.rebuilt(setUp).editorOpenings == mixed.editorOpenings)
+        // Five undo steps and three redo steps, then the limit lowered to 6.
+        var lowered = try play(multipleTable)
+        for row in 0..<8 { try lowered.apply(.select(rows: [RowPath(0, row)])) }
+        for _ in 0..<3 { try lowered.apply(.undo) }
+        try apply(&lowered, #"{"type": "configure", "undoLimit": 6}"#)
+        let carried = SetUpScript(reproducing: lowered)
+        #expect(!carried.notCarried.contains { $0.contains("step") }, "\(carried.notCarried): \(lowered.undoCount) undo, \(lowered.redoCount) redo")
+        #expect(try Self.rebuilt(carried).hashValue64 == lowered.hashValue64)
+    }
+
     @Test("a few odd heights among 50,000,000 rows are one reloadRows, not a list of every height before them")
     func oddHeightsAreReloadedRows() throws {
         let state = try play("""

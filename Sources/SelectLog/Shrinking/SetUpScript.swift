@@ -114,46 +114,66 @@ public struct SetUpScript: Sendable {
     ///
     /// The undo and redo history is carried when events can make each of its steps
     /// (`history(of:)`): the set-up then selects the rows selected before the oldest
-    /// undo step, clears the history its own events recorded, and makes the steps again
-    /// (a redo step made, then undone). It is checked by replaying the set-up, and left
-    /// out (named in `notCarried`) when the replay's history differs. So is the count of
-    /// the editor's openings, which `choose` steps and the hash name.
+    /// undo step, and makes the steps again after clearing those its own events
+    /// recorded (a redo step made, then undone). The count of the editor's openings,
+    /// which `choose` steps and the hash name, is carried too. Each is checked by
+    /// replaying the set-up, and left out (named in `notCarried`) when the replay's
+    /// differs: the history first, then the openings.
     public init(reproducing state: TableState) {
-        self.init(state, carryingHistory: true)
-        guard carriesHistory else { return }
-        var rebuilt = TableState()
-        do throws(InvalidEvent) {
-            try forEachEvent { e throws(InvalidEvent) in try rebuilt.applyDiscardingChanges(e) }
-        } catch {
-            self.init(state, carryingHistory: false)
-            return
+        for (history, openings) in [(true, true), (false, true)] {
+            self.init(state, carryingHistory: history, carryingOpenings: openings)
+            guard carriesHistory || carriesOpenings else { return }
+            var rebuilt = TableState()
+            do throws(InvalidEvent) {
+                try forEachEvent { e throws(InvalidEvent) in try rebuilt.applyDiscardingChanges(e) }
+            } catch {
+                continue
+            }
+            let historyHolds = !carriesHistory
+                || (rebuilt.history.undoStack == state.history.undoStack && rebuilt.history.redoStack == state.history.redoStack)
+            if historyHolds, rebuilt.selection == state.selection, rebuilt.editorOpenings == state.editorOpenings || !carriesOpenings {
+                return
+            }
         }
-        if rebuilt.history.undoStack != state.history.undoStack || rebuilt.history.redoStack != state.history.redoStack
-            || rebuilt.selection != state.selection || rebuilt.editorOpenings != state.editorOpenings {
-            self.init(state, carryingHistory: false)
-        }
+        self.init(state, carryingHistory: false, carryingOpenings: false)
     }
 
-    /// Whether the steps make the history and the editor's openings (to be checked).
+    /// Whether the steps make the history, and the editor's openings (to be checked).
     private var carriesHistory = false
+    private var carriesOpenings = false
 
     /// The most editor openings a set-up makes again (an open and a close each).
     static let openingsCarried = 10_000
+
+    /// The most rows the steps of a history carried list in all (each step its rows, a
+    /// step of every row a `selectAll` or `deselectAll`): a history of 1,000 steps of
+    /// 50,000 scattered rows each would list 50,000,000.
+    static let historyRows = 1_000_000
 
     /// The history as steps from the selection before its oldest undo step: that
     /// selection, then for each undo step the `select` or `deselect` that records it,
     /// then each redo step made and undone. Nil when a step is none of those: a pan's in
     /// a multiple mode (it selects and deselects at once), a `choose`, or a step of more
     /// rows than one event lists.
-    static func history(of state: TableState) -> (start: RowSet, steps: [Step])? {
+    static func history(of state: TableState, rowLimit: Int = historyRows) -> (start: RowSet, steps: [Step])? {
         let undo = state.history.undoStack, redo = state.history.redoStack
         let multiple = state.isMultiple
+        let rowCount = state.layout.rowCount
+        var listed = 0
         func rows(_ step: UndoStep) -> (added: RowSet, removed: RowSet)? {
-            guard case let .selection(added, removed) = step, added.count <= eventRows, removed.count <= eventRows else { return nil }
+            guard case let .selection(added, removed) = step else { return nil }
             return (added, removed)
         }
-        /// The event that takes the selection from `before` and records `step`.
+        /// The event that takes the selection from `before` and records `step`, its rows
+        /// listed within `eventRows` and `rowLimit` in all.
         func event(_ step: (added: RowSet, removed: RowSet), from before: RowSet) -> Step? {
+            let after = before.subtracting(step.removed).union(step.added)
+            // Every row, or none: one event whatever the table's size.
+            if multiple, step.removed.isEmpty, !step.added.isEmpty, after.count == rowCount { return .event(.selectAll) }
+            if step.added.isEmpty, !step.removed.isEmpty, after.isEmpty { return .event(.deselectAll) }
+            let count = step.added.count + step.removed.count
+            guard step.added.count <= eventRows, step.removed.count <= eventRows, listed + count <= rowLimit else { return nil }
+            listed += count
             if step.removed.isEmpty, !step.added.isEmpty, multiple || step.added.count == 1 { return .select(step.added) }
             if step.added.isEmpty, !step.removed.isEmpty { return .deselect(step.removed) }
             // Single selection: a row selected in place of the one before.
@@ -175,7 +195,7 @@ public struct SetUpScript: Sendable {
         return (start, steps)
     }
 
-    private init(_ state: TableState, carryingHistory: Bool) {
+    private init(_ state: TableState, carryingHistory: Bool, carryingOpenings: Bool) {
         t = state.t
         func add(_ e: Event) { steps.append(.event(e)) }
         /// Sections `indices` of the state through `event` (a `reload` or `insertSections`),
@@ -268,30 +288,44 @@ public struct SetUpScript: Sendable {
         } else if !selected.isEmpty {
             steps.append(.select(selected))
         }
+        // The steps the set-up's own selecting recorded go (a limit of 0 trims both
+        // stacks): the state has none of them, whatever history it has. Then the
+        // history's steps, under a limit that keeps them all (undo and redo steps
+        // together may pass a limit lowered since), and the state's limit again.
+        let limit = state.configuration.undoLimit
+        let room = history == nil ? limit : Swift.max(limit, state.undoCount + state.redoCount)
+        if !selected.isEmpty, limit > 0 {
+            var none = ConfigurationPatch(), wide = ConfigurationPatch()
+            none.undoLimit = 0
+            wide.undoLimit = room
+            add(.configure(none))
+            add(.configure(wide))
+        }
         if let history {
-            // The steps the set-up recorded so far go (a limit of 0 trims both stacks),
-            // then the history's own.
-            if !selected.isEmpty {
-                var none = ConfigurationPatch(), limit = ConfigurationPatch()
-                none.undoLimit = 0
-                limit.undoLimit = state.configuration.undoLimit
-                add(.configure(none))
-                add(.configure(limit))
+            if room != limit, selected.isEmpty {
+                var wide = ConfigurationPatch()
+                wide.undoLimit = room
+                add(.configure(wide))
             }
             steps += history.steps
+            if room != limit {
+                var back = ConfigurationPatch()
+                back.undoLimit = limit
+                add(.configure(back))
+            }
             carriesHistory = true
         }
         // The editor's earlier openings, each an open and a close (on its own row, or the
         // first row), so that the open one, if any, is the last.
         let earlier = state.editorOpenings - (state.editor == nil ? 0 : 1)
-        if carryingHistory, earlier > 0 {
+        if carryingOpenings, earlier > 0 {
             let firstRow = sections.indices.first { sections[$0].rows.count > 0 }.map { RowPath($0, 0) }
             if earlier <= Self.openingsCarried, let row = state.layout.editorRow ?? firstRow {
                 for _ in 0..<earlier {
                     add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
                     add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
                 }
-                carriesHistory = true
+                carriesOpenings = true
             } else {
                 notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
             }
@@ -310,9 +344,9 @@ public struct SetUpScript: Sendable {
         if history == nil {
             if state.undoCount > 0 { notCarried.append("\(state.undoCount) undo step\(state.undoCount == 1 ? "" : "s")") }
             if state.redoCount > 0 { notCarried.append("\(state.redoCount) redo step\(state.redoCount == 1 ? "" : "s")") }
-            if !carryingHistory, earlier > 0 {
-                notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
-            }
+        }
+        if !carryingOpenings, earlier > 0 {
+            notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
         }
         if state.pan != nil { notCarried.append("the pan in progress") }
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }

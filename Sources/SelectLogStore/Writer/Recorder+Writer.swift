@@ -86,6 +86,10 @@ extension Recorder {
                     }
                     position += 1
                 }
+                // The states taken go before callers waiting for them go on: at most
+                // `pendingStates` are ever held.
+                offered.removeFirst(nextOffered)
+                nextOffered = 0
                 let taken = position, offersTaken = offersTakenBefore + offersMet
                 // An append waiting for room, or for offered states to be taken, can go on.
                 let wakes = writer.withLockedValue { w in
