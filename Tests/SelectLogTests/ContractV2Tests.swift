@@ -329,6 +329,22 @@ struct ContractEdgeReadingTests {
         #expect(throws: (any Error).self) { try play(#"{"type": "reload", "sections": [{"rows": 1, "rowHeights": [44, -1]}]}"#) }
     }
 
+    @Test("an auto-scroll tick moves at most 1e9 pt at once (a length's limit), where 5.10.1's exact distance is more; two ticks move further")
+    func tickMovesAtMostALength() throws {
+        let start = """
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 1000, "rowHeight": 1000000000}]}
+            {"type": "panBegan", "x": 10, "y": 300, "t": 0}
+            {"type": "panMoved", "x": 10, "y": 570, "t": 0}
+            """
+        // 20 rows a second of 1e9 pt for a second: 2e10 pt exactly, 1e9 moved.
+        let one = try play(start + "\n" + #"{"type": "tick", "t": 1000}"#)
+        #expect(one.contentOffset == EventLimits.length)
+        let two = try play(start + "\n" + #"{"type": "tick", "t": 500}"# + "\n" + #"{"type": "tick", "t": 1000}"#)
+        #expect(two.contentOffset == Points(raw: 2 * EventLimits.length.raw))
+    }
+
     @Test("a line whose first non-blank character is # is a comment (4)")
     func indentedComments() throws {
         let s = try play("   # a comment\n\t# another\n" + #"{"type": "reload", "sections": [{"rows": 3}]}"#)
