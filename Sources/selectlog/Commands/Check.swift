@@ -21,25 +21,24 @@ struct Check: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report: CheckReport
-        var mappedAt: String?
         // This command reports the fingerprints itself, and is what the notice suggests.
         BehaviourNotice.silence()
-        do {
-            report = try Input.withLogPath(log) { mapped, _ in
-                mappedAt = mapped
+        let report = try Input.withLogPath(log) { mapped, _ in
+            do throws(LogError) {
                 let reader = try LogReader(path: mapped)
                 if let tail = reader.tail {
                     ReadFailure.noteTornTail(tail, of: log, "\(reader.eventCount) complete events")
                 }
                 return try reader.check()
+            } catch {
+                // Exit 1 is this build diverging; a log it cannot read is bad input, as for
+                // `replay`. Reported here, while a copy of piped input still exists for the
+                // report to look into (whether it is a script, say).
+                ReadFailure.report(error, log: log, mapped: mapped)
+                // A CI job reading the JSON gets the error there too.
+                if json { print(CheckOutput.json(error: error, log: log)) }
+                throw error.code == .io ? Exit.io : Exit.invalidInput
             }
-        } catch let error as LogError {
-            // Exit 1 is this build diverging; a log it cannot read is bad input, as for `replay`.
-            ReadFailure.report(error, log: log, mapped: mappedAt)
-            // A CI job reading the JSON gets the error there too.
-            if json { print(CheckOutput.json(error: error, log: log)) }
-            throw error.code == .io ? Exit.io : Exit.invalidInput
         }
         print(json ? CheckOutput.json(report, log: log) : CheckOutput.text(report, log: log))
         if !report.isSame { throw Exit.damaged }

@@ -5,7 +5,7 @@ import SelectLogStore
 /// Options shared by the commands that write logs.
 struct LogWriting: ParsableArguments {
     @Option(name: .customLong("checkpoint-interval"),
-            help: ArgumentHelp("A state checkpoint exactly every this many events.",
+            help: ArgumentHelp("A state checkpoint exactly every this many events (a snapshot over the 16 MiB record limit is left out).",
                                discussion: "Without it, a checkpoint every 8192 events, put off (up to twice as far) while a snapshot outweighs an eighth of the events since the last one."))
     var checkpointInterval: Int?
 
