@@ -152,9 +152,10 @@ public struct SetUpScript: Sendable {
 
     /// The history as steps from the selection before its oldest undo step: that
     /// selection, then for each undo step the `select` or `deselect` that records it,
-    /// then each redo step made and undone. Nil when a step is none of those: a pan's in
+    /// then each redo step made and undone (a step of every row, or of all the selected
+    /// ones, a `selectAll` or `deselectAll`). Nil when a step is none of those: a pan's in
     /// a multiple mode (it selects and deselects at once), a `choose`, or a step of more
-    /// rows than one event lists.
+    /// rows than one event lists; or when the steps list more than `rowLimit` rows in all.
     static func history(of state: TableState, rowLimit: Int = historyRows) -> (start: RowSet, steps: [Step])? {
         let undo = state.history.undoStack, redo = state.history.redoStack
         let multiple = state.isMultiple
