@@ -6,6 +6,17 @@ import Foundation
 import SelectLog
 import SelectLogStore
 
+/// A benchmark's set-up step, which must succeed: a set-up that failed silently once left
+/// the core benchmarks measuring an empty table (`CoreBenchmarks.setUp`).
+@discardableResult
+func must<T>(_ what: String, _ body: () throws -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        preconditionFailure("a benchmark's set-up failed: \(what): \(error)")
+    }
+}
+
 /// The standard synthetic session, one million events, shared by the write benchmarks.
 let session = Array(SyntheticSession(seed: 1, count: 1_000_000))
 let scratch = "/tmp/selectlog-bench"
@@ -24,9 +35,9 @@ func standardLog(events: Int, name: String) -> String {
     if let log = try? LogReader(path: path), log.eventCount == events, log.checkpointsTrusted { return path }
     var options = Recorder.Options()
     options.durability = .none
-    guard let recorder = try? Recorder(creating: path, options: options, replacingExisting: true) else { return path }
-    for e in SyntheticSession(seed: 1, count: events) { _ = try? recorder.append(e) }
-    try? recorder.close()
+    let recorder = must("creating \(path)") { try Recorder(creating: path, options: options, replacingExisting: true) }
+    for e in SyntheticSession(seed: 1, count: events) { must("appending to \(path)") { try recorder.append(e) } }
+    must("closing \(path)") { try recorder.close() }
     return path
 }
 
@@ -49,7 +60,8 @@ nonisolated(unsafe) var tenMillionReader: LogReader?
 
 func openTenMillionLog() -> LogReader? {
     if let tenMillionReader { return tenMillionReader }
-    tenMillionReader = try? LogReader(path: tenMillionLog())
+    let path = tenMillionLog()
+    tenMillionReader = must("opening \(path)") { try LogReader(path: path) }
     return tenMillionReader
 }
 
@@ -68,8 +80,8 @@ func warmRecorder() -> Recorder? {
     if let steadyRecorder { return steadyRecorder }
     var options = Recorder.Options()
     options.durability = .none
-    guard let recorder = try? Recorder(creating: "\(scratch)-a.slog", options: options, replacingExisting: true) else { return nil }
-    for e in session[..<100_000] { _ = try? recorder.append(e) }
+    let recorder = must("creating the warm recorder's log") { try Recorder(creating: "\(scratch)-a.slog", options: options, replacingExisting: true) }
+    for e in session[..<100_000] { must("warming the recorder") { try recorder.append(e) } }
     steadyRecorder = recorder
     steadyNext = 100_000
     return recorder
@@ -88,7 +100,7 @@ func warmEngine() -> TableState {
         return state
     }
     var state = TableState()
-    for e in session[..<100_000] { _ = try? state.apply(e) }
+    for e in session[..<100_000] { must("warming the engine") { try state.apply(e) } }
     steadyEngineNext = 100_000
     return state
 }
@@ -209,7 +221,7 @@ let benchmarks: @Sendable () -> Void = {
     // checks every record before the one it reads.
     Benchmark("stateAt.random10M.coldReader", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 500)) { benchmark in
         let path = tenMillionLog()
-        guard let log = try? LogReader(path: path) else { return }
+        let log = must("opening \(path)") { try LogReader(path: path) }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let n = Int(seeks.next() % UInt64(log.eventCount + 1))
@@ -218,7 +230,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("stateAt.random10M.fromStart.baseline", configuration: .init(timeUnits: .microseconds, maxIterations: 4)) { benchmark in
         let path = tenMillionLog()
-        guard let log = try? LogReader(path: path) else { return }
+        let log = must("opening \(path)") { try LogReader(path: path) }
         var rng = SplitMix64(seed: 42)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
