@@ -135,6 +135,20 @@ struct HostileInputTests {
         #expect(inspected.stdout.contains("events      7"))
     }
 
+    @Test("an endless input that begins with a log's magic and no sound file header stops at once: the header is refused, the rest never copied",
+          .timeLimit(.minutes(1)))
+    func endlessInputAfterTheMagic() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Endless zeros after the magic. A command that copied them would pass the file
+        // size limit set here (100 MB) and be killed (SIGXFSZ): the status says so.
+        let shell = "ulimit -f 102400; (printf SELECTLG; cat /dev/zero) | '\(CLI.executable.path)' verify -"
+        let r = try TestgenTests.run("/bin/sh", ["-c", shell], in: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        // verify's report is on standard output.
+        #expect(r.stdout.contains("damaged at byte offset 8: format version 0 does not exist"), "\(r.stdout) \(r.stderr)")
+    }
+
     @Test("an endless input stops at once when it is no script, and at the line limit when its line never ends")
     func endlessInput() throws {
         let r = try CLI.run(["replay", "/dev/zero"])

@@ -127,7 +127,7 @@ package struct FileHeader: Sendable, Equatable {
     }
 
     /// Reads a header of version 1 (32 bytes) or 2 to 5 (40 bytes) from the start of `bytes`.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<FileHeader, LogError> {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<FileHeader, LogError> {
         guard bytes.count >= LogFormat.fileHeaderSizeV1 else {
             return .failure(LogError(.damaged, "file header is incomplete", offset: 0))
         }

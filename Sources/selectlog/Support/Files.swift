@@ -182,8 +182,10 @@ final class InputFile {
     /// through a pipe: the log reader maps a file). Stops with an error past `limit` bytes.
     /// With `magic`, an input that does not start with it is not copied past its first
     /// bytes: the reader says what it is not, without waiting for the rest (`/dev/zero`
-    /// through a pipe, a script given to `verify`).
-    func spool(limit: Int, magic: [UInt8]? = nil) throws -> String {
+    /// through a pipe, a script given to `verify`). So is one whose first bytes
+    /// `soundHead` refuses (a log's file header, damaged or a newer build's: the reader
+    /// says so from those bytes alone).
+    func spool(limit: Int, magic: [UInt8]? = nil, soundHead: (([UInt8]) -> Bool)? = nil) throws -> String {
         let (copy, out) = try createTemporaryCopy()
         defer { close(out) }
         var total = 0
@@ -191,7 +193,7 @@ final class InputFile {
             if let magic {
                 // Enough for the reader to get past the size of a file header to the magic.
                 let head = try peek(Swift.max(magic.count, 64))
-                if !head.starts(with: magic) {
+                if !head.starts(with: magic) || soundHead.map({ !$0(head) }) == true {
                     try writeAll(out, head, path: copy)
                     return copy
                 }

@@ -180,6 +180,14 @@ enum Input {
     /// regular file; for `-`, a pipe or a FIFO, a temporary copy (removed afterwards), of
     /// its first bytes only when they are not a log's. `realFile` tells `body` which it
     /// got. A device (`/dev/zero`) is refused, exit 74.
+    /// Whether `head`, the first bytes of a piped input that begins with the magic, holds
+    /// a file header this build reads: a damaged one, or a newer build's, is all the
+    /// reader needs to refuse the log, so the rest is not copied (`SELECTLG` then
+    /// gigabytes of anything).
+    static func isSoundLogHeader(_ head: [UInt8]) -> Bool {
+        head.withUnsafeBytes { if case .success = FileHeader.decode($0) { true } else { false } }
+    }
+
     static func withLogPath<T>(_ path: String, _ body: (_ mapped: String, _ realFile: Bool) throws -> T) throws -> T {
         let file = try InputFile(path)
         if file.kind == .regular && file.path != "-" { return try body(path, true) }
@@ -187,7 +195,7 @@ enum Input {
             complain("\(path): is a device, not a log file")
             throw Exit.io
         }
-        let temporary = try file.spool(limit: maxPipedLog, magic: LogFormat.magic)
+        let temporary = try file.spool(limit: maxPipedLog, magic: LogFormat.magic, soundHead: Input.isSoundLogHeader)
         defer { TemporaryFiles.delete(temporary) }
         return try body(temporary, false)
     }
@@ -204,7 +212,7 @@ enum Input {
                 throw Exit.io
             }
         } else {
-            mapped = try file.spool(limit: maxPipedLog, magic: LogFormat.magic)
+            mapped = try file.spool(limit: maxPipedLog, magic: LogFormat.magic, soundHead: Input.isSoundLogHeader)
             temporary = mapped
         }
         defer { if let temporary { TemporaryFiles.delete(temporary) } }
