@@ -145,57 +145,6 @@ public struct SetUpScript: Sendable {
     /// The most editor openings a set-up makes again (an open and a close each).
     static let openingsCarried = 10_000
 
-    /// The most rows the steps of a history carried list in all (each step its rows, a
-    /// step of every row a `selectAll` or `deselectAll`): a history of 1,000 steps of
-    /// 50,000 scattered rows each would list 50,000,000.
-    static let historyRows = 1_000_000
-
-    /// The history as steps from the selection before its oldest undo step: that
-    /// selection, then for each undo step the `select` or `deselect` that records it,
-    /// then each redo step made and undone (a step of every row, or of all the selected
-    /// ones, a `selectAll` or `deselectAll`). Nil when a step is none of those: a pan's in
-    /// a multiple mode (it selects and deselects at once), a `choose`, or a step of more
-    /// rows than one event lists; or when the steps list more than `rowLimit` rows in all.
-    static func history(of state: TableState, rowLimit: Int = historyRows) -> (start: RowSet, steps: [Step])? {
-        let undo = state.history.undoStack, redo = state.history.redoStack
-        let multiple = state.isMultiple
-        let rowCount = state.layout.rowCount
-        var listed = 0
-        func rows(_ step: UndoStep) -> (added: RowSet, removed: RowSet)? {
-            guard case let .selection(added, removed) = step else { return nil }
-            return (added, removed)
-        }
-        /// The event that takes the selection from `before` and records `step`, its rows
-        /// listed within `eventRows` and `rowLimit` in all.
-        func event(_ step: (added: RowSet, removed: RowSet), from before: RowSet) -> Step? {
-            let after = before.subtracting(step.removed).union(step.added)
-            // Every row, or none: one event whatever the table's size.
-            if multiple, step.removed.isEmpty, !step.added.isEmpty, after.count == rowCount { return .event(.selectAll) }
-            if step.added.isEmpty, !step.removed.isEmpty, after.isEmpty { return .event(.deselectAll) }
-            let count = step.added.count + step.removed.count
-            guard step.added.count <= eventRows, step.removed.count <= eventRows, listed + count <= rowLimit else { return nil }
-            listed += count
-            if step.removed.isEmpty, !step.added.isEmpty, multiple || step.added.count == 1 { return .select(step.added) }
-            if step.added.isEmpty, !step.removed.isEmpty { return .deselect(step.removed) }
-            // Single selection: a row selected in place of the one before.
-            if !multiple, step.added.count == 1, step.removed == before { return .select(step.added) }
-            return nil
-        }
-        var start = state.selection
-        for step in undo.reversed() {
-            guard let r = rows(step) else { return nil }
-            start = start.subtracting(r.added).union(r.removed)
-        }
-        var steps: [Step] = [], selection = start
-        for step in undo + redo.reversed() {
-            guard let r = rows(step), let e = event(r, from: selection) else { return nil }
-            steps.append(e)
-            selection = selection.subtracting(r.removed).union(r.added)
-        }
-        steps += repeatElement(.event(.undo), count: redo.count)
-        return (start, steps)
-    }
-
     private init(_ state: TableState, carryingHistory: Bool, carryingOpenings: Bool) {
         t = state.t
         func add(_ e: Event) { steps.append(.event(e)) }
@@ -293,32 +242,28 @@ public struct SetUpScript: Sendable {
         // stacks): the state has none of them, whatever history it has. Then the
         // history's steps, under a limit that keeps them all (undo and redo steps
         // together may pass a limit lowered since), and the state's limit again.
+        func setUndoLimit(_ n: Int) {
+            var patch = ConfigurationPatch()
+            patch.undoLimit = n
+            add(.configure(patch))
+        }
         let limit = state.configuration.undoLimit
         let room = history == nil ? limit : Swift.max(limit, state.undoCount + state.redoCount)
         if !selected.isEmpty, limit > 0 {
-            var none = ConfigurationPatch(), wide = ConfigurationPatch()
-            none.undoLimit = 0
-            wide.undoLimit = room
-            add(.configure(none))
-            add(.configure(wide))
+            setUndoLimit(0)
+            setUndoLimit(room)
+        } else if room != limit {
+            setUndoLimit(room)
         }
         if let history {
-            if room != limit, selected.isEmpty {
-                var wide = ConfigurationPatch()
-                wide.undoLimit = room
-                add(.configure(wide))
-            }
             steps += history.steps
-            if room != limit {
-                var back = ConfigurationPatch()
-                back.undoLimit = limit
-                add(.configure(back))
-            }
+            if room != limit { setUndoLimit(limit) }
             carriesHistory = true
         }
         // The editor's earlier openings, each an open and a close (on its own row, or the
         // first row), so that the open one, if any, is the last.
         let earlier = state.editorOpenings - (state.editor == nil ? 0 : 1)
+        let openingsLeft = "\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor"
         if carryingOpenings, earlier > 0 {
             let firstRow = sections.indices.first { sections[$0].rows.count > 0 }.map { RowPath($0, 0) }
             if earlier <= Self.openingsCarried, let row = state.layout.editorRow ?? firstRow {
@@ -328,7 +273,7 @@ public struct SetUpScript: Sendable {
                 }
                 carriesOpenings = true
             } else {
-                notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
+                notCarried.append(openingsLeft)
             }
         }
         // The editor before the offset: its row can make the content tall enough for it.
@@ -346,9 +291,7 @@ public struct SetUpScript: Sendable {
             if state.undoCount > 0 { notCarried.append("\(state.undoCount) undo step\(state.undoCount == 1 ? "" : "s")") }
             if state.redoCount > 0 { notCarried.append("\(state.redoCount) redo step\(state.redoCount == 1 ? "" : "s")") }
         }
-        if !carryingOpenings, earlier > 0 {
-            notCarried.append("\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor")
-        }
+        if !carryingOpenings, earlier > 0 { notCarried.append(openingsLeft) }
         if state.pan != nil { notCarried.append("the pan in progress") }
         if state.options.swipe != nil { notCarried.append("the swipe in progress") }
     }

@@ -99,7 +99,6 @@ extension Recorder {
                 }
                 if wakes { writer.wakeUnlocked() }
             }
-            offered.removeFirst(nextOffered)
             offersTakenBefore += offersMet
             // A batch is written when a flush or close asks, or when it has waited the flush
             // interval since the last one, even if its gesture has not ended.

@@ -31,7 +31,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, isScript) = try Session.open(log, upTo: to)
+        let (reader, isScript, _) = try Session.open(log, upTo: to)
         var out = OutputBuffer()
         do {
             if from == nil && to == nil {

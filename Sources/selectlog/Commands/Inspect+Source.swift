@@ -18,20 +18,14 @@ enum Session {
     /// `A..B`, `export --to B`) is what a user debugging that script wants, as `replay
     /// --at N` gives it. Then the reader holds those events, and a note on standard
     /// error names the line.
-    static func open(_ path: String, upTo needed: Int? = nil) throws -> (reader: LogReader, isScript: Bool) {
-        let opened = try open(path, upTo: needed, deferringBadLine: false)
-        return (opened.reader, opened.isScript)
-    }
-
-    /// `open(_:upTo:)` for a view that learns only as it reads how many events it needs
-    /// (`inspect --first`): a script's invalid line is not an error here but handed back
-    /// (its message, naming the file and the line) with a reader of the events before
-    /// it; the view notes it when it answers from them, and fails with it when not.
-    static func openDeferringBadLine(_ path: String) throws -> (reader: LogReader, isScript: Bool, badLine: String?) {
-        try open(path, upTo: nil, deferringBadLine: true)
-    }
-
-    private static func open(_ path: String, upTo needed: Int?, deferringBadLine: Bool) throws -> (reader: LogReader, isScript: Bool, badLine: String?) {
+    ///
+    /// With `deferringBadLine`, for a view that learns only as it reads how many events it
+    /// needs (`inspect --first`), a script's invalid line is not an error but handed back
+    /// as `badLine` (its message, naming the file and the line) with a reader of the
+    /// events before it; the view notes it when it answers from them, and fails with it
+    /// when not.
+    static func open(_ path: String, upTo needed: Int? = nil, deferringBadLine: Bool = false) throws
+        -> (reader: LogReader, isScript: Bool, badLine: String?) {
         switch try Input.open(path) {
         case .log(let reader):
             return (reader, false, nil)

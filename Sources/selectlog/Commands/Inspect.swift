@@ -57,8 +57,7 @@ struct Inspect: ParsableCommand {
             else if let at, why == nil, history == nil { at }
             else { nil }
         // `--first` needs the events up to its answer, which it finds as it reads.
-        let (reader, isScript, badLine) = first != nil ? try Session.openDeferringBadLine(log)
-            : try { let o = try Session.open(log, upTo: needed); return (o.reader, o.isScript, String?.none) }()
+        let (reader, isScript, badLine) = try Session.open(log, upTo: needed, deferringBadLine: first != nil)
         do {
             if let events {
                 let range = try InspectRange(events, option: "--events", log: log, count: reader.eventCount)

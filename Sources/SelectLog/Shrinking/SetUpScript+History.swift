@@ -1,0 +1,54 @@
+/// The undo and redo history of a set-up (`SetUpScript`): the events that make each step
+/// again, when one event can.
+extension SetUpScript {
+    /// The most rows the steps of a history carried list in all (each step its rows, a
+    /// step of every row a `selectAll` or `deselectAll`): a history of 1,000 steps of
+    /// 50,000 scattered rows each would list 50,000,000.
+    static let historyRows = 1_000_000
+
+    /// The history as steps from the selection before its oldest undo step: that
+    /// selection, then for each undo step the `select` or `deselect` that records it,
+    /// then each redo step made and undone (a step of every row, or of all the selected
+    /// ones, a `selectAll` or `deselectAll`). Nil when a step is none of those: a pan's in
+    /// a multiple mode (it selects and deselects at once), a `choose`, or a step of more
+    /// rows than one event lists; or when the steps list more than `rowLimit` rows in all.
+    static func history(of state: TableState, rowLimit: Int = historyRows) -> (start: RowSet, steps: [Step])? {
+        let undo = state.history.undoStack, redo = state.history.redoStack
+        let multiple = state.isMultiple
+        let rowCount = state.layout.rowCount
+        var listed = 0
+        func rows(_ step: UndoStep) -> (added: RowSet, removed: RowSet)? {
+            guard case let .selection(added, removed) = step else { return nil }
+            return (added, removed)
+        }
+        /// The event that takes the selection from `before` and records `step`, its rows
+        /// listed within `eventRows` and `rowLimit` in all.
+        func event(_ step: (added: RowSet, removed: RowSet), from before: RowSet) -> Step? {
+            let after = before.subtracting(step.removed).union(step.added)
+            // Every row, or none: one event whatever the table's size.
+            if multiple, step.removed.isEmpty, !step.added.isEmpty, after.count == rowCount { return .event(.selectAll) }
+            if step.added.isEmpty, !step.removed.isEmpty, after.isEmpty { return .event(.deselectAll) }
+            let count = step.added.count + step.removed.count
+            guard step.added.count <= eventRows, step.removed.count <= eventRows, listed + count <= rowLimit else { return nil }
+            listed += count
+            if step.removed.isEmpty, !step.added.isEmpty, multiple || step.added.count == 1 { return .select(step.added) }
+            if step.added.isEmpty, !step.removed.isEmpty { return .deselect(step.removed) }
+            // Single selection: a row selected in place of the one before.
+            if !multiple, step.added.count == 1, step.removed == before { return .select(step.added) }
+            return nil
+        }
+        var start = state.selection
+        for step in undo.reversed() {
+            guard let r = rows(step) else { return nil }
+            start = start.subtracting(r.added).union(r.removed)
+        }
+        var steps: [Step] = [], selection = start
+        for step in undo + redo.reversed() {
+            guard let r = rows(step), let e = event(r, from: selection) else { return nil }
+            steps.append(e)
+            selection = selection.subtracting(r.removed).union(r.added)
+        }
+        steps += repeatElement(.event(.undo), count: redo.count)
+        return (start, steps)
+    }
+}
