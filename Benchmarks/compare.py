@@ -48,7 +48,9 @@ def wall_us(results, name):
 
 
 def run(filter_regex):
-    cmd = ["swift", "package", "--allow-writing-to-package-directory", "benchmark",
+    # Without the build manifest's cache: it does not see a source file added to the root
+    # package (a path dependency here), and the build then fails on a stale file list.
+    cmd = ["swift", "package", "--disable-build-manifest-caching", "--allow-writing-to-package-directory", "benchmark",
            "--format", "markdown", "--no-progress"]
     if filter_regex:
         # The plugin matches a filter against the whole name; --filter here finds it anywhere in it.

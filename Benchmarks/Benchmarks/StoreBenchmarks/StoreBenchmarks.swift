@@ -17,6 +17,22 @@ func must<T>(_ what: String, _ body: () throws -> T) -> T {
     }
 }
 
+/// A step inside a measured loop, which must succeed: ignored, a refused append or a
+/// failed replay would be measured as if it were the work, unseen.
+@inline(__always) @discardableResult
+func measured<T>(_ body: () throws -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        failedInMeasurement(error)
+    }
+}
+
+@inline(never)
+func failedInMeasurement(_ error: any Error) -> Never {
+    preconditionFailure("a step in a measured loop failed: \(error)")
+}
+
 /// The standard synthetic session, one million events, shared by the write benchmarks.
 let session = Array(SyntheticSession(seed: 1, count: 1_000_000))
 let scratch = "/tmp/selectlog-bench"
@@ -45,13 +61,13 @@ func standardLog(events: Int, name: String) -> String {
 func reopenForAppend(_ log: String, _ benchmark: Benchmark) {
     let copy = "\(scratch)-reopen.slog"
     for _ in benchmark.scaledIterations {
-        _ = try? FileManager.default.removeItem(atPath: copy)
-        guard (try? FileManager.default.copyItem(atPath: log, toPath: copy)) != nil else { return }
+        _ = try? FileManager.default.removeItem(atPath: copy)  // absent the first time
+        must("copying \(log)") { try FileManager.default.copyItem(atPath: log, toPath: copy) }
         benchmark.startMeasurement()
-        let recorder = try? Recorder(appendingTo: copy)
+        let recorder = measured { try Recorder(appendingTo: copy) }
         benchmark.stopMeasurement()
-        blackHole(recorder?.eventCount)
-        try? recorder?.close()
+        blackHole(recorder.eventCount)
+        must("closing the reopened copy") { try recorder.close() }
     }
 }
 
@@ -119,9 +135,9 @@ let benchmarks: @Sendable () -> Void = {
         var options = Recorder.Options()
         options.durability = .none
         for _ in benchmark.scaledIterations {
-            guard let recorder = try? Recorder(creating: "\(scratch)-w.slog", options: options, replacingExisting: true) else { return }
-            for e in session { _ = try? recorder.append(e) }
-            try? recorder.close()
+            let recorder = measured { try Recorder(creating: "\(scratch)-w.slog", options: options, replacingExisting: true) }
+            for e in session { measured { try recorder.append(e) } }
+            measured { try recorder.close() }
         }
     }
     Benchmark("write1M.rawStructs.baseline") { benchmark in
@@ -144,14 +160,14 @@ let benchmarks: @Sendable () -> Void = {
             guard next + 1000 <= events.count else { break }
             benchmark.startMeasurement()
             for _ in 0..<1000 {
-                _ = try? recorder.append(events[next])
+                measured { try recorder.append(events[next]) }
                 next += 1
             }
             benchmark.stopMeasurement()
             // The writer thread catches up between samples, as it does between an app's
             // events (an app appends at most a few hundred a second); sustained appends
             // faster than the writer encodes are `write1M.recorder`'s measure.
-            try? recorder.flush()
+            must("flushing between samples") { try recorder.flush() }
         }
     }
     // The engine alone on the same steady-state events, 1,000 per iteration: what the
@@ -168,7 +184,7 @@ let benchmarks: @Sendable () -> Void = {
             guard next + 1000 <= events.count else { break }
             benchmark.startMeasurement()
             for _ in 0..<1000 {
-                _ = try? state.apply(events[next])
+                measured { try state.apply(events[next]) }
                 next += 1
             }
             benchmark.stopMeasurement()
@@ -178,7 +194,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("apply1M.engine.baseline") { benchmark in
         for _ in benchmark.scaledIterations {
             var state = TableState()
-            for e in session { _ = try? state.apply(e) }
+            for e in session { measured { try state.apply(e) } }
             blackHole(state.events)
         }
     }
@@ -189,9 +205,9 @@ let benchmarks: @Sendable () -> Void = {
         let path = tenMillionLog()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            guard let log = try? LogReader(path: path) else { return }
+            let log = measured { try LogReader(path: path) }
             var state = TableState()
-            try? log.replay(into: &state, to: log.eventCount)
+            measured { try log.replay(into: &state, to: log.eventCount) }
             blackHole(state.events)
         }
     }
@@ -214,7 +230,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let n = Int(seeks.next() % UInt64(log.eventCount + 1))
-            blackHole((try? log.state(at: n))?.events)
+            blackHole(measured { try log.state(at: n) }.events)
         }
     }
     // The first seek of a reader just opened (`selectlog replay LOG --at N`): it also
@@ -225,7 +241,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let n = Int(seeks.next() % UInt64(log.eventCount + 1))
-            blackHole((try? log.state(at: n))?.events)
+            blackHole(measured { try log.state(at: n) }.events)
         }
     }
     Benchmark("stateAt.random10M.fromStart.baseline", configuration: .init(timeUnits: .microseconds, maxIterations: 4)) { benchmark in
@@ -236,7 +252,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let n = Int(rng.next() % UInt64(log.eventCount + 1))
             var state = TableState()
-            try? log.replay(into: &state, to: n)
+            measured { try log.replay(into: &state, to: n) }
             blackHole(state.events)
         }
     }
