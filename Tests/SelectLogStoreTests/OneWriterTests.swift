@@ -89,6 +89,39 @@ struct OneWriterTests {
         withExtendedLifetime(recorder) {}
     }
 
+    @Test("a recorder dropped without close() closes as it goes: every event appended is in the log, with its index, and the log is free at once")
+    func droppedRecorderCloses() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("dropped.slog").path
+        let events = Array(SyntheticSession(seed: 12, count: 2_500))
+        var options = smallBatches()
+        // Nothing is written by the clock: only the drop can have written the tail.
+        options.flushIntervalMilliseconds = 3_600_000
+        weak var gone: Recorder?
+        var expected = TableState()
+        do {
+            let recorder = try Recorder(creating: path, options: options)
+            gone = recorder
+            for e in events { try recorder.append(e) }
+            // An event past the last gesture end, which no batch has taken yet.
+            try recorder.append(TimedEvent(.tick, t: events[events.count - 1].t))
+            expected = recorder.state
+        }
+        // Its writer thread no longer keeps it alive (it did, for the process's life).
+        #expect(gone == nil)
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == events.count + 1)
+        #expect(log.usedStoredIndex, "the drop wrote the index, as close() does")
+        #expect(try log.state(at: log.eventCount) == expected)
+        #expect(try LogReader.verify(path: path).problem == nil)
+        // Let go: a new recorder appends at once.
+        let next = try Recorder(appendingTo: path)
+        try next.append(.tick)
+        try next.close()
+        #expect(try LogReader(path: path).eventCount == events.count + 2)
+    }
+
     @Test("the refusal says what holds the log and that nothing changed")
     func refusalMessage() throws {
         let dir = try temporaryDirectory()

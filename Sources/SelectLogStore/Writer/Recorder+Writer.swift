@@ -1,6 +1,21 @@
 import SelectLog
 
-extension Recorder {
+/// The writer thread's side of a recorder: what it shares with the callers, and never
+/// the `Recorder` itself, so that a recorder dropped without `close()` is freed (and
+/// closed by its `deinit`) rather than kept alive by its own thread.
+struct RecorderWriter: Sendable {
+    typealias WriterState = Recorder.WriterState
+    typealias CallerState = Recorder.CallerState
+
+    /// The writer lock (`Recorder.writer`).
+    let writer: LockedBox<WriterState>
+    /// The engine lock (`Recorder.guarded`).
+    let guarded: EngineLock<CallerState>
+    /// The events applied and not yet encoded (`Recorder.queue`).
+    let queue: AppendQueue
+    let output: RecorderFile
+    let options: Recorder.Options
+
     /// What the writer thread does next, decided under the writer lock.
     private enum Step {
         /// Encode the events from `from` up to `end` (published), then write; seal the

@@ -22,8 +22,10 @@ import SelectLog
 /// try recorder.close()
 /// ```
 ///
-/// Call `close()` when done: the writer thread runs (and keeps the recorder alive)
-/// until then. `close()` may be called from any number of threads at once; the
+/// Call `close()` when done, to learn whether everything was written. A recorder
+/// dropped without it is closed as it goes (its `deinit` waits for the writer thread
+/// to write what was appended and let the log go), and an error on the way is lost.
+/// `close()` may be called from any number of threads at once; the
 /// first closes the log, the others wait for it and report the same outcome.
 ///
 /// It is safe to use from any thread. An invalid event throws `.invalidEvent` and never
@@ -170,10 +172,14 @@ public final class Recorder: Sendable {
                                      checkpointInterval: options.checkpointInterval,
                                      putsOffLargeCheckpoints: options.putsOffLargeCheckpoints, since: file.sinceCheckpoint,
                                      batchEvents: options.batchEvents, batchBytes: options.batchBytes)
-        thread.run { [self] in self.work(assembler) }
+        let side = RecorderWriter(writer: writer, guarded: guarded, queue: queue, output: output, options: options)
+        thread.run { side.work(assembler) }
     }
 
     deinit {
+        // Dropped without `close()`: closed here, as a file handle is, so that the writer
+        // thread ends and the log is let go. What went wrong is lost; `close()` says it.
+        try? close()
         // Events the writer thread never took (it stopped after a failure).
         let end = guarded.withLockedValue { $0.engine.events }
         queue.destroy(from: writer.withLockedValue { $0.taken }, to: end)
