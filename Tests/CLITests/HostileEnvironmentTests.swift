@@ -256,5 +256,70 @@ struct HostileEnvironmentTests {
         #expect(again.savedBytes == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["d.slog", "d.slog.cut-\(intact.count)"])
     }
+
+    /// Starts `selectlog verify --repair path` while this test holds the log's lock, and
+    /// returns once it says it waits for the lock, with what it wrote to stderr so far.
+    private func repairWaiting(_ path: String) throws -> (process: Process, out: Pipe, err: Pipe, said: String) {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["verify", "--repair", path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let waiting = "another writer has it open"
+        let said = Self.text(of: err.fileHandleForReading, until: waiting, by: .now + .seconds(60))
+        #expect(said.contains(waiting), "\(said)")
+        return (process, out, err, said)
+    }
+
+    @Test("a repair that waited checks the log again under its lock: one changed meanwhile (cut, or its tail rewritten) is cut as it is then, not refused",
+          arguments: ["cut", "rewritten", "completed"])
+    func repairChecksAgainAfterWaiting(change: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", path]).status == 0)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        try (intact + Data([0, 1, 2])).write(to: URL(fileURLWithPath: path))
+        let held = open(path, O_RDWR)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        let repair = try repairWaiting(path)
+        // While it waits: another repair cuts the tail; a writer leaves a longer torn tail;
+        // or the tail it saw was a record in flight, now whole (a longer log, intact).
+        var now = intact
+        switch change {
+        case "cut": break
+        case "rewritten": now += Data([0]) + Data("a longer tail than the one checked".utf8)
+        default:
+            let longer = dir.appendingPathComponent("longer.slog").path
+            #expect(try CLI.run(["synthesize", "--events", "3001", "-o", longer]).status == 0)
+            now = try Data(contentsOf: URL(fileURLWithPath: longer))
+        }
+        #expect(ftruncate(held, 0) == 0)
+        #expect(now.withUnsafeBytes { pwrite(held, $0.baseAddress, $0.count, 0) } == now.count)
+        close(held)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while repair.process.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
+        if repair.process.isRunning {
+            Issue.record("the repair did not end once the lock was released")
+            kill(repair.process.processIdentifier, SIGKILL)
+        }
+        repair.process.waitUntilExit()
+        let said = String(decoding: repair.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complained = repair.said + String(decoding: repair.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(repair.process.terminationStatus == 0, "\(said)\(complained)")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: path))
+        switch change {
+        case "rewritten":
+            #expect(kept == intact)
+            #expect(try Data(contentsOf: dir.appendingPathComponent("d.slog.cut-\(intact.count)")) == now.dropFirst(intact.count))
+            #expect(said.contains("repaired: kept \(intact.count) bytes"), "\(said)")
+        default:
+            #expect(kept == now, "nothing cut")
+            #expect(said.contains("intact now"), "\(said)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("d.slog.cut-\(intact.count)").path))
+        }
+    }
 }
 #endif

@@ -32,6 +32,42 @@ public enum LogRepair {
     /// a writer appended to it meanwhile, and what was a torn tail may now be a record.
     public static func cut(_ path: String, at offset: Int, checkedSize: Int? = nil,
                            waiting: () -> Void = {}) throws(LogError) -> Result {
+        try holding(path, waiting: waiting) { log throws(LogError) in try log.cut(at: offset, checkedSize: checkedSize) }
+    }
+
+    /// A log held for a repair (`holding(_:waiting:_:)`): no recorder or other repair
+    /// writes it, in this process or another, until the body that was given it returns.
+    /// Valid only inside that body.
+    public struct Held {
+        /// The log's path.
+        public let path: String
+        let fd: Int32
+
+        /// The log's size now.
+        public func size() throws(LogError) -> Int { try FileIO.fileSize(fd, path: path) }
+
+        /// `LogRepair.cut(_:at:checkedSize:waiting:)` of the held log.
+        public func cut(at offset: Int, checkedSize: Int? = nil) throws(LogError) -> Result {
+            let size = try size()
+            guard offset >= 0, offset <= size else {
+                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
+                               path: path)
+            }
+            if size == offset { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
+            if let checkedSize, size != checkedSize {
+                throw LogError(.inUse, "the log has \(size) bytes, not the \(checkedSize) it had when it was checked: another writer appended to it meanwhile; nothing was cut: check it again",
+                               path: path)
+            }
+            return try LogRepair.save(fd, path: path, from: offset, length: size - offset)
+        }
+    }
+
+    /// Runs `body` with the log at `path` held as its one writer (`WriterClaim`), so that
+    /// what it checks stays true until it cuts: waits for a recorder or a repair in another
+    /// process to finish (calling `waiting` once before it waits), and is refused
+    /// (`.inUse`) while one in this process has it.
+    public static func holding<T>(_ path: String, waiting: () -> Void = {},
+                                  _ body: (Held) throws(LogError) -> T) throws(LogError) -> T {
         var info = stat()
         if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
         let fd = open(path, O_RDWR | O_CLOEXEC)
@@ -45,17 +81,12 @@ public enum LogRepair {
             claim.release(fd)
             close(fd)
         }
-        let size = try FileIO.fileSize(fd, path: path)
-        guard offset >= 0, offset <= size else {
-            throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
-                           path: path)
-        }
-        if size == offset { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
-        if let checkedSize, size != checkedSize {
-            throw LogError(.inUse, "the log has \(size) bytes, not the \(checkedSize) it had when it was checked: another writer appended to it meanwhile; nothing was cut: check it again",
-                           path: path)
-        }
-        let length = size - offset
+        return try body(Held(path: path, fd: fd))
+    }
+
+    /// Saves the `length` bytes of the held log `fd` from `offset` on as `LOG.cut-OFFSET`
+    /// (or the first free name after it), then truncates the log to `offset`.
+    private static func save(_ fd: Int32, path: String, from offset: Int, length: Int) throws(LogError) -> Result {
         var suffix = ".cut-\(offset)"
         var target = FileIO.sibling(of: path, suffix: suffix)
         var attempt = 1

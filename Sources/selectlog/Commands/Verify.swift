@@ -37,6 +37,9 @@ struct Verify: ParsableCommand {
         do {
             report = try LogReader.verify(path: mapped, replaying: deep)
         } catch var error {
+            // Cut while it was read (by another repair): checked again once no other
+            // writer can cut it.
+            if repair, ReadFailure.wasCut(mapped, log: log, error: error) { return try repairHolding(nil) }
             if error.path != nil { error.path = log }
             complain("\(error)")
             if let note = ReadFailure.truncationNote(mapped, log: log, after: error) { complain(note) }
@@ -44,10 +47,19 @@ struct Verify: ParsableCommand {
         }
         for note in report.notes { complain("\(log): \(note)") }
         if let note = ReadFailure.truncationNote(mapped, log: log) {
+            if repair { return try repairHolding(nil) }
             // What was read is gone: neither its verdict nor a cut at its offset holds.
             complain(note)
             throw Exit.damaged
         }
+        printVerdict(report, mapped)
+        guard report.problem != nil else { return }
+        guard repair else { throw Exit.damaged }
+        try repairHolding(report)
+    }
+
+    /// Prints `report`'s verdict: intact, or where the damage or torn tail starts.
+    private func printVerdict(_ report: VerifyReport, _ mapped: String) {
         guard let problem = report.problem else {
             let replayed = deep ? ", \(counted(report.checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
             print("\(log): intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")
@@ -56,23 +68,50 @@ struct Verify: ParsableCommand {
         let kind = problem.isTornTail ? "torn tail" : "damaged"
         print("\(log): \(kind) at byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events")
         if problem.offset == 0, report.records == 0, let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
-        guard repair else { throw Exit.damaged }
-        guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else {
+    }
+
+    /// Cuts the log back to its intact prefix, holding it as its one writer from the check
+    /// to the cut: a recorder or another repair (another `verify --repair` of the same log
+    /// at once) is waited for. `checked` is the report of the check made before, unheld;
+    /// when the log has another size now (another repair cut it, a recorder appended and
+    /// closed), or there is none (the log was cut while it was read), it is checked again.
+    private func repairHolding(_ checked: VerifyReport?) throws {
+        enum Outcome { case intact(VerifyReport), headerDamaged, cut(LogRepair.Result, VerifyReport) }
+        let outcome: Outcome
+        do {
+            outcome = try LogRepair.holding(log, waiting: {
+                complain("\(log): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)")
+            }) { held throws(LogError) -> Outcome in
+                let report: VerifyReport
+                if let checked, try held.size() == checked.fileSize {
+                    // The log as it was checked: nothing can have written it since.
+                    report = checked
+                } else {
+                    // Read again, whole, where nothing can cut it: a cut met before is answered.
+                    ReadFailure.faultsAnsweredFor = LogTruncationGuard.faults
+                    report = try LogReader.verify(path: log, replaying: deep)
+                    printVerdict(report, log)
+                }
+                guard report.problem != nil else { return .intact(report) }
+                guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return .headerDamaged }
+                return .cut(try held.cut(at: report.intactBytes, checkedSize: report.fileSize), report)
+            }
+        } catch {
+            complain(error.code == .inUse ? "\(error)" : "\(error); the repair can be run again")
+            throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
+        }
+        switch outcome {
+        case .intact:
+            print("\(log): intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
+        case .headerDamaged:
             complain("\(log): cannot repair: the file header itself is damaged")
             throw Exit.damaged
-        }
-        do {
-            let done = try LogRepair.cut(log, at: report.intactBytes, checkedSize: report.fileSize) {
-                complain("\(log): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)")
-            }
+        case .cut(let done, let report):
             if done.savedBytes == 0 {
                 print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
             } else {
                 print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
             }
-        } catch {
-            complain(error.code == .inUse ? "\(error)" : "\(error); the repair can be run again")
-            throw Exit.io
         }
     }
 }

@@ -46,6 +46,18 @@ enum ReadFailure {
         return "\(name): " + LogTruncationGuard.message(size: stat(path, &info) == 0 ? Int(info.st_size) : nil)
     }
 
+    /// `LogTruncationGuard.faults` that a command has answered for: it read the log again,
+    /// whole, where nothing could cut it (`verify --repair`, holding it as its writer).
+    /// `SelectLogCommand.main` fails a command only for faults past these. Set and read on
+    /// the main thread only.
+    nonisolated(unsafe) static var faultsAnsweredFor = 0
+
+    /// Whether the log at `path` was cut short while it was read: `error` says so, or a
+    /// read found its pages gone (`truncationNote(_:log:after:)`).
+    static func wasCut(_ path: String, log name: String, error: LogError) -> Bool {
+        error.message.hasPrefix(LogTruncationGuard.cutReason) || truncationNote(path, log: name, after: error) != nil
+    }
+
     /// For a file that is not a log but starts as a JSON Lines script does (`{` or `#`,
     /// after spaces or a byte-order mark): how to make a log of it. Commands that take
     /// only logs (`verify`, `check`, `upgrade`, `compact`) are often given the script.
