@@ -165,6 +165,41 @@ struct ReviewFindingsTests {
             #expect(!r.stderr.contains("event 1"), "\(length): \(r.stderr)")
         }
     }
+
+    @Test("a file shorter than a header that does not begin as a log is no log, not a torn one: verify, check --json and --repair say so")
+    func shortNonLog() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("h.slog").path
+        #expect(try CLI.run(["record", ReviewFindingsTests.script, "-o", log]).status == 0)
+        let torn = dir.appendingPathComponent("torn.slog").path
+        try Data(contentsOf: URL(fileURLWithPath: log)).prefix(20).write(to: URL(fileURLWithPath: torn))
+        for (name, bytes, reason) in [("hello.txt", Data("hello\n".utf8), "not a selectlog log (bad magic)"),
+                                      ("short.slog", Data("SELECTLX".utf8), "not a selectlog log (bad magic)")] {
+            let path = dir.appendingPathComponent(name).path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let verify = try CLI.run(["verify", path])
+            #expect(verify.status == 1)
+            #expect(verify.stdout.contains(reason) && !verify.stdout.contains("torn tail"), "\(verify.stdout)")
+            let check = try CLI.run(["check", path, "--json"])
+            #expect(check.status == 65)
+            #expect(check.stdout.contains("\"kind\": \"notALog\""), "\(check.stdout)")
+            let repair = try CLI.run(["verify", "--repair", path])
+            #expect(repair.status == 1)
+            #expect(repair.stderr.contains("cannot repair: it is not a selectlog log"), "\(repair.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        }
+        // A log cut inside its header (or to nothing) is still a torn one, which no repair can mend.
+        let empty = dir.appendingPathComponent("empty.slog").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        #expect(try CLI.run(["verify", empty]).stdout.contains("torn tail at byte offset 0: empty file"))
+        let verify = try CLI.run(["verify", torn])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("torn tail at byte offset 0: file header is incomplete"), "\(verify.stdout)")
+        let repair = try CLI.run(["verify", "--repair", torn])
+        #expect(repair.status == 1)
+        #expect(repair.stderr.contains("cut inside its file header, before any event"), "\(repair.stderr)")
+    }
 }
 
 /// What the new-user review of 2026-11-28 found, each pinned by its reproducer.

@@ -63,7 +63,14 @@ struct LogScan {
         var scan = LogScan()
         let version2 = bytes.count >= 10 && bytes[8] >= 2
         guard bytes.count >= (version2 ? LogFormat.fileHeaderSize : LogFormat.fileHeaderSizeV1) else {
-            scan.problem = LogProblem(offset: 0, reason: bytes.isEmpty ? "empty file" : "file header is incomplete", isTornTail: true)
+            // Short: a log torn inside its header (or cut to nothing) begins as the magic
+            // does; other bytes are no log, and no repair could make them one.
+            let magic = LogFormat.magic.prefix(bytes.count)
+            if bytes.prefix(magic.count).elementsEqual(magic) {
+                scan.problem = LogProblem(offset: 0, reason: bytes.isEmpty ? "empty file" : "file header is incomplete", isTornTail: true)
+            } else {
+                scan.problem = LogProblem(offset: 0, reason: "not a selectlog log (bad magic)", isTornTail: false)
+            }
             return scan
         }
         switch FileHeader.decode(bytes) {

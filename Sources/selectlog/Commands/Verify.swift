@@ -76,7 +76,7 @@ struct Verify: ParsableCommand {
     /// when the log has another size now (another repair cut it, a recorder appended and
     /// closed), or there is none (the log was cut while it was read), it is checked again.
     private func repairHolding(_ checked: VerifyReport?) throws {
-        enum Outcome { case intact(VerifyReport), headerDamaged, cut(LogRepair.Result, VerifyReport) }
+        enum Outcome { case intact(VerifyReport), headerDamaged(VerifyReport), cut(LogRepair.Result, VerifyReport) }
         let outcome: Outcome
         do {
             outcome = try LogRepair.holding(log, waiting: {
@@ -93,7 +93,7 @@ struct Verify: ParsableCommand {
                     printVerdict(report, log)
                 }
                 guard report.problem != nil else { return .intact(report) }
-                guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return .headerDamaged }
+                guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return .headerDamaged(report) }
                 return .cut(try held.cut(at: report.intactBytes, checkedSize: report.fileSize), report)
             }
         } catch {
@@ -103,8 +103,12 @@ struct Verify: ParsableCommand {
         switch outcome {
         case .intact:
             print("\(log): intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
-        case .headerDamaged:
-            complain("\(log): cannot repair: the file header itself is damaged")
+        case .headerDamaged(let report):
+            let notALog = report.problem?.isTornTail == false && report.problem?.reason.hasPrefix("not a selectlog log") == true
+            let torn = report.problem?.isTornTail == true
+            complain(notALog ? "\(log): cannot repair: it is not a selectlog log"
+                     : torn ? "\(log): cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
+                     : "\(log): cannot repair: the file header itself is damaged")
             throw Exit.damaged
         case .cut(let done, let report):
             if done.savedBytes == 0 {
