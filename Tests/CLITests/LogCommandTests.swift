@@ -124,6 +124,25 @@ struct LogCommandTests {
                 "\(checked.stdout)")
     }
 
+    @Test("check --json of a log with a torn tail says where the events it checked stop (tornTail), and null when there is none")
+    func checkJSONTornTail() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try OutputSafetyTests.log(in: dir)
+        let whole = try CLI.run(["check", log, "--json"])
+        #expect(whole.status == 0)
+        #expect(whole.stdout.contains(#""tornTail": null"#), "\(whole.stdout)")
+        let size = try Data(contentsOf: URL(fileURLWithPath: log)).count
+        try (try Data(contentsOf: URL(fileURLWithPath: log)) + Data([7, 7, 7])).write(to: URL(fileURLWithPath: log))
+        let torn = try CLI.run(["check", log, "--json"])
+        #expect(torn.status == 0, "\(torn.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(torn.stdout.utf8)) as? [String: Any])
+        #expect(object["same"] as? Bool == true)
+        let tail = try #require(object["tornTail"] as? [String: Any], "\(torn.stdout)")
+        #expect(tail["offset"] as? Int == size)
+        #expect((tail["reason"] as? String)?.isEmpty == false)
+    }
+
     @Test("a file that is neither a script nor a log is invalid input")
     func notALog() throws {
         let dir = try CLI.temporaryDirectory()

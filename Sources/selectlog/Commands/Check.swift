@@ -11,7 +11,7 @@ struct Check: ParsableCommand {
             it diverges: prints the first gesture that differs (its events and kind) and, field by \
             field, the recorded state at the nearest checkpoint after it against this build's. A damaged \
             log exits 65, as a replay of it does (`selectlog verify` says where); a torn tail is \
-            noted on stderr and its complete events are checked.
+            noted on stderr (and as tornTail in --json) and its complete events are checked.
             """)
 
     @Argument(help: "A selectlog log.")
@@ -23,13 +23,13 @@ struct Check: ParsableCommand {
     func run() throws {
         // This command reports the fingerprints itself, and is what the notice suggests.
         BehaviourNotice.silence()
-        let report = try Input.withLogPath(log) { mapped, _ in
+        let (report, tail) = try Input.withLogPath(log) { mapped, _ in
             do throws(LogError) {
                 let reader = try LogReader(path: mapped)
                 if let tail = reader.tail {
                     ReadFailure.noteTornTail(tail, of: log, "\(reader.eventCount) complete events")
                 }
-                return try reader.check()
+                return (try reader.check(), reader.tail)
             } catch {
                 // Exit 1 is this build diverging; a log it cannot read is bad input, as for
                 // `replay`. Reported here, while a copy of piped input still exists for the
@@ -40,7 +40,7 @@ struct Check: ParsableCommand {
                 throw error.code == .io ? Exit.io : Exit.invalidInput
             }
         }
-        print(json ? CheckOutput.json(report, log: log) : CheckOutput.text(report, log: log))
+        print(json ? CheckOutput.json(report, log: log, tornTail: tail) : CheckOutput.text(report, log: log))
         if !report.isSame { throw Exit.damaged }
     }
 }
@@ -100,7 +100,9 @@ enum CheckOutput {
         return o.text
     }
 
-    static func json(_ r: CheckReport, log: String) -> String {
+    /// The JSON form of `r`; `tornTail` (offset and reason, or null, as `inspect --json`
+    /// gives it) says the events checked stop before a torn tail.
+    static func json(_ r: CheckReport, log: String, tornTail: LogProblem? = nil) -> String {
         var o = ObjectWriter()
         o.string("log", log)
         o.bool("same", r.isSame)
@@ -130,6 +132,7 @@ enum CheckOutput {
         } else {
             o.raw("divergence", "null")
         }
+        o.raw("tornTail", tornTail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null")
         return o.text
     }
 }
