@@ -64,6 +64,23 @@ struct ViewerBrowserTests {
         try checkProbes(dom, file: file, events: events)
     }
 
+    @Test("an empty viewport (height 0) has no row in it on the page, as replay's visible is null")
+    func emptyViewport() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 20}]}
+            {"type": "viewport", "width": 390, "height": 0}
+            {"type": "tap", "x": 100, "y": 0}
+            """, to: "empty-viewport.jsonl", in: dir)
+        let page = dir.appendingPathComponent("empty-viewport.html")
+        let view = try CLI.run(["view", script, "-o", page.path])
+        #expect(view.status == 0, "\(view.stderr)")
+        let events = [1, 2, 3]
+        let dom = try ViewerBrowser.dom(page, fragment: "probe=" + events.map(String.init).joined(separator: ","))
+        try checkProbes(dom, file: script, events: events)
+    }
+
     /// Events in the synthetic window (`SELECTLOG_VIEWER_EVENTS`, default 5,000; `make viewer-check` uses 50,000).
     static let windowEvents = Int(ProcessInfo.processInfo.environment["SELECTLOG_VIEWER_EVENTS"] ?? "") ?? 5_000
 

@@ -23,6 +23,7 @@ extension ViewerPage {
 
     function drawTable(n, f) {
       const [W, H0] = f.vp;
+      // The scale needs a height; what is in the viewport does not (none of an empty one).
       const H = H0 > 0 ? H0 : 1;
       const offset = Number(f.contentOffset), content = Number(f.contentHeight);
       const scale = TABLE_HEIGHT / (1.5 * H);
@@ -50,7 +51,7 @@ extension ViewerPage {
           for (let i = from; i < to; i++) {
             const r = first + i, top = top0 + i * height;
             const selected = contains(f.sel, s, r);
-            const inViewport = top < offset + H && top + height > offset;
+            const inViewport = top < offset + H0 && top + height > offset;
             let cls = "row" + (selected ? " sel" : "") + (anchor && anchor[0] === s && anchor[1] === r ? " anchor" : "");
             let revealed = open && open[0] === s && open[1] === r ? Number(f.ow) : 0;
             if (f.sw && f.sw[0] === s && f.sw[1] === r) revealed = f.sw[2];
@@ -60,8 +61,8 @@ extension ViewerPage {
         }
       }
       html.push(`<div class="mask" style="top:0;height:${y(offset)}"></div>`);
-      html.push(`<div class="mask" style="top:${y(offset + H)};bottom:0"></div>`);
-      html.push(`<div class="viewport" style="top:${y(offset)};height:${px(H * scale)}"></div>`);
+      html.push(`<div class="mask" style="top:${y(offset + H0)};bottom:0"></div>`);
+      html.push(`<div class="viewport" style="top:${y(offset)};height:${px(H0 * scale)}"></div>`);
       if (f.strip) {
         const [edge, width, topAnchor, bottomAnchor] = f.strip;
         const left = edge === "leading" ? 0 : (W - width) * scale;

@@ -128,11 +128,21 @@ struct ScriptWindowBuffer {
 
     /// Whether a window needs events past the first `count`: a bad line after them is
     /// noted and the page made from them, as `replay --at` answers; one the window needs
-    /// (any, with no `--from`, `--to` or `--at`: the default window is the last events)
-    /// is an error.
+    /// is an error. The default window (the last events) needs every one; `--from` alone,
+    /// `limit` events after it, and `--at` alone, the `limit` events around it
+    /// (`ViewerWindow`): cut short at a bad line, they would quietly hold fewer, or
+    /// another centre.
     func needsEvents(past count: Int) -> Bool {
-        guard from != nil || to != nil || at != nil else { return true }
-        return [from, to, at].contains { ($0 ?? 0) > count }
+        func plusLimit(_ n: Int) -> Int { n > Int.max - limit ? Int.max : n + limit }
+        let end: Int
+        switch (from, to) {
+        case (_, let to?): end = to
+        case (let from?, nil): end = plusLimit(from)
+        case (nil, nil):
+            guard let at else { return true }
+            end = plusLimit(max(0, at - limit / 2))
+        }
+        return [from, to, at, end].contains { ($0 ?? 0) > count }
     }
 
     /// Takes the next event of the script (read from `line`). Every event is checked as
