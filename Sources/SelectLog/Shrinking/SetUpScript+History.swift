@@ -7,13 +7,30 @@ extension SetUpScript {
     static let historyRows = 1_000_000
 
     /// The history as steps from the selection before its oldest undo step: that
-    /// selection, then for each undo step the `select` or `deselect` that records it,
-    /// then each redo step made and undone (a step of every row, or of all the selected
-    /// ones, a `selectAll` or `deselectAll`). Nil when a step is none of those: a pan's in
-    /// a multiple mode (it selects and deselects at once), a `choose`, or a step of more
-    /// rows than one event lists; or when the steps list more than `rowLimit` rows in all.
-    static func history(of state: TableState, rowLimit: Int = historyRows) -> (start: RowSet, steps: [Step])? {
+    /// selection, then for each undo step the `select`, `deselect` or `choose` that
+    /// records it, then each redo step made and undone (a step of every row, or of all
+    /// the selected ones, a `selectAll` or `deselectAll`). With `choose` steps, `chosen`
+    /// is the open editor's choices before the oldest of them: the editor opens with
+    /// those before the steps. Nil when a step is none of those: a pan's in a multiple
+    /// mode (it selects and deselects at once), a `choose` in an editor since closed (or
+    /// moved), or a step of more rows than one event lists; or when the steps list more
+    /// than `rowLimit` rows in all.
+    static func history(of state: TableState, rowLimit: Int = historyRows) -> (start: RowSet, steps: [Step], chosen: [Int]?)? {
         let undo = state.history.undoStack, redo = state.history.redoStack
+        // The open editor's choices before the history's `choose`s: flipping back commutes.
+        var chosen = state.editor?.chosen
+        var chooses = false
+        for step in undo {
+            guard case let .choose(opening, toggled) = step else { continue }
+            guard let now = chosen, opening == state.editor?.opening else { return nil }
+            chosen = TableState.flipping(now, toggled)
+            chooses = true
+        }
+        for step in redo {
+            guard case let .choose(opening, _) = step else { continue }
+            guard opening == state.editor?.opening else { return nil }
+            chooses = true
+        }
         let multiple = state.isMultiple
         let rowCount = state.layout.rowCount
         var listed = 0
@@ -39,16 +56,26 @@ extension SetUpScript {
         }
         var start = state.selection
         for step in undo.reversed() {
-            guard let r = rows(step) else { return nil }
+            guard let r = rows(step) else { continue }
             start = start.subtracting(r.added).union(r.removed)
         }
+        let chosenBefore = chooses ? chosen : nil
         var steps: [Step] = [], selection = start
         for step in undo + redo.reversed() {
+            if case let .choose(_, toggled) = step, let before = chosen {
+                // The option chosen: a multiple editor's one; a single one's new choice
+                // (the option not chosen before it; the other is the one it replaced).
+                let option = state.editor?.multiple == true ? toggled.first : toggled.first { !before.contains($0) }
+                guard let option else { return nil }
+                steps.append(.event(.choose(option: option)))
+                chosen = TableState.flipping(before, toggled)
+                continue
+            }
             guard let r = rows(step), let e = event(r, from: selection) else { return nil }
             steps.append(e)
             selection = selection.subtracting(r.removed).union(r.added)
         }
         steps += repeatElement(.event(.undo), count: redo.count)
-        return (start, steps)
+        return (start, steps, chosenBefore)
     }
 }

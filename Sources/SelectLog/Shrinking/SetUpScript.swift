@@ -130,7 +130,8 @@ public struct SetUpScript: Sendable {
                 continue
             }
             let historyHolds = !carriesHistory
-                || (rebuilt.history.undoStack == state.history.undoStack && rebuilt.history.redoStack == state.history.redoStack)
+                || (rebuilt.history.undoStack == state.history.undoStack && rebuilt.history.redoStack == state.history.redoStack
+                    && rebuilt.editor == state.editor)
             if historyHolds, rebuilt.selection == state.selection, rebuilt.editorOpenings == state.editorOpenings || !carriesOpenings {
                 return
             }
@@ -238,6 +239,35 @@ public struct SetUpScript: Sendable {
         } else if !selected.isEmpty {
             steps.append(.select(selected))
         }
+        // The editor's earlier openings, each an open and a close (on its own row, or the
+        // first row), so that the open one, if any, is the last; then the open one, with
+        // its choices before the history's (`chosen`).
+        let earlier = state.editorOpenings - (state.editor == nil ? 0 : 1)
+        let openingsLeft = "\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor"
+        func addOpenings(chosen: [Int]?) {
+            if carryingOpenings, earlier > 0 {
+                let firstRow = sections.indices.first { sections[$0].rows.count > 0 }.map { RowPath($0, 0) }
+                if earlier <= Self.openingsCarried, let row = state.layout.editorRow ?? firstRow {
+                    for _ in 0..<earlier {
+                        add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
+                        add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
+                    }
+                    carriesOpenings = true
+                } else {
+                    notCarried.append(openingsLeft)
+                }
+            }
+            // The editor before the offset: its row can make the content tall enough for it.
+            if var editor = state.editor, let row = state.layout.editorRow {
+                if let chosen { editor.chosen = chosen }
+                addEditor(editor, below: row)
+            }
+        }
+        // A history that chooses in the open editor needs it open first (`choose` steps
+        // name their opening): the openings go before the history's steps, and before the
+        // clearing of the set-up's own steps (an editor of many choices adds `choose`s).
+        let choosesFrom = history?.chosen
+        if let choosesFrom { addOpenings(chosen: choosesFrom) }
         // The steps the set-up's own selecting recorded go (a limit of 0 trims both
         // stacks): the state has none of them, whatever history it has. Then the
         // history's steps, under a limit that keeps them all (undo and redo steps
@@ -249,7 +279,7 @@ public struct SetUpScript: Sendable {
         }
         let limit = state.configuration.undoLimit
         let room = history == nil ? limit : Swift.max(limit, state.undoCount + state.redoCount)
-        if !selected.isEmpty, limit > 0 {
+        if !selected.isEmpty || choosesFrom != nil, limit > 0 {
             setUndoLimit(0)
             setUndoLimit(room)
         } else if room != limit {
@@ -260,26 +290,7 @@ public struct SetUpScript: Sendable {
             if room != limit { setUndoLimit(limit) }
             carriesHistory = true
         }
-        // The editor's earlier openings, each an open and a close (on its own row, or the
-        // first row), so that the open one, if any, is the last.
-        let earlier = state.editorOpenings - (state.editor == nil ? 0 : 1)
-        let openingsLeft = "\(earlier) earlier opening\(earlier == 1 ? "" : "s") of the editor"
-        if carryingOpenings, earlier > 0 {
-            let firstRow = sections.indices.first { sections[$0].rows.count > 0 }.map { RowPath($0, 0) }
-            if earlier <= Self.openingsCarried, let row = state.layout.editorRow ?? firstRow {
-                for _ in 0..<earlier {
-                    add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
-                    add(.toggleEditor(row: row, options: [], multiple: false, chosen: []))
-                }
-                carriesOpenings = true
-            } else {
-                notCarried.append(openingsLeft)
-            }
-        }
-        // The editor before the offset: its row can make the content tall enough for it.
-        if let editor = state.editor, let row = state.layout.editorRow {
-            addEditor(editor, below: row)
-        }
+        if choosesFrom == nil { addOpenings(chosen: nil) }
         if state.contentOffset != .zero || state.decelerating {
             // One `scroll {y}` reaches any offset: a content offset's limit is the tallest
             // content's (`EventLimits.offset`), which the state's offset never passes.

@@ -11,9 +11,10 @@ struct Export: ParsableCommand {
             (configuration, viewport, table, editing, selection, offset, option view, editor; none when \
             the slice starts at event 1). The slice \
             starts at the nearest gesture boundary at or before A; stderr says where. The prefix carries the \
-            undo and redo history when each step is one event's (taps, select, deselect), and then replaying \
-            the slice gives the state after B and its hash; stderr names what it cannot carry (a history \
-            with a pan's mixed step), and the slice's undo then differs from the log's.
+            undo and redo history when each step is one event's (taps, select, deselect, choose in the open \
+            editor), and then replaying the slice gives the state after B and its hash; stderr names what it \
+            cannot carry (a history with a pan's mixed step, or a choose in an editor since closed), and the \
+            slice's undo then differs from the log's.
             """)
 
     @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
