@@ -48,6 +48,21 @@ struct OutputSafetyTests {
         return path
     }
 
+    @Test("an empty -o is a usage error naming the option, for every command that writes a file; nothing is written",
+          arguments: [["record", "Examples/editor-row.jsonl"], ["synthesize", "--events", "3"], ["view", "Examples/editor-row.jsonl"],
+                      ["shrink", "Examples/editor-row.jsonl", "--expect", "events > 2"], ["testgen", "Examples/editor-row.jsonl", "--expect", "events > 2"],
+                      ["upgrade", "LOG"], ["compact", "LOG"]])
+    func emptyOutputPath(_ command: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try Self.log(in: dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: log))
+        let r = try CLI.run(command.map { $0 == "LOG" ? log : $0 } + ["-o", ""])
+        #expect(r.status == 64, "\(command): \(r.stderr)")
+        #expect(r.stderr.contains("-o <output>") && r.stderr.contains("the output path is empty"), "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+    }
+
     @Test("upgrade and compact with -o naming the log itself, directly or through a link, work in place")
     func outputIsTheLog() throws {
         let dir = try CLI.temporaryDirectory()

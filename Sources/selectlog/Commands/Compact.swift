@@ -23,7 +23,7 @@ struct Compact: ParsableCommand {
     @Argument(help: "A selectlog log (or - for standard input, with -o).")
     var log: String
 
-    @Option(name: .shortAndLong, help: "Where to write the compacted log (default: replace LOG; LOG itself under any name is the same).")
+    @Option(name: .shortAndLong, help: "Where to write the compacted log (default: replace LOG; LOG itself under any name is the same).", transform: OutputPath.nonEmpty)
     var output: String?
 
     @Flag(help: "Replace the -o output if it exists.")

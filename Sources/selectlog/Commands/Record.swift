@@ -53,7 +53,7 @@ struct Record: ParsableCommand {
     @Argument(help: "A JSON Lines script (- for standard input).")
     var script: String
 
-    @Option(name: .shortAndLong, help: "The log to write.")
+    @Option(name: .shortAndLong, help: "The log to write.", transform: OutputPath.nonEmpty)
     var output: String
 
     @Flag(help: "Replace the output if it exists.")

@@ -19,7 +19,7 @@ struct Shrink: ParsableCommand {
     @Option(help: ArgumentHelp("What must hold at the end, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
     var expect: String
 
-    @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines; - for standard output).")
+    @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines; - for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
     func run() throws {

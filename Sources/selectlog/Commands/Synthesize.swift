@@ -31,7 +31,7 @@ struct Synthesize: ParsableCommand {
     @Option(help: "The generator's seed.")
     var seed: UInt64 = 1
 
-    @Option(name: .shortAndLong, help: "The log to write; with --script, the script (- for standard output).")
+    @Option(name: .shortAndLong, help: "The log to write; with --script, the script (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
     @Flag(help: "Write a JSON Lines script instead of a log.")

@@ -21,7 +21,7 @@ struct Testgen: ParsableCommand {
     @Option(help: ArgumentHelp("What the test asserts, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
     var expect: String
 
-    @Option(name: .shortAndLong, help: "Where to write the Swift file (- for standard output).")
+    @Option(name: .shortAndLong, help: "Where to write the Swift file (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
     @Option(help: "The test suite's type name, made an identifier ending in Tests (default: from the output file's name).")

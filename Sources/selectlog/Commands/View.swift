@@ -16,7 +16,7 @@ struct View: ParsableCommand {
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "The HTML file to write (- for standard output).")
+    @Option(name: .shortAndLong, help: "The HTML file to write (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
     @Option(help: "The window's first state: after this many events.")
