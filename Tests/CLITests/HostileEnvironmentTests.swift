@@ -221,33 +221,14 @@ struct HostileEnvironmentTests {
         // This test holds the log's lock, as a repair in progress would.
         let held = open(path, O_RDONLY)
         #expect(held >= 0 && flock(held, LOCK_EX) == 0)
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["verify", "--repair", path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // The lock is held until the repair says it waits for it: a fixed pause could end
-        // before a command slowed by a loaded machine tried the lock, and it would then
-        // never wait. Its standard error is read as it arrives, for up to a minute.
         let waiting = "selectlog: \(path): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)\n"
-        var complained = Self.text(of: err.fileHandleForReading, until: waiting, by: .now + .seconds(60))
-        #expect(complained.contains(waiting), "\(complained)")
-        #expect(process.isRunning)
+        let repair = try repairWaiting(path, until: waiting)
+        #expect(repair.process.isRunning)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact + tail)
         close(held)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
-        if process.isRunning {
-            Issue.record("the repair did not end once the lock was released")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(said)")
+        let (status, said, complained) = finished(repair)
+        #expect(status == 0, "\(said)")
         // It said why it waited, once, and nothing else.
-        complained += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(complained == waiting)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact)
         #expect(try Data(contentsOf: dir.appendingPathComponent("d.slog.cut-\(intact.count)")) == tail)
@@ -258,8 +239,12 @@ struct HostileEnvironmentTests {
     }
 
     /// Starts `selectlog verify --repair path` while this test holds the log's lock, and
-    /// returns once it says it waits for the lock, with what it wrote to stderr so far.
-    private func repairWaiting(_ path: String) throws -> (process: Process, out: Pipe, err: Pipe, said: String) {
+    /// returns once it says it waits for the lock (`waiting`), with what it wrote to
+    /// stderr so far. A fixed pause could end before a command slowed by a loaded machine
+    /// tried the lock, and it would then never wait: its standard error is read as it
+    /// arrives, for up to a minute.
+    private func repairWaiting(_ path: String, until waiting: String = "another writer has it open") throws
+        -> (process: Process, out: Pipe, err: Pipe, said: String) {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["verify", "--repair", path]
@@ -267,10 +252,24 @@ struct HostileEnvironmentTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let waiting = "another writer has it open"
         let said = Self.text(of: err.fileHandleForReading, until: waiting, by: .now + .seconds(60))
         #expect(said.contains(waiting), "\(said)")
         return (process, out, err, said)
+    }
+
+    /// Waits (up to a minute) for a repair started by `repairWaiting` to end once the lock
+    /// is let go: its exit status, its standard output and all of its standard error.
+    private func finished(_ repair: (process: Process, out: Pipe, err: Pipe, said: String)) -> (status: Int32, stdout: String, stderr: String) {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while repair.process.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
+        if repair.process.isRunning {
+            Issue.record("the repair did not end once the lock was released")
+            kill(repair.process.processIdentifier, SIGKILL)
+        }
+        repair.process.waitUntilExit()
+        let said = String(decoding: repair.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complained = repair.said + String(decoding: repair.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (repair.process.terminationStatus, said, complained)
     }
 
     @Test("a repair that waited checks the log again under its lock: one changed meanwhile (cut, or its tail rewritten) is cut as it is then, not refused",
@@ -299,16 +298,8 @@ struct HostileEnvironmentTests {
         #expect(ftruncate(held, 0) == 0)
         #expect(now.withUnsafeBytes { pwrite(held, $0.baseAddress, $0.count, 0) } == now.count)
         close(held)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while repair.process.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
-        if repair.process.isRunning {
-            Issue.record("the repair did not end once the lock was released")
-            kill(repair.process.processIdentifier, SIGKILL)
-        }
-        repair.process.waitUntilExit()
-        let said = String(decoding: repair.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complained = repair.said + String(decoding: repair.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(repair.process.terminationStatus == 0, "\(said)\(complained)")
+        let (status, said, complained) = finished(repair)
+        #expect(status == 0, "\(said)\(complained)")
         let kept = try Data(contentsOf: URL(fileURLWithPath: path))
         switch change {
         case "rewritten":
