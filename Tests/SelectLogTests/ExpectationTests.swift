@@ -178,6 +178,8 @@ struct ExpectationTests {
         ("optionOpen == \"x", 15, "never closed"),
         ("t > 1.2.3", 5, "is not a number"),
         ("and editing", 1, "expected a field, a literal"),
+        // One letter is no typo of another field's one letter (`t`): no suggestion.
+        ("x > 3", 1, "unknown field \"x\": expected one of"),
     ])
     func errors(text: String, column: Int, message: String) {
         do {

@@ -227,21 +227,9 @@ struct ExpectationParser {
         return RowPath(section, row)
     }
 
-    /// The name within edit distance 2 of `word`, if one is.
+    /// The name close to `word`, if one is: the rule of every "did you mean" (`NameSuggestion`),
+    /// under which one letter suggests no other (`x` is no typo of `t`).
     static func closest(to word: String, in names: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var previous = Array(0...b.count)
-            for i in 1...max(a.count, 1) where !a.isEmpty {
-                var current = [i] + Array(repeating: 0, count: b.count)
-                for j in stride(from: 1, through: b.count, by: 1) {
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                }
-                previous = current
-            }
-            return a.isEmpty ? b.count : previous[b.count]
-        }
-        let scored = names.map { ($0, distance(Array(word.lowercased()), Array($0.lowercased()))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-        return best.0
+        NameSuggestion.closest(to: word, among: names)
     }
 }
