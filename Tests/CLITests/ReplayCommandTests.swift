@@ -149,6 +149,20 @@ struct ReplayExpectTests {
         #expect(bad.stderr.contains("column 18: expected a field, a literal"), "\(bad.stderr)")
     }
 
+    @Test("a mistake in a long expression is shown around its column, whole, with the caret under it (stderr clips long words)",
+          arguments: ["short", "long"])
+    func caretUnderTheMistake(_ length: String) throws {
+        let expression = length == "short" ? "editing == bogus" : String(repeating: "(", count: 100) + "editing" + String(repeating: ")", count: 100) + "==bogus"
+        let r = try CLI.run(["replay", "Examples/editor-row.jsonl", "--expect", expression])
+        #expect(r.status == 65)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(r.stderr)")
+        let shown = Array(lines[1].dropFirst("selectlog:   ".count)), caret = lines[2].dropFirst("selectlog:   ".count)
+        #expect(caret.allSatisfy { $0 == " " || $0 == "^" } && caret.hasSuffix("^"), "\(lines[2])")
+        #expect(shown.count <= 74, "\(lines[1])")
+        #expect(Array(shown.dropFirst(caret.count - 1)).starts(with: Array("bogus")), "\(lines[1])\n\(lines[2])")
+    }
+
     @Test("on a long synthetic log, --expect agrees with the library at every N tried")
     func longLog() throws {
         let dir = try CLI.temporaryDirectory()

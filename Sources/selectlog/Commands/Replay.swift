@@ -70,10 +70,25 @@ struct Replay: ParsableCommand {
             return try StateExpectation(text)
         } catch {
             complain("\(option): \(error)")
-            complain("  \(text)")
-            complain("  \(String(repeating: " ", count: max(0, error.column - 1)))^")
+            // A long expression is shown around the column, short enough that stderr's
+            // clipping of long words leaves it whole and the caret under its character.
+            let shown = excerpt(text, column: error.column)
+            complain("  \(shown.text)")
+            complain("  \(String(repeating: " ", count: max(0, shown.caret - 1)))^")
             throw Exit.invalidInput
         }
+    }
+
+    /// At most `width` characters of `text` around `column` (1-based, in characters), with
+    /// "…" where it was cut, and the column's place in that excerpt.
+    static func excerpt(_ text: String, column: Int, width: Int = 72) -> (text: String, caret: Int) {
+        let characters = Array(text)
+        guard characters.count > width else { return (text, column) }
+        let at = min(max(column - 1, 0), characters.count)
+        let end = min(characters.count, max(0, at - width / 2) + width)
+        let start = max(0, end - width)
+        let head = start > 0 ? "…" : "", tail = end < characters.count ? "…" : ""
+        return (head + String(characters[start..<end]) + tail, at - start + head.count + 1)
     }
 
     /// At most 300 characters of a long value, saying how much was left out.
