@@ -15,7 +15,7 @@ import SelectLog
 /// ```swift
 /// let log = try LogReader(path: "session.slog")
 /// let state = try log.state(at: 1_000)        // nearest checkpoint + at most K events
-/// for (index, event) in try log.events(from: 990) { … }
+/// try log.forEachEvent(from: 990) { index, event in …; return true }  // false stops
 /// ```
 public final class LogReader: Sendable {
     /// The log's path.
