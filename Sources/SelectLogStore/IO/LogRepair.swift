@@ -68,20 +68,36 @@ public enum LogRepair {
     /// (`.inUse`) while one in this process has it.
     public static func holding<T>(_ path: String, waiting: () -> Void = {},
                                   _ body: (Held) throws(LogError) -> T) throws(LogError) -> T {
-        var info = stat()
-        if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIO.error("open", path) }
-        let claim: WriterClaim
-        do throws(LogError) { claim = try WriterClaim.take(fd, path: path, waiting: waiting) } catch {
-            close(fd)
-            throw error
+        var said = false
+        // A log replaced at `path` while this waited (`compact` renames its copy over it)
+        // is opened again: the claim is on the file, and the file must be the one there.
+        for _ in 0..<3 {
+            var info = stat()
+            if stat(path, &info) == 0, let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { throw FileIO.error("open", path) }
+            let claim: WriterClaim
+            do throws(LogError) {
+                claim = try WriterClaim.take(fd, path: path) {
+                    if !said { waiting() }
+                    said = true
+                }
+            } catch {
+                close(fd)
+                throw error
+            }
+            defer {
+                claim.release(fd)
+                close(fd)
+            }
+            var held = stat(), there = stat()
+            guard fstat(fd, &held) == 0, stat(path, &there) == 0, held.st_dev == there.st_dev, held.st_ino == there.st_ino else {
+                continue
+            }
+            return try body(Held(path: path, fd: fd))
         }
-        defer {
-            claim.release(fd)
-            close(fd)
-        }
-        return try body(Held(path: path, fd: fd))
+        throw LogError(.inUse, "the log was replaced at its path again and again while this waited for it; nothing was cut: check it again",
+                       path: path)
     }
 
     /// Saves the `length` bytes of the held log `fd` from `offset` on as `LOG.cut-OFFSET`
