@@ -36,7 +36,7 @@ struct SelectLogCommand: ParsableCommand {
         } catch {
             exit(withError: error)
         }
-        if LogTruncationGuard.faults > ReadFailure.faultsAnsweredFor {
+        if LogTruncationGuard.unansweredFaults > 0 {
             complain("a log was truncated by another process while it was read, so the answer above may rest on bytes that are gone; read it again")
             exit(withError: Exit.invalidInput)
         }

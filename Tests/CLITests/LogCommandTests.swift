@@ -122,6 +122,7 @@ struct LogCommandTests {
         #expect(checked.status == 65, "\(checked.stderr)")
         #expect(checked.stdout.contains(#""same": null, "error": {"kind": "damaged", "offset": \#(last.offset), "event": null, "message": "record payload checksum mismatch"#),
                 "\(checked.stdout)")
+        #expect(checked.stdout.hasSuffix(#", "tornTail": null}"# + "\n"), "every check --json has the key: \(checked.stdout)")
     }
 
     @Test("check --json of a log with a torn tail says where the events it checked stop (tornTail), and null when there is none")

@@ -69,14 +69,17 @@ struct ViewerBrowserTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = try CLI.write("""
-            {"type": "reload", "sections": [{"rows": 20}]}
+            {"type": "reload", "sections": [{"rows": 20, "rowHeight": 50}]}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "scroll", "y": 25}
             {"type": "viewport", "width": 390, "height": 0}
             {"type": "tap", "x": 100, "y": 0}
             """, to: "empty-viewport.jsonl", in: dir)
         let page = dir.appendingPathComponent("empty-viewport.html")
         let view = try CLI.run(["view", script, "-o", page.path])
         #expect(view.status == 0, "\(view.stderr)")
-        let events = [1, 2, 3]
+        // Event 4 leaves the offset at 25, inside row 0: no row is in an empty viewport.
+        let events = [1, 2, 3, 4, 5]
         let dom = try ViewerBrowser.dom(page, fragment: "probe=" + events.map(String.init).joined(separator: ","))
         try checkProbes(dom, file: script, events: events)
     }

@@ -21,6 +21,8 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     public var reason: String
     /// A partial last record (a crash mid-write), not corruption of written data.
     public var isTornTail: Bool
+    /// The file does not begin as a log does (its magic): no log at all, not a damaged one.
+    public var isNotALog = false
     public var description: String { "byte offset \(offset): \(reason)" }
 }
 
@@ -69,13 +71,13 @@ struct LogScan {
             if bytes.prefix(magic.count).elementsEqual(magic) {
                 scan.problem = LogProblem(offset: 0, reason: bytes.isEmpty ? "empty file" : "file header is incomplete", isTornTail: true)
             } else {
-                scan.problem = LogProblem(offset: 0, reason: "not a selectlog log (bad magic)", isTornTail: false)
+                scan.problem = LogProblem(offset: 0, reason: "not a selectlog log (bad magic)", isTornTail: false, isNotALog: true)
             }
             return scan
         }
         switch FileHeader.decode(bytes) {
         case .failure(let e):
-            scan.problem = LogProblem(offset: e.offset ?? 0, reason: e.message, isTornTail: false)
+            scan.problem = LogProblem(offset: e.offset ?? 0, reason: e.message, isTornTail: false, isNotALog: e.code == .notALog)
             return scan
         case .success(let h):
             scan.header = h

@@ -37,17 +37,24 @@ public enum LogRepair {
 
     /// A log held for a repair (`holding(_:waiting:_:)`): no recorder or other repair
     /// writes it, in this process or another, until the body that was given it returns.
-    /// Valid only inside that body.
-    public struct Held {
+    /// Kept past the body, it refuses (`.closed`): its descriptor may name another file by then.
+    package struct Held {
         /// The log's path.
-        public let path: String
+        package let path: String
         let fd: Int32
+        /// Set when the body returns.
+        let released: LockedBox<Bool>
 
         /// The log's size now.
-        public func size() throws(LogError) -> Int { try FileIO.fileSize(fd, path: path) }
+        package func size() throws(LogError) -> Int {
+            guard !released.withLockedValue({ $0 }) else {
+                throw LogError(.closed, "the log is no longer held (its repair has ended)", path: path)
+            }
+            return try FileIO.fileSize(fd, path: path)
+        }
 
         /// `LogRepair.cut(_:at:checkedSize:waiting:)` of the held log.
-        public func cut(at offset: Int, checkedSize: Int? = nil) throws(LogError) -> Result {
+        package func cut(at offset: Int, checkedSize: Int? = nil) throws(LogError) -> Result {
             let size = try size()
             guard offset >= 0, offset <= size else {
                 throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
@@ -66,7 +73,7 @@ public enum LogRepair {
     /// what it checks stays true until it cuts: waits for a recorder or a repair in another
     /// process to finish (calling `waiting` once before it waits), and is refused
     /// (`.inUse`) while one in this process has it.
-    public static func holding<T>(_ path: String, waiting: () -> Void = {},
+    package static func holding<T>(_ path: String, waiting: () -> Void = {},
                                   _ body: (Held) throws(LogError) -> T) throws(LogError) -> T {
         var said = false
         // A log replaced at `path` while this waited (`compact` renames its copy over it)
@@ -86,7 +93,9 @@ public enum LogRepair {
                 close(fd)
                 throw error
             }
+            let released = LockedBox(false)
             defer {
+                released.withLockedValue { $0 = true }
                 claim.release(fd)
                 close(fd)
             }
@@ -94,7 +103,7 @@ public enum LogRepair {
             guard fstat(fd, &held) == 0, stat(path, &there) == 0, held.st_dev == there.st_dev, held.st_ino == there.st_ino else {
                 continue
             }
-            return try body(Held(path: path, fd: fd))
+            return try body(Held(path: path, fd: fd, released: released))
         }
         throw LogError(.inUse, "the log was replaced at its path again and again while this waited for it; nothing was cut: check it again",
                        path: path)

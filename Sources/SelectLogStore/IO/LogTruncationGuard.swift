@@ -61,6 +61,25 @@ public enum LogTruncationGuard {
         #endif
     }
 
+    /// Faults since the last `answerFaultsSoFar()`: reads that met a cut which no later
+    /// read has answered for.
+    package static var unansweredFaults: Int {
+        #if canImport(Glibc)
+        truncationFaults.load(ordering: .relaxed) - answeredFaults.load(ordering: .relaxed)
+        #else
+        0
+        #endif
+    }
+
+    /// Says that the faults so far are answered for: the log is about to be read again,
+    /// whole, where nothing can cut it (`verify --repair`, holding it as its writer), so
+    /// what an earlier read met no longer stands behind an answer.
+    package static func answerFaultsSoFar() {
+        #if canImport(Glibc)
+        answeredFaults.store(truncationFaults.load(ordering: .relaxed), ordering: .relaxed)
+        #endif
+    }
+
     /// What a read says when its log was cut shorter under it, with the file's size now
     /// when it is known. The `selectlog` command says the same when such a read fails
     /// with another error.
@@ -201,6 +220,8 @@ public enum LogTruncationGuard {
 private let installation = Mutex(false)
 /// `LogTruncationGuard.faults`.
 private let truncationFaults = Atomic<Int>(0)
+/// `LogTruncationGuard.faults` as of the last `answerFaultsSoFar()`.
+private let answeredFaults = Atomic<Int>(0)
 /// The page size less one.
 private let pageMask = Atomic<UInt>(0)
 

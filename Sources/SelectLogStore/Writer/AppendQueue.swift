@@ -32,7 +32,8 @@ final class AppendQueue: @unchecked Sendable {
     }
 
     /// Destroys the items from `start` up to `end` that were written and never taken (a
-    /// recorder whose writer stopped after a failure); by the last owner of the queue.
+    /// recorder whose writer stopped after a failure); by the recorder's `deinit`, after
+    /// its writer thread has stopped (which touches no slot after that).
     func destroy(from start: Int, to end: Int) {
         var position = start
         while position < end {

@@ -24,19 +24,21 @@ struct Check: ParsableCommand {
         // This command reports the fingerprints itself, and is what the notice suggests.
         BehaviourNotice.silence()
         let (report, tail) = try Input.withLogPath(log) { mapped, _ in
+            var tail: LogProblem?
             do throws(LogError) {
                 let reader = try LogReader(path: mapped)
-                if let tail = reader.tail {
+                tail = reader.tail
+                if let tail {
                     ReadFailure.noteTornTail(tail, of: log, "\(reader.eventCount) complete events")
                 }
-                return (try reader.check(), reader.tail)
+                return (try reader.check(), tail)
             } catch {
                 // Exit 1 is this build diverging; a log it cannot read is bad input, as for
                 // `replay`. Reported here, while a copy of piped input still exists for the
                 // report to look into (whether it is a script, say).
                 ReadFailure.report(error, log: log, mapped: mapped)
                 // A CI job reading the JSON gets the error there too.
-                if json { print(CheckOutput.json(error: error, log: log)) }
+                if json { print(CheckOutput.json(error: error, log: log, tornTail: tail)) }
                 throw error.code == .io ? Exit.io : Exit.invalidInput
             }
         }
@@ -80,7 +82,7 @@ enum CheckOutput {
 
     /// The JSON form of a log that could not be checked: `same` null, and `error` with
     /// its kind, byte offset and event (1-based; null when it names none).
-    static func json(error: LogError, log: String) -> String {
+    static func json(error: LogError, log: String, tornTail: LogProblem? = nil) -> String {
         var o = ObjectWriter()
         o.string("log", log)
         o.raw("same", "null")
@@ -97,6 +99,7 @@ enum CheckOutput {
         e.raw("event", error.eventIndex.map { String($0 + 1) } ?? "null")
         e.string("message", error.message)
         o.raw("error", e.text)
+        o.raw("tornTail", TornTailJSON.object(tornTail))
         return o.text
     }
 
@@ -132,7 +135,14 @@ enum CheckOutput {
         } else {
             o.raw("divergence", "null")
         }
-        o.raw("tornTail", tornTail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null")
+        o.raw("tornTail", TornTailJSON.object(tornTail))
         return o.text
+    }
+}
+
+/// A torn tail in `--json` (`check`, `inspect`): its offset and reason, or null.
+enum TornTailJSON {
+    static func object(_ tail: LogProblem?) -> String {
+        tail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null"
     }
 }

@@ -40,7 +40,7 @@ extension Inspect {
             fileField("compressionRatio", stored == 0 ? "null" : decimal(Double(raw) / Double(stored)))
             o.raw("gestures", "{\"pans\": \(pans), \"taps\": \(taps), \"swipes\": \(swipes)}")
             o.raw("types", "{" + types.map { "\(JSONText.quote($0.key)): \($0.value)" }.joined(separator: ", ") + "}")
-            o.raw("tornTail", reader.tail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null")
+            o.raw("tornTail", TornTailJSON.object(reader.tail))
             print(o.text)
             return
         }

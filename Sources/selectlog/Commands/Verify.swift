@@ -58,15 +58,17 @@ struct Verify: ParsableCommand {
         try repairHolding(report)
     }
 
-    /// Prints `report`'s verdict: intact, or where the damage or torn tail starts.
-    private func printVerdict(_ report: VerifyReport, _ mapped: String) {
+    /// Prints `report`'s verdict: intact, or where the damage or torn tail starts; `again`,
+    /// a verdict of the log checked a second time, after it changed.
+    private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false) {
+        let checked = again ? "checked again, " : ""
         guard let problem = report.problem else {
             let replayed = deep ? ", \(counted(report.checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
-            print("\(log): intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")
+            print("\(log): \(checked)intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")
             return
         }
         let kind = problem.isTornTail ? "torn tail" : "damaged"
-        print("\(log): \(kind) at byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events")
+        print("\(log): \(checked)\(kind) at byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events")
         if problem.offset == 0, report.records == 0, let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
     }
 
@@ -88,9 +90,10 @@ struct Verify: ParsableCommand {
                     report = checked
                 } else {
                     // Read again, whole, where nothing can cut it: a cut met before is answered.
-                    ReadFailure.faultsAnsweredFor = LogTruncationGuard.faults
+                    LogTruncationGuard.answerFaultsSoFar()
                     report = try LogReader.verify(path: log, replaying: deep)
-                    printVerdict(report, log)
+                    // Intact now: said once, below.
+                    if report.problem != nil { printVerdict(report, log, again: true) }
                 }
                 guard report.problem != nil else { return .intact(report) }
                 guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return .headerDamaged(report) }
@@ -102,9 +105,9 @@ struct Verify: ParsableCommand {
         }
         switch outcome {
         case .intact:
-            print("\(log): intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
+            print("\(log): checked again, intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
         case .headerDamaged(let report):
-            let notALog = report.problem?.isTornTail == false && report.problem?.reason.hasPrefix("not a selectlog log") == true
+            let notALog = report.problem?.isNotALog == true
             let torn = report.problem?.isTornTail == true
             complain(notALog ? "\(log): cannot repair: it is not a selectlog log"
                      : torn ? "\(log): cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"

@@ -9,16 +9,6 @@ enum Exit {
     static let io = ExitCode(74)
 }
 
-/// What `-o` may name.
-enum OutputPath {
-    /// `-o`'s value as given, refused when empty: an empty path names no file, and the
-    /// write would fail later with a message naming nothing.
-    static func nonEmpty(_ path: String) throws -> String {
-        guard !path.isEmpty else { throw ValidationError("the output path is empty; name a file (or - for standard output where the command allows it)") }
-        return path
-    }
-}
-
 /// Says on stderr that `path` exists and `--force` replaces it, and returns the exit
 /// code to throw (64): every command that writes a new file refuses one so.
 func alreadyExists(_ path: String) -> ExitCode {

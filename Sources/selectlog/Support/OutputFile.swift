@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import SelectLogStore
 
 /// Writes `bytes` to `path`, replacing it; or, when `replacing` is false, only creating
@@ -138,4 +139,14 @@ func carryOwnerAndMode(of path: String, to fd: Int32) {
     guard stat(path, &info) == 0 else { return }
     _ = fchown(fd, info.st_uid, info.st_gid)
     _ = fchmod(fd, info.st_mode & 0o7777)
+}
+
+/// What `-o` may name.
+enum OutputPath {
+    /// `-o`'s value as given, refused when empty: an empty path names no file, and the
+    /// write would fail later with a message naming nothing.
+    static func nonEmpty(_ path: String) throws -> String {
+        guard !path.isEmpty else { throw ValidationError("the output path is empty; name a file (or - for standard output where the command allows it)") }
+        return path
+    }
 }

@@ -46,12 +46,6 @@ enum ReadFailure {
         return "\(name): " + LogTruncationGuard.message(size: stat(path, &info) == 0 ? Int(info.st_size) : nil)
     }
 
-    /// `LogTruncationGuard.faults` that a command has answered for: it read the log again,
-    /// whole, where nothing could cut it (`verify --repair`, holding it as its writer).
-    /// `SelectLogCommand.main` fails a command only for faults past these. Set and read on
-    /// the main thread only.
-    nonisolated(unsafe) static var faultsAnsweredFor = 0
-
     /// Whether the log at `path` was cut short while it was read: `error` says so, or a
     /// read found its pages gone (`truncationNote(_:log:after:)`).
     static func wasCut(_ path: String, log name: String, error: LogError) -> Bool {

@@ -51,7 +51,7 @@ extension ViewerPage {
           for (let i = from; i < to; i++) {
             const r = first + i, top = top0 + i * height;
             const selected = contains(f.sel, s, r);
-            const inViewport = top < offset + H0 && top + height > offset;
+            const inViewport = H0 > 0 && top < offset + H0 && top + height > offset;
             let cls = "row" + (selected ? " sel" : "") + (anchor && anchor[0] === s && anchor[1] === r ? " anchor" : "");
             let revealed = open && open[0] === s && open[1] === r ? Number(f.ow) : 0;
             if (f.sw && f.sw[0] === s && f.sw[1] === r) revealed = f.sw[2];
