@@ -43,22 +43,30 @@ public struct StateChange: Hashable, Sendable, CustomStringConvertible {
 extension TableState {
     /// What `event` changed, going from `other` to this state: the selection is compared
     /// row by row, following rows through the event's own edits, so an insert that
-    /// shifts selected rows down changes no row's selection.
+    /// shifts selected rows down changes no row's selection. Only fields of the state
+    /// JSON: not `hash` (nearly every pan sample changes what the JSON does not show, the
+    /// finger's place; and an event's list is read event by event).
     public func changes(since other: TableState, across event: Event) -> [StateChange] {
-        guard let operations = event.rowOperations else { return changes(since: other) }
+        guard let operations = event.rowOperations else { return changes(since: other, namingHash: false) }
         var earlier = other
         earlier.selection = other.selection.applying(operations)
-        return changes(since: earlier)
+        return changes(since: earlier, namingHash: false)
     }
 
-    /// The fields of the state JSON that differ from `other` (the earlier state), in JSON order;
-    /// the selection as rows added and removed, by index path.
-    public func changes(since other: TableState) -> [StateChange] {
+    /// The fields of the state JSON that differ from `other` (the earlier state), in JSON order
+    /// (`events` and `t` apart); the selection as rows added and removed, by index path. When
+    /// none of them differs but the states do (the configuration, the viewport's width, a
+    /// row's height, a title: what the JSON does not show), `hash`, which covers them.
+    public func changes(since other: TableState) -> [StateChange] { changes(since: other, namingHash: true) }
+
+    /// `changes(since:)`; without `namingHash`, only the state JSON's fields.
+    private func changes(since other: TableState, namingHash: Bool) -> [StateChange] {
         var out: [StateChange] = []
         func add(_ field: String, _ a: String, _ b: String) {
             if a != b { out.append(StateChange(field: field, before: a, after: b)) }
         }
         func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+        func range(_ r: ClosedRange<RowPath>?) -> String { r.map { "[\(path($0.lowerBound)), \(path($0.upperBound))]" } ?? "null" }
         add("sections", "[" + other.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
             "[" + layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]")
         add("editing", String(other.editing), String(editing))
@@ -70,21 +78,44 @@ extension TableState {
         }
         add("contentOffset", other.contentOffset.description, contentOffset.description)
         add("contentHeight", other.layout.contentHeight.description, layout.contentHeight.description)
+        add("visible", range(other.visibleRows), range(visibleRows))
         add("dragging", String(other.dragging), String(dragging))
         add("decelerating", String(other.decelerating), String(decelerating))
+        add("rowsToLoad", range(other.rowsToLoad), range(rowsToLoad))
         func pan(_ p: Pan?) -> String {
             guard let p else { return "null" }
             return "\(p.kind.rawValue)/\(p.mode?.rawValue ?? "-")/\(path(p.anchor))/\(p.autoscroll?.rawValue ?? "-")"
         }
         add("pan", pan(other.pan), pan(self.pan))
         add("optionOpen", path(other.options.open), path(options.open))
+        func swipe(_ s: TableState) -> String {
+            guard case .active(let row, let offset)? = s.options.swipe else { return "null" }
+            return "\(path(row)) offset \(offset)"
+        }
+        add("swipe", swipe(other), swipe(self))
         func editor(_ s: TableState) -> String {
             guard let e = s.editor, let row = s.layout.editorRow else { return "null" }
-            return "\(path(row)) chosen \(e.chosen)"
+            return "\(path(row)) \(e.multiple ? "multiple" : "single") chosen \(e.chosen)"
         }
         add("editor", editor(other), editor(self))
+        if let a = other.editor, let b = self.editor, a.options != b.options {
+            out.append(StateChange(field: "editor.options", before: Self.options(a.options), after: Self.options(b.options)))
+        }
         add("undo", String(other.undoCount), String(undoCount))
         add("redo", String(other.redoCount), String(redoCount))
+        if namingHash, out.isEmpty {
+            // Compared as values (cheap where they share storage), hashed only when they differ.
+            var earlier = other
+            earlier.events = events
+            earlier.t = t
+            if earlier != self { add("hash", other.hashHex, hashHex) }
+        }
         return out
+    }
+
+    /// An editor's options as short text: the first few, each clipped, and how many in all.
+    static func options(_ options: [String]) -> String {
+        let shown = options.prefix(5).map { JSONText.quote($0.count > 24 ? String($0.prefix(24)) + "…" : $0) }
+        return "[" + shown.joined(separator: ", ") + (options.count > 5 ? ", … (\(options.count) in all)" : "") + "]"
     }
 }
