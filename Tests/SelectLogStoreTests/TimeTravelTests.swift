@@ -174,6 +174,34 @@ struct TimeTravelTests {
         }
     }
 
+    @Test("a drag scroll inside an open swipe is a gesture of its own, and the swipe goes on to its end around it",
+          arguments: [1, 4])
+    func panInsideSwipe(checkpointInterval: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = """
+            {"type": "configure", "optionWidth": 80}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 40, "rowHeight": 50}]}
+            {"type": "swipeBegan", "row": [0, 3], "t": 0}
+            {"type": "swipeMoved", "offset": 30, "t": 16}
+            {"type": "panBegan", "x": 200, "y": 300, "t": 100}
+            {"type": "panMoved", "x": 200, "y": 200, "t": 116}
+            {"type": "panEnded", "t": 132}
+            {"type": "swipeMoved", "offset": 60, "t": 200}
+            {"type": "swipeEnded", "velocity": 0, "t": 216}
+            {"type": "tap", "x": 200, "y": 475, "t": 300}
+            """
+        let (_, log) = try scriptLog(script, at: dir.appendingPathComponent("s.slog").path, checkpointInterval: checkpointInterval)
+        let swipe = LoggedGesture(kind: "swipe", events: 3...9), drag = LoggedGesture(kind: "drag scroll", events: 5...7)
+        for (index, expected) in [(3, swipe), (4, swipe), (5, drag), (6, drag), (7, drag), (8, swipe), (9, swipe)] {
+            #expect(try log.gesture(containing: index) == expected, "event index \(index)")
+        }
+        #expect(try log.gesture(containing: 10) == LoggedGesture(kind: "tap", events: 10...10))
+        // A slice starting inside the drag scroll starts where the swipe began.
+        #expect(try log.gestureBoundary(atOrBefore: 6) == 3)
+    }
+
     @Test("why: a row moved into a new section, then a row deleted above it, still has its path then")
     func whyThroughNewSection() throws {
         // Before the fix, the path-then walk left a new section's rows untracked: deleting

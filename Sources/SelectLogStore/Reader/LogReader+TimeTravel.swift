@@ -186,33 +186,62 @@ extension LogReader {
         while GestureBoundaries.open(in: state) != nil, state.events > 0, index - state.events < 200_000 {
             state = try windowStart(before: state.events)
         }
-        var open: (kind: GestureKind, first: Int)?
-        if let kind = GestureBoundaries.open(in: state) { open = (kind, state.events) }
+        // A pan and a swipe may be open at once (a drag scroll while a row's option view
+        // is half revealed): each is followed on its own.
+        var pan: (kind: GestureKind, first: Int)?
+        var swipe: Int?
+        if let p = state.pan { pan = (GestureBoundaries.kind(of: p), state.events) }
+        if state.options.swipe != nil { swipe = state.events }
+        func ended(_ t: GestureTransition) -> GestureKind? {
+            switch t {
+            case .began: nil
+            case .ended(let k), .interrupted(let k), .cancelled(let k): k
+            }
+        }
         var own = ""
         var found: (kind: GestureKind, first: Int)?
         var last = index
         try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
             let transitions = try applyReporting(e, index: i, to: &state).gestures
-            let ends = transitions.contains { if case .began = $0 { false } else { true } }
             if i < index {
                 // In order: an event may end one gesture and begin another.
                 for t in transitions {
-                    if case .began(let kind) = t { open = (kind, i) } else { open = nil }
+                    if case .began(let k) = t {
+                        if k == .swipe { swipe = i } else { pan = (k, i) }
+                    } else if let k = ended(t) {
+                        if k == .swipe { swipe = nil } else { pan = nil }
+                    }
                 }
                 return true
             }
             last = i
-            if i > index { return !ends }
+            let ending = transitions.compactMap(ended)
+            if let f = found, i > index { return !ending.contains(f.kind) }
+            if i > index { return false }
             own = e.event.typeName
-            if let o = open {
-                // The event belongs to the gesture open before it, and may end it.
-                found = o
-                return !ends
+            // The event belongs to the gesture it ends, else to one it begins (a drag
+            // scroll begun while a swipe is open), else to one open before it (both
+            // open: the swipe for a swipe's event, the pan for any other).
+            let begun = transitions.compactMap { if case .began(let k) = $0 { k } else { nil } }.last
+            let swipeEvent = switch e.event {
+            case .swipeBegan, .swipeMoved, .swipeEnded: true
+            default: false
             }
-            for t in transitions {
-                if case .began(let kind) = t { found = (kind, i) }
+            if let s = swipe, ending.contains(.swipe) {
+                found = (.swipe, s)
+            } else if let p = pan, ending.contains(p.kind) {
+                found = p
+            } else if let k = begun {
+                found = (k, i)
+            } else if let s = swipe, pan == nil || swipeEvent {
+                found = (.swipe, s)
+            } else {
+                found = pan
             }
-            return found != nil && GestureBoundaries.open(in: state) != nil
+            guard let f = found else { return false }
+            // Open before it: it goes on until it ends; begun by it: while it is open.
+            if f.first < i { return !ending.contains(f.kind) }
+            return f.kind == .swipe ? state.options.swipe != nil : state.pan != nil
         }
         guard let g = found else { return LoggedGesture(kind: own, events: index...index) }
         return LoggedGesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
