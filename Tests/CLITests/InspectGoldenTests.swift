@@ -152,4 +152,18 @@ struct InspectWhyGestureTests {
         #expect(row.stdout.contains("created by event 2 at t 0 ms: {\"type\": \"reload\", \"sections\": 1, \"rows\": 2000} (summarised)"), "\(row.stdout)")
         #expect(row.stdout.count < 400)
     }
+
+    @Test("an event alone has no gesture in any JSON view, as the text shows none: --why, --history and --first agree")
+    func loneEventHasNoGesture() throws {
+        let file = CLI.root.appendingPathComponent("Examples/debugging-session.jsonl").path
+        // Row [0, 11] last changed by a lone event; event 3 (the reload) is a lone event too.
+        for arguments in [["--why", "0,11", "--json"], ["--history", "0,11", "--json"], ["--first", "events == 3", "--json"]] {
+            let r = try CLI.run(["inspect", file] + arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            let text = try CLI.run(["inspect", file] + arguments.dropLast())
+            if !text.stdout.contains("part of a") {
+                #expect(!r.stdout.contains("\"gesture\": {"), "\(arguments): \(r.stdout)")
+            }
+        }
+    }
 }

@@ -49,7 +49,7 @@ extension Inspect {
             o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
             o.raw("t", n == 0 ? "null" : state.t.description)
             o.raw("line", event.map { EventEncoder.line($0) } ?? "null")
-            o.raw("gesture", gesture.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
+            o.raw("gesture", GestureJSON.object(gesture))
             // The two states in pieces (`TableState.writeJSON`), as `replay --json` writes
             // one: a selection of millions of rows is listed without being held.
             print(o.text(openingLast: "before"), terminator: "")

@@ -31,7 +31,7 @@ extension Inspect {
                 o.string("kind", c.kind == .inserted ? "inserted" : "changed")
                 o.raw("before", c.kind == .inserted ? "null" : String(!c.selected))
                 o.raw("after", String(c.selected))
-                o.raw("gesture", g.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
+                o.raw("gesture", GestureJSON.object(g))
                 lines.append(o.text)
             } else {
                 let change = c.kind == .inserted

@@ -52,7 +52,12 @@ extension Inspect {
         if reader.eventCount == 0 {
             print("events      0")
         } else {
-            print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
+            if firstT == nil {
+                // No event has a time (a script without "t"): none to show, as the JSON's nulls say.
+                print("events      \(reader.eventCount), no times")
+            } else {
+                print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
+            }
         }
         if !isScript {
             print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (\(reader.header.checkpointInterval == 0 ? "none asked for" : "at multiples of \(reader.header.checkpointInterval) events")), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")

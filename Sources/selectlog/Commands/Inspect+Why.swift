@@ -77,7 +77,7 @@ extension Inspect {
             o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
             o.raw("t", index == nil ? "null" : t.description)
             if subject.hasPrefix("[") { o.raw("pathThen", rowThen.map { "[\($0.section), \($0.row)]" } ?? "null") }
-            o.raw("gesture", gesture.map { "{\"kind\": \(JSONText.quote($0.kind)), \"first\": \($0.events.lowerBound + 1), \"last\": \($0.events.upperBound + 1)}" } ?? "null")
+            o.raw("gesture", GestureJSON.object(gesture))
             print(o.text)
             return
         }
@@ -92,5 +92,14 @@ extension Inspect {
         print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map(Inspect.describe) ?? "")")
         if let then = pathThen { print("  the row was \(then) then; edits since moved it") }
         if let g = gesture, g.events.count > 1 { print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)") }
+    }
+}
+
+/// A gesture in `inspect --json` (`--why`, `--first`, `--history`): `{kind, first, last}`,
+/// events numbered from 1, or null for an event alone, as the text form shows none.
+enum GestureJSON {
+    static func object(_ gesture: LoggedGesture?) -> String {
+        guard let g = gesture, g.events.count > 1 else { return "null" }
+        return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1)}"
     }
 }
