@@ -62,6 +62,17 @@ struct DamagedLogTests {
         #expect(try LogReader(path: path).eventCount == 50)
     }
 
+    @Test("synthesize --print-acknowledged prints a count after each flush and after the close, once each",
+          arguments: [(0, "2500\n"), (1000, "1000\n2000\n2500\n"), (500, "500\n1000\n1500\n2000\n2500\n")])
+    func acknowledgedCounts(flushEvery: Int, expected: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("a.slog").path
+        let r = try CLI.run(["synthesize", "--events", "2500", "--flush-every", String(flushEvery), "--print-acknowledged", "-o", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == expected)
+    }
+
     @Test("synthesize rejects a negative --events or --flush-every with the option's own message",
           arguments: ["--events=-5", "--flush-every=-1"])
     func synthesizeRejectsNegative(option: String) throws {

@@ -40,7 +40,9 @@ struct Inspect: ParsableCommand {
 
     func validate() throws {
         let views = [events != nil, diff != nil, why != nil, first != nil, history != nil, at != nil && why == nil && history == nil].filter { $0 }.count
-        if views > 1 { throw ValidationError("choose one of --events, --at, --diff, --why, --history and --first") }
+        if views > 1 {
+            throw ValidationError("choose one of --events, --at, --diff, --why, --history and --first (--at also goes with --why or --history: the moment they look back from)")
+        }
         if let at, at < 0 { throw ValidationError("--at takes a number of events, 0 or more") }
         // The shape of each argument is checked here, so that a mistake shows inspect's usage.
         if let events { _ = try InspectRange.bounds(events, option: "--events") }

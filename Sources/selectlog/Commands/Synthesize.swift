@@ -40,7 +40,7 @@ struct Synthesize: ParsableCommand {
     @Option(name: .customLong("flush-every"), help: "Flush after every this many events (0: at the end only).")
     var flushEvery = 0
 
-    @Flag(name: .customLong("print-acknowledged"), help: "After each flush, print the count of acknowledged events.")
+    @Flag(name: .customLong("print-acknowledged"), help: "After each flush (and the close at the end), print the count of acknowledged events.")
     var printAcknowledged = false
 
     @Flag(help: "Replace the output if it exists.")
@@ -96,6 +96,11 @@ struct Synthesize: ParsableCommand {
                 }
             }
             try recorder.close()
+            // The close flushes the rest: its count too, unless the last flush said it.
+            if printAcknowledged, flushEvery == 0 || n % flushEvery != 0 {
+                out.line(String(recorder.acknowledged))
+                out.flush()
+            }
         } catch {
             if error.code == .alreadyExists {
                 // Something appeared there, or a link that leads nowhere is there.
