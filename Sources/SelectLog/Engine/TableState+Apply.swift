@@ -250,7 +250,12 @@ extension TableState {
     }
 
     func describeBounds(_ section: Int) -> String {
-        if section < 0 || section >= layout.sectionCount { return "the table has \(layout.sectionCount) sections" }
+        if section < 0 || section >= layout.sectionCount { return "the table has \(Self.sections(layout.sectionCount))" }
         return "section \(section) has \(layout.rowCount(in: section)) rows"
     }
+}
+
+extension TableState {
+    /// "1 section", "3 sections": a count of sections in an error's words.
+    static func sections(_ n: Int) -> String { "\(n) section\(n == 1 ? "" : "s")" }
 }

@@ -101,7 +101,7 @@ extension TableState {
         let named = u.inserts.enumerated().map { ("\(inserts)[\($0)]", $1) } + u.moves.enumerated().map { (move($0, "to"), $1.to) }
         for (field, p) in named {
             guard p.section >= 0 && p.section < layout.sectionCount else {
-                throw InvalidEvent(type, "\(field) \(p) is out of range (the table has \(layout.sectionCount) sections)")
+                throw InvalidEvent(type, "\(field) \(p) is out of range (the table has \(Self.sections(layout.sectionCount)))")
             }
             let after = layout.rowCount(in: p.section) + delta[p.section, default: 0]
             if p.row >= after {
@@ -124,7 +124,7 @@ extension TableState {
         let after = layout.sectionCount + indices.count
         var seen = Set<Int>()
         for (k, i) in indices.enumerated() {
-            if i >= after { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(after) sections after the update)") }
+            if i >= after { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(Self.sections(after)) after the update)") }
             if !seen.insert(i).inserted { throw InvalidEvent(type, "at[\(k)] \(i) is a duplicate") }
         }
         interruptSelectionPan(cancel: false)
@@ -137,7 +137,7 @@ extension TableState {
         let type = "deleteSections"
         var seen = Set<Int>()
         for (k, i) in indices.enumerated() {
-            if i >= layout.sectionCount { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(layout.sectionCount) sections)") }
+            if i >= layout.sectionCount { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(Self.sections(layout.sectionCount)))") }
             if !seen.insert(i).inserted { throw InvalidEvent(type, "at[\(k)] \(i) is a duplicate") }
         }
         interruptSelectionPan(cancel: false)

@@ -22,7 +22,7 @@ extension TableState {
         switch reference {
         case .index(let i):
             guard i < layout.sectionCount else {
-                throw InvalidEvent("jumpToSection", "section \(i) is out of range (the table has \(layout.sectionCount) sections)")
+                throw InvalidEvent("jumpToSection", "section \(i) is out of range (the table has \(Self.sections(layout.sectionCount)))")
             }
             section = i
         case .title(let title):

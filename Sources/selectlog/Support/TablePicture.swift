@@ -14,7 +14,7 @@ struct TablePicture {
         let rows = s.layout.rowCount
         let sections = s.layout.sectionCount
         lines.append("events  \(s.events) | t \(s.t) ms | hash \(s.hashHex)")
-        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") | \(rows) rows | content \(s.layout.contentHeight) pt | viewport \(s.viewport.width)x\(s.viewport.height)")
+        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") | \(rows) row\(rows == 1 ? "" : "s") | content \(s.layout.contentHeight) pt | viewport \(s.viewport.width)x\(s.viewport.height)")
         let mode = !s.isSelectable ? "not selectable" : (s.isMultiple ? "multiple" : "single")
         lines.append("mode    \(mode) | \(s.editing ? "editing" : "not editing") | \(s.selection.count) selected | undo \(s.undoCount) | redo \(s.redoCount)")
         var scroll = "offset \(s.contentOffset) of \(s.maxOffset)"
