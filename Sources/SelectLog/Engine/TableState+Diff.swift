@@ -65,8 +65,7 @@ extension TableState {
         func add(_ field: String, _ a: String, _ b: String) {
             if a != b { out.append(StateChange(field: field, before: a, after: b)) }
         }
-        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
-        func range(_ r: ClosedRange<RowPath>?) -> String { r.map { "[\(path($0.lowerBound)), \(path($0.upperBound))]" } ?? "null" }
+        let path = JSONText.path, range = JSONText.range
         add("sections", "[" + other.layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]",
             "[" + layout.sections.map { String($0.rowCount) }.joined(separator: ", ") + "]")
         add("editing", String(other.editing), String(editing))

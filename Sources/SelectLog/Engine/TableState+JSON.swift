@@ -23,11 +23,7 @@ extension TableState {
             out += (keyed ? ", " : "") + "\"\(k)\": "
             keyed = true
         }
-        func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
-        func range(_ r: ClosedRange<RowPath>?) -> String {
-            guard let r else { return "null" }
-            return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
-        }
+        let path = JSONText.path, range = JSONText.range
         key("events"); out += String(events)
         key("t"); out += t.description
         key("sections"); out += "[" + layout.sections.map { String($0.rows.count) }.joined(separator: ", ") + "]"
@@ -73,6 +69,16 @@ extension TableState {
 
 /// JSON text helpers.
 package enum JSONText {
+    /// A row as the state JSON writes it: `[section, row]`, or `null`.
+    package static func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+
+    /// Rows from one to another as the state JSON writes them (`visible`, `rowsToLoad`):
+    /// `[[section, row], [section, row]]`, or `null`.
+    package static func range(_ r: ClosedRange<RowPath>?) -> String {
+        guard let r else { return "null" }
+        return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
+    }
+
     /// `s` as a JSON string literal.
     package static func quote(_ s: String) -> String {
         var out = "\""

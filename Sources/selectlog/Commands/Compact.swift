@@ -48,14 +48,7 @@ struct Compact: ParsableCommand {
         let before = try fileSize(mapped, naming: log)
         func fail(_ error: LogError) -> ExitCode {
             target.discard(after: error)
-            if error.path == target.partial, error.message.hasPrefix("open failed") {
-                // The copy could not be made at all (a directory this user cannot write).
-                complain("\(target.shown): cannot create the compacted copy beside it: \(error.message)\(target.inPlace ? "; \(log) is unchanged" : "")")
-            } else if error.path == target.partial {
-                // About the new copy, not damage in LOG: no repair hint.
-                let named = target.naming(error)
-                complain(target.inPlace ? "\(named) (in the compacted copy, now removed; \(log) is unchanged)" : "\(named)")
-            } else {
+            if !target.complainAboutCopy(error, of: log, copy: "compacted") {
                 ReadFailure.report(error, log: log, mapped: mapped)
             }
             // A recorder stops (`.closed`) only after a write failed.

@@ -67,15 +67,7 @@ struct Upgrade: ParsableCommand {
             try writer.close()
         } catch {
             target.discard(after: error)
-            guard error.path == target.partial else { try fail(error, mapped: mapped) }
-            // About the new copy, not damage in LOG (as `compact` says it): no repair hint.
-            if error.message.hasPrefix("open failed") {
-                // The copy could not be made at all (a directory this user cannot write).
-                complain("\(target.shown): cannot create the upgraded copy beside it: \(error.message)\(target.inPlace ? "; \(log) is unchanged" : "")")
-            } else {
-                let named = target.naming(error)
-                complain(target.inPlace ? "\(named) (in the upgraded copy, now removed; \(log) is unchanged)" : "\(named)")
-            }
+            guard target.complainAboutCopy(error, of: log, copy: "upgraded") else { try fail(error, mapped: mapped) }
             throw [.invalidEvent, .unsupported].contains(error.code) ? Exit.invalidInput : Exit.io
         }
         try target.commit()

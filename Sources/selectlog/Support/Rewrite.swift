@@ -162,6 +162,21 @@ struct Rewrite {
         }
     }
 
+    /// Says on stderr what `error` says of the new copy (`copy`: "compacted",
+    /// "upgraded"), not damage in `log`, so with no repair hint: that it could not be made
+    /// at all (a directory this user cannot write), or what failed in it. False, and
+    /// nothing said, when `error` is not about the copy.
+    func complainAboutCopy(_ error: LogError, of log: String, copy: String) -> Bool {
+        guard error.path == partial else { return false }
+        let unchanged = inPlace ? "; \(log) is unchanged" : ""
+        if error.message.hasPrefix("open failed") {
+            complain("\(shown): cannot create the \(copy) copy beside it: \(error.message)\(unchanged)")
+        } else {
+            complain(inPlace ? "\(naming(error)) (in the \(copy) copy, now removed\(unchanged))" : "\(naming(error))")
+        }
+        return true
+    }
+
     /// `error`, an error about the temporary file, as an error about the output.
     func naming(_ error: LogError) -> LogError {
         var error = error

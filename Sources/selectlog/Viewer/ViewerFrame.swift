@@ -97,7 +97,7 @@ struct ViewerFrame {
     }
 
     /// A row as the state JSON writes it: `[section, row]`, or `null`.
-    static func path(_ r: RowPath?) -> String { r.map { "[\($0.section), \($0.row)]" } ?? "null" }
+    static func path(_ r: RowPath?) -> String { JSONText.path(r) }
 
     /// The values of `ownKeys`, as `TableState.json` writes them — without expanding the
     /// selection row by row at every event, which `json` must do.
@@ -107,10 +107,7 @@ struct ViewerFrame {
 
     /// `ownValues(_:)` with the fields of `layoutFields`, which must be `state`'s.
     static func ownValues(_ state: TableState, _ layoutFields: LayoutFields) -> [String] {
-        func range(_ r: ClosedRange<RowPath>?) -> String {
-            guard let r else { return "null" }
-            return "[\(path(r.lowerBound)), \(path(r.upperBound))]"
-        }
+        let range = JSONText.range
         var pan = "null"
         if let p = state.pan {
             let mode = p.mode.map { "\"\($0.rawValue)\"" } ?? "null"

@@ -116,33 +116,25 @@ struct ScriptWindowBuffer {
         return max(0, count - limit)
     }
 
-    /// The last event a window may end at, if bounded. (Saturating: `--from` of
-    /// `Int.max` is a window past the end, which `ViewerWindow` refuses, not a trap.)
+    /// The last event a window may end at (`ViewerWindow`), if bounded: `--to`; `limit`
+    /// events after `--from`; the end of the `limit` events around `--at`. (Saturating:
+    /// `--from` of `Int.max` is a window past the end, which `ViewerWindow` refuses, not a trap.)
     private var highest: Int? {
         func plusLimit(_ n: Int) -> Int { n > Int.max - limit ? Int.max : n + limit }
-        if let from { return to ?? plusLimit(from) }
         if let to { return to }
-        if let at { return plusLimit(at) }
+        if let from { return plusLimit(from) }
+        if let at { return plusLimit(max(0, at - limit / 2)) }
         return nil
     }
 
     /// Whether a window needs events past the first `count`: a bad line after them is
     /// noted and the page made from them, as `replay --at` answers; one the window needs
-    /// is an error. The default window (the last events) needs every one; `--from` alone,
-    /// `limit` events after it, and `--at` alone, the `limit` events around it
-    /// (`ViewerWindow`): cut short at a bad line, they would quietly hold fewer, or
-    /// another centre.
+    /// is an error. The default window (the last events) needs every one; the others, up
+    /// to `highest`: cut short at a bad line, `--from` or `--at` alone would quietly hold
+    /// fewer events, or another centre.
     func needsEvents(past count: Int) -> Bool {
-        func plusLimit(_ n: Int) -> Int { n > Int.max - limit ? Int.max : n + limit }
-        let end: Int
-        switch (from, to) {
-        case (_, let to?): end = to
-        case (let from?, nil): end = plusLimit(from)
-        case (nil, nil):
-            guard let at else { return true }
-            end = plusLimit(max(0, at - limit / 2))
-        }
-        return [from, to, at, end].contains { ($0 ?? 0) > count }
+        guard let highest else { return true }
+        return [from, to, at, highest].contains { ($0 ?? 0) > count }
     }
 
     /// Takes the next event of the script (read from `line`). Every event is checked as
