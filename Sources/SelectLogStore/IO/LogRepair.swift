@@ -35,18 +35,77 @@ public enum LogRepair {
         try holding(path, waiting: waiting) { log throws(LogError) in try log.cut(at: offset, checkedSize: checkedSize) }
     }
 
+    /// What `repair(_:replaying:checked:waiting:)` found and did.
+    public struct Outcome: Sendable, Equatable {
+        /// The check the repair acted on: `checked`, or the check made while the log was
+        /// held (`checkedWhileHeld`).
+        public var report: VerifyReport
+        /// Whether `report` was made while the log was held as its one writer: no
+        /// `checked` report was given, or the log's size had changed since it (another
+        /// repair cut it, or a recorder appended and closed).
+        public var checkedWhileHeld: Bool
+        /// What was cut; `nil` when nothing was: the log was intact, or its damage is in
+        /// its file header (`report.problem` says which), so there was nothing to keep.
+        /// A `savedBytes` of 0 means another repair had already cut it there.
+        public var cut: Result?
+
+        /// Whether the log is intact now: it was, or the repair cut it back to its intact
+        /// prefix. False when its file header is damaged, it is not a log, or it is cut
+        /// inside its header: no prefix can be kept, and the file is left as it was.
+        public var isIntact: Bool { report.problem == nil || cut != nil }
+    }
+
+    /// Checks the log at `path` and, when it is damaged or ends in a torn tail, cuts it
+    /// back to its intact prefix (`cut(_:at:checkedSize:waiting:)`), all while holding
+    /// it as its one writer, so that the check still holds when it cuts: a recorder or
+    /// another repair of the log in another process is waited for (`waiting` is called
+    /// once before it waits), one in this process refuses it (`.inUse`).
+    ///
+    /// - Parameters:
+    ///   - replaying: Also replay the events and compare every checkpoint
+    ///     (`LogReader.verify(path:replaying:)`).
+    ///   - checked: A report of the log made before, unheld (to show its verdict first).
+    ///     It is used when the log still has its size; otherwise the log is checked again.
+    ///
+    /// ```swift
+    /// let outcome = try LogRepair.repair(path)
+    /// if let cut = outcome.cut, cut.savedBytes > 0 {
+    ///     print("kept \(cut.keptBytes) bytes; the rest is in \(cut.savedPath)")
+    /// } else if !outcome.isIntact {
+    ///     print("nothing to keep: \(outcome.report.problem?.reason ?? "")")
+    /// }
+    /// ```
+    public static func repair(_ path: String, replaying: Bool = false, checked: VerifyReport? = nil,
+                              waiting: () -> Void = {}) throws(LogError) -> Outcome {
+        try holding(path, waiting: waiting) { held throws(LogError) -> Outcome in
+            var outcome: Outcome
+            if let checked, try held.size() == checked.fileSize {
+                // The log as it was checked: nothing can have written it since.
+                outcome = Outcome(report: checked, checkedWhileHeld: false, cut: nil)
+            } else {
+                // Read again, whole, where nothing can cut it: a cut met before is answered.
+                LogTruncationGuard.answerFaultsSoFar()
+                outcome = Outcome(report: try LogReader.verify(path: path, replaying: replaying), checkedWhileHeld: true, cut: nil)
+            }
+            let report = outcome.report
+            guard report.problem != nil, report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return outcome }
+            outcome.cut = try held.cut(at: report.intactBytes, checkedSize: report.fileSize)
+            return outcome
+        }
+    }
+
     /// A log held for a repair (`holding(_:waiting:_:)`): no recorder or other repair
     /// writes it, in this process or another, until the body that was given it returns.
     /// Kept past the body, it refuses (`.closed`): its descriptor may name another file by then.
-    package struct Held {
+    struct Held {
         /// The log's path.
-        package let path: String
+        let path: String
         let fd: Int32
         /// Set when the body returns.
         let released: LockedBox<Bool>
 
         /// The log's size now.
-        package func size() throws(LogError) -> Int {
+        func size() throws(LogError) -> Int {
             guard !released.withLockedValue({ $0 }) else {
                 throw LogError(.closed, "the log is no longer held (its repair has ended)", path: path)
             }
@@ -54,7 +113,7 @@ public enum LogRepair {
         }
 
         /// `LogRepair.cut(_:at:checkedSize:waiting:)` of the held log.
-        package func cut(at offset: Int, checkedSize: Int? = nil) throws(LogError) -> Result {
+        func cut(at offset: Int, checkedSize: Int? = nil) throws(LogError) -> Result {
             let size = try size()
             guard offset >= 0, offset <= size else {
                 throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
@@ -73,7 +132,7 @@ public enum LogRepair {
     /// what it checks stays true until it cuts: waits for a recorder or a repair in another
     /// process to finish (calling `waiting` once before it waits), and is refused
     /// (`.inUse`) while one in this process has it.
-    package static func holding<T>(_ path: String, waiting: () -> Void = {},
+    static func holding<T>(_ path: String, waiting: () -> Void = {},
                                   _ body: (Held) throws(LogError) -> T) throws(LogError) -> T {
         var said = false
         // A log replaced at `path` while this waited (`compact` renames its copy over it)

@@ -146,9 +146,9 @@ final class LogFile {
         return file
     }
 
-    /// Opens an existing log to append to it: a torn tail is cut, and the index record
-    /// of a clean close is removed (it is written again on the next close). Damage
-    /// before the end is an error: run `selectlog verify --repair` first.
+    /// Opens an existing log to append to it, as its one writer. `dropTail()` then cuts a
+    /// torn tail and the index record of a clean close (written again on the next
+    /// close); nothing is cut before. Damage before the end is an error: repair first.
     static func openForAppend(path: String) throws(LogError) -> LogFile {
         // The claim first (`WriterClaim`): a log another recorder is writing may end in
         // a record not yet whole, which would pass for a torn tail and be cut.
@@ -197,7 +197,7 @@ final class LogFile {
             throw LogError(.damaged, scan.problem?.reason ?? "no file header", path: path, offset: 0)
         }
         if let problem = scan.problem, !problem.isTornTail {
-            throw LogError(.damaged, "\(problem.reason); repair the log before appending", path: path,
+            throw LogError(.damaged, "\(problem.reason); \(repairHint)", path: path,
                            offset: problem.offset, eventIndex: scan.eventCount)
         }
         guard let behaviour = header.behaviour else {
@@ -211,12 +211,21 @@ final class LogFile {
         let file = LogFile(path: path, fd: fd, claim: claim, header: header, size: end, entries: entries, eventCount: scan.eventCount)
         handedOver = true
         file.sinceCheckpoint = since
-        if try FileIO.fileSize(fd, path: path) != end {
-            try FileIO.truncate(fd, to: end, path: path)
+        return file
+    }
+
+    /// What a refusal to append to a damaged log says to do.
+    static let repairHint = "repair the log before appending (LogRepair.repair, or selectlog verify --repair)"
+
+    /// Cuts what follows the last good record of a log opened by `openForAppend` (a torn
+    /// tail, the stored index) and writes from there on. Called once the log's events have
+    /// been read back: a log refused then is left as it was.
+    func dropTail() throws(LogError) {
+        if try FileIO.fileSize(fd, path: path) != size {
+            try FileIO.truncate(fd, to: size, path: path)
             try FileIO.syncData(fd, path: path)
         }
-        if lseek(fd, off_t(end), SEEK_SET) < 0 { throw FileIO.error("lseek", path) }
-        return file
+        if lseek(fd, off_t(size), SEEK_SET) < 0 { throw FileIO.error("lseek", path) }
     }
 
     private func write(_ bytes: [UInt8]) throws(LogError) {

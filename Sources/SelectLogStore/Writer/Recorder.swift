@@ -139,7 +139,17 @@ public final class Recorder: Sendable {
         if let problem = options.problem(at: path, checkingInterval: false) { throw problem }
         let writer = try Self.writerThread(for: path)
         let file = try LogFile.openForAppend(path: path)
-        let engine = try LogReader(path: path).state(at: file.eventCount)
+        // Read before anything is cut: a log whose events fail their checks (damage
+        // the walk of the headers cannot see) is refused as it is.
+        let engine: TableState
+        do throws(LogError) {
+            engine = try LogReader(path: path).state(at: file.eventCount)
+        } catch {
+            var error = error
+            if error.code == .damaged { error.message += "; \(LogFile.repairHint)" }
+            throw error
+        }
+        try file.dropTail()
         var o = options
         o.checkpointInterval = Int(file.header.checkpointInterval)
         self.init(file: file, state: engine, options: o, writer: writer)

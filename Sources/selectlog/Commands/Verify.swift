@@ -73,52 +73,37 @@ struct Verify: ParsableCommand {
     }
 
     /// Cuts the log back to its intact prefix, holding it as its one writer from the check
-    /// to the cut: a recorder or another repair (another `verify --repair` of the same log
-    /// at once) is waited for. `checked` is the report of the check made before, unheld;
-    /// when the log has another size now (another repair cut it, a recorder appended and
-    /// closed), or there is none (the log was cut while it was read), it is checked again.
+    /// to the cut (`LogRepair.repair`): a recorder or another repair (another
+    /// `verify --repair` of the same log at once) is waited for. `checked` is the report of
+    /// the check made before, unheld; when the log has another size now (another repair cut
+    /// it, a recorder appended and closed), or there is none (the log was cut while it was
+    /// read), it is checked again.
     private func repairHolding(_ checked: VerifyReport?) throws {
-        enum Outcome { case intact(VerifyReport), headerDamaged(VerifyReport), cut(LogRepair.Result, VerifyReport) }
-        let outcome: Outcome
+        let outcome: LogRepair.Outcome
         do {
-            outcome = try LogRepair.holding(log, waiting: {
+            outcome = try LogRepair.repair(log, replaying: deep, checked: checked, waiting: {
                 complain("\(log): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)")
-            }) { held throws(LogError) -> Outcome in
-                let report: VerifyReport
-                if let checked, try held.size() == checked.fileSize {
-                    // The log as it was checked: nothing can have written it since.
-                    report = checked
-                } else {
-                    // Read again, whole, where nothing can cut it: a cut met before is answered.
-                    LogTruncationGuard.answerFaultsSoFar()
-                    report = try LogReader.verify(path: log, replaying: deep)
-                    // Intact now: said once, below.
-                    if report.problem != nil { printVerdict(report, log, again: true) }
-                }
-                guard report.problem != nil else { return .intact(report) }
-                guard report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return .headerDamaged(report) }
-                return .cut(try held.cut(at: report.intactBytes, checkedSize: report.fileSize), report)
-            }
+            })
         } catch {
             complain(error.code == .inUse ? "\(error)" : "\(error); the repair can be run again")
             throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }
-        switch outcome {
-        case .intact:
+        let report = outcome.report
+        guard let problem = report.problem else {
             print("\(log): checked again, intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
-        case .headerDamaged(let report):
-            let notALog = report.problem?.isNotALog == true
-            let torn = report.problem?.isTornTail == true
-            complain(notALog ? "\(log): cannot repair: it is not a selectlog log"
-                     : torn ? "\(log): cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
+            return
+        }
+        if outcome.checkedWhileHeld { printVerdict(report, log, again: true) }
+        guard let done = outcome.cut else {
+            complain(problem.isNotALog ? "\(log): cannot repair: it is not a selectlog log"
+                     : problem.isTornTail ? "\(log): cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
                      : "\(log): cannot repair: the file header itself is damaged")
             throw Exit.damaged
-        case .cut(let done, let report):
-            if done.savedBytes == 0 {
-                print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
-            } else {
-                print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
-            }
+        }
+        if done.savedBytes == 0 {
+            print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
+        } else {
+            print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
         }
     }
 }

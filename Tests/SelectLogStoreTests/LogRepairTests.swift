@@ -1,0 +1,159 @@
+import Foundation
+import SelectLog
+import SelectLogStore
+import Testing
+
+/// `LogRepair.repair`: check and cut in one call, holding the log from the check to the cut.
+@Suite("LogRepair.repair")
+struct LogRepairTests {
+    @Test("a log damaged in the middle is cut back to the events before the damage, the rest kept beside it")
+    func damagedInTheMiddle() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("m.slog").path
+        let events = Array(SyntheticSession(seed: 5, count: 3_000))
+        _ = try writeLog(events, to: path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let original = bytes
+        bytes[bytes.count * 2 / 3] ^= 0x5A
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        let outcome = try LogRepair.repair(path)
+        let problem = try #require(outcome.report.problem)
+        #expect(!problem.isTornTail)
+        #expect(outcome.checkedWhileHeld)
+        #expect(outcome.isIntact)
+        let cut = try #require(outcome.cut)
+        #expect(cut.keptBytes == outcome.report.intactBytes)
+        #expect(cut.keptBytes + cut.savedBytes == bytes.count)
+        #expect(outcome.report.intactEvents > 0 && outcome.report.intactEvents < events.count)
+        // What is kept is the log as it was up to the damage; what was cut is beside it.
+        let kept = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(kept == original.prefix(cut.keptBytes))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cut.savedPath)) == bytes.suffix(from: cut.keptBytes))
+        #expect(try LogReader.verify(path: path).isIntact)
+        let reader = try LogReader(path: path)
+        #expect(reader.eventCount == outcome.report.intactEvents)
+        #expect(try reader.events() == Array(events.prefix(outcome.report.intactEvents)))
+    }
+
+    @Test("an intact log is left alone; a report checked before is used while the log keeps its size")
+    func intactAndChecked() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("i.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 6, count: 500)), to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let outcome = try LogRepair.repair(path)
+        #expect(outcome.report.isIntact && outcome.cut == nil && outcome.isIntact && outcome.checkedWhileHeld)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        // A torn tail, checked before the repair: the repair cuts where that check said.
+        try (before + Data([0x01, 0x02, 0x03])).write(to: URL(fileURLWithPath: path))
+        let checked = try LogReader.verify(path: path)
+        #expect(checked.problem?.isTornTail == true)
+        let repaired = try LogRepair.repair(path, checked: checked)
+        #expect(!repaired.checkedWhileHeld)
+        #expect(repaired.report == checked)
+        let cut = try #require(repaired.cut)
+        #expect(cut.keptBytes == before.count && cut.savedBytes == 3 && cut.savedPath == path + ".cut-\(before.count)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a report made before the log grew is not trusted: the log is checked again before anything is cut")
+    func staleReportCheckedAgain() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        let events = Array(SyntheticSession(seed: 7, count: 400))
+        _ = try writeLog(Array(events.prefix(200)), to: path)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        try (intact + Data([0x07])).write(to: URL(fileURLWithPath: path))
+        let checked = try LogReader.verify(path: path)
+        #expect(checked.problem != nil)
+        // Meanwhile a recorder cut the torn byte and appended the rest of the session.
+        let recorder = try Recorder(appendingTo: path)
+        for e in events.dropFirst(200) { try recorder.append(e) }
+        try recorder.close()
+        let grown = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let outcome = try LogRepair.repair(path, checked: checked)
+        #expect(outcome.checkedWhileHeld)
+        #expect(outcome.report.isIntact && outcome.cut == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == grown)
+        #expect(try LogReader(path: path).eventCount == 400)
+    }
+
+    @Test("a file that is not a log, or is damaged in its header, is left exactly as it was")
+    func nothingToKeep() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.slog").path
+        let words = Data(String(repeating: "not a log at all\n", count: 10).utf8)
+        try words.write(to: URL(fileURLWithPath: text))
+        let notALog = try LogRepair.repair(text)
+        #expect(notALog.report.problem?.isNotALog == true)
+        #expect(notALog.cut == nil && !notALog.isIntact)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == words)
+
+        let path = dir.appendingPathComponent("h.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 8, count: 100)), to: path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[12] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let header = try LogRepair.repair(path)
+        #expect(header.report.problem?.offset == 0)
+        #expect(header.cut == nil && !header.isIntact)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["h.slog", "notes.slog"])
+    }
+
+    @Test("a log a recorder in this process has open is refused, not checked or cut")
+    func openByARecorder() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("o.slog").path
+        let recorder = try Recorder(creating: path)
+        try recorder.append(.reload(sections: [SectionSpec(rows: 10)]))
+        try recorder.flush()
+        let refused = #expect(throws: LogError.self) { _ = try LogRepair.repair(path) }
+        #expect(refused?.code == .inUse)
+        try recorder.append(.tap(ViewportPoint(x: 10, y: 10)))
+        try recorder.close()
+        #expect(try LogReader(path: path).eventCount == 2)
+    }
+}
+
+extension LogRepairTests {
+    @Test("INTEGRATION.md's flow: a damaged log that Recorder(appendingTo:) refuses is repaired and continued")
+    func repairThenContinue() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("c.slog")
+        let events = Array(SyntheticSession(seed: 9, count: 2_000))
+        _ = try writeLog(events, to: url.path)
+        var bytes = try Data(contentsOf: url)
+        bytes[bytes.count / 2] ^= 0x21
+        try bytes.write(to: url)
+
+        let refused = #expect(throws: LogError.self) { _ = try Recorder(appendingTo: url) }
+        #expect(refused?.code == .damaged, "\(String(describing: refused))")
+        #expect(refused?.message.contains("LogRepair.repair") == true, "\(String(describing: refused))")
+        let after = try Data(contentsOf: url)
+        #expect(after == bytes, "\(after.count) bytes, not \(bytes.count)")
+
+        let outcome = try LogRepair.repair(url.path)
+        #expect(outcome.isIntact)
+        let kept = outcome.report.intactEvents
+        let recorder = try Recorder(appendingTo: url)
+        #expect(recorder.eventCount == kept)
+        if recorder.state.pan != nil { try recorder.append(.panCancelled) }
+        try recorder.append(.tick)
+        try recorder.close()
+        let reader = try LogReader(path: url.path)
+        let read = try reader.events()
+        #expect(Array(read.prefix(kept)) == Array(events.prefix(kept)))
+        #expect(read.last?.event == .tick)
+        #expect(try LogReader.verify(path: url.path).isIntact)
+    }
+}
