@@ -129,9 +129,11 @@ public final class TableViewForwarder: NSObject {
             try? apply(.panBegan(point, fingers: gesture.numberOfTouches))
             startTicks()
         case .changed:
-            try? apply(.panMoved(point))
+            // A selection pan's finger past the viewport's edge is reported at the edge:
+            // outside it would hit no row (EVENTS.md 2), and auto-scroll would select nothing.
+            try? apply(.panMoved(recorder.state.selectionPanPoint(point)))
         case .ended:
-            try? apply(.panEnded(at: point))
+            try? apply(.panEnded(at: recorder.state.selectionPanPoint(point)))
             stopTicks()
         case .cancelled, .failed:
             try? apply(.panCancelled)
