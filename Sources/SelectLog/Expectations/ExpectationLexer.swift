@@ -107,7 +107,7 @@ enum ExpectationLexer {
                 } else if c == "=" || c == "!" {
                     throw ExpectationError(column: column, message: "unexpected \"\(c)\": expected ==, != or an operator")
                 } else {
-                    throw ExpectationError(column: column, message: "unexpected character \"\(c)\": expected a field, a literal, an operator or a parenthesis")
+                    throw ExpectationError(column: column, message: "unexpected character \(Quoted.value(String(c))): expected a field, a literal, an operator or a parenthesis")
                 }
             }
         }

@@ -82,7 +82,15 @@ final class LogFile {
         if fd < 0 {
             // A log being replaced is emptied only once its lock is taken, below: one
             // that another recorder is writing is left as it is.
-            fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
+            // Non-blocking, so that a FIFO nobody reads is an error, not a wait for good.
+            fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
+            if fd < 0, errno == ENXIO {
+                throw LogError(.io, "a FIFO that nothing reads is here; a log is written to a file (or to a FIFO with a reader)", path: path)
+            }
+            if fd >= 0 {
+                let flags = fcntl(fd, F_GETFL)
+                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            }
         }
         guard fd >= 0 else {
             if exclusive, errno == EEXIST { throw alreadyExists() }

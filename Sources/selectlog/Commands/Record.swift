@@ -9,11 +9,14 @@ struct LogWriting: ParsableArguments {
                                discussion: "Without it, a checkpoint every 8192 events, put off (up to twice as far) while a snapshot outweighs an eighth of the events since the last one."))
     var checkpointInterval: Int?
 
-    @Option(help: "When to fsync: none, interval (every second), or always (every flush).")
-    var durability: DurabilityChoice = .interval
+    @Option(help: "When to fsync: none, interval (every second), or always (every flush). (default: interval)")
+    var durability: DurabilityChoice?
 
-    @Option(name: .customLong("batch-events"), help: "Events per batch, at most.")
-    var batchEvents = 4096
+    @Option(name: .customLong("batch-events"), help: "Events per batch, at most. (default: 4096)")
+    var batchEvents: Int?
+
+    /// Whether any of these options was given (`synthesize --script` takes none).
+    var anyGiven: Bool { checkpointInterval != nil || durability != nil || batchEvents != nil }
 
     enum DurabilityChoice: String, ExpressibleByArgument, CaseIterable {
         case none, interval, always
@@ -21,7 +24,7 @@ struct LogWriting: ParsableArguments {
 
     func validate() throws {
         if let n = checkpointInterval, n < 1 || UInt32(exactly: n) == nil { throw ValidationError("--checkpoint-interval must be from 1 to 4294967295") }
-        if batchEvents < 1 { throw ValidationError("--batch-events must be at least 1") }
+        if let batchEvents, batchEvents < 1 { throw ValidationError("--batch-events must be at least 1") }
     }
 
     var options: Recorder.Options {
@@ -30,8 +33,8 @@ struct LogWriting: ParsableArguments {
             o.checkpointInterval = checkpointInterval
             o.putsOffLargeCheckpoints = false
         }
-        o.batchEvents = batchEvents
-        switch durability {
+        if let batchEvents { o.batchEvents = batchEvents }
+        switch durability ?? .interval {
         case .none: o.durability = .none
         case .interval: o.durability = .interval(milliseconds: 1000)
         case .always: o.durability = .always
@@ -83,6 +86,9 @@ struct Record: ParsableCommand {
                 throw alreadyExists(output)
             }
         }
+        // A FIFO as the output: its reader waited for (not for good), and held until the end.
+        let reader = try force ? InputFile.openFIFOForWriting(output) : nil
+        defer { if let reader { closeDescriptor(reader) } }
         let recorder: Recorder
         do throws(LogError) {
             recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in

@@ -15,7 +15,7 @@ struct Replay: ParsableCommand {
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
-    @Option(help: "Stop after this many events (default: all).")
+    @Option(help: "The state after this many events (default: all). A script is still read to its end, and a bad line after them is noted.")
     var at: Int?
 
     @Flag(help: "Print the state as the JSON object of EVENTS.md section 6.")
@@ -72,9 +72,17 @@ struct Replay: ParsableCommand {
             complain("\(option): \(error)")
             // A long expression is shown around the column, short enough that stderr's
             // clipping of long words leaves it whole and the caret under its character.
+            // Controls and bidi marks escaped, so that the line shows what was typed (an
+            // escape sequence cannot act, a newline cannot break it) and the caret counts them.
             let shown = excerpt(text, column: error.column)
-            complain("  \(shown.text)")
-            complain("  \(String(repeating: " ", count: max(0, shown.caret - 1)))^")
+            var line = "", before = 0
+            for (i, c) in shown.text.enumerated() {
+                let written = String(c).escapingControls
+                line += written
+                if i < shown.caret - 1 { before += written.count }
+            }
+            complain("  \(line)")
+            complain("  \(String(repeating: " ", count: max(0, before + max(0, shown.caret - 1 - shown.text.count))))^")
             throw Exit.invalidInput
         }
     }

@@ -51,6 +51,9 @@ struct Synthesize: ParsableCommand {
     mutating func validate() throws {
         guard events >= 0 else { throw ValidationError("--events must be 0 or more, not \(events)") }
         guard flushEvery >= 0 else { throw ValidationError("--flush-every must be 0 or more, not \(flushEvery)") }
+        if script, flushEvery != 0 || printAcknowledged || writing.anyGiven {
+            throw ValidationError("--flush-every, --print-acknowledged, --checkpoint-interval, --durability and --batch-events are for a log; --script writes a script")
+        }
     }
 
     /// The chosen generator's events.
@@ -68,14 +71,25 @@ struct Synthesize: ParsableCommand {
             throw alreadyExists(output)
         }
         if script {
-            var text: [UInt8] = []
-            for e in session {
-                text.append(contentsOf: EventEncoder.line(e).utf8)
-                text.append(0x0A)
+            // Written as it is made, a megabyte at a time: the script is never held whole.
+            try writeFile(output, replacing: force) { write in
+                var text: [UInt8] = []
+                text.reserveCapacity(1 << 20 + 4096)
+                for e in session {
+                    text.append(contentsOf: EventEncoder.line(e).utf8)
+                    text.append(0x0A)
+                    if text.count >= 1 << 20 {
+                        try write(text)
+                        text.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !text.isEmpty { try write(text) }
             }
-            try writeFile(output, text, replacing: force)
             return
         }
+        // A FIFO as the output: its reader waited for (not for good), and held until the end.
+        let reader = try force ? InputFile.openFIFOForWriting(output) : nil
+        defer { if let reader { closeDescriptor(reader) } }
         do throws(LogError) {
             let recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in
                 try Recorder(creating: output, options: writing.options, replacingExisting: force)

@@ -17,6 +17,9 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count
     read(fd, buffer, count)
 }
 
+/// `close(2)`, for the commands whose own `close` closes a recorder.
+func closeDescriptor(_ fd: Int32) { close(fd) }
+
 /// The system's sentence for the current `errno`.
 func systemReason() -> String { String(cString: strerror(errno)) }
 
@@ -51,12 +54,46 @@ final class InputFile {
             complain("note: SELECTLOG_FIFO_WAIT=\(raw) is not a whole number of seconds; waiting 10 s")
             return 10
         }
-        return max(0, min(seconds, 3600))
+        let wait = max(0, min(seconds, 3600))
+        if wait != seconds { complain("note: SELECTLOG_FIFO_WAIT=\(raw) is not from 0 to 3600 seconds; waiting \(wait) s") }
+        return wait
+    }
+
+    /// A FIFO given as an output (`-o FIFO --force`), opened for writing once something
+    /// opens it for reading: waited for as long as a FIFO input waits for a writer
+    /// (`fifoWait`), then a clear error (exit 74) instead of blocking in `open` for good.
+    /// The descriptor, blocking, for the caller to write through or to hold while the
+    /// output is opened again by its name; nil when `path` is not a FIFO.
+    static func openFIFOForWriting(_ path: String) throws -> Int32? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return nil }
+        let seconds = fifoWait
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                let flags = fcntl(fd, F_GETFL)
+                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+                return fd
+            }
+            guard errno == ENXIO || errno == EINTR else {
+                complain("\(path): cannot open: \(systemReason())")
+                throw Exit.io
+            }
+            if ContinuousClock.now >= deadline { break }
+            usleep(20_000)
+        }
+        complain("\(path): a FIFO with no reader: nothing opened it for reading in \(seconds) s")
+        throw Exit.io
     }
 
     /// Opens `path` (or standard input for `-`); complains and exits 74 when it cannot be read.
     init(_ path: String) throws {
         self.path = path
+        if path.isEmpty {
+            complain("an empty path: name a file, or - for standard input")
+            throw Exit.usage
+        }
         if path == "-" {
             fd = 0
             ownsDescriptor = false

@@ -20,23 +20,32 @@ import SelectLogStore
 /// or does not own, and a file whose directory will not take the temporary file or the
 /// rename.
 func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
+    try writeFile(path, replacing: replacing) { write in try write(bytes) }
+}
+
+/// `writeFile(_:_:replacing:)` for bytes made as they are written, so that no more than
+/// a piece of them is held: `body` hands them to `write` a piece at a time. It is called
+/// a second time, to start again, when the whole file could not be renamed into place
+/// and is written in place after all.
+func writeFile(_ path: String, replacing: Bool = true, _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
     if replacing || path == "-", let fd = standardStream(named: path) {
         // `-o /dev/stdout`: through the descriptor itself. Opened again by its name, a
         // file behind it got a second offset, and the command's next line on standard
         // output overwrote the start of what was written.
         if fd == 1 { StandardStreams.flushPrinted() }
-        try writeAll(fd, bytes, path: path)
+        try body { try writeAll(fd, $0, path: path) }
         return
     }
-    if let target = wholeTarget(path, replacing: replacing), try writeWhole(target, shown: path, bytes, replacing: replacing) { return }
-    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
+    if let target = wholeTarget(path, replacing: replacing), try writeWhole(target, shown: path, body, replacing: replacing) { return }
+    let fd = try (replacing ? InputFile.openFIFOForWriting(path) : nil)
+        ?? open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacing ? O_TRUNC : O_EXCL), 0o644)
     guard fd >= 0 else {
         if !replacing, errno == EEXIST { throw alreadyExists(path) }
         complain("\(path): cannot create: \(systemReason())")
         throw Exit.io
     }
     defer { close(fd) }
-    try writeAll(fd, bytes, path: path)
+    try body { try writeAll(fd, $0, path: path) }
 }
 
 /// Whether `path` names this command's standard output (`-o /dev/stdout`), where a
@@ -78,13 +87,14 @@ private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, repl
     return (String(cString: real), true)
 }
 
-/// Writes `bytes` to a temporary file beside `target.path` and renames it over (or,
+/// Writes the bytes `body` makes to a temporary file beside `target.path` and renames it over (or,
 /// `replacing` false, links it to) that name: true when done; false, having left
 /// nothing, when the temporary file, the rename or the link cannot be made there (the
 /// caller writes in place). Complains naming `shown` and exits 74 when the write or the
 /// sync fails, and 64 when, creating only, the name was taken meanwhile; `target` is
 /// left as it was.
-private func writeWhole(_ target: (path: String, replaces: Bool), shown: String, _ bytes: [UInt8], replacing: Bool) throws -> Bool {
+private func writeWhole(_ target: (path: String, replaces: Bool), shown: String,
+                        _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void, replacing: Bool) throws -> Bool {
     let partial = FileIO.sibling(of: target.path, suffix: Rewrite.temporarySuffix("partial"))
     TemporaryFiles.add(partial)
     // A replacement is private until it has the replaced file's mode, before any byte.
@@ -95,7 +105,7 @@ private func writeWhole(_ target: (path: String, replaces: Bool), shown: String,
     }
     if target.replaces { carryOwnerAndMode(of: target.path, to: fd) }
     do {
-        try writeAll(fd, bytes, path: shown)
+        try body { try writeAll(fd, $0, path: shown) }
     } catch {
         close(fd)
         TemporaryFiles.delete(partial)
