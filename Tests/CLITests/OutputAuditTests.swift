@@ -128,3 +128,18 @@ struct OutputAuditTests {
         }
     }
 }
+
+extension OutputAuditTests {
+    @Test("testgen of more than 10,000 events notes that shrink makes a short test; of fewer, says nothing")
+    func testgenOfAWholeSession() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let long = dir.appendingPathComponent("long.jsonl").path
+        #expect(try CLI.run(["synthesize", "--script", "--events", "10001", "-o", long]).status == 0)
+        let many = try CLI.run(["testgen", long, "--expect", "true", "-o", dir.appendingPathComponent("long.swift").path])
+        #expect(many.status == 0, "\(many.stderr)")
+        #expect(many.stderr.contains("note: the test embeds all 10001 events") && many.stderr.contains("`selectlog shrink` first"), "\(many.stderr)")
+        let few = try CLI.run(["testgen", "Examples/editor-row.jsonl", "--expect", "true", "-o", dir.appendingPathComponent("few.swift").path])
+        #expect(few.status == 0 && !few.stderr.contains("note:"), "\(few.stderr)")
+    }
+}

@@ -30,6 +30,9 @@ struct Testgen: ParsableCommand {
     @Flag(name: .customLong("allow-failing"), help: "Write the file even when EXPR does not hold at the end: a test that fails until the bug is fixed.")
     var allowFailing = false
 
+    /// Past this many events, a note suggests `shrink` first.
+    static let manyEvents = 10_000
+
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
@@ -49,6 +52,9 @@ struct Testgen: ParsableCommand {
                 complain("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
             }
             if !allowFailing { throw Exit.damaged }
+        }
+        if events.count > Testgen.manyEvents {
+            complain("note: the test embeds all \(events.count) events, and the file is held whole while it is made (about 350 bytes an event); `selectlog shrink` first makes a short test of the same expectation")
         }
         let base = output.split(separator: "/").last.map { String($0.split(separator: ".").first ?? "") } ?? ""
         let typeName = TestSource.identifier(name ?? (base.isEmpty ? "Reproduction" : base))
