@@ -241,6 +241,38 @@ final class MappedFile: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer?
     /// The mapping's slot in `LogTruncationGuard`, when the guard watches it.
     private let watchSlot: Int?
+    /// The file mapped, by device and inode, while it is in `MappedFile.mapped`.
+    private let key: FileKey?
+
+    /// A file by the device and inode its descriptor reaches.
+    struct FileKey: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+        }
+    }
+
+    /// How many mappings this process has of each file: a file one of them maps must not
+    /// be cut shorter by this process, whose read of a page past the new end would raise
+    /// SIGBUS (`LogTruncationGuard` answers it on Linux, when installed; elsewhere it ends
+    /// the process).
+    private static let mapped = LockedBox([FileKey: Int]())
+
+    /// Whether a reader in this process maps the file `fd` is open on.
+    static func isMapped(_ fd: Int32) -> Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        let key = FileKey(info)
+        return mapped.withLockedValue { $0[key] != nil }
+    }
+
+    /// The `.inUse` error for cutting or emptying a log a reader in this process maps.
+    static func mappedError(_ path: String, doing what: String) -> LogError {
+        LogError(.inUse, "a LogReader in this process has this log open, and \(what) would take its bytes from under it (SIGBUS); let the reader go first. Nothing was changed",
+                 path: path)
+    }
 
     init(path: String) throws(LogError) {
         self.path = path
@@ -256,12 +288,16 @@ final class MappedFile: @unchecked Sendable {
             base = nil
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             watchSlot = nil
+            key = nil
             return
         }
         let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let p, p != MAP_FAILED else { throw FileIO.error("mmap", path) }
         base = p
         bytes = UnsafeRawBufferPointer(start: p, count: size)
+        let key = FileKey(info)
+        self.key = key
+        MappedFile.mapped.withLockedValue { $0[key, default: 0] += 1 }
         #if canImport(Glibc)
         watchSlot = LogTruncationGuard.watch(p, count: size)
         #else
@@ -279,6 +315,11 @@ final class MappedFile: @unchecked Sendable {
         if let watchSlot { LogTruncationGuard.unwatch(watchSlot) }
         #endif
         if let base { munmap(base, bytes.count) }
+        if let key {
+            MappedFile.mapped.withLockedValue { mapped in
+                if let n = mapped[key], n > 1 { mapped[key] = n - 1 } else { mapped[key] = nil }
+            }
+        }
     }
 
     /// Whether a read found pages of the mapping gone, the file truncated under it (zeros

@@ -22,7 +22,9 @@ public enum LogRepair {
     }
 
     /// Saves the bytes of `path` from `offset` on beside it, then truncates the log to
-    /// `offset`. A log has one writer at a time (`WriterClaim`): a repair waits for a
+    /// `offset`, which is past the file header (`.outOfRange` otherwise). A log that a
+    /// `LogReader` in this process has open is not cut (`.inUse`): let the reader go
+    /// first. A log has one writer at a time (`WriterClaim`): a repair waits for a
     /// recorder or another repair of the log in another process to finish, calling
     /// `waiting` once before it waits (a command says so: it may take a while), and is
     /// refused (`.inUse`) while one in this process has it. One that then
@@ -119,11 +121,16 @@ public enum LogRepair {
                 throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
                                path: path)
             }
+            guard offset >= LogFormat.fileHeaderSizeV1 else {
+                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): inside the file header (its first \(LogFormat.fileHeaderSizeV1) bytes), which would leave no log to read or append to",
+                               path: path)
+            }
             if size == offset { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
             if let checkedSize, size != checkedSize {
                 throw LogError(.inUse, "the log has \(size) bytes, not the \(checkedSize) it had when it was checked: another writer appended to it meanwhile; nothing was cut: check it again",
                                path: path)
             }
+            if MappedFile.isMapped(fd) { throw MappedFile.mappedError(path, doing: "cutting it") }
             return try LogRepair.save(fd, path: path, from: offset, length: size - offset)
         }
     }

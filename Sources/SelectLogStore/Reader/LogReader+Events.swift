@@ -6,6 +6,8 @@ import SelectLog
 extension LogReader {
     /// Calls `body` with each event's index and the event, from `start` up to (not
     /// including) `end`, decoding one batch at a time; stops when `body` returns false.
+    /// The range is clamped to the log's events (`0..<eventCount`; `end` nil: to the
+    /// last): a range outside them, or empty, reads nothing.
     public func forEachEvent(from start: Int = 0, to end: Int? = nil,
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
         try forEachEvent(from: start, to: end, releasingAll: false) { (i, e: consuming TimedEvent) throws(LogError) -> Bool in
@@ -111,7 +113,7 @@ extension LogReader {
         }
     }
 
-    /// Events `start..<end` as an array.
+    /// Events `start..<end` as an array (the range clamped as `forEachEvent` clamps it).
     public func events(from start: Int = 0, to end: Int? = nil) throws(LogError) -> [TimedEvent] {
         var out: [TimedEvent] = []
         try forEachEvent(from: start, to: end) { _, e in

@@ -34,7 +34,9 @@ struct LogAssembler: Sendable {
         encoder = BinaryEventEncoder(baseTime: time, version: version)
         checkpoints = CheckpointPolicy(interval: checkpointInterval, putsOff: putsOffLargeCheckpoints,
                                        events: since.events, bytes: since.bytes)
-        self.batchEvents = Swift.max(1, batchEvents)
+        // At most the format's limit, which a reader holds a batch to: a batch of more
+        // events made a log whose every event was refused.
+        self.batchEvents = Swift.min(Swift.max(1, batchEvents), LogFormat.Limits.batchEvents)
         self.batchBytes = Swift.min(batchBytes, Self.batchByteCap)
         self.events = events
         self.sealedEvents = events

@@ -47,9 +47,10 @@ public final class Recorder: Sendable {
     public struct Options: Sendable {
         /// When written batches are synced to disk.
         public var durability = Durability.interval(milliseconds: 1000)
-        /// A batch is written when it holds this many events (at least 1)…
+        /// A batch is written when it holds this many events (at least 1; more than
+        /// 1,048,576, the format's limit for a batch, is taken as that)…
         public var batchEvents = 4096
-        /// … or this many encoded bytes (at least 1)…
+        /// … or this many encoded bytes (at least 1; more than 4 MiB is taken as that)…
         public var batchBytes = 64 * 1024
         /// … or has waited this long (at least 1).
         public var flushIntervalMilliseconds = 250
@@ -69,7 +70,8 @@ public final class Recorder: Sendable {
         public var compressionLevel: Int32 = 6
         /// Write without zstd even where it exists, exactly as a build without zstd (an
         /// iOS app) does: batches stored, checkpoints range-coded (from format version 5);
-        /// `selectlog compact` compresses them with zstd later.
+        /// `selectlog compact` compresses them with zstd later. A log made without zstd
+        /// stays without it when it is reopened for appending, whatever this says.
         public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
@@ -109,7 +111,9 @@ public final class Recorder: Sendable {
     /// A file already at `path` is an error (`.alreadyExists`) unless
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
     /// the user just reported. In a build without zstd the batches are stored uncompressed.
-    /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`).
+    /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`), nor one
+    /// a `LogReader` in this process has open (`.inUse`: emptied under the reader's
+    /// mapping, its next read would raise SIGBUS); let the reader go first.
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
         if let problem = options.problem(at: path) { throw problem }
         var salt = options.salt ?? 0
@@ -133,7 +137,10 @@ public final class Recorder: Sendable {
     /// Opens an existing log to append to it, after cutting a torn tail; the engine
     /// resumes from the state after the last logged event, and the recorder's clock
     /// from its time. A log another recorder has open is refused (`.inUse`, `WriterClaim`)
-    /// before anything is read or cut: its last record may still be in flight.
+    /// before anything is read or cut: its last record may still be in flight. A log
+    /// whose events fail their checks is refused (`.damaged`) as it is. The stored index of
+    /// a log closed cleanly is cut, or zeroed while a `LogReader` in this process maps it
+    /// (the reader then scans; cut, its pages would raise SIGBUS there).
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
         // The checkpoint interval is the log's own.
         if let problem = options.problem(at: path, checkingInterval: false) { throw problem }
@@ -152,6 +159,8 @@ public final class Recorder: Sendable {
         try file.dropTail()
         var o = options
         o.checkpointInterval = Int(file.header.checkpointInterval)
+        // A log made without zstd (for a build without it) stays without it.
+        if file.header.features & LogFormat.featureZstd == 0 { o.storesUncompressed = true }
         self.init(file: file, state: engine, options: o, writer: writer)
     }
 
@@ -205,7 +214,10 @@ public final class Recorder: Sendable {
     static let pendingStates = 4
 
     /// Events in the log so far: those it held when opened and the valid ones appended
-    /// since (`LogReader.eventCount` of the same log once written).
+    /// since (`LogReader.eventCount` of the same log once written). After a write fails
+    /// (a full disk; `flush()` and `close()` throw it), the events appended since the
+    /// last write that succeeded are counted here and in `state` but are not in the file:
+    /// `acknowledged` says how many are.
     public var eventCount: Int { guarded.withLockedValue { $0.engine.events } }
 
     /// Events in the log so far.

@@ -12,7 +12,7 @@ struct LogWriting: ParsableArguments {
     @Option(help: "When to fsync: none, interval (every second), or always (every flush). (default: interval)")
     var durability: DurabilityChoice?
 
-    @Option(name: .customLong("batch-events"), help: "Events per batch, at most. (default: 4096)")
+    @Option(name: .customLong("batch-events"), help: "Events per batch, at most (up to 1048576, the format's limit). (default: 4096)")
     var batchEvents: Int?
 
     /// Whether any of these options was given (`synthesize --script` takes none).
@@ -24,7 +24,7 @@ struct LogWriting: ParsableArguments {
 
     func validate() throws {
         if let n = checkpointInterval, n < 1 || UInt32(exactly: n) == nil { throw ValidationError("--checkpoint-interval must be from 1 to 4294967295") }
-        if let batchEvents, batchEvents < 1 { throw ValidationError("--batch-events must be at least 1") }
+        if let batchEvents, batchEvents < 1 || batchEvents > 1 << 20 { throw ValidationError("--batch-events must be from 1 to 1048576 (a batch's most events)") }
     }
 
     var options: Recorder.Options {

@@ -1,0 +1,125 @@
+import Foundation
+import SelectLog
+@testable import SelectLogStore
+import Testing
+
+/// Findings of the 2026-12-05 audit of the store's API by an app developer.
+@Suite("The store's API as an app uses it (the 2026-12-05 audit)")
+struct APIAuditTests {
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test("batchEvents past the format's limit is taken as the limit: every event reads back")
+    func batchEventsPastTheLimit() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("b.slog").path
+        var options = Recorder.Options()
+        options.batchEvents = 2_000_000
+        options.flushIntervalMilliseconds = 600_000
+        options.checkpointInterval = 0
+        options.durability = .none
+        let recorder = try Recorder(creating: path, options: options)
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 100)])))
+        // Untimed ticks: the cheapest events, so that no byte limit ends the batch first.
+        let ticks = LogFormat.Limits.batchEvents + 10
+        for _ in 0..<ticks { try recorder.append(TimedEvent(.tick)) }
+        try recorder.close()
+        let report = try LogReader.verify(path: path)
+        #expect(report.isIntact, "\(String(describing: report.problem))")
+        #expect(report.intactEvents == ticks + 1)
+        #expect(try LogReader(path: path).state(at: ticks + 1).events == ticks + 1)
+    }
+
+    @Test("a log a LogReader in this process maps is not emptied or cut under it (.inUse, nothing changed); continued, its index is zeroed, not cut")
+    func readerOpenInThisProcess() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("r.slog").path
+        let events = Array(SyntheticSession(seed: 11, count: 3_000))
+        _ = try writeLog(events, to: path)
+        let before = try bytes(path)
+        var reader: LogReader? = try LogReader(path: path)
+        for attempt in ["replace", "cut"] {
+            let refused = #expect(throws: LogError.self, "\(attempt)") {
+                switch attempt {
+                case "replace": _ = try Recorder(creating: path, replacingExisting: true)
+                default: _ = try LogRepair.cut(path, at: before.count - 10)
+                }
+            }
+            #expect(refused?.code == .inUse, "\(attempt): \(String(describing: refused))")
+            #expect(refused?.message.contains("a LogReader in this process has this log open") == true, "\(attempt)")
+            #expect(try bytes(path) == before, "\(attempt)")
+        }
+        #expect(try reader?.state(at: events.count).hashHex == (try writeLog(events, to: dir.appendingPathComponent("same.slog").path)).hashHex)
+        // A torn tail (a crash, so no stored index) is cut with a reader open: no reader
+        // reads past its records.
+        let live = dir.appendingPathComponent("live.slog").path, torn = dir.appendingPathComponent("torn.slog").path
+        let writing = try Recorder(creating: live)
+        for e in events.prefix(500) { try writing.append(e) }
+        try writing.flush()
+        try (try bytes(live) + Data([0x01, 0x02])).write(to: URL(fileURLWithPath: torn))
+        try writing.close()
+        let tornReader = try LogReader(path: torn)
+        #expect(tornReader.tail != nil && tornReader.eventCount == 500)
+        let resumed = try Recorder(appendingTo: torn)
+        try resumed.close()
+        #expect(try tornReader.events() == Array(events.prefix(500)))
+        #expect(try LogReader.verify(path: torn).isIntact)
+        // Continued with a reader open: its stored index is zeroed, not cut, and the reader
+        // (which finds its index gone) still reads every event it had.
+        let more = Array(SyntheticSession(seed: 11, count: 3_500).suffix(500))
+        let recorder = try Recorder(appendingTo: path)
+        #expect(recorder.eventCount == events.count)
+        #expect(try bytes(path).count == before.count)
+        for e in more { try recorder.append(e) }
+        try recorder.close()
+        #expect(try reader?.events() == events)
+        #expect(try reader?.state(at: events.count).hashHex == (try LogReader(path: path).state(at: events.count).hashHex))
+        #expect(try LogReader.verify(path: path).isIntact)
+        #expect(try LogReader(path: path).events() == events + more)
+        // Once the reader is gone, the index is cut again (the recorder's own read of the
+        // log is gone by then too), and the log can be replaced.
+        reader = nil
+        let closedSize = try bytes(path).count
+        let again = try Recorder(appendingTo: path)
+        #expect(try bytes(path).count < closedSize)
+        try again.close()
+        #expect(try bytes(path).count == closedSize)
+        try Recorder(creating: path, replacingExisting: true).close()
+        #expect(try LogReader(path: path).eventCount == 0)
+    }
+
+    @Test("a log made without zstd stays without it when reopened with the default options")
+    func uncompressedStaysUncompressed() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("u.slog").path
+        let events = Array(SyntheticSession(seed: 12, count: 6_000))
+        var options = Recorder.Options()
+        options.storesUncompressed = true
+        options.checkpointInterval = 64
+        _ = try writeLog(Array(events.prefix(3_000)), to: path, options: options)
+        let recorder = try Recorder(appendingTo: path)
+        for e in events.dropFirst(3_000) { try recorder.append(e) }
+        try recorder.close()
+        let data = try bytes(path)
+        let zstdMagic = Data([0x28, 0xB5, 0x2F, 0xFD])
+        #expect(data.range(of: zstdMagic) == nil)
+        #expect(try LogReader(path: path).events() == events)
+    }
+
+    @Test("LogRepair.cut inside the file header is refused, the file as it was")
+    func cutInsideTheHeader() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("h.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 13, count: 100)), to: path)
+        let before = try bytes(path)
+        for offset in [0, 1, LogFormat.fileHeaderSizeV1 - 1] {
+            let refused = #expect(throws: LogError.self) { _ = try LogRepair.cut(path, at: offset) }
+            #expect(refused?.code == .outOfRange && refused?.message.contains("inside the file header") == true, "\(offset)")
+        }
+        #expect(try bytes(path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["h.slog"])
+    }
+}
