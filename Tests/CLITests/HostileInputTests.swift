@@ -242,7 +242,7 @@ struct HostileInputTests {
 
     @Test("a negative number after an option gets the option's own message", arguments: [
         (["replay", "Examples/editor-row.jsonl", "--at", "-1"], "--at takes a number of events, 0 or more"),
-        (["record", "Examples/editor-row.jsonl", "-o", "/nonexistent/x", "--batch-events", "-3"], "--batch-events must be at least 1"),
+        (["record", "Examples/editor-row.jsonl", "-o", "/nonexistent/x", "--batch-events", "-3"], "--batch-events must be from 1 to 1048576"),
     ])
     func negativeNumbers(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)

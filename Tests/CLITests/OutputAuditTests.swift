@@ -17,6 +17,21 @@ struct OutputAuditTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("out").path
         try #require(mkfifo(fifo, 0o600) == 0)
+        // A watchdog: a build that waits for a reader for good is given one after 60 s, so
+        // that it fails the checks below instead of hanging the suite.
+        let finished = LockedFlag()
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline, !finished.value { usleep(100_000) }
+            guard !finished.value else { return }
+            let fd = open(fifo, O_RDONLY | O_NONBLOCK)
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while fd >= 0, !finished.value {
+                if buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) <= 0 { usleep(10_000) }
+            }
+            if fd >= 0 { close(fd) }
+        }
+        defer { finished.set() }
         for arguments in [["record", "Examples/editor-row.jsonl", "-o", fifo, "--force"],
                           ["synthesize", "--events", "10", "-o", fifo, "--force"],
                           ["synthesize", "--script", "--events", "10", "-o", fifo, "--force"]] {
@@ -101,9 +116,9 @@ struct OutputAuditTests {
     }
 
     @Test("an empty path as the input is a usage error naming it (64), for every command that reads one", arguments: [
-        ["record", "", "-o", "/tmp/never.slog"], ["replay", ""], ["export", ""], ["inspect", ""], ["verify", ""], ["check", ""],
-        ["shrink", "", "--expect", "true", "-o", "/tmp/never.jsonl"], ["testgen", "", "--expect", "true", "-o", "/tmp/never.swift"],
-        ["compact", ""], ["upgrade", ""], ["view", "", "-o", "/tmp/never.html"],
+        ["record", "", "-o", "/nonexistent/never.slog"], ["replay", ""], ["export", ""], ["inspect", ""], ["verify", ""], ["check", ""],
+        ["shrink", "", "--expect", "true", "-o", "/nonexistent/never.jsonl"], ["testgen", "", "--expect", "true", "-o", "/nonexistent/never.swift"],
+        ["compact", ""], ["upgrade", ""], ["view", "", "-o", "/nonexistent/never.html"],
     ])
     func emptyInputPath(arguments: [String]) throws {
         let r = try CLI.run(arguments)
@@ -142,4 +157,12 @@ extension OutputAuditTests {
         let few = try CLI.run(["testgen", "Examples/editor-row.jsonl", "--expect", "true", "-o", dir.appendingPathComponent("few.swift").path])
         #expect(few.status == 0 && !few.stderr.contains("note:"), "\(few.stderr)")
     }
+}
+
+/// A flag set once, read from another thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    var value: Bool { lock.withLock { isSet } }
+    func set() { lock.withLock { isSet = true } }
 }

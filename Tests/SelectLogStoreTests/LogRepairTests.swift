@@ -124,6 +124,19 @@ struct LogRepairTests {
     }
 }
 
+/// docs/INTEGRATION.md's snippet, exactly as written there (an earlier form, with
+/// `catch let error as LogError where …` and a `try` in its body, crashed the compiler).
+func resumedRecorder(at url: URL, orElse newSessionURL: URL) throws -> Recorder {
+    do {
+        return try Recorder(appendingTo: url)
+    } catch {
+        guard error.code == .damaged else { throw error }
+        // Keep what is intact, then continue after it.
+        if try LogRepair.repair(url.path).isIntact { return try Recorder(appendingTo: url) }
+        return try Recorder(creating: newSessionURL)   // nothing to keep
+    }
+}
+
 extension LogRepairTests {
     @Test("INTEGRATION.md's flow: a damaged log that Recorder(appendingTo:) refuses is repaired and continued")
     func repairThenContinue() throws {
@@ -142,11 +155,11 @@ extension LogRepairTests {
         let after = try Data(contentsOf: url)
         #expect(after == bytes, "\(after.count) bytes, not \(bytes.count)")
 
-        let outcome = try LogRepair.repair(url.path)
-        #expect(outcome.isIntact)
-        let kept = outcome.report.intactEvents
-        let recorder = try Recorder(appendingTo: url)
+        let checked = try LogReader.verify(path: url.path)
+        let kept = checked.intactEvents
+        let recorder = try resumedRecorder(at: url, orElse: dir.appendingPathComponent("new.slog"))
         #expect(recorder.eventCount == kept)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["c.slog", "c.slog.cut-\(checked.intactBytes)"])
         if recorder.state.pan != nil { try recorder.append(.panCancelled) }
         try recorder.append(.tick)
         try recorder.close()

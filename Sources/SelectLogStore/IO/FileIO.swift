@@ -12,6 +12,13 @@ package enum FileIO {
     }
 
     /// Writes all of `bytes` at the end of `fd`, retrying short writes and EINTR.
+    /// Makes `fd`, opened non-blocking (so that opening a FIFO could not wait), blocking
+    /// again; false (with `errno`) when it cannot.
+    package static func clearNonBlocking(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFL)
+        return flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(LogError) {
         var done = 0
         while done < bytes.count {

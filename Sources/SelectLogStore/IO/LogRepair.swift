@@ -48,7 +48,6 @@ public enum LogRepair {
         public var checkedWhileHeld: Bool
         /// What was cut; `nil` when nothing was: the log was intact, or its damage is in
         /// its file header (`report.problem` says which), so there was nothing to keep.
-        /// A `savedBytes` of 0 means another repair had already cut it there.
         public var cut: Result?
 
         /// Whether the log is intact now: it was, or the repair cut it back to its intact
@@ -66,8 +65,9 @@ public enum LogRepair {
     /// - Parameters:
     ///   - replaying: Also replay the events and compare every checkpoint
     ///     (`LogReader.verify(path:replaying:)`).
-    ///   - checked: A report of the log made before, unheld (to show its verdict first).
-    ///     It is used when the log still has its size; otherwise the log is checked again.
+    ///   - checked: A report of the log made before, unheld (to show its verdict first),
+    ///     by a check with the same `replaying`: it is used as it is while the log still
+    ///     has its size; otherwise the log is checked again.
     ///
     /// ```swift
     /// let outcome = try LogRepair.repair(path)

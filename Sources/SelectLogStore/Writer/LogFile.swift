@@ -92,12 +92,14 @@ final class LogFile {
             // that another recorder is writing is left as it is.
             // Non-blocking, so that a FIFO nobody reads is an error, not a wait for good.
             fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
-            if fd < 0, errno == ENXIO {
+            var info = stat()
+            if fd < 0, errno == ENXIO, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
                 throw LogError(.io, "a FIFO that nothing reads is here; a log is written to a file (or to a FIFO with a reader)", path: path)
             }
-            if fd >= 0 {
-                let flags = fcntl(fd, F_GETFL)
-                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            if fd >= 0, !FileIO.clearNonBlocking(fd) {
+                let error = FileIO.error("fcntl", path)
+                _ = closeDescriptor(fd)
+                throw error
             }
         }
         guard fd >= 0 else {

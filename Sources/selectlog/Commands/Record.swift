@@ -87,8 +87,8 @@ struct Record: ParsableCommand {
             }
         }
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
-        let reader = try force ? InputFile.openFIFOForWriting(output) : nil
-        defer { if let reader { closeDescriptor(reader) } }
+        let fifoWriter = try force ? InputFile.openFIFOForWriting(output) : nil
+        defer { if let fifoWriter { closeDescriptor(fifoWriter) } }
         let recorder: Recorder
         do throws(LogError) {
             recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in

@@ -70,19 +70,20 @@ struct Replay: ParsableCommand {
             return try StateExpectation(text)
         } catch {
             complain("\(option): \(error)")
-            // A long expression is shown around the column, short enough that stderr's
-            // clipping of long words leaves it whole and the caret under its character.
-            // Controls and bidi marks escaped, so that the line shows what was typed (an
-            // escape sequence cannot act, a newline cannot break it) and the caret counts them.
-            let shown = excerpt(text, column: error.column)
-            var line = "", before = 0
-            for (i, c) in shown.text.enumerated() {
+            // Controls and bidi marks escaped first, so that the line shows what was typed
+            // (an escape sequence cannot act, a newline cannot break it), the column moved
+            // past the escapes before it; then a long expression is shown around the
+            // column, short enough that stderr's clipping of long words leaves it whole
+            // and the caret under its character.
+            var escaped = "", column = error.column
+            for (i, c) in text.enumerated() {
                 let written = String(c).escapingControls
-                line += written
-                if i < shown.caret - 1 { before += written.count }
+                escaped += written
+                if i < error.column - 1 { column += written.count - 1 }
             }
-            complain("  \(line)")
-            complain("  \(String(repeating: " ", count: max(0, before + max(0, shown.caret - 1 - shown.text.count))))^")
+            let shown = excerpt(escaped, column: column)
+            complain("  \(shown.text)")
+            complain("  \(String(repeating: " ", count: max(0, shown.caret - 1)))^")
             throw Exit.invalidInput
         }
     }

@@ -88,8 +88,8 @@ struct Synthesize: ParsableCommand {
             return
         }
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
-        let reader = try force ? InputFile.openFIFOForWriting(output) : nil
-        defer { if let reader { closeDescriptor(reader) } }
+        let fifoWriter = try force ? InputFile.openFIFOForWriting(output) : nil
+        defer { if let fifoWriter { closeDescriptor(fifoWriter) } }
         do throws(LogError) {
             let recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in
                 try Recorder(creating: output, options: writing.options, replacingExisting: force)

@@ -54,7 +54,7 @@ struct Testgen: ParsableCommand {
             if !allowFailing { throw Exit.damaged }
         }
         if events.count > Testgen.manyEvents {
-            complain("note: the test embeds all \(events.count) events, and the file is held whole while it is made (about 350 bytes an event); `selectlog shrink` first makes a short test of the same expectation")
+            complain("note: the test embeds all \(events.count) events, and the file is held whole while it is made (about 370 bytes an event); `selectlog shrink` first makes a short test of the same expectation")
         }
         let base = output.split(separator: "/").last.map { String($0.split(separator: ".").first ?? "") } ?? ""
         let typeName = TestSource.identifier(name ?? (base.isEmpty ? "Reproduction" : base))

@@ -100,10 +100,6 @@ struct Verify: ParsableCommand {
                      : "\(log): cannot repair: the file header itself is damaged")
             throw Exit.damaged
         }
-        if done.savedBytes == 0 {
-            print("\(log): already cut back to its intact prefix (by another repair?): \(done.keptBytes) bytes (\(report.intactEvents) events)")
-        } else {
-            print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
-        }
+        print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
     }
 }

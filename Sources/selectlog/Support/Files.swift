@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import SelectLogStore
 
 enum FileHandleWriter {
     static func writeStderr(_ s: String) {
@@ -72,8 +73,13 @@ final class InputFile {
         while true {
             let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             if fd >= 0 {
-                let flags = fcntl(fd, F_GETFL)
-                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+                // Still the FIFO (not a file put at its name meanwhile), and blocking again.
+                var opened = stat()
+                guard fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFIFO, FileIO.clearNonBlocking(fd) else {
+                    close(fd)
+                    complain("\(path): cannot open: it changed while it was opened (it is no longer a FIFO)")
+                    throw Exit.io
+                }
                 return fd
             }
             guard errno == ENXIO || errno == EINTR else {
