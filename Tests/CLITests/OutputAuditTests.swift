@@ -159,6 +159,27 @@ extension OutputAuditTests {
     }
 }
 
+extension OutputAuditTests {
+    @Test("shrink names a line the engine refuses after the moment EXPR holds, as it names a line that is not JSON there (65)")
+    func shrinkChecksEveryEvent() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let head = """
+            {"type": "reload", "sections": [{"rows": 3}]}
+            {"type": "tap", "x": 20, "y": 10}
+            {"type": "tap", "x": 20, "y": 60}
+
+            """
+        for (bad, reason) in [(#"{"type": "panMoved", "x": 20, "y": 30}"#, "line 4: panMoved"), ("{bad", "line 4: not valid JSON")] {
+            let path = try CLI.write(head + bad + "\n", to: "s.jsonl", in: dir)
+            let r = try CLI.run(["shrink", path, "--expect", "count(selected) == 1", "-o", dir.appendingPathComponent("out.jsonl").path])
+            #expect(r.status == 65, "\(bad): \(r.stderr)")
+            #expect(r.stderr.contains("\(path): \(reason)"), "\(bad): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.jsonl").path))
+        }
+    }
+}
+
 /// A flag set once, read from another thread.
 final class LockedFlag: @unchecked Sendable {
     private let lock = NSLock()

@@ -6,7 +6,8 @@ struct Shrink: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Cut a session down to a minimal script that still ends with an expectation holding.",
         discussion: """
-            EXPR must hold after some event of FILE. The output replays from an empty table, ends with \
+            EXPR must hold after some event of FILE, and every event of FILE must be valid (one \
+            that is not exits 65 naming its line, wherever it is). The output replays from an empty table, ends with \
             EXPR holding, and is 1-minimal: deleting any one event makes EXPR false or an event invalid. \
             The shrink removes whole gestures and runs of ticks and scrolls first, then collapses pan \
             samples to their turning points, merges set-up events, and removes single events. \
@@ -26,6 +27,17 @@ struct Shrink: ParsableCommand {
         try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
         let (events, lines) = try Session.events(of: file)
+        // Every event checked, as every line was decoded: an event the engine refuses after
+        // the moment EXPR holds is an error too, as a line that is not JSON there is.
+        var state = TableState()
+        for (i, e) in events.enumerated() {
+            do throws(InvalidEvent) {
+                try state.applyDiscardingChanges(e)
+            } catch {
+                complain("\(file): \(Session.place(ofEvent: i + 1, lines: lines)): \(error)")
+                throw Exit.invalidInput
+            }
+        }
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult
