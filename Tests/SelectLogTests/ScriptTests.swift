@@ -47,7 +47,7 @@ struct ScriptTests {
         (#"{"type": "tap", "x": 1e999, "y": 2}"#, "out of range"),
         // A number is quoted as written, and a whole number past the range is out of range,
         // not "not a whole number" (a review's reproducers).
-        (#"{"type": "reload", "sections": [{"rows": 1.5}]}"#, "field \"rows\" must be a whole number, not 1.5"),
+        (#"{"type": "reload", "sections": [{"rows": 1.5}]}"#, "field \"sections[0].rows\" must be a whole number, not 1.5"),
         (#"{"type": "reload", "sections": [{"rows": 2.50}]}"#, "must be a whole number, not 2.50"),
         (#"{"type": "select", "rows": [[0, 99999999999999999999]]}"#, "must be at most 2147483647, not 99999999999999999999"),
         (#"{"type": "reload", "sections": [{"rows": 1e30}]}"#, "must be at most 2147483647, not 1e30"),

@@ -186,7 +186,15 @@ struct FieldReader {
                     footer: try f.points(.footer),
                     title: try f.string(.title)))
             } catch {
-                throw InvalidEvent(type, field: "\(key)[\(k)]" + (error.field.map { ".\($0)" } ?? ""), "\(key)[\(k)]: \(error.reason)")
+                // `field "sections[0].rows" must …`, as the checks after decoding name it.
+                let path = "\(key)[\(k)]"
+                let named = error.field.map { "field \"\($0)\"" }
+                let reason = if let named, error.reason.hasPrefix(named) {
+                    "field \"\(path).\(error.field ?? "")\"" + error.reason.dropFirst(named.count)
+                } else {
+                    "\(path): \(error.reason)"
+                }
+                throw InvalidEvent(type, field: path + (error.field.map { ".\($0)" } ?? ""), reason)
             }
         }
         return out
