@@ -30,7 +30,7 @@ struct APIAuditTests {
         #expect(try LogReader(path: path).state(at: ticks + 1).events == ticks + 1)
     }
 
-    @Test("a log a LogReader in this process maps is not emptied or cut under it (.inUse, nothing changed); continued, its index is zeroed, not cut")
+    @Test("a log a LogReader in this process maps is not emptied or cut under what it reads (.inUse, nothing changed); its index and a torn tail are cut")
     func readerOpenInThisProcess() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -43,7 +43,7 @@ struct APIAuditTests {
             let refused = #expect(throws: LogError.self, "\(attempt)") {
                 switch attempt {
                 case "replace": _ = try Recorder(creating: path, replacingExisting: true)
-                default: _ = try LogRepair.cut(path, at: before.count - 10)
+                default: _ = try LogRepair.cut(path, at: before.count / 2)
                 }
             }
             #expect(refused?.code == .inUse, "\(attempt): \(String(describing: refused))")
@@ -65,26 +65,30 @@ struct APIAuditTests {
         try resumed.close()
         #expect(try tornReader.events() == Array(events.prefix(500)))
         #expect(try LogReader.verify(path: torn).isIntact)
-        // Continued with a reader open: its stored index is zeroed, not cut, and the reader
-        // (which finds its index gone) still reads every event it had.
+        // Continued with a reader open: the stored index is cut (the reader read it when it
+        // opened, and reads nothing past the last record), and the reader reads on.
         let more = Array(SyntheticSession(seed: 11, count: 3_500).suffix(500))
         let recorder = try Recorder(appendingTo: path)
         #expect(recorder.eventCount == events.count)
-        #expect(try bytes(path).count == before.count)
+        #expect(try bytes(path).count < before.count)
         for e in more { try recorder.append(e) }
         try recorder.close()
         #expect(try reader?.events() == events)
         #expect(try reader?.state(at: events.count).hashHex == (try LogReader(path: path).state(at: events.count).hashHex))
         #expect(try LogReader.verify(path: path).isIntact)
         #expect(try LogReader(path: path).events() == events + more)
-        // Once the reader is gone, the index is cut again (the recorder's own read of the
-        // log is gone by then too), and the log can be replaced.
-        reader = nil
+        // A walk of the whole file (verify's) in this process does read the index: the
+        // recorder is refused then, and the file left as it was.
         let closedSize = try bytes(path).count
-        let again = try Recorder(appendingTo: path)
-        #expect(try bytes(path).count < closedSize)
-        try again.close()
-        #expect(try bytes(path).count == closedSize)
+        do {
+            let whole = try MappedFile(path: path)
+            let refused = #expect(throws: LogError.self) { _ = try Recorder(appendingTo: path) }
+            #expect(refused?.code == .inUse && refused?.message.contains("cutting its stored index or torn tail") == true,
+                    "\(String(describing: refused))")
+            #expect(try bytes(path).count == closedSize && whole.bytes.count == closedSize)
+        }
+        // Once the reader is gone, the log can be replaced.
+        reader = nil
         try Recorder(creating: path, replacingExisting: true).close()
         #expect(try LogReader(path: path).eventCount == 0)
     }
@@ -115,7 +119,7 @@ struct APIAuditTests {
         let path = dir.appendingPathComponent("h.slog").path
         _ = try writeLog(Array(SyntheticSession(seed: 13, count: 100)), to: path)
         let before = try bytes(path)
-        for offset in [0, 1, LogFormat.fileHeaderSizeV1 - 1] {
+        for offset in [0, 1, LogFormat.fileHeaderSizeV1 - 1, LogFormat.fileHeaderSizeV1, LogFormat.fileHeaderSize - 1] {
             let refused = #expect(throws: LogError.self) { _ = try LogRepair.cut(path, at: offset) }
             #expect(refused?.code == .outOfRange && refused?.message.contains("inside the file header") == true, "\(offset)")
         }

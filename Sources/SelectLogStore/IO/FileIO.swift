@@ -248,8 +248,10 @@ final class MappedFile: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer?
     /// The mapping's slot in `LogTruncationGuard`, when the guard watches it.
     private let watchSlot: Int?
-    /// The file mapped, by device and inode, while it is in `MappedFile.mapped`.
+    /// The file mapped, by device and inode, while this mapping is in `MappedFile.mapped`.
     private let key: FileKey?
+    /// This mapping's number in `MappedFile.mapped`.
+    private let token: Int
 
     /// A file by the device and inode its descriptor reaches.
     struct FileKey: Hashable {
@@ -261,24 +263,56 @@ final class MappedFile: @unchecked Sendable {
         }
     }
 
-    /// How many mappings this process has of each file: a file one of them maps must not
-    /// be cut shorter by this process, whose read of a page past the new end would raise
-    /// SIGBUS (`LogTruncationGuard` answers it on Linux, when installed; elsewhere it ends
-    /// the process).
-    private static let mapped = LockedBox([FileKey: Int]())
+    /// This process's mappings of each file, with how far into the file each may still
+    /// read: this process must not cut a file shorter than that, or a read of a page past
+    /// the new end raises SIGBUS (`LogTruncationGuard` answers it on Linux, when
+    /// installed; elsewhere it ends the process). A mapping may read the whole file until
+    /// its owner says less (`LogReader`: up to its last record, `limitReads(to:)`).
+    private static let mapped = LockedBox(Registry())
 
-    /// Whether a reader in this process maps the file `fd` is open on.
-    static func isMapped(_ fd: Int32) -> Bool {
+    /// The mappings by file, each by its number, with how far it may read.
+    private struct Registry {
+        var next = 0
+        var reads: [FileKey: [Int: Int]] = [:]
+        mutating func remove(_ token: Int, of key: FileKey) {
+            reads[key]?[token] = nil
+            if reads[key]?.isEmpty == true { reads[key] = nil }
+        }
+    }
+
+    /// Lets the file be cut down to `end` under this mapping: its owner reads no further.
+    func limitReads(to end: Int) {
+        guard let key else { return }
+        MappedFile.mapped.withLockedValue { $0.reads[key]?[token] = end }
+    }
+
+    /// Truncates the file `fd` is open on to `size`, unless a mapping in this process may
+    /// still read past it (`.inUse`, saying what the caller was `doing`, nothing changed).
+    /// The check and the cut are made under the lock a new mapping registers under, so
+    /// none can map the file between them.
+    static func truncate(_ fd: Int32, to size: Int, path: String, doing what: String) throws(LogError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileIO.error("fstat", path) }
+        let key = FileKey(info)
+        try mapped.withLockedValue { (mapped: inout Registry) throws(LogError) in
+            if let reads = mapped.reads[key], reads.values.contains(where: { $0 > size }) { throw readerInTheWay(path, doing: what) }
+            try FileIO.truncate(fd, to: size, path: path)
+        }
+    }
+
+    /// The `.inUse` error for cutting (`doing` what) a log that a reader in this process
+    /// may still read past the cut.
+    static func readerInTheWay(_ path: String, doing what: String) -> LogError {
+        LogError(.inUse, "a LogReader in this process has this log open, and \(what) would take its bytes from under it (SIGBUS); let the reader go first. Nothing was changed",
+                 path: path)
+    }
+
+    /// Whether a mapping in this process may still read the file `fd` is open on past `size`.
+    static func readsPast(_ size: Int, of fd: Int32) -> Bool {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return false }
         let key = FileKey(info)
-        return mapped.withLockedValue { $0[key] != nil }
-    }
-
-    /// The `.inUse` error for cutting or emptying a log a reader in this process maps.
-    static func mappedError(_ path: String, doing what: String) -> LogError {
-        LogError(.inUse, "a LogReader in this process has this log open, and \(what) would take its bytes from under it (SIGBUS); let the reader go first. Nothing was changed",
-                 path: path)
+        return mapped.withLockedValue { $0.reads[key]?.values.contains { $0 > size } ?? false }
     }
 
     init(path: String) throws(LogError) {
@@ -290,21 +324,37 @@ final class MappedFile: @unchecked Sendable {
         var info = stat()
         if fstat(fd, &info) != 0 { throw FileIO.error("fstat", path) }
         if let why = FileIO.notARegularFile(info.st_mode) { throw LogError(.io, why, path: path) }
+        // Registered (as reading all of it) before its size is taken, under the lock a cut
+        // checks and truncates under: no cut in this process falls between the two.
+        let key = FileKey(info)
+        let token = MappedFile.mapped.withLockedValue { mapped in
+            mapped.next += 1
+            mapped.reads[key, default: [:]][mapped.next] = .max
+            return mapped.next
+        }
+        self.token = token
+        func unregister() { MappedFile.mapped.withLockedValue { $0.remove(token, of: key) } }
+        guard fstat(fd, &info) == 0 else {
+            unregister()
+            throw FileIO.error("fstat", path)
+        }
         let size = Int(info.st_size)
         if size == 0 {
+            unregister()
             base = nil
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             watchSlot = nil
-            key = nil
+            self.key = nil
             return
         }
         let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
-        guard let p, p != MAP_FAILED else { throw FileIO.error("mmap", path) }
+        guard let p, p != MAP_FAILED else {
+            unregister()
+            throw FileIO.error("mmap", path)
+        }
         base = p
         bytes = UnsafeRawBufferPointer(start: p, count: size)
-        let key = FileKey(info)
         self.key = key
-        MappedFile.mapped.withLockedValue { $0[key, default: 0] += 1 }
         #if canImport(Glibc)
         watchSlot = LogTruncationGuard.watch(p, count: size)
         #else
@@ -322,11 +372,7 @@ final class MappedFile: @unchecked Sendable {
         if let watchSlot { LogTruncationGuard.unwatch(watchSlot) }
         #endif
         if let base { munmap(base, bytes.count) }
-        if let key {
-            MappedFile.mapped.withLockedValue { mapped in
-                if let n = mapped[key], n > 1 { mapped[key] = n - 1 } else { mapped[key] = nil }
-            }
-        }
+        if let key { MappedFile.mapped.withLockedValue { $0.remove(token, of: key) } }
     }
 
     /// Whether a read found pages of the mapping gone, the file truncated under it (zeros

@@ -121,8 +121,12 @@ public enum LogRepair {
                 throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
                                path: path)
             }
-            guard offset >= LogFormat.fileHeaderSizeV1 else {
-                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): inside the file header (its first \(LogFormat.fileHeaderSizeV1) bytes), which would leave no log to read or append to",
+            // The header's own size (32 bytes in version 1, 40 since); 40 when it does not
+            // decode.
+            let start = (try? FileIO.read(fd, at: 0, count: Swift.min(size, LogFormat.fileHeaderSize), path: path)) ?? []
+            let headerSize = start.withUnsafeBytes { (try? FileHeader.decode($0).get())?.size } ?? LogFormat.fileHeaderSize
+            guard offset >= headerSize else {
+                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): inside the file header (its first \(headerSize) bytes), which would leave no log to read or append to",
                                path: path)
             }
             if size == offset { return Result(keptBytes: offset, savedBytes: 0, savedPath: "") }
@@ -130,7 +134,8 @@ public enum LogRepair {
                 throw LogError(.inUse, "the log has \(size) bytes, not the \(checkedSize) it had when it was checked: another writer appended to it meanwhile; nothing was cut: check it again",
                                path: path)
             }
-            if MappedFile.isMapped(fd) { throw MappedFile.mappedError(path, doing: "cutting it") }
+            // Refused before the cut bytes are saved; checked again as it truncates.
+            if MappedFile.readsPast(offset, of: fd) { throw MappedFile.readerInTheWay(path, doing: "cutting it") }
             return try LogRepair.save(fd, path: path, from: offset, length: size - offset)
         }
     }
@@ -185,7 +190,7 @@ public enum LogRepair {
             switch try existing(target, matches: fd, from: offset, length: length) {
             case .absent, .partial: break
             case .same:
-                try FileIO.truncate(fd, to: offset, path: path)
+                try MappedFile.truncate(fd, to: offset, path: path, doing: "cutting it")
                 try FileIO.syncData(fd, path: path)
                 return Result(keptBytes: offset, savedBytes: length, savedPath: target)
             case .other:
@@ -202,7 +207,7 @@ public enum LogRepair {
         }
         try save(from: fd, path: path, offset: offset, length: length, to: target,
                  through: FileIO.sibling(of: path, suffix: "\(suffix).partial"))
-        try FileIO.truncate(fd, to: offset, path: path)
+        try MappedFile.truncate(fd, to: offset, path: path, doing: "cutting it")
         try FileIO.syncData(fd, path: path)
         return Result(keptBytes: offset, savedBytes: length, savedPath: target)
     }

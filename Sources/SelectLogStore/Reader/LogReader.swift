@@ -113,6 +113,9 @@ public final class LogReader: Sendable {
         // Zeros stood in for pages another process cut off: what looked like a torn tail
         // (or an intact log) was read from them.
         if let cut = mapped.cutError() { throw cut }
+        // Nothing past the last record is read again (the stored index was read above):
+        // a recorder in this process may cut the tail or the index under this reader.
+        mapped.limitReads(to: dataEnd)
         // A log as long as its checkpoint interval holds a checkpoint.
         let interval = Int(header.checkpointInterval)
         if !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {

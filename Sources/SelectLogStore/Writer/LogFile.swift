@@ -17,14 +17,6 @@ final class LogFile {
     /// Events and coded batch bytes after the last checkpoint (or from the start), as
     /// found when a log is reopened for append (for `CheckpointPolicy`).
     private(set) var sinceCheckpoint = (events: 0, bytes: 0)
-    /// Whether `dropTail()` cuts a stored index (the log was closed cleanly), which a
-    /// reader searches where it lies in its mapping, rather than only a torn tail past
-    /// every record a reader reads.
-    private var tailHoldsIndex = false
-    /// The file's end before `dropTail()` zeroed a stored index that a reader in this
-    /// process maps, instead of cutting it: cut at `close` if the new records and index
-    /// end before it.
-    private var zeroedUpTo: Int?
     private var fd: Int32
     /// The file's one writer (`WriterClaim`), given up when it is closed.
     private let claim: WriterClaim
@@ -118,10 +110,7 @@ final class LogFile {
         let claim: WriterClaim
         do throws(LogError) { claim = try WriterClaim.take(fd, path: path) } catch { throw abandon(error) }
         do throws(LogError) {
-            if !exclusive, claim.isRegularFile {
-                if MappedFile.isMapped(fd) { throw MappedFile.mappedError(path, doing: "replacing it") }
-                try FileIO.truncate(fd, to: 0, path: path)
-            }
+            if !exclusive, claim.isRegularFile { try MappedFile.truncate(fd, to: 0, path: path, doing: "replacing it") }
         } catch {
             throw abandon(error, releasing: claim)
         }
@@ -232,7 +221,6 @@ final class LogFile {
         let file = LogFile(path: path, fd: fd, claim: claim, header: header, size: end, entries: entries, eventCount: scan.eventCount)
         handedOver = true
         file.sinceCheckpoint = since
-        file.tailHoldsIndex = scan.last?.header.kind == .index
         return file
     }
 
@@ -243,35 +231,13 @@ final class LogFile {
     /// tail, the stored index) and writes from there on. Called once the log's events have
     /// been read back: a log refused then is left as it was.
     func dropTail() throws(LogError) {
-        let fileSize = try FileIO.fileSize(fd, path: path)
-        if fileSize != size {
-            if tailHoldsIndex, MappedFile.isMapped(fd) {
-                // A reader in this process searches the stored index where it lies in its
-                // mapping: a page of it cut off would raise SIGBUS there. Zeros instead,
-                // which the reader's checks of the index refuse (it scans), which a reopen
-                // after a crash cuts as a torn tail, and which the records appended and
-                // the next index overwrite. (A torn tail lies past every record a reader
-                // reads, so it is cut.)
-                try zero(from: size, to: fileSize)
-                zeroedUpTo = fileSize
-            } else {
-                try FileIO.truncate(fd, to: size, path: path)
-            }
+        if try FileIO.fileSize(fd, path: path) != size {
+            // A LogReader in this process reads no further than its last record, which is
+            // at or before `size`: only another walk of the whole file refuses the cut.
+            try MappedFile.truncate(fd, to: size, path: path, doing: "cutting its stored index or torn tail to append")
             try FileIO.syncData(fd, path: path)
         }
         if lseek(fd, off_t(size), SEEK_SET) < 0 { throw FileIO.error("lseek", path) }
-    }
-
-    /// Writes zeros over `start..<end` of the file.
-    private func zero(from start: Int, to end: Int) throws(LogError) {
-        if lseek(fd, off_t(start), SEEK_SET) < 0 { throw FileIO.error("lseek", path) }
-        let zeros = [UInt8](repeating: 0, count: Swift.min(end - start, 1 << 16))
-        var at = start
-        while at < end {
-            let chunk = Swift.min(zeros.count, end - at)
-            try FileIO.writeAll(fd, chunk == zeros.count ? zeros : Array(zeros.prefix(chunk)), path: path)
-            at += chunk
-        }
     }
 
     private func write(_ bytes: [UInt8]) throws(LogError) {
@@ -343,8 +309,6 @@ final class LogFile {
             let offset = size
             try append(.index, payload: LogIndex.encode(entries, at: offset, version: header.version), firstEvent: eventCount, eventCount: 0,
                        baseTime: .zero, compressor: nil)
-            // Zeros left past the index (`dropTail`): the file ends with its index.
-            if let zeroedUpTo, size < zeroedUpTo { try FileIO.truncate(fd, to: size, path: path) }
         }
         if sync { try self.sync() }
     }

@@ -138,9 +138,8 @@ public final class Recorder: Sendable {
     /// resumes from the state after the last logged event, and the recorder's clock
     /// from its time. A log another recorder has open is refused (`.inUse`, `WriterClaim`)
     /// before anything is read or cut: its last record may still be in flight. A log
-    /// whose events fail their checks is refused (`.damaged`) as it is. The stored index of
-    /// a log closed cleanly is cut, or zeroed while a `LogReader` in this process maps it
-    /// (the reader then scans; cut, its pages would raise SIGBUS there).
+    /// whose events fail their checks is refused (`.damaged`) as it is. A `LogReader` in
+    /// this process may have the log open meanwhile: it reads nothing past the last record.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
         // The checkpoint interval is the log's own.
         if let problem = options.problem(at: path, checkingInterval: false) { throw problem }
@@ -271,7 +270,7 @@ public final class Recorder: Sendable {
     /// changes are not passed back through the closure.
     @inline(__always)
     private func append(_ given: consuming TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
-        let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
+        let interval = options.checkpointInterval, wakeAt = max(1, min(options.batchEvents, LogFormat.Limits.batchEvents))
         let s = guarded.lock()
         // The event's slot: the queue position is the event count. The queue is full only
         // when the writer is `queueCapacity` events behind; then wait for it.
