@@ -30,7 +30,7 @@ struct ScriptTests {
         (#"{"type": "select", "rows": [[0]]}"#, "rows[0] must be an index path"),
         (#"{"type": "select", "rows": [[0, 1.5]]}"#, "whole number"),
         (#"{"type": "setEditing", "editing": 1}"#, "true or false"),
-        (#"{"type": "reload", "sections": [{"rowHeight": 3}]}"#, "sections[0]: missing field \"rows\""),
+        (#"{"type": "reload", "sections": [{"rowHeight": 3}]}"#, "missing field \"sections[0].rows\""),
         (#"{"type": "viewport", "width": -1}"#, "must not be negative"),
         (#"{"type": "scroll", "y": 1, "dy": 2}"#, "not both"),
         // The contract's `{section}` or `{title}`: a title is checked even beside a section.

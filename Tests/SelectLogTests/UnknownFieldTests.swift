@@ -37,9 +37,9 @@ struct UnknownFieldTests {
         (#"{"type": "configure", "scrollAndSelect": {"rowsPerSec": 10}}"#,
          #"configure: unknown field "rowsPerSec" in "scrollAndSelect" (did you mean "rowsPerSecond"?)"#, "scrollAndSelect.rowsPerSec"),
         (#"{"type": "reload", "sections": [{"rows": 1}, {"rows": 2, "rowheight": 30}]}"#,
-         #"reload: sections[1]: unknown field "rowheight" (did you mean "rowHeight"?)"#, "sections[1].rowheight"),
+         #"reload: unknown field "sections[1].rowheight" (did you mean "rowHeight"?)"#, "sections[1].rowheight"),
         (#"{"type": "insertSections", "at": [0], "sections": [{"rows": 2, "titel": "A"}]}"#,
-         #"insertSections: sections[0]: unknown field "titel" (did you mean "title"?)"#, "sections[0].titel"),
+         #"insertSections: unknown field "sections[0].titel" (did you mean "title"?)"#, "sections[0].titel"),
         (#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#, #"tap: unknown field "pressure""#, "pressure"),
         (#"{"type": "tap", "x": 1, "y": 2, "fingers": 2}"#, #"tap: unknown field "fingers""#, "fingers"),
         (#"{"type": "panBegan", "x": 1, "y": 2, "finger": 2}"#, #"panBegan: unknown field "finger" (did you mean "fingers"?)"#, "finger"),
@@ -50,7 +50,7 @@ struct UnknownFieldTests {
         (#"{"type": "tick", "time": 5}"#, #"tick: unknown field "time""#, "time"),
         (#"{"type": "tick", "T": 5}"#, #"tick: unknown field "T" (did you mean "t"?)"#, "T"),
         (#"{"type": "tap", "x": 1, "y": 2, "z": 3}"#, #"tap: unknown field "z""#, "z"),
-        (#"{"type": "reload", "sections": [{"rows": 2, "t": 5}]}"#, #"reload: sections[0]: unknown field "t""#, "sections[0].t"),
+        (#"{"type": "reload", "sections": [{"rows": 2, "t": 5}]}"#, #"reload: unknown field "sections[0].t""#, "sections[0].t"),
     ])
     func unknownFields(line: String, message: String, field: String) {
         let e = error(line)

@@ -168,6 +168,16 @@ struct FieldReader {
                       y: try required(.y) { k throws(InvalidEvent) in try points(k) })
     }
 
+    /// Where `needle` first occurs in `text` (the core has no Foundation).
+    private func firstRange(of needle: String, in text: String) -> Range<String.Index>? {
+        var i = text.startIndex
+        while i < text.endIndex {
+            if text[i...].hasPrefix(needle) { return i..<text.index(i, offsetBy: needle.count) }
+            i = text.index(after: i)
+        }
+        return nil
+    }
+
     func sections(_ field: EventField) throws(InvalidEvent) -> [SectionSpec]? {
         guard let v = value(field) else { return nil }
         let key = field.rawValue
@@ -186,11 +196,12 @@ struct FieldReader {
                     footer: try f.points(.footer),
                     title: try f.string(.title)))
             } catch {
-                // `field "sections[0].rows" must …`, as the checks after decoding name it.
+                // `field "sections[0].rows" must …`, `missing field "sections[0].rows"`, as the
+                // checks after decoding name it.
                 let path = "\(key)[\(k)]"
                 let named = error.field.map { "field \"\($0)\"" }
-                let reason = if let named, error.reason.hasPrefix(named) {
-                    "field \"\(path).\(error.field ?? "")\"" + error.reason.dropFirst(named.count)
+                let reason = if let named, let at = firstRange(of: named, in: error.reason) {
+                    String(error.reason[..<at.lowerBound]) + "field \"\(path).\(error.field ?? "")\"" + String(error.reason[at.upperBound...])
                 } else {
                     "\(path): \(error.reason)"
                 }
