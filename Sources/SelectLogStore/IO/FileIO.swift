@@ -11,7 +11,6 @@ package enum FileIO {
         LogError(.io, "\(call) failed: \(String(cString: strerror(errno)))", path: path)
     }
 
-    /// Writes all of `bytes` at the end of `fd`, retrying short writes and EINTR.
     /// Makes `fd`, opened non-blocking (so that opening a FIFO could not wait), blocking
     /// again; false (with `errno`) when it cannot.
     package static func clearNonBlocking(_ fd: Int32) -> Bool {
@@ -19,6 +18,7 @@ package enum FileIO {
         return flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0
     }
 
+    /// Writes all of `bytes` at the end of `fd`, retrying short writes and EINTR.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(LogError) {
         var done = 0
         while done < bytes.count {

@@ -60,7 +60,7 @@ final class InputFile {
         return wait
     }
 
-    /// A FIFO given as an output (`-o FIFO --force`), opened for writing once something
+    /// A FIFO given as an output (`-o FIFO`), opened for writing once something
     /// opens it for reading: waited for as long as a FIFO input waits for a writer
     /// (`fifoWait`), then a clear error (exit 74) instead of blocking in `open` for good.
     /// The descriptor, blocking, for the caller to write through or to hold while the
