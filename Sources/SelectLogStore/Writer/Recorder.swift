@@ -175,6 +175,10 @@ public final class Recorder: Sendable {
 
     private init(file: LogFile, state engine: TableState, options: Options, writer thread: WorkerThread.Reservation) {
         self.path = file.path
+        // A batch holds at most the format's limit (`LogAssembler` caps it too); the append
+        // path reads the capped value, so it needs no check of its own.
+        var options = options
+        options.batchEvents = min(options.batchEvents, LogFormat.Limits.batchEvents)
         self.options = options
         file.failsWritesPast = options.failsWritesPast
         let queue = AppendQueue(capacity: options.queueCapacity)
@@ -270,7 +274,7 @@ public final class Recorder: Sendable {
     /// changes are not passed back through the closure.
     @inline(__always)
     private func append(_ given: consuming TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
-        let interval = options.checkpointInterval, wakeAt = max(1, min(options.batchEvents, LogFormat.Limits.batchEvents))
+        let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
         let s = guarded.lock()
         // The event's slot: the queue position is the event count. The queue is full only
         // when the writer is `queueCapacity` events behind; then wait for it.
