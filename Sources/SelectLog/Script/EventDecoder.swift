@@ -6,6 +6,12 @@
 struct FieldReader {
     let type: String
     let members: [(key: String, value: JSONValue)]
+    /// What this object's field names are prefixed with in messages (`sections[0].` for a
+    /// section's): the path from the event to the object.
+    var path = ""
+
+    /// A field's name in messages: its path from the event.
+    func name(_ field: EventField) -> String { path + field.rawValue }
 
     func fail(_ field: String, _ reason: String) -> InvalidEvent { InvalidEvent(type, field: field, reason) }
     func fail(_ reason: String) -> InvalidEvent { InvalidEvent(type, reason) }
@@ -19,10 +25,10 @@ struct FieldReader {
             if known.contains(where: { $0.rawValue == m.key }) { continue }
             var names = known.map(\.rawValue)
             if event { names += [EventField.time, EventField.type] }
-            var reason = "unknown field \(Quoted.value(m.key))"
+            var reason = "unknown field \(Quoted.value(path + m.key))"
             if let object { reason += " in \"\(object)\"" }
             if let close = NameSuggestion.closest(to: m.key, among: names) { reason += " (did you mean \"\(close)\"?)" }
-            throw fail(object.map { "\($0).\(m.key)" } ?? m.key, reason)
+            throw fail(object.map { "\($0).\(m.key)" } ?? path + m.key, reason)
         }
     }
 
@@ -37,19 +43,19 @@ struct FieldReader {
     }
 
     func required<T>(_ field: EventField, _ read: (EventField) throws(InvalidEvent) -> T?) throws(InvalidEvent) -> T {
-        guard let v = try read(field) else { throw fail(field.rawValue, "missing field \"\(field.rawValue)\"") }
+        guard let v = try read(field) else { throw fail(name(field), "missing field \"\(name(field))\"") }
         return v
     }
 
     func bool(_ field: EventField) throws(InvalidEvent) -> Bool? {
         guard let v = value(field) else { return nil }
-        guard case .bool(let b) = v else { throw fail(field.rawValue, "field \"\(field.rawValue)\" must be true or false, not \(v.kindName)") }
+        guard case .bool(let b) = v else { throw fail(name(field), "field \"\(name(field))\" must be true or false, not \(v.kindName)") }
         return b
     }
 
     func string(_ field: EventField) throws(InvalidEvent) -> String? {
         guard let v = value(field) else { return nil }
-        guard case .string(let s) = v else { throw fail(field.rawValue, "field \"\(field.rawValue)\" must be a string, not \(v.kindName)") }
+        guard case .string(let s) = v else { throw fail(name(field), "field \"\(name(field))\" must be a string, not \(v.kindName)") }
         return s
     }
 
@@ -57,9 +63,9 @@ struct FieldReader {
     func choice<T: RawRepresentable<String>>(_ field: EventField, _ all: [T], in object: String? = nil) throws(InvalidEvent) -> T? {
         guard let s = try string(field) else { return nil }
         if let known = T(rawValue: s) { return known }
-        let name = object.map { "\($0).\(field.rawValue)" } ?? field.rawValue
+        let shown = object.map { "\($0).\(field.rawValue)" } ?? name(field)
         let expected = all.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-        throw fail(name, "unknown \(name) \(JSONText.quote(s)) (expected \(expected))")
+        throw fail(shown, "unknown \(shown) \(JSONText.quote(s)) (expected \(expected))")
     }
 
     /// A number of points within `EventLimits.length`, or within `EventLimits.offset` for
@@ -75,18 +81,18 @@ struct FieldReader {
 
     func points(_ field: EventField) throws(InvalidEvent) -> Points? {
         guard let v = value(field) else { return nil }
-        return try FieldReader.points(v, field.rawValue, type: type)
+        return try FieldReader.points(v, name(field), type: type)
     }
 
     /// A content offset (`scroll`'s `y` and `target`, `panEnded`'s `targetOffset`).
     func offset(_ field: EventField) throws(InvalidEvent) -> Points? {
         guard let v = value(field) else { return nil }
-        return try FieldReader.points(v, field.rawValue, type: type, offset: true)
+        return try FieldReader.points(v, name(field), type: type, offset: true)
     }
 
     func pointsList(_ field: EventField) throws(InvalidEvent) -> [Points]? {
         guard let v = value(field) else { return nil }
-        let key = field.rawValue
+        let key = name(field)
         guard case .array(let items) = v else { throw fail(key, "field \"\(key)\" must be an array of numbers, not \(v.kindName)") }
         var out: [Points] = []
         out.reserveCapacity(items.count)
@@ -111,12 +117,12 @@ struct FieldReader {
 
     func int(_ field: EventField) throws(InvalidEvent) -> Int? {
         guard let v = value(field) else { return nil }
-        return try FieldReader.integer(v, field.rawValue, type: type)
+        return try FieldReader.integer(v, name(field), type: type)
     }
 
     func ints(_ field: EventField) throws(InvalidEvent) -> [Int]? {
         guard let v = value(field) else { return nil }
-        let key = field.rawValue
+        let key = name(field)
         guard case .array(let items) = v else { throw fail(key, "field \"\(key)\" must be an array of whole numbers, not \(v.kindName)") }
         var out: [Int] = []
         for (k, item) in items.enumerated() { out.append(try FieldReader.integer(item, "\(key)[\(k)]", type: type)) }
@@ -125,7 +131,7 @@ struct FieldReader {
 
     func strings(_ field: EventField) throws(InvalidEvent) -> [String]? {
         guard let v = value(field) else { return nil }
-        let key = field.rawValue
+        let key = name(field)
         guard case .array(let items) = v else { throw fail(key, "field \"\(key)\" must be an array of strings, not \(v.kindName)") }
         var out: [String] = []
         for (k, item) in items.enumerated() {
@@ -144,12 +150,12 @@ struct FieldReader {
 
     func rowPath(_ field: EventField) throws(InvalidEvent) -> RowPath? {
         guard let v = value(field) else { return nil }
-        return try FieldReader.rowPath(v, field.rawValue, type: type)
+        return try FieldReader.rowPath(v, name(field), type: type)
     }
 
     func rowPaths(_ field: EventField) throws(InvalidEvent) -> [RowPath]? {
         guard let v = value(field) else { return nil }
-        let key = field.rawValue
+        let key = name(field)
         guard case .array(let items) = v else { throw fail(key, "field \"\(key)\" must be an array of index paths, not \(v.kindName)") }
         var out: [RowPath] = []
         out.reserveCapacity(items.count)
@@ -159,7 +165,7 @@ struct FieldReader {
 
     func object(_ field: EventField) throws(InvalidEvent) -> FieldReader? {
         guard let v = value(field) else { return nil }
-        guard case .object(let m) = v else { throw fail(field.rawValue, "field \"\(field.rawValue)\" must be an object, not \(v.kindName)") }
+        guard case .object(let m) = v else { throw fail(name(field), "field \"\(name(field))\" must be an object, not \(v.kindName)") }
         return FieldReader(type: type, members: m)
     }
 
@@ -168,45 +174,24 @@ struct FieldReader {
                       y: try required(.y) { k throws(InvalidEvent) in try points(k) })
     }
 
-    /// Where `needle` first occurs in `text` (the core has no Foundation).
-    private func firstRange(of needle: String, in text: String) -> Range<String.Index>? {
-        var i = text.startIndex
-        while i < text.endIndex {
-            if text[i...].hasPrefix(needle) { return i..<text.index(i, offsetBy: needle.count) }
-            i = text.index(after: i)
-        }
-        return nil
-    }
-
     func sections(_ field: EventField) throws(InvalidEvent) -> [SectionSpec]? {
         guard let v = value(field) else { return nil }
-        let key = field.rawValue
+        let key = name(field)
         guard case .array(let items) = v else { throw fail(key, "field \"\(key)\" must be an array of sections, not \(v.kindName)") }
         var out: [SectionSpec] = []
         for (k, item) in items.enumerated() {
             guard case .object(let m) = item else { throw fail("\(key)[\(k)]", "\(key)[\(k)] must be a section object, not \(item.kindName)") }
-            let f = FieldReader(type: type, members: m)
-            do throws(InvalidEvent) {
-                try f.checkKnown(EventObject.section.fields, event: false)
-                out.append(SectionSpec(
-                    rows: try f.required(.rows) { k throws(InvalidEvent) in try f.int(k) },
-                    rowHeight: try f.points(.rowHeight),
-                    rowHeights: try f.pointsList(.rowHeights),
-                    header: try f.points(.header),
-                    footer: try f.points(.footer),
-                    title: try f.string(.title)))
-            } catch {
-                // `field "sections[0].rows" must …`, `missing field "sections[0].rows"`, as the
-                // checks after decoding name it.
-                let path = "\(key)[\(k)]"
-                let named = error.field.map { "field \"\($0)\"" }
-                let reason = if let named, let at = firstRange(of: named, in: error.reason) {
-                    String(error.reason[..<at.lowerBound]) + "field \"\(path).\(error.field ?? "")\"" + String(error.reason[at.upperBound...])
-                } else {
-                    "\(path): \(error.reason)"
-                }
-                throw InvalidEvent(type, field: path + (error.field.map { ".\($0)" } ?? ""), reason)
-            }
+            // Its fields named from the event: `field "sections[0].rows" must …`, as the
+            // checks after decoding name them.
+            let f = FieldReader(type: type, members: m, path: "\(key)[\(k)].")
+            try f.checkKnown(EventObject.section.fields, event: false)
+            out.append(SectionSpec(
+                rows: try f.required(.rows) { k throws(InvalidEvent) in try f.int(k) },
+                rowHeight: try f.points(.rowHeight),
+                rowHeights: try f.pointsList(.rowHeights),
+                header: try f.points(.header),
+                footer: try f.points(.footer),
+                title: try f.string(.title)))
         }
         return out
     }
