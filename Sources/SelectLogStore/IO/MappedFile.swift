@@ -27,6 +27,12 @@ final class MappedFile: @unchecked Sendable {
             device = UInt64(truncatingIfNeeded: info.st_dev)
             inode = UInt64(truncatingIfNeeded: info.st_ino)
         }
+        /// The file `fd` is open on; nil when `fstat` fails.
+        init?(of fd: Int32) {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { return nil }
+            self.init(info)
+        }
     }
 
     /// This process's mappings of each file, with how far into the file each may still
@@ -57,9 +63,7 @@ final class MappedFile: @unchecked Sendable {
     /// The check and the cut are made under the lock a new mapping registers under, so
     /// none can map the file between them.
     static func truncate(_ fd: Int32, to size: Int, path: String, doing what: String) throws(LogError) {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIO.error("fstat", path) }
-        let key = FileKey(info)
+        guard let key = FileKey(of: fd) else { throw FileIO.error("fstat", path) }
         try mapped.withLockedValue { (mapped: inout Registry) throws(LogError) in
             if let reads = mapped.reads[key], reads.values.contains(where: { $0 > size }) { throw readerInTheWay(path, doing: what) }
             try FileIO.truncate(fd, to: size, path: path)
@@ -75,9 +79,7 @@ final class MappedFile: @unchecked Sendable {
 
     /// Whether a mapping in this process may still read the file `fd` is open on past `size`.
     static func readsPast(_ size: Int, of fd: Int32) -> Bool {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return false }
-        let key = FileKey(info)
+        guard let key = FileKey(of: fd) else { return false }
         return mapped.withLockedValue { $0.reads[key]?.values.contains { $0 > size } ?? false }
     }
 

@@ -104,6 +104,22 @@ enum Session {
         }
     }
 
+    /// The state after `events` (of `file`, from `events(of:)` with its `lines`), each one
+    /// applied: one the engine refuses exits 65 naming its line, as a line that does not
+    /// decode does.
+    static func state(after events: [TimedEvent], lines: [Int]?, of file: String) throws -> TableState {
+        var state = TableState()
+        for (i, e) in events.enumerated() {
+            do throws(InvalidEvent) {
+                try state.applyDiscardingChanges(e)
+            } catch {
+                complain("\(file): \(place(ofEvent: i + 1, lines: lines)): \(error)")
+                throw Exit.invalidInput
+            }
+        }
+        return state
+    }
+
     /// Where event `index` (1-based) of an input is: `line N` of a script (its `lines`
     /// from `events(of:)`), else `event N`.
     static func place(ofEvent index: Int, lines: [Int]?) -> String {

@@ -29,15 +29,7 @@ struct Shrink: ParsableCommand {
         let (events, lines) = try Session.events(of: file)
         // Every event checked, as every line was decoded: an event the engine refuses after
         // the moment EXPR holds is an error too, as a line that is not JSON there is.
-        var state = TableState()
-        for (i, e) in events.enumerated() {
-            do throws(InvalidEvent) {
-                try state.applyDiscardingChanges(e)
-            } catch {
-                complain("\(file): \(Session.place(ofEvent: i + 1, lines: lines)): \(error)")
-                throw Exit.invalidInput
-            }
-        }
+        _ = try Session.state(after: events, lines: lines, of: file)
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult

@@ -37,15 +37,7 @@ struct Testgen: ParsableCommand {
         try refuseOutputOverInput(output, input: file)
         let expectation = try Replay.parse(expect)
         let (events, lines) = try Session.events(of: file)
-        var state = TableState()
-        for (i, e) in events.enumerated() {
-            do {
-                try state.apply(e)
-            } catch {
-                complain("\(file): \(Session.place(ofEvent: i + 1, lines: lines)): \(error)")
-                throw Exit.invalidInput
-            }
-        }
+        let state = try Session.state(after: events, lines: lines, of: file)
         if !expectation.holds(in: state) {
             complain("\(file): the expectation does not hold after its \(events.count) events; the test \(allowFailing ? "will fail until the bug is fixed" : "would fail (--allow-failing writes it all the same)")")
             for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {

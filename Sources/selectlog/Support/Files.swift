@@ -132,8 +132,7 @@ final class InputFile {
         }
         if ownsDescriptor {
             if kind == .pipe { try waitForWriter() }
-            let flags = fcntl(fd, F_GETFL)
-            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            _ = FileIO.clearNonBlocking(fd)
         }
     }
 
