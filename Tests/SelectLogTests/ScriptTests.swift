@@ -39,6 +39,12 @@ struct ScriptTests {
         (#"{"type": "scroll", "phase": "fling"}"#, "unknown phase"),
         (#"{"type": "configure", "scrollAndSelect": {"edge": "top"}}"#, "edge"),
         (#"{"type": "configure", "scrollAndSelect": {"reversal": "undo"}}"#, "reversal"),
+        // A nested object's fields are named by their path, as a section's are, and as the
+        // checks after decoding name them (`"scrollAndSelect.rowsPerSecond" must not be negative`).
+        (#"{"type": "configure", "scrollAndSelect": {"stripWidth": "a"}}"#, "field \"scrollAndSelect.stripWidth\" must be a number, not a string"),
+        (#"{"type": "configure", "scrollAndSelect": {"enabled": 1}}"#, "field \"scrollAndSelect.enabled\" must be true or false, not a number"),
+        (#"{"type": "configure", "scrollAndSelect": {"edge": "left"}}"#, "unknown scrollAndSelect.edge \"left\" (expected \"leading\" or \"trailing\")"),
+        (#"{"type": "configure", "scrollAndSelect": {"rowsPerSecond": -1}}"#, "field \"scrollAndSelect.rowsPerSecond\" must not be negative, not -1"),
         (#"{"type": "tap", "x": 1, "y": 2, "t": -5}"#, "must not be negative"),
         (#"{"x": 1}"#, "missing field \"type\""),
         (#"[1, 2]"#, "must be a JSON object"),

@@ -33,9 +33,9 @@ struct UnknownFieldTests {
 
     @Test("unknown fields of every kind name the field and, when one is close, suggest it", arguments: [
         (#"{"type": "configure", "scrollAndSelect": {"enable": true}}"#,
-         #"configure: unknown field "enable" in "scrollAndSelect" (did you mean "enabled"?)"#, "scrollAndSelect.enable"),
+         #"configure: unknown field "scrollAndSelect.enable" (did you mean "enabled"?)"#, "scrollAndSelect.enable"),
         (#"{"type": "configure", "scrollAndSelect": {"rowsPerSec": 10}}"#,
-         #"configure: unknown field "rowsPerSec" in "scrollAndSelect" (did you mean "rowsPerSecond"?)"#, "scrollAndSelect.rowsPerSec"),
+         #"configure: unknown field "scrollAndSelect.rowsPerSec" (did you mean "rowsPerSecond"?)"#, "scrollAndSelect.rowsPerSec"),
         (#"{"type": "reload", "sections": [{"rows": 1}, {"rows": 2, "rowheight": 30}]}"#,
          #"reload: unknown field "sections[1].rowheight" (did you mean "rowHeight"?)"#, "sections[1].rowheight"),
         (#"{"type": "insertSections", "at": [0], "sections": [{"rows": 2, "titel": "A"}]}"#,

@@ -18,17 +18,16 @@ struct FieldReader {
 
     /// Rejects a member the contract does not name for this object (spec 4, 5.11),
     /// suggesting the closest known name. `t` and `type` are known in an event
-    /// object; `object` names a nested object in the message.
-    func checkKnown(_ known: [EventField], event: Bool, object: String? = nil) throws(InvalidEvent) {
+    /// object. A nested object's member is named by its path (`scrollAndSelect.enable`).
+    func checkKnown(_ known: [EventField], event: Bool) throws(InvalidEvent) {
         for m in members {
             if event && (m.key == EventField.time || m.key == EventField.type) { continue }
             if known.contains(where: { $0.rawValue == m.key }) { continue }
             var names = known.map(\.rawValue)
             if event { names += [EventField.time, EventField.type] }
             var reason = "unknown field \(Quoted.value(path + m.key))"
-            if let object { reason += " in \"\(object)\"" }
             if let close = NameSuggestion.closest(to: m.key, among: names) { reason += " (did you mean \"\(close)\"?)" }
-            throw fail(object.map { "\($0).\(m.key)" } ?? path + m.key, reason)
+            throw fail(path + m.key, reason)
         }
     }
 
@@ -60,10 +59,10 @@ struct FieldReader {
     }
 
     /// One of a string enumeration's values; anything else names the choices.
-    func choice<T: RawRepresentable<String>>(_ field: EventField, _ all: [T], in object: String? = nil) throws(InvalidEvent) -> T? {
+    func choice<T: RawRepresentable<String>>(_ field: EventField, _ all: [T]) throws(InvalidEvent) -> T? {
         guard let s = try string(field) else { return nil }
         if let known = T(rawValue: s) { return known }
-        let shown = object.map { "\($0).\(field.rawValue)" } ?? name(field)
+        let shown = name(field)
         let expected = all.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         throw fail(shown, "unknown \(shown) \(JSONText.quote(s)) (expected \(expected))")
     }
@@ -166,7 +165,9 @@ struct FieldReader {
     func object(_ field: EventField) throws(InvalidEvent) -> FieldReader? {
         guard let v = value(field) else { return nil }
         guard case .object(let m) = v else { throw fail(name(field), "field \"\(name(field))\" must be an object, not \(v.kindName)") }
-        return FieldReader(type: type, members: m)
+        // Its fields named from the event (`field "scrollAndSelect.jitter" must …`), as the
+        // checks after decoding name them.
+        return FieldReader(type: type, members: m, path: name(field) + ".")
     }
 
     func point() throws(InvalidEvent) -> ViewportPoint {
@@ -277,22 +278,16 @@ public enum EventDecoder {
             p.editorHeight = try f.points(.editorHeight)
             p.undoLimit = try f.int(.undoLimit)
             if let s = try f.object(.scrollAndSelect) {
-                let name = EventField.scrollAndSelect.rawValue
-                try s.checkKnown(EventObject.scrollAndSelect.fields, event: false, object: name)
+                try s.checkKnown(EventObject.scrollAndSelect.fields, event: false)
                 var strip = StripPatch()
-                do throws(InvalidEvent) {
-                    strip.enabled = try s.bool(.enabled)
-                    strip.edge = try s.choice(.edge, [StripEdge.leading, .trailing], in: name)
-                    strip.stripWidth = try s.points(.stripWidth)
-                    strip.topAnchor = try s.points(.topAnchor)
-                    strip.bottomAnchor = try s.points(.bottomAnchor)
-                    strip.rowsPerSecond = try s.points(.rowsPerSecond)
-                    strip.reversal = try s.choice(.reversal, [Reversal.flip, .restore], in: name)
-                    strip.jitter = try s.points(.jitter)
-                } catch {
-                    let field = error.field.map { $0.hasPrefix(name + ".") ? $0 : "\(name).\($0)" }
-                    throw InvalidEvent(error.type, field: field ?? name, error.reason)
-                }
+                strip.enabled = try s.bool(.enabled)
+                strip.edge = try s.choice(.edge, [StripEdge.leading, .trailing])
+                strip.stripWidth = try s.points(.stripWidth)
+                strip.topAnchor = try s.points(.topAnchor)
+                strip.bottomAnchor = try s.points(.bottomAnchor)
+                strip.rowsPerSecond = try s.points(.rowsPerSecond)
+                strip.reversal = try s.choice(.reversal, [Reversal.flip, .restore])
+                strip.jitter = try s.points(.jitter)
                 p.scrollAndSelect = strip
             }
             return .configure(p)
