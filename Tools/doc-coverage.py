@@ -6,8 +6,10 @@ A declaration is public when it is written `public`, `open`, or sits in a
 `///` (or `/** */`) block right above it, attributes such as `@inlinable` in
 between allowed. Enum cases of a public enum count as public. Implementations of the
 standard library's protocol requirements (`==`, `<`, `hash(into:)`, `description`,
-`makeIterator()`, `next()`) inherit their documentation in DocC and are not counted. Cheap: a line scan,
-no compiler. Usage: python3 Tools/doc-coverage.py [ROOT]
+`makeIterator()`, `next()`) inherit their documentation in DocC and are not counted. A
+doc comment with a parameter section (`- Parameters:`, `- Parameter x:`) must name every
+parameter of its function and no other, as DocC requires (`make docs` fails otherwise).
+Cheap: a line scan, no compiler. Usage: python3 Tools/doc-coverage.py [ROOT]
 """
 import os
 import re
@@ -35,6 +37,107 @@ def documented(lines, i):
         return False
     above = lines[j].strip()
     return above.startswith("///") or above.endswith("*/") and "/**" in "".join(lines[max(0, j - 40):j + 1])
+
+
+PARAMS_HEAD = re.compile(r"^\s*///\s*- Parameters:\s*$")
+PARAMS_ITEM = re.compile(r"^\s*///\s+- (\w+):")
+PARAM_ONE = re.compile(r"^\s*///\s*- Parameter (\w+):")
+
+
+def doc_block(lines, i):
+    """The `///` lines right above declaration line i (attributes skipped)."""
+    j = i - 1
+    while j >= 0 and re.match(r"^\s*@\w+", lines[j]) and not lines[j].strip().startswith("///"):
+        j -= 1
+    block = []
+    while j >= 0 and lines[j].strip().startswith("///"):
+        block.insert(0, lines[j])
+        j -= 1
+    return block
+
+
+def documented_parameters(block):
+    """The parameter names a doc comment lists, or None when it has no parameter section."""
+    names, listed, inside = [], False, False
+    for line in block:
+        one = PARAM_ONE.match(line)
+        if one:
+            names.append(one.group(1))
+            listed, inside = True, False
+        elif PARAMS_HEAD.match(line):
+            listed, inside = True, True
+        elif inside:
+            item = PARAMS_ITEM.match(line)
+            if item and re.match(r"^\s*///\s{2,}- ", line):
+                names.append(item.group(1))
+            elif re.match(r"^\s*///\s*- \w", line):
+                inside = False  # the next callout (`- Returns:`, `- Throws:`)
+    return names if listed else None
+
+
+def signature_parameters(lines, i):
+    """The parameter names (the inner ones) of the func, init or subscript at line i."""
+    text = " ".join(lines[i:i + 20])
+    text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
+    start = text.find("(", text.find("func ") + 1 if "func " in text else 0)
+    # Generic parameters (`func f<T: P>(`) come before the list.
+    if "<" in text[:start] and "func " in text:
+        depth, k = 0, text.find("<", text.find("func "))
+        while k < len(text):
+            depth += text[k] == "<"
+            depth -= text[k] == ">"
+            if depth == 0:
+                break
+            k += 1
+        start = text.find("(", k)
+    if start < 0:
+        return []
+    depth, k, parts, current = 0, start, [], ""
+    while k < len(text):
+        c = text[k]
+        if c in "([<":
+            depth += 1
+            if depth == 1:
+                k += 1
+                continue
+        elif c in ")]>":
+            depth -= 1
+            if depth == 0:
+                parts.append(current)
+                break
+        if c == "," and depth == 1:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+        k += 1
+    names = []
+    for part in parts:
+        head = part.split(":")[0].split()
+        head = [w for w in head if not w.startswith("@") and w not in ("inout", "borrowing", "consuming", "sending")]
+        if head:
+            names.append(head[-1])
+    return [n for n in names if n != "_"]
+
+
+def scan_parameters(path):
+    """Yields (line number, message) where a doc comment's parameter section does not
+    name every parameter (DocC fails `make docs` on it) or names one there is not."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for i, line in enumerate(lines):
+        if not re.match(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(public|open)\b.*\b(func|init\??|subscript)\b", line):
+            continue
+        listed = documented_parameters(doc_block(lines, i))
+        if listed is None:
+            continue
+        actual = signature_parameters(lines, i)
+        missing = [n for n in actual if n not in listed]
+        extra = [n for n in listed if n not in actual]
+        if missing:
+            yield i + 1, "parameters missing from its doc comment: " + ", ".join(missing)
+        if extra:
+            yield i + 1, "its doc comment documents parameters it does not have: " + ", ".join(extra)
 
 
 def scan(path):
@@ -100,13 +203,17 @@ def main():
                     path = os.path.join(dirpath, name)
                     for line, text in scan(path):
                         missing.append(f"{os.path.relpath(path, root)}:{line}: public declaration without a doc comment: {text}")
+                    for line, text in scan_parameters(path):
+                        missing.append(f"{os.path.relpath(path, root)}:{line}: {text}")
                     count += 1
     for m in missing:
         print(m, file=sys.stderr)
     if missing:
-        print(f"doc-coverage: {len(missing)} public declarations without a doc comment", file=sys.stderr)
+        print(f"doc-coverage: {len(missing)} public declarations without a doc comment, or with parameters it does not document",
+              file=sys.stderr)
         return 1
-    print(f"doc-coverage: every public declaration in {count} files of {', '.join(ROOTS)} has a doc comment")
+    print(f"doc-coverage: every public declaration in {count} files of {', '.join(ROOTS)} has a doc comment,"
+          " and every parameter section names its parameters")
     return 0
 
 

@@ -63,11 +63,14 @@ public enum LogRepair {
     /// once before it waits), one in this process refuses it (`.inUse`).
     ///
     /// - Parameters:
+    ///   - path: The log's file.
     ///   - replaying: Also replay the events and compare every checkpoint
     ///     (`LogReader.verify(path:replaying:)`).
     ///   - checked: A report of the log made before, unheld (to show its verdict first),
     ///     by a check with the same `replaying`: it is used as it is while the log still
     ///     has its size; otherwise the log is checked again.
+    ///   - waiting: Called once, before the repair waits for a recorder or another repair
+    ///     of the log in another process (to say so); not called when nothing holds it.
     ///
     /// ```swift
     /// let outcome = try LogRepair.repair(path)
