@@ -19,6 +19,7 @@ ROOTS = ["Sources/SelectLog", "Sources/SelectLogStore"]
 DECL = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*"
     r"(?P<access>public|open|package|internal|private|fileprivate)?\s*"
+    r"(?:(?:public|package|internal|private|fileprivate)\(set\)\s+)?"
     r"(?:(?:final|static|class|mutating|nonmutating|nonisolated|override|convenience|required|indirect|lazy|dynamic|consuming|borrowing)\s+)*"
     r"(?P<kind>struct|enum|class|actor|protocol|typealias|func|init\??|subscript|var|let|case|extension|associatedtype)\b"
 )

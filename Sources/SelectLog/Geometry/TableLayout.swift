@@ -18,16 +18,20 @@ public enum TableElement: Hashable, Sendable {
 /// A Fenwick tree over section heights finds the section at a content offset in
 /// O(log sections); each section's `HeightTree` finds the row in O(log rows).
 public struct TableLayout: Equatable, Sendable {
+    /// The sections, top to bottom: each one's header, rows and footer.
     public private(set) var sections: [LayoutSection] { didSet { lastRow = RowMemo() } }
     /// The data row the editor row sits below, if open.
     public private(set) var editorRow: RowPath? { didSet { lastRow = RowMemo() } }
+    /// The editor row's height (`configure`'s `editorHeight`), laid out while it is open.
     public private(set) var editorHeight: Points { didSet { lastRow = RowMemo() } }
     /// Fenwick tree over each section's laid-out height (1-based).
     private var tree: [Int64]
     /// The sum of the tree: the content height.
     private var total: Int64 = 0
-    /// Data rows over all sections, and their total height, for the mean row height.
+    /// Data rows over all sections, for the mean row height.
     public private(set) var rowCount: Int
+    /// The data rows' total height over all sections (headers, footers and the editor row
+    /// left out), for the mean row height.
     public private(set) var rowTotal: Points
     /// The data row `row(at:)` found last and its span: most pan samples at 120 Hz stay
     /// in one row, and then the hit test is a comparison. Every change to the layout

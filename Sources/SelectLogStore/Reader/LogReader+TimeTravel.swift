@@ -295,6 +295,7 @@ public final class LogCursor {
     public let log: LogReader
     /// Events applied: `state` is the state after the first `position` events.
     public private(set) var position: Int
+    /// The table after the first `position` events.
     public private(set) var state: TableState
 
     /// A cursor at `position` (events applied).
