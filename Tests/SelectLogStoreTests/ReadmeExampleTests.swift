@@ -47,5 +47,13 @@ struct ReadmeExampleTests {
         #expect(state.selection.paths == [RowPath(0, 1)])
         let why = try log.lastChange(of: RowPath(0, 1), at: log.eventCount)
         #expect(why.kind == .changed && why.event == 1)
+        var seen: [(Int, String)] = []
+        try log.forEachEvent { index, timed in
+            seen.append((index, "\(timed)"))
+            return true
+        }
+        #expect(seen.map(\.0) == [0, 1])
+        #expect(seen.first?.1.hasPrefix(#"{"type": "reload""#) == true, "\(seen)")
+        #expect(seen.last?.1.contains(#""type": "tap""#) == true, "\(seen)")
     }
 }

@@ -251,6 +251,9 @@ public final class Recorder: Sendable {
     ///
     /// The time is read under the recorder's lock, so events from any number of threads
     /// are stamped in the order they are appended and never rejected as out of order.
+    /// A stamp is never earlier than the last event's time: after a `TimedEvent`
+    /// appended with a time ahead of the clock (`now`), stamped events take that time
+    /// until the clock passes it.
     @discardableResult
     public func append(_ event: consuming Event) throws(LogError) -> TableChanges {
         try append(TimedEvent(event), stamp: true)
