@@ -1,7 +1,7 @@
 import SelectLog
 
 /// An error from the log: what went wrong, and where (path, byte offset, event index).
-public struct LogError: Error, Sendable, CustomStringConvertible {
+public struct LogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of failure.
     public enum Code: Sendable, Equatable {
         /// A system call failed.
@@ -45,15 +45,29 @@ public struct LogError: Error, Sendable, CustomStringConvertible {
     public var eventIndex: Int?
     /// The engine's reason, for `.invalidEvent`.
     public var invalidEvent: InvalidEvent?
+    /// The system's error number (`errno`) when a system call failed (`.io`,
+    /// `.syncFailed`); nil otherwise. `ENOENT` when opening a log found no file at its
+    /// path (`Recorder(appendingTo:)`, `LogReader(path:)`), so that a caller can make a
+    /// new log then without reading the message:
+    ///
+    /// ```swift
+    /// func recorder(continuing path: String) throws(LogError) -> Recorder {
+    ///     do { return try Recorder(appendingTo: path) }
+    ///     catch where error.errnoCode == ENOENT { return try Recorder(creating: path) }
+    /// }
+    /// ```
+    public var errnoCode: Int32?
 
     /// An error of `code` saying `message`, with where it happened.
-    public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, eventIndex: Int? = nil, invalidEvent: InvalidEvent? = nil) {
+    public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, eventIndex: Int? = nil,
+                invalidEvent: InvalidEvent? = nil, errnoCode: Int32? = nil) {
         self.code = code
         self.message = message
         self.path = path
         self.offset = offset
         self.eventIndex = eventIndex
         self.invalidEvent = invalidEvent
+        self.errnoCode = errnoCode
     }
 
     /// Path, byte offset, event number (1-based) and message, joined by ": ". An

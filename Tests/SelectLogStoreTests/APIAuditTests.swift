@@ -8,6 +8,40 @@ import Testing
 struct APIAuditTests {
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    @Test("a log that is not there is told apart without reading the message: errnoCode ENOENT, and the snippet that makes one then works")
+    func missingLog() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("absent.slog").path
+        #expect(throws: LogError.self) { try Recorder(appendingTo: path) }
+        do {
+            _ = try Recorder(appendingTo: path)
+        } catch {
+            #expect(error.code == .io && error.errnoCode == ENOENT, "\(error)")
+        }
+        do {
+            _ = try LogReader(path: path)
+        } catch {
+            #expect(error.code == .io && error.errnoCode == ENOENT, "\(error)")
+        }
+        // LogError.errnoCode's snippet, as written there. (Its first form assigned a `var`
+        // declared before the `do` in both branches: Swift 6.3.1 crashed on it, signal 11
+        // in MandatoryAllocBoxToStack, as it does on a standalone reproducer.)
+        func recorder(continuing path: String) throws(LogError) -> Recorder {
+            do { return try Recorder(appendingTo: path) }
+            catch where error.errnoCode == ENOENT { return try Recorder(creating: path) }
+        }
+        let recorder = try recorder(continuing: path)
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 3)])))
+        try recorder.close()
+        #expect(try LogReader(path: path).eventCount == 1)
+        // An error that is not a system call's has none, and errors compare as values.
+        let damaged = LogError(.damaged, "x", path: path, offset: 40)
+        #expect(damaged.errnoCode == nil)
+        #expect(damaged == LogError(.damaged, "x", path: path, offset: 40))
+        #expect(damaged != LogError(.damaged, "x", path: path, offset: 41))
+    }
+
     @Test("batchEvents past the format's limit is taken as the limit: every event reads back")
     func batchEventsPastTheLimit() throws {
         let dir = try temporaryDirectory()

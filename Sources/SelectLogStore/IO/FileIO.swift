@@ -8,7 +8,8 @@ import Foundation
 /// The system calls the log needs, with errors that name the path and the call.
 package enum FileIO {
     static func error(_ call: String, _ path: String) -> LogError {
-        LogError(.io, "\(call) failed: \(String(cString: strerror(errno)))", path: path)
+        let code = errno
+        return LogError(.io, "\(call) failed: \(String(cString: strerror(code)))", path: path, errnoCode: code)
     }
 
     /// Makes `fd`, opened non-blocking (so that opening a FIFO could not wait), blocking
@@ -122,7 +123,7 @@ package enum FileIO {
         // A special file that cannot be synced (`-o /dev/null`): nothing to make durable.
         var st = stat()
         if reason == EINVAL, fstat(fd, &st) == 0, st.st_mode & S_IFMT != S_IFREG { return }
-        throw LogError(.syncFailed, "\(syncCall) failed: \(String(cString: strerror(reason)))", path: path)
+        throw LogError(.syncFailed, "\(syncCall) failed: \(String(cString: strerror(reason)))", path: path, errnoCode: reason)
     }
 
     /// Makes `fd`'s written data durable: 0, or -1 with `errno` set. On Linux,
