@@ -239,12 +239,12 @@ struct LogCommandTests {
         let expected = try #require(try LogReader(path: other).check().divergence)
         let text = try CLI.run(["check", other])
         #expect(text.status == 1)
-        #expect(text.stdout.contains("diverged at the \(expected.kind) of events \(expected.events.lowerBound)-\(expected.events.upperBound)"), "\(text.stdout)")
+        #expect(text.stdout.contains("diverged at the \(expected.kind) of events \(expected.events.lowerBound + 1)-\(expected.events.upperBound + 1)"), "\(text.stdout)")
         #expect(text.stdout.contains("at the checkpoint after \(expected.checkpoint ?? -1) events (recorded -> this build):"))
         #expect(text.stdout.contains("  selected "))
         let json = try CLI.run(["check", other, "--json"])
         #expect(json.status == 1)
-        #expect(json.stdout.contains(#""same": false"#) && json.stdout.contains(#""first": \#(expected.events.lowerBound), "last": \#(expected.events.upperBound)"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""same": false"#) && json.stdout.contains(#""first": \#(expected.events.lowerBound + 1), "last": \#(expected.events.upperBound + 1)"#), "\(json.stdout)")
     }
 
     @Test("a log another engine wrote replays from the start with one notice on stderr; upgrade re-records it")

@@ -68,7 +68,8 @@ enum CheckOutput {
             }
             return lines.joined(separator: "\n")
         }
-        lines.append("\(log): diverged at the \(d.kind) of events \(d.events.lowerBound)-\(d.events.upperBound): \(d.reason)")
+        // Events numbered from 1, as everywhere on the command line (the report's are 0-based).
+        lines.append("\(log): diverged at the \(d.kind) of events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1): \(d.reason)")
         lines.append(fingerprints)
         if let c = d.checkpoint {
             lines.append("at the checkpoint after \(c) events (recorded -> this build):")
@@ -116,8 +117,8 @@ enum CheckOutput {
         o.raw("checkpointsCompared", String(r.checkpointsCompared))
         if let d = r.divergence {
             var dv = ObjectWriter()
-            dv.raw("first", String(d.events.lowerBound))
-            dv.raw("last", String(d.events.upperBound))
+            dv.raw("first", String(d.events.lowerBound + 1))
+            dv.raw("last", String(d.events.upperBound + 1))
             dv.string("kind", d.kind)
             dv.string("reason", d.reason)
             dv.raw("checkpoint", d.checkpoint.map { String($0) } ?? "null")
