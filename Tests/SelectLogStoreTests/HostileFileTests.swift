@@ -238,6 +238,38 @@ struct HostileFileTests {
             guard let e = e as? LogError else { return false }
             return e.code == .unsupported && e.message.contains("written by a newer selectlog")
         }
+        // verify --deep says so, not "damaged", and a repair keeps it for a newer build.
+        let report = try LogReader.verify(path: p, replaying: true)
+        #expect(report.problem?.isNewer == true && report.intactEvents == 3, "\(String(describing: report.problem))")
+        let before = try Data(contentsOf: URL(fileURLWithPath: p))
+        let outcome = try LogRepair.repair(p)
+        #expect(outcome.cut == nil && !outcome.isIntact && outcome.report.problem?.isNewer == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: p)) == before, "a repair cut what a newer build reads")
+    }
+
+    @Test("a file header of a newer format is newer, not damage: verify says so and a repair leaves the file as it was")
+    func newerHeaderIsNotDamage() throws {
+        var f = Forge()
+        f.batch(Array(events[0..<3]), first: 0, baseTime: 0)
+        f.index()
+        var bytes = f.bytes
+        bytes[8] = UInt8(LogFormat.newestVersion + 1)
+        // The file header's checksum covers the version: fixed, as a newer writer would write it.
+        let sum = CRC32C.checksum(Array(bytes[0..<36]), salt: 0)
+        for k in 0..<4 { bytes[36 + k] = UInt8(truncatingIfNeeded: sum >> (8 * k)) }
+        let (dir, p) = try path("newer-header.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(bytes).write(to: URL(fileURLWithPath: p))
+        let report = try LogReader.verify(path: p)
+        #expect(report.problem?.isNewer == true && report.problem?.offset == 8, "\(String(describing: report.problem))")
+        #expect(report.problem?.isTornTail == false && report.problem?.isNotALog == false)
+        let outcome = try LogRepair.repair(p)
+        #expect(outcome.cut == nil && !outcome.isIntact)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: p)) == Data(bytes))
+        // A damaged header (its checksum wrong) is not newer.
+        bytes[36] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: p))
+        #expect(try LogReader.verify(path: p).problem?.isNewer == false)
     }
 
     @Test("a log whose batches are stored uncompressed (a build without zstd) reads, verifies and replays")

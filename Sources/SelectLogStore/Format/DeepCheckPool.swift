@@ -180,7 +180,8 @@ final class DeepCheckPool: @unchecked Sendable {
             var decoder: BinaryEventDecoder?
             var passed = true
             for info in unit.records {
-                if LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder, release: nil) != nil {
+                var newer = false
+                if LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder, newer: &newer, release: nil) != nil {
                     passed = false
                     break
                 }

@@ -23,6 +23,9 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     public var isTornTail: Bool
     /// The file does not begin as a log does (its magic): no log at all, not a damaged one.
     public var isNotALog = false
+    /// Written by a newer selectlog: a format version, an event type or fields this
+    /// reader does not know. Not damage: a newer build reads it, and nothing is to be cut.
+    public var isNewer = false
     public var description: String { "byte offset \(offset): \(reason)" }
 }
 
@@ -77,7 +80,8 @@ struct LogScan {
         }
         switch FileHeader.decode(bytes) {
         case .failure(let e):
-            scan.problem = LogProblem(offset: e.offset ?? 0, reason: e.message, isTornTail: false, isNotALog: e.code == .notALog)
+            scan.problem = LogProblem(offset: e.offset ?? 0, reason: e.message, isTornTail: false, isNotALog: e.code == .notALog,
+                                      isNewer: e.code == .unsupported)
             return scan
         case .success(let h):
             scan.header = h
@@ -168,9 +172,11 @@ struct LogScan {
                     }
                 } else if scan.problem == nil, deep, header.kind != .batch || info.end > checkedBefore {
                     if header.kind == .index, let pool, !pool.waitForAll() { break }
+                    var newer = false
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
-                                                   release: release == nil ? nil : releaseBehind) {
+                                                   newer: &newer, release: release == nil ? nil : releaseBehind) {
                         fail(why, end: info.end)
+                        scan.problem?.isNewer = newer
                     }
                 } else if scan.problem == nil, zeros < info.end {
                     // Only zeros follow: a payload cut and padded by zeros has a header that
@@ -249,9 +255,11 @@ struct LogScan {
     }
 
     /// Why the record `info` fails the deep checks, or nil; `decoder` carries a coded
-    /// window from one of its batches to the next.
+    /// window from one of its batches to the next. `newer` is set when it fails because a
+    /// newer selectlog wrote it (an event type or fields this reader does not know).
     static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
-                          version: UInt16, decoder: inout BinaryEventDecoder?, release: ((Int) -> Void)?) -> String? {
+                          version: UInt16, decoder: inout BinaryEventDecoder?, newer: inout Bool,
+                          release: ((Int) -> Void)?) -> String? {
         if info.header.kind == .index {
             // Checked where it lies, entry by entry: an index is as long as the log is.
             let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
@@ -278,7 +286,7 @@ struct LogScan {
                 try BinaryEventDecoder.start(&decoder, raw, info.header, version: version)
                 while try decoder?.next() != nil { n += 1 }
             } catch {
-                let newer = decoder?.isNewer ?? false
+                newer = decoder?.isNewer ?? false
                 decoder = nil
                 return newer ? "\(error)" : "batch does not decode: \(error)"
             }

@@ -46,13 +46,15 @@ public enum LogRepair {
         /// `checked` report was given, or the log's size had changed since it (another
         /// repair cut it, or a recorder appended and closed).
         public var checkedWhileHeld: Bool
-        /// What was cut; `nil` when nothing was: the log was intact, or its damage is in
-        /// its file header (`report.problem` says which), so there was nothing to keep.
+        /// What was cut; `nil` when nothing was: the log was intact, its damage is in its
+        /// file header, so there was nothing to keep, or a newer selectlog wrote what this
+        /// build cannot read (`report.problem.isNewer`), which is kept for a newer build.
         public var cut: Result?
 
         /// Whether the log is intact now: it was, or the repair cut it back to its intact
-        /// prefix. False when its file header is damaged, it is not a log, or it is cut
-        /// inside its header: no prefix can be kept, and the file is left as it was.
+        /// prefix. False when its file header is damaged, it is not a log, it is cut
+        /// inside its header (no prefix can be kept), or a newer selectlog wrote part of
+        /// it: the file is left as it was.
         public var isIntact: Bool { report.problem == nil || cut != nil }
     }
 
@@ -93,7 +95,8 @@ public enum LogRepair {
                 outcome = Outcome(report: try LogReader.verify(path: path, replaying: replaying), checkedWhileHeld: true, cut: nil)
             }
             let report = outcome.report
-            guard report.problem != nil, report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return outcome }
+            // What a newer selectlog wrote is no damage: a newer build reads it, so it is kept.
+            guard let problem = report.problem, !problem.isNewer, report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return outcome }
             outcome.cut = try held.cut(at: report.intactBytes, checkedSize: report.fileSize)
             return outcome
         }

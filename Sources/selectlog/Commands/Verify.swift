@@ -6,7 +6,8 @@ struct Verify: ParsableCommand {
         abstract: "Check a log: every header, checksum, batch and checkpoint, and the seek index.",
         discussion: """
             Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count \
-            of intact events, and exits 1. With --deep, also replays every event and compares each \
+            of intact events, and exits 1; a log that a newer selectlog wrote (a format version or an \
+            event this build does not know) is not damaged: it exits 65, and --repair cuts nothing. With --deep, also replays every event and compares each \
             checkpoint with the replayed state. With --repair, cuts the log back to its intact prefix, \
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0; a \
             failed repair can be run again.
@@ -53,7 +54,12 @@ struct Verify: ParsableCommand {
             throw Exit.damaged
         }
         printVerdict(report, mapped)
-        guard report.problem != nil else { return }
+        guard let problem = report.problem else { return }
+        if problem.isNewer {
+            // Not damage, and not to be cut: what this build cannot read, a newer one does.
+            complain("\(log): check it with a newer selectlog\(repair ? "; nothing was cut" : "")")
+            throw Exit.invalidInput
+        }
         guard repair else { throw Exit.damaged }
         try repairHolding(report)
     }
@@ -65,6 +71,10 @@ struct Verify: ParsableCommand {
         guard let problem = report.problem else {
             let replayed = deep ? ", \(counted(report.checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
             print("\(log): \(checked)intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")
+            return
+        }
+        if problem.isNewer {
+            print("\(log): \(checked)cannot be checked past byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events before it")
             return
         }
         let kind = problem.isTornTail ? "torn tail" : "damaged"
@@ -95,6 +105,10 @@ struct Verify: ParsableCommand {
         }
         if outcome.checkedWhileHeld { printVerdict(report, log, again: true) }
         guard let done = outcome.cut else {
+            if problem.isNewer {
+                complain("\(log): not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut; check it with a newer selectlog")
+                throw Exit.invalidInput
+            }
             complain(problem.isNotALog ? "\(log): cannot repair: it is not a selectlog log"
                      : problem.isTornTail ? "\(log): cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
                      : "\(log): cannot repair: the file header itself is damaged")

@@ -1,0 +1,39 @@
+import Foundation
+import SelectLogStore
+import Testing
+
+/// Findings of the 2026-12-05 afternoon audit of `inspect`, `view`, `check`, `compact`,
+/// `upgrade` and `verify --repair` against damaged, forged and unusual logs.
+@Suite("Reading commands against unusual logs (the 2026-12-05 afternoon audit)")
+struct ReadAuditTests {
+    /// A log of the debugging example whose file header says the format version after
+    /// this build's newest, with its checksum fixed: what a newer selectlog writes.
+    func newerLog(in dir: URL) throws -> (path: String, bytes: Data) {
+        let path = dir.appendingPathComponent("newer.slog").path
+        #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", path]).status == 0)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[8] = UInt8(LogFormat.newestVersion + 1)
+        let sum = CRC32C.checksum(Array(bytes[0..<36]), salt: 0)
+        for k in 0..<4 { bytes[36 + k] = UInt8(truncatingIfNeeded: sum >> (8 * k)) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (path, Data(bytes))
+    }
+
+    @Test("a newer selectlog's log is not called damaged by verify, exits 65, and --repair cuts nothing")
+    func newerLogIsNotDamaged() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, bytes) = try newerLog(in: dir)
+        for arguments in [["verify", path], ["verify", "--deep", path], ["verify", "--repair", path]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 65, "\(arguments): \(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("cannot be checked past byte offset 8: format version \(LogFormat.newestVersion + 1) is not supported: written by a newer selectlog"),
+                    "\(arguments): \(r.stdout)")
+            #expect(!r.stdout.contains("damaged") && !r.stderr.contains("damaged"), "\(arguments): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("check it with a newer selectlog"), "\(arguments): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(left == ["newer.slog"], "a repair saved or cut something: \(left)")
+    }
+}
