@@ -1,4 +1,5 @@
 import Foundation
+@testable import SelectLog
 import SelectLogStore
 import Testing
 
@@ -35,5 +36,30 @@ struct ReadAuditTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(left == ["newer.slog"], "a repair saved or cut something: \(left)")
+    }
+
+    @Test("compact refuses a log this build replays differently (exit 65, nothing written, check and upgrade named); upgrade still re-records it")
+    func compactKeepsProvenance() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = dir.appendingPathComponent("other.slog").path
+        let w = try LogRewriter(path: other, engine: LogCommandTests.tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in SyntheticSession(seed: 1, count: 3000) { try w.append(e) }
+        try w.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        let out = dir.appendingPathComponent("c.slog").path
+        for arguments in [["compact", other, "-o", out], ["compact", other]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 65, "\(arguments): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("this build replays it differently from the build that recorded it"), "\(r.stderr)")
+            #expect(r.stderr.contains("`selectlog check \(other)`") && r.stderr.contains("`selectlog upgrade \(other)`"), "\(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try CLI.run(["check", other]).status == 1)
+        // What compact refuses, upgrade does on purpose; then compact has nothing to refuse.
+        #expect(try CLI.run(["upgrade", other]).status == 0)
+        #expect(try CLI.run(["compact", other, "-o", out]).status == 0)
+        #expect(try CLI.run(["check", out]).status == 0)
     }
 }

@@ -164,3 +164,61 @@ struct FingerprintTests {
         }
     }
 }
+
+/// `Recorder.compact` records the copy with this build: it must not pass another
+/// engine's log off as this build's (the 2026-12-05 afternoon audit).
+@Suite("Compacting keeps what the log recorded")
+struct CompactProvenanceTests {
+    @Test("a log another engine wrote is refused (.diverged), nothing written; one this build replays as recorded compacts")
+    func anotherEnginesLogIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Array(SyntheticSession(seed: 1, count: 3_000))
+        let other = dir.appendingPathComponent("other.slog").path
+        let w = try LogRewriter(path: other, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in session { try w.append(e) }
+        try w.close()
+        let divergence = try #require(try LogReader(path: other).check().divergence)
+        let destination = dir.appendingPathComponent("compacted.slog").path
+        #expect { try Recorder.compact(other, into: destination) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.code == .diverged && e.message.contains("\(divergence.kind) of event")
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination), "a refused compaction left a file")
+
+        // The same events recorded by this build compact, with the same final state.
+        let same = dir.appendingPathComponent("same.slog").path
+        let v = try LogRewriter(path: same, checkpointInterval: 256, batchEvents: 100)
+        for e in session { try v.append(e) }
+        try v.close()
+        let state = try Recorder.compact(same, into: destination)
+        #expect(try state == replayed(session))
+        #expect(try LogReader(path: destination).check().isSame)
+    }
+
+    @Test("a log whose checkpoint disagrees with its events (checksums fixed) is refused, not re-recorded into a clean-looking copy")
+    func forgedCheckpointIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Array(SyntheticSession(seed: 1, count: 3_000))
+        let path = dir.appendingPathComponent("forged.slog").path
+        // A second engine's checkpoints and gesture fingerprints in a log whose file header
+        // claims this build's behaviour fingerprint (its checksum fixed): what a forged or
+        // buggy writer leaves. Readers trust its checkpoints.
+        let w = try LogRewriter(path: path, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in session { try w.append(e) }
+        try w.close()
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let current = BehaviourFingerprint.current
+        for k in 0..<8 { bytes[28 + k] = UInt8(truncatingIfNeeded: current >> (8 * k)) }
+        let sum = CRC32C.checksum(Array(bytes[0..<36]), salt: 0)
+        for k in 0..<4 { bytes[36 + k] = UInt8(truncatingIfNeeded: sum >> (8 * k)) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let forged = try LogReader(path: path)
+        #expect(forged.header.behaviour == current && forged.checkpointsTrusted)
+        #expect(try forged.check().divergence != nil)
+        let destination = dir.appendingPathComponent("compacted.slog").path
+        #expect { try Recorder.compact(path, into: destination) } throws: { ($0 as? LogError)?.code == .diverged }
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+}

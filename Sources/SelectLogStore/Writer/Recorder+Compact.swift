@@ -11,8 +11,16 @@ extension Recorder {
     /// source is left behind. Keeps the source's checkpoint interval, and a checkpoint at
     /// every multiple of it when the source has every one.
     ///
+    /// The new log is recorded by this build, with its behaviour fingerprint, gesture
+    /// fingerprints and checkpoints. So the source is first checked against this build
+    /// (`LogReader.check()`): one this build replays differently (another engine's, or
+    /// one whose checkpoints or gesture fingerprints disagree with its events) is refused
+    /// with `.diverged`, since compacting it would silently replace the behaviour it
+    /// recorded with this build's. Re-recording such a log on purpose is an upgrade's.
+    ///
     /// Throws `.unsupported` in a build without zstd, `.alreadyExists` when `destination`
-    /// exists and `replacingExisting` is false, and the reader's or writer's errors.
+    /// exists and `replacingExisting` is false, `.diverged`, and the reader's or writer's
+    /// errors.
     ///
     /// - Returns: The state after every event, equal for both logs.
     @discardableResult
@@ -24,6 +32,12 @@ extension Recorder {
             throw LogError(.io, "compacting a log into itself would overwrite it while it is read; write to another path, then rename", path: destination)
         }
         let log = try LogReader(path: source)
+        if let d = try log.check().divergence {
+            let events = d.events.lowerBound == d.events.upperBound ? "event \(d.events.lowerBound + 1)"
+                : "events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1)"
+            throw LogError(.diverged, "this build replays it differently from the build that recorded it, from the \(d.kind) of \(events) (\(d.reason)), so compacting would re-record it as this build behaves",
+                           path: source)
+        }
         var options = Options()
         // A header that names no interval (0; a crafted file) gets the default, as `upgrade` does.
         if log.header.checkpointInterval > 0 { options.checkpointInterval = Int(log.header.checkpointInterval) }

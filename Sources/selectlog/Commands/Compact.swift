@@ -16,8 +16,10 @@ struct Compact: ParsableCommand {
             replaces it only once it is complete and replays to the same state; a failure leaves both \
             as they were. A damaged LOG exits 65; a torn tail is left out with a note when writing to -o, \
             and refused in place (exit 65: `selectlog verify --repair` cuts it and keeps its bytes). \
-            A build without zstd cannot compact (exit 65). An existing -o output other than LOG is \
-            replaced only with --force (exit 64 otherwise).
+            A build without zstd cannot compact (exit 65). The copy is recorded by this build, so a LOG \
+            that this build replays differently from the build that recorded it (see `selectlog check`) \
+            is refused (exit 65): `selectlog upgrade` re-records it with this build on purpose. An \
+            existing -o output other than LOG is replaced only with --force (exit 64 otherwise).
             """)
 
     @Argument(help: "A selectlog log (or - for standard input, with -o).")
@@ -50,6 +52,10 @@ struct Compact: ParsableCommand {
             target.discard(after: error)
             if !target.complainAboutCopy(error, of: log, copy: "compacted") {
                 ReadFailure.report(error, log: log, mapped: mapped)
+            }
+            if error.code == .diverged {
+                let named = log == "-" ? "LOG" : log
+                complain("`selectlog check \(named)` shows where the two builds part ways; `selectlog upgrade \(named)` re-records it with this build on purpose")
             }
             // A recorder stops (`.closed`) only after a write failed.
             return [.io, .syncFailed, .closed, .alreadyExists].contains(error.code) ? Exit.io : Exit.invalidInput
