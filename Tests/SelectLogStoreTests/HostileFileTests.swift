@@ -171,6 +171,27 @@ struct HostileFileTests {
         #expect(deep.intactEvents == 4)
     }
 
+    @Test("an event the engine rejects, in a log whose checksums all pass: verify --deep names its batch's offset and the events before it, and a repair keeps them")
+    func rejectedEventIsDamageAtItsBatch() throws {
+        var f = Forge()
+        f.batch(Array(events[0..<4]), first: 0, baseTime: 0)
+        // A selection of a section the table does not have: a writer of this engine never logs one.
+        let t = events[3].t?.raw ?? 0
+        let at = f.batch([TimedEvent(.select(rows: [RowPath(99, 0)]), t: Micros(raw: t))], first: 4, baseTime: t)
+        f.index()
+        let (dir, p) = try path("rejected.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        #expect(try LogReader.verify(path: p).isIntact, "the shallow walk decodes it")
+        let deep = try LogReader.verify(path: p, replaying: true)
+        #expect(deep.problem?.offset == at && deep.intactEvents == 4 && deep.intactBytes == at, "\(String(describing: deep.problem))")
+        #expect(deep.problem?.reason.hasPrefix("event 5: logged event is rejected by the engine: select") == true, "\(String(describing: deep.problem))")
+        let outcome = try LogRepair.repair(p, replaying: true)
+        #expect(outcome.cut?.keptBytes == at)
+        #expect(try LogReader.verify(path: p, replaying: true).isIntact)
+        #expect(try LogReader(path: p).eventCount == 4)
+    }
+
     @Test("a file header's version past this reader's: newer when its checksum matches, damaged when it does not; 0 never")
     func headerVersion() throws {
         func failure(_ bytes: [UInt8]) -> LogError? {

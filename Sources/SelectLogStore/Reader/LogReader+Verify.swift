@@ -60,7 +60,30 @@ extension LogReader {
             report.notes.append("checkpoints not compared with a replay: the log was written by an engine that behaves differently (see `selectlog check`)")
             return report
         }
-        if reader.eventCount >= minimum, hasSecondCore, let replayed = try reader.replayComparingCheckpoints(report) {
+        do throws(LogError) {
+            return try reader.replayCheckingCheckpoints(report, pipelinedFrom: minimum)
+        } catch {
+            // An event the engine that wrote the log rejects: damage (checksums can be
+            // forged, or a buggy writer's), reported where its batch starts, with the
+            // events before that batch as the intact ones, so that a repair can keep them.
+            guard error.invalidEvent != nil, let index = error.eventIndex, let batch = try reader.batch(containing: index) else {
+                throw error
+            }
+            report.problem = LogProblem(offset: batch.offset, reason: "event \(index + 1): \(error.message)", isTornTail: false)
+            report.intactBytes = batch.offset
+            report.intactEvents = batch.header.firstEvent
+            return report
+        }
+    }
+}
+
+extension LogReader {
+    /// `verify --deep`'s replay, on other threads from `minimum` events (and a second
+    /// core), else in turn: every checkpoint compared with the replayed state.
+    fileprivate func replayCheckingCheckpoints(_ report: VerifyReport, pipelinedFrom minimum: Int) throws(LogError) -> VerifyReport {
+        var report = report
+        let reader = self
+        if eventCount >= minimum, Self.hasSecondCore, let replayed = try replayComparingCheckpoints(report) {
             return replayed
         }
         var state = TableState()

@@ -8,7 +8,7 @@ struct Verify: ParsableCommand {
             Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count \
             of intact events, and exits 1; a log that a newer selectlog wrote (a format version or an \
             event this build does not know) is not damaged: it exits 65, and --repair cuts nothing. With --deep, also replays every event and compares each \
-            checkpoint with the replayed state. With --repair, cuts the log back to its intact prefix, \
+            checkpoint with the replayed state; an event the engine rejects is damage at its batch. With --repair, cuts the log back to its intact prefix, \
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0; a \
             failed repair can be run again.
             """)
