@@ -62,4 +62,25 @@ struct ReadAuditTests {
         #expect(try CLI.run(["compact", other, "-o", out]).status == 0)
         #expect(try CLI.run(["check", out]).status == 0)
     }
+
+    @Test("inspect: a range that starts past the end says how many events the log has; a negative row gets the option's own message; an overflowing end says so")
+    func inspectArguments() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", log]).status == 0)
+        let count = try LogReader(path: log).eventCount
+        for option in ["--events", "--diff"] {
+            let r = try CLI.run(["inspect", log, option, "\(count + 1).."])
+            #expect(r.status == 64 && r.stderr.contains("\(option) \(count + 1)..: \(log) has only \(count) events"), "\(r.stderr)")
+        }
+        let big = try CLI.run(["inspect", log, "--events", "0..99999999999999999999"])
+        #expect(big.status == 64 && big.stderr.contains("(a number past 9223372036854775807)"), "\(big.stderr)")
+        for (option, value) in [("--why", "-1,0"), ("--history", "-1:0")] {
+            let r = try CLI.run(["inspect", log, option, value])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.contains("\(option) takes a row as S,R") && r.stderr.contains("not \"\(value)\""), "\(r.stderr)")
+            #expect(!r.stderr.contains("Missing value"), "\(r.stderr)")
+        }
+    }
 }

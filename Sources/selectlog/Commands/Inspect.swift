@@ -132,9 +132,13 @@ struct InspectRange {
             guard part.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(part) else { return nil }
             return .some(n)
         }
-        guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]), (a ?? 0) <= (b ?? Int.max) else {
-            throw ValidationError("\(option) takes a range A..B of event numbers with 0 <= A <= B (either end may be left out), not \"\(text)\"")
+        let usage = "\(option) takes a range A..B of event numbers with 0 <= A <= B (either end may be left out)"
+        guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]) else {
+            // Digits that overflow are a number too large, not a malformed range.
+            let digits = parts.count == 2 && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            throw ValidationError("\(usage), not \"\(text)\"\(digits ? " (a number past \(Int.max))" : "")")
         }
+        guard (a ?? 0) <= (b ?? Int.max) else { throw ValidationError("\(usage), not \"\(text)\"") }
         return (a, b)
     }
 
@@ -143,8 +147,8 @@ struct InspectRange {
     init(_ text: String, option: String, log: String, count: Int) throws {
         let ends = try InspectRange.bounds(text, option: option)
         let a = ends.from ?? 0, b = ends.to ?? count
-        guard a <= b else { throw ValidationError("\(option) takes a range A..B with 0 <= A <= B, not \"\(text)\"") }
-        guard b <= count else {
+        // `A..` with A past the end is past the end, as `A..B` is (not a reversed range).
+        guard a <= count, b <= count else {
             complain("\(option) \(text): \(log) has only \(counted(count, "event", "events"))")
             throw Exit.usage
         }

@@ -229,7 +229,8 @@ enum Input {
     }
 
     /// The command line with `--option -N` joined into `--option=-N`: a negative
-    /// number after an option is then judged by the option, with its own message,
+    /// number (or a row or range that starts with one, `-1,0`) after an option is then
+    /// judged by the option, with its own message,
     /// instead of being taken for an unknown option ("Missing value").
     ///
     /// An argument such as `-dash.log` that names an existing file is refused (exit 64)
@@ -263,7 +264,8 @@ enum Input {
     private static func isNegativeNumber(_ s: String) -> Bool {
         let rest = s.utf8.dropFirst()
         return s.utf8.first == UInt8(ascii: "-") && !rest.isEmpty
-            && rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
+            // Also a row (`-1,0`, `-1:0`) and a range (`-1..5`).
+            && rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ":") }
             && rest.first.map { $0 >= 0x30 && $0 <= 0x39 } == true
     }
 }
