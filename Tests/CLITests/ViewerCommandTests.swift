@@ -124,7 +124,7 @@ struct ViewerCommandTests {
         let page = dir.appendingPathComponent("page.html")
         let r = try CLI.run(["view", "Examples/debugging-session.jsonl", "-o", page.path, "--from", "2", "--to", "9", "--at", "4"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("events 3...9 of 12"))
+        #expect(r.stdout.contains("events 3..9 of 12"))
         let html = try String(contentsOf: page, encoding: .utf8)
         for forbidden in ["http:", "https:", "<link", " src=", "@import", "url(", "<iframe", "fetch(", "XMLHttpRequest"] {
             #expect(!html.contains(forbidden), "the page contains \(forbidden)")
@@ -191,7 +191,7 @@ struct ViewerCommandTests {
         let page = dir.appendingPathComponent("page.html")
         let early = try CLI.run(["view", bad, "-o", page.path, "--to", "3"])
         #expect(early.status == 0, "\(early.stderr)")
-        #expect(early.stdout.contains("events 1...3 of 4"), "\(early.stdout)")
+        #expect(early.stdout.contains("events 1..3 of 4"), "\(early.stdout)")
         #expect(early.stderr.contains("note: \(bad): line 5:"), "\(early.stderr)")
         #expect(early.stderr.contains("reading the 4 events before it"), "\(early.stderr)")
         let replayed = try CLI.run(["replay", bad, "--at", "3"])
@@ -255,8 +255,19 @@ extension ViewerCommandTests {
         #expect(r.stderr.contains("would take it past 32 MB"), "\(r.stderr)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int)
         #expect(size < 34_000_000, "\(size) bytes")
-        #expect(r.stdout.contains("wrote \(page.path): events 1..."), "\(r.stdout)")
-        #expect(!r.stdout.contains("...3003 of 3003"), "\(r.stdout)")
+        #expect(r.stdout.contains("wrote \(page.path): events 1.."), "\(r.stdout)")
+        #expect(!r.stdout.contains("..3003 of 3003"), "\(r.stdout)")
+
+        // --at past what fits from the window's start: the page starts nearer it, holds
+        // it and opens at it (it held the window's first states and opened elsewhere).
+        let at = try CLI.run(["view", script, "-o", page.path, "--at", "2900"])
+        #expect(at.status == 0, "\(at.stderr)")
+        #expect(!at.stderr.contains("it opens there, not at"), "\(at.stderr)")
+        let wrote = try #require(at.stdout.split(separator: " ").first { $0.contains("..") })
+        let ends = wrote.split(separator: ".").compactMap { Int($0) }
+        #expect(ends.count == 2 && ends[0] - 1 <= 2900 && 2900 <= ends[1], "\(at.stdout)")  // states after A - 1 through B
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("\"start\": 2900"), "the page does not open at --at")
     }
 }
 

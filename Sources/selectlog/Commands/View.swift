@@ -45,20 +45,36 @@ struct View: ParsableCommand {
             complain("\(file): \(error.message)")
             throw Exit.usage
         }
-        var data = ViewerData(file: file, total: source.eventCount, from: window.from, to: window.to, start: window.start)
-        try source.walk(from: window.from, to: window.to,
-                        start: { data.begin($0) },
-                        body: { data.add($0, $1, before: $2, after: $3) })
+        var data = try collect(source, window)
+        if data.stoppedEarly, let at, from == nil, to == nil, at > data.to {
+            // The states before --at took the page's bytes (each one large): start the
+            // window nearer it, with as many states before it as fitted, then at it.
+            let fitted = data.to - window.from
+            for start in [max(window.from, at - fitted / 2), at] where start > window.from {
+                let nearer = ViewerWindow(from: start, to: min(source.eventCount, start + ViewerWindow.limit), start: at)
+                data = try collect(source, nearer)
+                if !data.stoppedEarly || data.to >= at { break }
+            }
+        }
         if data.stoppedEarly {
             let opens = (at ?? 0) > data.to ? "; it opens there, not at --at \(at ?? 0)" : ""
             complain("note: the page ends after event \(data.to) of the window's \(window.to)\(opens): the events after it would take it past \(ViewerData.byteBudget >> 20) MB (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(data.to)")
         }
         let page = ViewerPage.html(title: file, data: data.json())
         try writeFile(output, Array(page.utf8))
-        let events = window.from == data.to ? "the state after \(data.to) of \(source.eventCount) events"
-            : "events \(window.from + 1)...\(data.to) of \(source.eventCount)"
+        let events = data.from == data.to ? "the state after \(data.to) of \(source.eventCount) events"
+            : "events \(data.from + 1)..\(data.to) of \(source.eventCount)"
         let wrote = "wrote \(output): \(events), \(page.utf8.count) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
         if namesStandardOutput(output) { FileHandleWriter.writeStderr(wrote + "\n") } else { print(wrote) }
+    }
+
+    /// The states of `window` from `source`, up to the page's byte budget.
+    private func collect(_ source: ViewerSource, _ window: ViewerWindow) throws -> ViewerData {
+        var data = ViewerData(file: file, total: source.eventCount, from: window.from, to: window.to, start: window.start)
+        try source.walk(from: window.from, to: window.to,
+                        start: { data.begin($0) },
+                        body: { data.add($0, $1, before: $2, after: $3) })
+        return data
     }
 }

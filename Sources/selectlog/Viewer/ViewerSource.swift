@@ -73,7 +73,7 @@ enum ViewerSource {
             }
         case .script(let buffer, let path):
             guard buffer.covers(from: from, to: to) else {
-                complain("\(path): events \(from + 1)...\(to) were not kept while reading; choose the window with --from and --to")
+                complain("\(path): events \(from + 1)..\(to) were not kept while reading; choose the window with --from and --to")
                 throw Exit.usage
             }
             do throws(ScriptError) {

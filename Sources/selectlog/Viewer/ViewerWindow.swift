@@ -46,10 +46,18 @@ struct ViewerWindow: Equatable {
             throw Problem(message: "--from \(low) --to \(high) is \(high - low) events; a page holds at most \(limit)")
         }
         if let at, at < low || at > high {
-            throw Problem(message: "--at \(at) is outside the window \(low)...\(high)")
+            throw Problem(message: "--at \(at) is outside the window --from \(low) --to \(high)")
         }
         self.from = low
         self.to = high
         self.start = at ?? high
+    }
+
+    /// A window of the states after `from` through after `to` events, opening at `start`
+    /// (within them): one already checked against the log.
+    init(from: Int, to: Int, start: Int) {
+        self.from = from
+        self.to = to
+        self.start = start
     }
 }
