@@ -83,4 +83,25 @@ struct ReadAuditTests {
             #expect(!r.stderr.contains("Missing value"), "\(r.stderr)")
         }
     }
+
+    @Test("a script given to upgrade is invalid input (65, as compact says), and readers name no intact events in a file that is no log or a newer one's")
+    func notALogEverywhere() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("x.slog").path
+        for command in ["upgrade", "compact"] {
+            let r = try CLI.run([command, "Examples/editor-row.jsonl", "-o", out])
+            #expect(r.status == 65, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("not a selectlog log (bad magic)") && !r.stderr.contains("intact events"), "\(command): \(r.stderr)")
+        }
+        let (newer, _) = try newerLog(in: dir)
+        for command in ["replay", "inspect", "export", "check"] {
+            let r = try CLI.run([command, newer])
+            #expect(r.status == 65, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("written by a newer selectlog") && !r.stderr.contains("intact events"), "\(command): \(r.stderr)")
+        }
+        let json = try CLI.run(["check", newer, "--json"])
+        #expect(json.stdout.contains(#""kind": "unsupported""#), "\(json.stdout)")
+        #expect { try LogReader(path: newer) } throws: { ($0 as? LogError)?.code == .unsupported }
+    }
 }

@@ -144,6 +144,11 @@ package struct FileHeader: Sendable, Equatable {
             if version == 0 {
                 return .failure(LogError(.damaged, "format version 0 does not exist (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
             }
+            // Formats are numbered one after another: a version past 255 is text or noise
+            // after the magic, not a newer selectlog's.
+            if version > 255 {
+                return .failure(LogError(.damaged, "format version \(version) is not one a selectlog writes (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
+            }
             return .failure(LogError(.unsupported, "format version \(version) is not supported: written by a newer selectlog (this reader knows versions 1 to \(LogFormat.newestVersion))", offset: 8))
         }
         let size = version == 1 ? LogFormat.fileHeaderSizeV1 : LogFormat.fileHeaderSize

@@ -92,8 +92,12 @@ public final class LogReader: Sendable {
                 let (offset, reason, events) = earlier ?? (problem.offset, problem.reason, scan.eventCount)
                 // Damage in the file header is before any event: it names none. Unless it
                 // was read from the zeros that stand in for pages another process cut off.
-                throw mapped.cutError() ?? LogError(scan.header == nil && offset == 0 && !problem.isTornTail ? .notALog : .damaged,
-                                                    "\(reason) (\(events) intact events before it)", path: path, offset: offset,
+                // A file that is no log, or a newer selectlog's (its file header says so),
+                // has no events to count.
+                let notALog = scan.header == nil && offset == 0 && !problem.isTornTail
+                let newer = earlier == nil && problem.isNewer
+                throw mapped.cutError() ?? LogError(newer ? .unsupported : notALog ? .notALog : .damaged,
+                                                    notALog || newer ? reason : "\(reason) (\(events) intact events before it)", path: path, offset: offset,
                                                     eventIndex: scan.header == nil ? nil : events)
             }
             guard let h = scan.header else { throw mapped.cutError() ?? LogError(.damaged, "no file header", path: path, offset: 0) }

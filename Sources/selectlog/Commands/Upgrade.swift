@@ -14,7 +14,7 @@ struct Upgrade: ParsableCommand {
             Reads every event of LOG (any format version this build reads, 1 to 6) and writes them again as this build \
             records them, into a file beside the output that replaces it only once the new log is complete: \
             LOG itself without -o. Fails, leaving LOG and the output untouched, if this build rejects an event \
-            (exit 65) or LOG is damaged (exit 1). A torn tail (the last record cut short) is left out with a \
+            or LOG is not a log (exit 65), or LOG is damaged (exit 1). A torn tail (the last record cut short) is left out with a \
             note when writing to -o, and refused in place (exit 1): `selectlog verify --repair` cuts it and \
             keeps its bytes.
             """)
@@ -77,8 +77,10 @@ struct Upgrade: ParsableCommand {
     private func fail(_ error: LogError, mapped: String) throws -> Never {
         ReadFailure.report(error, log: log, mapped: mapped)
         switch error.code {
-        case .invalidEvent, .unsupported: throw Exit.invalidInput
-        case .damaged, .notALog: throw Exit.damaged
+        // A file that is no log at all (a script, say) is invalid input, as for every
+        // other command; a damaged log is upgrade's negative answer.
+        case .invalidEvent, .unsupported, .notALog: throw Exit.invalidInput
+        case .damaged: throw Exit.damaged
         default: throw Exit.io
         }
     }
