@@ -219,7 +219,7 @@ struct OutputSafetyTests {
         #expect(process.terminationStatus == 0)
         let page = String(decoding: try Self.bytes(captured.path), as: UTF8.self)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"), "\(page.prefix(60)) … \(page.suffix(60))")
-        #expect(said == "wrote /dev/stdout: events 1...12 of 12, \(page.utf8.count) bytes\n", "\(said)")
+        #expect(said == "wrote /dev/stdout: events 1..12 of 12, \(page.utf8.count) bytes\n", "\(said)")
         #expect(try Self.files(dir) == ["dbg.slog", "out.html", "second.html", "captured.html"])
     }
 

@@ -105,7 +105,7 @@ struct ViewerBrowserTests {
         let page = dir.appendingPathComponent("session.html")
         let view = try CLI.run(["view", log, "--from", String(skip), "-o", page.path])
         #expect(view.status == 0, "\(view.stderr)")
-        #expect(view.stdout.contains("events \(skip + 1)...\(skip + window) of \(skip + window)"))
+        #expect(view.stdout.contains("events \(skip + 1)..\(skip + window) of \(skip + window)"))
         let bytes = try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int ?? .max
         let budget = 10_000_000 * window / 50_000
         #expect(bytes <= budget, "\(bytes) bytes for \(window) events; the budget is \(budget)")

@@ -60,11 +60,14 @@ struct View: ParsableCommand {
             let opens = (at ?? 0) > data.to ? "; it opens there, not at --at \(at ?? 0)" : ""
             complain("note: the page ends after event \(data.to) of the window's \(window.to)\(opens): the events after it would take it past \(ViewerData.byteBudget >> 20) MB (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(data.to)")
         }
-        let page = ViewerPage.html(title: file, data: data.json())
-        try writeFile(output, Array(page.utf8))
+        // Written a piece at a time: the page's data (up to 32 MB) is held once, by `data`.
+        var pageBytes = 0
+        try writeFile(output) { write in
+            pageBytes = try ViewerPage.write(title: file, data: data, to: write)
+        }
         let events = data.from == data.to ? "the state after \(data.to) of \(source.eventCount) events"
             : "events \(data.from + 1)..\(data.to) of \(source.eventCount)"
-        let wrote = "wrote \(output): \(events), \(page.utf8.count) bytes"
+        let wrote = "wrote \(output): \(events), \(pageBytes) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
         if namesStandardOutput(output) { FileHandleWriter.writeStderr(wrote + "\n") } else { print(wrote) }
     }

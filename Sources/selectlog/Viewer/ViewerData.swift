@@ -144,6 +144,14 @@ struct ViewerData {
 
     /// The whole data object, with gestures still in progress ending at the window's end.
     func json() -> String {
+        var out = ""
+        writeJSON { out += $0 }
+        return out
+    }
+
+    /// `json()`, handed to `emit` in pieces of up to about 64 KiB (the keys' and events'
+    /// entries as they are held), so that a page's data is never copied whole.
+    func writeJSON(_ emit: (String) throws -> Void) rethrows {
         var spans = gestures
         for open in openGestures.values.sorted(by: { $0.began < $1.began }) {
             spans.append("[\(JSONText.quote(open.kind)), \(open.began), \(to)]")
@@ -157,8 +165,21 @@ struct ViewerData {
         out += ", \"firstHash\": \"\(firstHash)\", \"firstT\": \(firstT)"
         out += ", \"types\": [" + types.map(JSONText.quote).joined(separator: ", ") + "]"
         out += ",\n\"gestures\": [" + spans.joined(separator: ", ") + "]"
-        out += ",\n\"keys\": [\n" + keys.joined(separator: ",\n") + "]"
-        out += ",\n\"events\": [\n" + events.joined(separator: ",\n") + "]}"
-        return out
+        func list(_ name: String, _ items: [String]) throws {
+            out += ",\n\"\(name)\": [\n"
+            for (k, item) in items.enumerated() {
+                if k > 0 { out += ",\n" }
+                out += item
+                if out.utf8.count >= 1 << 16 {
+                    try emit(out)
+                    out = ""
+                }
+            }
+            out += "]"
+        }
+        try list("keys", keys)
+        try list("events", events)
+        out += "}"
+        try emit(out)
     }
 }

@@ -1,8 +1,24 @@
 /// The viewer's HTML page: markup, inline style and inline script around the data the
 /// engine computed. Nothing is loaded from anywhere: no network, fonts or files.
 enum ViewerPage {
-    /// The page for `data` (a `ViewerData` JSON object), titled after `title`.
-    static func html(title: String, data: String) -> String {
+    /// The page for `data`, titled after `title`, handed to `write` a piece at a time: the
+    /// markup before the data, the data's JSON as `ViewerData.writeJSON` hands it over
+    /// (each piece made safe inside the script element), the rest. A page's data can be
+    /// 32 MB: held once (by `data`), never copied whole. Returns the page's length in bytes.
+    static func write(title: String, data: ViewerData, to write: ([UInt8]) throws -> Void) throws -> Int {
+        var bytes = 0
+        func put(_ piece: [UInt8]) throws {
+            bytes += piece.count
+            try write(piece)
+        }
+        try put(Array(head(title: title).utf8))
+        try data.writeJSON { piece in try put(embedded(piece)) }
+        try put(Array(tail.utf8))
+        return bytes
+    }
+
+    /// The markup before the data.
+    private static func head(title: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -16,7 +32,13 @@ enum ViewerPage {
         </head>
         <body>
         \(body)
-        <script type="application/json" id="data">\(embed(data))</script>
+        <script type="application/json" id="data">
+        """
+    }
+
+    /// The markup after the data.
+    private static let tail = """
+        </script>
         <script>
         \(script)
         \(drawing)
@@ -25,7 +47,6 @@ enum ViewerPage {
         </html>
 
         """
-    }
 
     /// `text` safe inside HTML text and attributes.
     static func escape(_ text: String) -> String {
@@ -45,12 +66,17 @@ enum ViewerPage {
     /// JSON safe inside a `<script>` element: `<` occurs only inside JSON strings, where
     /// `\u003c` means the same and cannot close the element.
     static func embed(_ json: String) -> String {
+        String(decoding: embedded(json), as: UTF8.self)
+    }
+
+    /// `embed(_:)`'s bytes.
+    private static func embedded(_ json: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(json.utf8.count)
         for byte in json.utf8 {
             if byte == UInt8(ascii: "<") { out += escapedLessThan } else { out.append(byte) }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     private static let escapedLessThan = Array(#"\u003c"#.utf8)
