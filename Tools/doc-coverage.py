@@ -96,6 +96,11 @@ def signature_parameters(lines, i):
     depth, k, parts, current = 0, start, [], ""
     while k < len(text):
         c = text[k]
+        if text.startswith("->", k):
+            # A closure type's arrow: its `>` closes nothing.
+            current += "->"
+            k += 2
+            continue
         if c in "([<":
             depth += 1
             if depth == 1:

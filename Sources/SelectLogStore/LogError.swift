@@ -25,8 +25,9 @@ public struct LogError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A `Recorder.Options` value out of its range (the message names it); nothing was created or opened.
         case invalidOptions
         /// This build's engine replays the log differently from the build that recorded it
-        /// (`LogReader.check()` says where), so a rewrite by this build (`Recorder.compact`)
-        /// would replace the recorded behaviour with its own; nothing was written.
+        /// (`LogReader.check()` says where), or another build's log holds nothing that
+        /// shows it does not, so a rewrite by this build (`Recorder.compact`) would
+        /// replace the recorded behaviour with its own; nothing was written.
         case diverged
         /// Another writer has the log open: a recorder, in this process or another, or a
         /// `selectlog` command that replaces or repairs it. A log has one writer at a

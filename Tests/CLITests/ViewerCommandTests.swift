@@ -219,6 +219,21 @@ extension ViewerCommandTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    @Test("the windows view tries nearer --at keep the first window's end: never more events than a window, which is what a script read once keeps around --at")
+    func nearerWindows() throws {
+        for (total, at, fitted) in [(200_000, 120_000, 700), (3_003, 2_900, 2_249), (60_000, 30_000, 0), (1_000_000, 999_999, 10)] {
+            let window = try ViewerWindow(total: total, from: nil, to: nil, at: at)
+            let nearer = window.nearer(fitted: fitted)
+            #expect(!nearer.isEmpty)
+            for w in nearer {
+                #expect(w.to == window.to && w.from > window.from && w.from <= at && w.start == at, "\(w) of \(window)")
+                #expect(w.to - w.from <= ViewerWindow.limit)
+            }
+            #expect(nearer.last?.from == at, "the last try starts at --at")
+            #expect(Set(nearer.map(\.from)).count == nearer.count, "a window tried twice")
+        }
+    }
+
     @Test("a page stops at its byte budget, at the event before the one that would pass it, and says so; what it holds is whole")
     func pageByteBudget() throws {
         let script = try Script(bytes: Array(Self.fragmentingScript(events: 400).utf8))

@@ -222,3 +222,33 @@ struct CompactProvenanceTests {
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 }
+
+extension CompactProvenanceTests {
+    @Test("another engine's log with no gesture end and no checkpoint is refused too: nothing shows this build replays it as recorded")
+    func noEvidenceIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Taps only (no gesture ends), fewer events than the checkpoint interval.
+        var events = [TimedEvent(.viewport(width: Points(390), height: Points(600))),
+                      TimedEvent(.reload(sections: [SectionSpec(rows: 30, rowHeight: Points(44))]))]
+        for k in 0..<5 { events.append(TimedEvent(.tap(ViewportPoint(x: Points(100), y: Points(20 + 44 * k))), t: .milliseconds(10 * (k + 1)))) }
+        let other = dir.appendingPathComponent("other.slog").path
+        let w = try LogRewriter(path: other, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in events { try w.append(e) }
+        try w.close()
+        let report = try LogReader(path: other).check()
+        #expect(report.isSame && report.gesturesCompared == 0 && report.checkpointsCompared == 0, "\(report)")
+        let destination = dir.appendingPathComponent("c.slog").path
+        #expect { try Recorder.compact(other, into: destination) } throws: { e in
+            guard let e = e as? LogError else { return false }
+            return e.code == .diverged && e.message.contains("another build recorded it")
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        // The same events from this build compact.
+        let same = dir.appendingPathComponent("same.slog").path
+        let v = try LogRewriter(path: same, checkpointInterval: 256, batchEvents: 100)
+        for e in events { try v.append(e) }
+        try v.close()
+        #expect(try Recorder.compact(same, into: destination).events == events.count)
+    }
+}

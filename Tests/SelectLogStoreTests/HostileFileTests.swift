@@ -192,6 +192,25 @@ struct HostileFileTests {
         #expect(try LogReader(path: p).eventCount == 4)
     }
 
+    @Test("an event the engine rejects in a continued batch of a coded window: damage at that batch, the window's earlier batches kept by a repair")
+    func rejectedEventInAWindow() throws {
+        let t = events[5].t?.raw ?? 0
+        let bad = TimedEvent(.select(rows: [RowPath(99, 0)]), t: Micros(raw: t))
+        var f = Forge(interval: 0, version: 4)
+        let offsets = f.window([Array(events[0..<3]), Array(events[3..<6]), [bad]], first: 0, baseTime: 0)
+        f.index()
+        let (dir, p) = try path("rejected-window.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        let deep = try LogReader.verify(path: p, replaying: true)
+        #expect(deep.problem?.offset == offsets[2] && deep.intactEvents == 6 && deep.intactBytes == offsets[2],
+                "\(String(describing: deep.problem)), batches at \(offsets)")
+        #expect(deep.problem?.reason.hasPrefix("event 7: logged event is rejected by the engine: select") == true)
+        #expect(try LogRepair.repair(p, replaying: true).cut?.keptBytes == offsets[2])
+        #expect(try LogReader.verify(path: p, replaying: true).isIntact)
+        #expect(try LogReader(path: p).events() == Array(events[0..<6]))
+    }
+
     @Test("a file header's version past this reader's: newer when its checksum matches, damaged when it does not; 0 never")
     func headerVersion() throws {
         func failure(_ bytes: [UInt8]) -> LogError? {

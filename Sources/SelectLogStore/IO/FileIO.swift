@@ -164,9 +164,15 @@ package enum FileIO {
         defer { close(fd) }
         #if canImport(Darwin)
         // The entry, like the data, is only in the drive's cache after fsync (see `syncToStorage`).
-        if syncToStorage(fd) != 0 { throw LogError(.syncFailed, "\(syncCall) of directory failed: \(String(cString: strerror(errno)))", path: dir) }
+        if syncToStorage(fd) != 0 {
+            let code = errno
+            throw LogError(.syncFailed, "\(syncCall) of directory failed: \(String(cString: strerror(code)))", path: dir, errnoCode: code)
+        }
         #else
-        if fsync(fd) != 0 { throw LogError(.syncFailed, "fsync of directory failed: \(String(cString: strerror(errno)))", path: dir) }
+        if fsync(fd) != 0 {
+            let code = errno
+            throw LogError(.syncFailed, "fsync of directory failed: \(String(cString: strerror(code)))", path: dir, errnoCode: code)
+        }
         #endif
     }
 

@@ -64,9 +64,12 @@ extension LogReader {
             return try reader.replayCheckingCheckpoints(report, pipelinedFrom: minimum)
         } catch {
             // An event the engine that wrote the log rejects: damage (checksums can be
-            // forged, or a buggy writer's), reported where its batch starts, with the
-            // events before that batch as the intact ones, so that a repair can keep them.
-            guard error.invalidEvent != nil, let index = error.eventIndex, let batch = try reader.batch(containing: index) else {
+            // forged, or a buggy writer's), reported where its batch starts (a continued
+            // batch inside a coded window included: a window cut after any of its batches
+            // reads, as a crash leaves it), with the events before that batch as the
+            // intact ones, so that a repair can keep them.
+            guard error.invalidEvent != nil, let index = error.eventIndex,
+                  let batch = try reader.window(containing: index, after: nil)?.batch else {
                 throw error
             }
             report.problem = LogProblem(offset: batch.offset, reason: "event \(index + 1): \(error.message)", isTornTail: false)

@@ -242,7 +242,7 @@ final class LogFile {
 
     private func write(_ bytes: [UInt8]) throws(LogError) {
         if bytes.count > failsWritesPast &- size {
-            throw LogError(.io, "write failed: \(String(cString: strerror(ENOSPC)))", path: path)
+            throw LogError(.io, "write failed: \(String(cString: strerror(ENOSPC)))", path: path, errnoCode: ENOSPC)
         }
         try FileIO.writeAll(fd, bytes, path: path)
         size += bytes.count

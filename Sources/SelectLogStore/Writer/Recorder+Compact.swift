@@ -16,7 +16,9 @@ extension Recorder {
     /// (`LogReader.check()`): one this build replays differently (another engine's, or
     /// one whose checkpoints or gesture fingerprints disagree with its events) is refused
     /// with `.diverged`, since compacting it would silently replace the behaviour it
-    /// recorded with this build's. Re-recording such a log on purpose is an upgrade's.
+    /// recorded with this build's; so is another build's log (or a version 1 log) that
+    /// holds no gesture end or checkpoint, which nothing shows this build replays as
+    /// recorded. Re-recording such a log on purpose is an upgrade's.
     ///
     /// Throws `.unsupported` in a build without zstd, `.alreadyExists` when `destination`
     /// exists and `replacingExisting` is false, `.diverged`, and the reader's or writer's
@@ -32,11 +34,20 @@ extension Recorder {
             throw LogError(.io, "compacting a log into itself would overwrite it while it is read; write to another path, then rename", path: destination)
         }
         let log = try LogReader(path: source)
-        if let d = try log.check().divergence {
+        let check = try log.check()
+        if let d = check.divergence {
             let events = d.events.lowerBound == d.events.upperBound ? "event \(d.events.lowerBound + 1)"
                 : "events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1)"
             throw LogError(.diverged, "this build replays it differently from the build that recorded it, from the \(d.kind) of \(events) (\(d.reason)), so compacting would re-record it as this build behaves",
                            path: source)
+        }
+        // Another build's log (or a version 1 log, which names no build) that holds no
+        // gesture end or checkpoint: nothing shows that this build replays it as recorded.
+        if !log.checkpointsTrusted, check.gesturesCompared == 0, check.checkpointsCompared == 0, log.eventCount > 0 {
+            throw LogError(.diverged, log.header.behaviour == nil
+                ? "a version 1 log names no build, and this one holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's"
+                : "another build recorded it (behaviour fingerprint \(hex(log.header.behaviour ?? 0)), this build \(hex(log.engine.fingerprint))), and it holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's",
+                path: source)
         }
         var options = Options()
         // A header that names no interval (0; a crafted file) gets the default, as `upgrade` does.
@@ -70,4 +81,10 @@ func sameFile(_ a: String, _ b: String) -> Bool {
     var x = stat(), y = stat()
     guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
     return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+}
+
+/// `value` as 16 hexadecimal digits, as `check` prints a behaviour fingerprint.
+private func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
 }

@@ -169,7 +169,7 @@ public final class Recorder: Sendable {
         switch WorkerThread.reserve(name: "selectlog.rec") {
         case .success(let reservation): return reservation
         case .failure(let failure):
-            throw LogError(.io, "cannot start the recorder's writer thread: \(failure)", path: path)
+            throw LogError(.io, "cannot start the recorder's writer thread: \(failure)", path: path, errnoCode: failure.code)
         }
     }
 

@@ -55,7 +55,7 @@ struct Compact: ParsableCommand {
             }
             if error.code == .diverged {
                 let named = log == "-" ? "LOG" : log
-                complain("`selectlog check \(named)` shows where the two builds part ways; `selectlog upgrade \(named)` re-records it with this build on purpose")
+                complain("`selectlog check \(named)` shows where the two builds part ways; `selectlog upgrade \(named)` re-records it with this build on purpose (a log this build recorded that diverges is damaged: `selectlog verify --deep \(named)` says where)")
             }
             // A recorder stops (`.closed`) only after a write failed.
             return [.io, .syncFailed, .closed, .alreadyExists].contains(error.code) ? Exit.io : Exit.invalidInput

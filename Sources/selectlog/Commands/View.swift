@@ -10,7 +10,9 @@ struct View: ParsableCommand {
             changed, the state JSON, a diff between two marked points, and the state hash at each event.
 
             Events are numbered from 1; the page shows the states after --from through after --to events \
-            (default: the last 50,000 events, or 50,000 centred on --at), at most 50,000 at once.
+            (default: the last 50,000 events, or 50,000 centred on --at), at most 50,000 at once. A page \
+            holds at most 32 MB of states: past that it ends early and says where (with --at alone, the \
+            window then starts nearer --at, so that the page holds it).
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
@@ -48,10 +50,8 @@ struct View: ParsableCommand {
         var data = try collect(source, window)
         if data.stoppedEarly, let at, from == nil, to == nil, at > data.to {
             // The states before --at took the page's bytes (each one large): start the
-            // window nearer it, with as many states before it as fitted, then at it.
-            let fitted = data.to - window.from
-            for start in [max(window.from, at - fitted / 2), at] where start > window.from {
-                let nearer = ViewerWindow(from: start, to: min(source.eventCount, start + ViewerWindow.limit), start: at)
+            // window nearer it (`ViewerWindow.nearer`).
+            for nearer in window.nearer(fitted: data.to - window.from) {
                 data = try collect(source, nearer)
                 if !data.stoppedEarly || data.to >= at { break }
             }

@@ -53,11 +53,19 @@ struct ViewerWindow: Equatable {
         self.start = at ?? high
     }
 
-    /// A window of the states after `from` through after `to` events, opening at `start`
-    /// (within them): one already checked against the log.
-    init(from: Int, to: Int, start: Int) {
+    private init(from: Int, to: Int, start: Int) {
         self.from = from
         self.to = to
         self.start = start
+    }
+
+    /// The windows to try, in turn, when a page of this window ended at its byte budget
+    /// after `fitted` of its states, before the state it opens at: one that starts half
+    /// of that before it, then one that starts at it. Each keeps this window's end, so
+    /// it is never more than a window's events, which is what a script read once keeps
+    /// around the state it opens at.
+    func nearer(fitted: Int) -> [ViewerWindow] {
+        let half = max(from, start - fitted / 2)
+        return (half < start ? [half, start] : [start]).filter { $0 > from }.map { ViewerWindow(from: $0, to: to, start: start) }
     }
 }
