@@ -185,6 +185,14 @@ struct LogCommandTests {
         #expect(r.stdout.contains("intact: 3000 events") && r.stdout.contains("6 checkpoints confirmed by replay"), "\(r.stdout)")
     }
 
+    /// Writes `events` (default: the standard session's first 3,000) to `path` as a build
+    /// with `tapsNeverDeselect` records them: checkpoints every 256 events, batches of 100.
+    static func writeOtherEngineLog(_ path: String, _ events: some Sequence<TimedEvent> = SyntheticSession(seed: 1, count: 3000)) throws {
+        let w = try LogRewriter(path: path, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
+        for e in events { try w.append(e) }
+        try w.close()
+    }
+
     /// A second engine: a tap on a selected row leaves it selected.
     static let tapsNeverDeselect = EngineBehaviour(name: "taps never deselect") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
         var kept: RowPath?
@@ -233,9 +241,7 @@ struct LogCommandTests {
 
         // The log a build with another engine would have written.
         let other = dir.appendingPathComponent("other.slog").path
-        let w = try LogRewriter(path: other, engine: LogCommandTests.tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
-        for e in SyntheticSession(seed: 1, count: 3000) { try w.append(e) }
-        try w.close()
+        try LogCommandTests.writeOtherEngineLog(other)
         let expected = try #require(try LogReader(path: other).check().divergence)
         let text = try CLI.run(["check", other])
         #expect(text.status == 1)
@@ -252,9 +258,7 @@ struct LogCommandTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let other = dir.appendingPathComponent("other.slog").path
-        let w = try LogRewriter(path: other, engine: LogCommandTests.tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
-        for e in SyntheticSession(seed: 1, count: 3000) { try w.append(e) }
-        try w.close()
+        try LogCommandTests.writeOtherEngineLog(other)
         let exported = try CLI.run(["export", other])
         let script = try CLI.write(exported.stdout, to: "session.jsonl", in: dir)
         for n in ["1000", "2900"] {

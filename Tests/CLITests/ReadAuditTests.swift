@@ -43,9 +43,7 @@ struct ReadAuditTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let other = dir.appendingPathComponent("other.slog").path
-        let w = try LogRewriter(path: other, engine: LogCommandTests.tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
-        for e in SyntheticSession(seed: 1, count: 3000) { try w.append(e) }
-        try w.close()
+        try LogCommandTests.writeOtherEngineLog(other)
         let before = try Data(contentsOf: URL(fileURLWithPath: other))
         let out = dir.appendingPathComponent("c.slog").path
         for arguments in [["compact", other, "-o", out], ["compact", other]] {

@@ -16,6 +16,14 @@ let tapsNeverDeselect = EngineBehaviour(name: "taps never deselect") { (state: i
     return changes
 }
 
+/// Writes `events` to `path` as a build with `engine` records them: checkpoints every
+/// 256 events, batches of 100.
+func writeLog(_ events: some Sequence<TimedEvent>, to path: String, as engine: EngineBehaviour) throws {
+    let w = try LogRewriter(path: path, engine: engine, checkpointInterval: 256, batchEvents: 100)
+    for e in events { try w.append(e) }
+    try w.close()
+}
+
 /// Where the naive reference finds the two engines part ways: replays both side by
 /// side, comparing gesture fingerprints at gesture ends and full hashes at checkpoints.
 struct ReferenceDivergence {
@@ -175,9 +183,7 @@ struct CompactProvenanceTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let session = Array(SyntheticSession(seed: 1, count: 3_000))
         let other = dir.appendingPathComponent("other.slog").path
-        let w = try LogRewriter(path: other, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
-        for e in session { try w.append(e) }
-        try w.close()
+        try writeLog(session, to: other, as: tapsNeverDeselect)
         let divergence = try #require(try LogReader(path: other).check().divergence)
         let destination = dir.appendingPathComponent("compacted.slog").path
         #expect { try Recorder.compact(other, into: destination) } throws: { e in
@@ -205,9 +211,7 @@ struct CompactProvenanceTests {
         // A second engine's checkpoints and gesture fingerprints in a log whose file header
         // claims this build's behaviour fingerprint (its checksum fixed): what a forged or
         // buggy writer leaves. Readers trust its checkpoints.
-        let w = try LogRewriter(path: path, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
-        for e in session { try w.append(e) }
-        try w.close()
+        try writeLog(session, to: path, as: tapsNeverDeselect)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let current = BehaviourFingerprint.current
         for k in 0..<8 { bytes[28 + k] = UInt8(truncatingIfNeeded: current >> (8 * k)) }
@@ -233,9 +237,7 @@ extension CompactProvenanceTests {
                       TimedEvent(.reload(sections: [SectionSpec(rows: 30, rowHeight: Points(44))]))]
         for k in 0..<5 { events.append(TimedEvent(.tap(ViewportPoint(x: Points(100), y: Points(20 + 44 * k))), t: .milliseconds(10 * (k + 1)))) }
         let other = dir.appendingPathComponent("other.slog").path
-        let w = try LogRewriter(path: other, engine: tapsNeverDeselect, checkpointInterval: 256, batchEvents: 100)
-        for e in events { try w.append(e) }
-        try w.close()
+        try writeLog(events, to: other, as: tapsNeverDeselect)
         let report = try LogReader(path: other).check()
         #expect(report.isSame && report.gesturesCompared == 0 && report.checkpointsCompared == 0, "\(report)")
         let destination = dir.appendingPathComponent("c.slog").path
