@@ -85,16 +85,15 @@ extension LogReader {
     /// core), else in turn: every checkpoint compared with the replayed state.
     fileprivate func replayCheckingCheckpoints(_ report: VerifyReport, pipelinedFrom minimum: Int) throws(LogError) -> VerifyReport {
         var report = report
-        let reader = self
         if eventCount >= minimum, Self.hasSecondCore, let replayed = try replayComparingCheckpoints(report) {
             return replayed
         }
         var state = TableState()
         var mismatch: (offset: Int, recorded: TableState)?
-        try reader.forEachRecord { (record) throws(LogError) -> Bool in
+        try forEachRecord { (record) throws(LogError) -> Bool in
             guard record.header.kind == .checkpoint else { return true }
-            try reader.replay(into: &state, to: record.header.firstEvent)
-            let recorded = try reader.checkpointState(record)
+            try replay(into: &state, to: record.header.firstEvent)
+            let recorded = try checkpointState(record)
             if recorded.hashValue64 != state.hashValue64 {
                 mismatch = (record.offset, recorded)
                 return false
@@ -106,7 +105,7 @@ extension LogReader {
             report.note(mismatchAt: mismatch.offset, recorded: mismatch.recorded, replayed: state)
             return report
         }
-        try reader.replay(into: &state, to: reader.eventCount)
+        try replay(into: &state, to: eventCount)
         return report
     }
 }
