@@ -215,8 +215,7 @@ struct CompactProvenanceTests {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let current = BehaviourFingerprint.current
         for k in 0..<8 { bytes[28 + k] = UInt8(truncatingIfNeeded: current >> (8 * k)) }
-        let sum = CRC32C.checksum(Array(bytes[0..<36]), salt: 0)
-        for k in 0..<4 { bytes[36 + k] = UInt8(truncatingIfNeeded: sum >> (8 * k)) }
+        Forge.setFileHeaderChecksum(&bytes)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let forged = try LogReader(path: path)
         #expect(forged.header.behaviour == current && forged.checkpointsTrusted)

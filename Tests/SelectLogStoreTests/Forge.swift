@@ -124,6 +124,13 @@ struct Forge {
         return offsets
     }
 
+    /// Sets the file header's checksum (bytes 36-39, over bytes 0-35; version 2 and
+    /// later) in `b`, after a test changed the header's fields.
+    static func setFileHeaderChecksum(_ b: inout [UInt8]) {
+        let crc = CRC32C.checksum(Array(b[0..<36]), salt: 0)
+        for k in 0..<4 { b[36 + k] = UInt8(truncatingIfNeeded: crc >> (8 * k)) }
+    }
+
     static func setHeaderChecksum(_ h: inout [UInt8], salt: UInt64) {
         let covered = Array(h[0..<4]) + Array(h[8..<48])
         let crc = CRC32C.checksum(covered, salt: salt)

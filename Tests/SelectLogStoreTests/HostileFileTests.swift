@@ -295,8 +295,7 @@ struct HostileFileTests {
         var bytes = f.bytes
         bytes[8] = UInt8(LogFormat.newestVersion + 1)
         // The file header's checksum covers the version: fixed, as a newer writer would write it.
-        let sum = CRC32C.checksum(Array(bytes[0..<36]), salt: 0)
-        for k in 0..<4 { bytes[36 + k] = UInt8(truncatingIfNeeded: sum >> (8 * k)) }
+        Forge.setFileHeaderChecksum(&bytes)
         let (dir, p) = try path("newer-header.slog")
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(bytes).write(to: URL(fileURLWithPath: p))

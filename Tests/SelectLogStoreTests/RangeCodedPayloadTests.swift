@@ -241,8 +241,7 @@ struct RangeCodedPayloadTests {
     func newerVersion() throws {
         var f = Forge(version: 4)
         f.bytes[8] = UInt8(LogFormat.newestVersion + 1)
-        let crc = CRC32C.checksum(Array(f.bytes[0..<36]), salt: 0)
-        for k in 0..<4 { f.bytes[36 + k] = UInt8(truncatingIfNeeded: crc >> (8 * k)) }
+        Forge.setFileHeaderChecksum(&f.bytes)
         let result = f.bytes.withUnsafeBytes { FileHeader.decode($0) }
         guard case .failure(let e) = result else {
             Issue.record("version \(LogFormat.newestVersion + 1) was read")

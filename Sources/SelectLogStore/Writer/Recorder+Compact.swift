@@ -46,7 +46,7 @@ extension Recorder {
         if !log.checkpointsTrusted, check.gesturesCompared == 0, check.checkpointsCompared == 0, log.eventCount > 0 {
             throw LogError(.diverged, log.header.behaviour == nil
                 ? "a version 1 log names no build, and this one holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's"
-                : "another build recorded it (behaviour fingerprint \(hex(log.header.behaviour ?? 0)), this build \(hex(log.engine.fingerprint))), and it holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's",
+                : "another build recorded it (behaviour fingerprint \(BehaviourNotice.hex(log.header.behaviour ?? 0)), this build \(BehaviourNotice.hex(log.engine.fingerprint))), and it holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's",
                 path: source)
         }
         var options = Options()
@@ -81,10 +81,4 @@ func sameFile(_ a: String, _ b: String) -> Bool {
     var x = stat(), y = stat()
     guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
     return x.st_dev == y.st_dev && x.st_ino == y.st_ino
-}
-
-/// `value` as 16 hexadecimal digits, as `check` prints a behaviour fingerprint.
-private func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
 }

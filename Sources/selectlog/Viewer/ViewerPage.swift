@@ -65,12 +65,7 @@ enum ViewerPage {
 
     /// JSON safe inside a `<script>` element: `<` occurs only inside JSON strings, where
     /// `\u003c` means the same and cannot close the element.
-    static func embed(_ json: String) -> String {
-        String(decoding: embedded(json), as: UTF8.self)
-    }
-
-    /// `embed(_:)`'s bytes.
-    private static func embedded(_ json: String) -> [UInt8] {
+    static func embedded(_ json: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(json.utf8.count)
         for byte in json.utf8 {
