@@ -24,6 +24,23 @@ struct HistoryTests {
         #expect(j.stdout.contains("{\"event\": 5, \"type\": \"panMoved\", \"t\": 1008, \"path\": [0, 3], \"kind\": \"changed\", \"before\": false, \"after\": true, \"gesture\": {\"kind\": \"strip pan\", \"first\": 4, \"last\": 7}}"), "\(j.stdout)")
     }
 
+    @Test("a row created and never changed: its creation is not counted as a change, and says so")
+    func createdOnly() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", path]).status == 0)
+        // Event 3 reloads the table; the tap on [0, 8] is event 8, so before it nothing changed.
+        let r = try CLI.run(["inspect", path, "--history", "0,8", "--at", "5"])
+        #expect(r.stdout == """
+            row [0, 8] after 5 events: no change of its selection since it was created
+              event       3 t 0 ms  reload: created not selected
+
+            """, "\(r.stdout)")
+        let why = try CLI.run(["inspect", path, "--why", "contentOffset", "--at", "2"])
+        #expect(why.stdout.hasSuffix("  no event changed it: it has had this value since the log's start\n"), "\(why.stdout)")
+    }
+
     @Test("on a long session, every change listed is real and none is missing (rows followed by the engine's own row operations)")
     func synthetic() throws {
         let dir = try CLI.temporaryDirectory()

@@ -47,8 +47,15 @@ extension Inspect {
             return
         }
         let count = changes.filter { $0.kind == .changed }.count
-        print("row \(row) after \(n) events: \(count) change\(count == 1 ? "" : "s") of its selection")
+        let created = changes.first?.kind == .inserted
+        // "0 changes" above a "created" line read as a contradiction: creation is not a change.
+        let summary = count == 0
+            ? (created ? "no change of its selection since it was created" : "no change of its selection")
+            : "\(count) change\(count == 1 ? "" : "s") of its selection"
+        print("row \(row) after \(n) events: \(summary)")
         for line in lines { print(line) }
-        if changes.first?.kind != .inserted { print("  (before these, the row was as the table was loaded)") }
+        if !created {
+            print(changes.isEmpty ? "  (the row is as the table was loaded)" : "  (before these, the row was as the table was loaded)")
+        }
     }
 }

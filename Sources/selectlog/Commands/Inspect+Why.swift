@@ -85,7 +85,7 @@ extension Inspect {
         guard let i = index else {
             print(subject.hasPrefix("[")
                   ? "  no event changed its selection: it has been as it is since the table was loaded"
-                  : "  no event changed it: it has been as it is since the first event")
+                  : "  no event changed it: it has had this value since the log's start")
             return
         }
         let verb = kind == "inserted" ? "created by" : "last changed by"
