@@ -97,12 +97,31 @@ public final class TableViewForwarder: NSObject {
         tableView.addGestureRecognizer(pan)
     }
 
+    /// Called with each event the forwarder's own recognizers and display link sent that
+    /// the recorder refused, and why (a `LogError`): an event the engine finds invalid (a `panEnded` the
+    /// app already sent, an `undo` during a pan), or a recorder that has failed or been
+    /// closed (`LogError`). Nothing was applied or recorded for it. By default such an
+    /// event is dropped without a word; set this to log it or to stop the session, so
+    /// that a hole in a recording does not go unnoticed. Events sent with `apply(_:)`
+    /// throw instead.
+    public var onRefused: ((Event, any Error) -> Void)?
+
     /// Records `event` (stamped by the recorder's clock) and mirrors its changes.
     @discardableResult
     public func apply(_ event: Event) throws -> TableChanges {
         let changes = try recorder.append(event)
         mirror(changes)
         return changes
+    }
+
+    /// `apply(_:)` for the recognizers and the display link, which have no caller to
+    /// throw to: a refusal goes to `onRefused`.
+    private func forward(_ event: Event) {
+        do {
+            try apply(event)
+        } catch {
+            onRefused?(event, error)
+        }
     }
 
     /// Sets the table view's selection and offset from what an event changed.
@@ -118,7 +137,7 @@ public final class TableViewForwarder: NSObject {
 
     @objc private func tapped(_ gesture: UITapGestureRecognizer) {
         guard let tableView, gesture.state == .ended else { return }
-        try? apply(.tap(ScrollViewGeometry(tableView).point(of: gesture)))
+        forward(.tap(ScrollViewGeometry(tableView).point(of: gesture)))
     }
 
     @objc private func panned(_ gesture: UIPanGestureRecognizer) {
@@ -126,17 +145,17 @@ public final class TableViewForwarder: NSObject {
         let point = ScrollViewGeometry(tableView).point(of: gesture)
         switch gesture.state {
         case .began:
-            try? apply(.panBegan(point, fingers: gesture.numberOfTouches))
+            forward(.panBegan(point, fingers: gesture.numberOfTouches))
             startTicks()
         case .changed:
             // A selection pan's finger past the viewport's edge is reported at the edge:
             // outside it would hit no row (EVENTS.md 2), and auto-scroll would select nothing.
-            try? apply(.panMoved(recorder.state.selectionPanPoint(point)))
+            forward(.panMoved(recorder.state.selectionPanPoint(point)))
         case .ended:
-            try? apply(.panEnded(at: recorder.state.selectionPanPoint(point)))
+            forward(.panEnded(at: recorder.state.selectionPanPoint(point)))
             stopTicks()
         case .cancelled, .failed:
-            try? apply(.panCancelled)
+            forward(.panCancelled)
             stopTicks()
         default:
             break
@@ -157,7 +176,7 @@ public final class TableViewForwarder: NSObject {
     }
 
     @objc private func tick(_ link: CADisplayLink) {
-        try? apply(.tick)
+        forward(.tick)
     }
 }
 
