@@ -45,10 +45,34 @@ struct ViewerReuseTests {
         }
     }
 
+    @Test("a page's entries in chunks: the same text as the entries joined, chunks filled to their size, an entry larger than a chunk spread over several")
+    func chunkedEntries() {
+        var rng = SplitMix64(seed: 12)
+        var text = ViewerText()
+        var entries: [String] = []
+        for i in 0..<300 {
+            // Mostly small entries, some of several chunks, one that ends exactly at a chunk's end.
+            let length = i % 97 == 5 ? 2 * ViewerText.chunkBytes + 17 : Int.random(in: 0..<40_000, using: &rng)
+            let entry = String(repeating: Character(UnicodeScalar(UInt8(97 + i % 26))), count: length) + "é"
+            entries.append(entry)
+            text.startEntry()
+            // In pieces, as the viewer appends an event's record.
+            let cut = entry.utf8.count / 3
+            text.append(String(decoding: entry.utf8.prefix(cut), as: UTF8.self))
+            text.append(String(decoding: entry.utf8.dropFirst(cut), as: UTF8.self))
+        }
+        let joined = Array(entries.joined(separator: ",\n").utf8)
+        #expect(text.count == entries.count)
+        #expect(text.byteCount == joined.count)
+        #expect(Array(text.chunks.joined()) == joined)
+        #expect(text.chunks.dropLast().allSatisfy { $0.count == ViewerText.chunkBytes })
+        #expect(text.chunks.count == (joined.count + ViewerText.chunkBytes - 1) / ViewerText.chunkBytes)
+    }
+
     @Test("embedding escapes every < as \\u003c and nothing else", arguments: [
         "", "<", "a<b", "<<", "</script><script>alert(1)</script>", "é<ü ✓ <!-- \u{1F600}<", "no angle here",
     ])
     func embedding(text: String) {
-        #expect(String(decoding: ViewerPage.embedded(text), as: UTF8.self) == text.replacingOccurrences(of: "<", with: "\\u003c"))
+        #expect(String(decoding: ViewerPage.embedded(Array(text.utf8)), as: UTF8.self) == text.replacingOccurrences(of: "<", with: "\\u003c"))
     }
 }

@@ -33,8 +33,8 @@ struct ViewerData {
 
     private var types: [String] = []
     private var typeIndex: [String: Int] = [:]
-    private var keys: [String] = []
-    private var events: [String] = []
+    private var keys = ViewerText()
+    private var events = ViewerText()
     private var gestures: [String] = []
     private var openGestures: [String: (kind: String, began: Int)] = [:]
     private var previous: ViewerFrame?
@@ -49,7 +49,6 @@ struct ViewerData {
         self.to = to
         self.start = start
         self.budget = budget
-        events.reserveCapacity(to - from)
     }
 
     /// Records the state the window starts from.
@@ -57,8 +56,10 @@ struct ViewerData {
         let shape = ViewerFrame.Shape(state)
         self.shape = shape
         let frame = ViewerFrame(state, shape: shape)
-        keys.append(frame.json(shape))
-        bytes += keys[0].utf8.count
+        let key = frame.json(shape)
+        keys.startEntry()
+        keys.append(key)
+        bytes += key.utf8.count
         previous = frame
         firstHash = ViewerData.hex(state.hashValue64)
         firstT = state.t.description
@@ -82,7 +83,10 @@ struct ViewerData {
             return false
         }
         bytes += keyBytes
-        if let key { keys.append(key) }
+        if let key {
+            keys.startEntry()
+            keys.append(key)
+        }
         previous = frame
         let name = e.event.typeName
         let type: Int
@@ -98,15 +102,19 @@ struct ViewerData {
         let fields = line.dropFirst(("{\"type\": \"" + name + "\"").count)
         let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : "0"
         let step = after.stepsRecorded > before.stepsRecorded ? 1 : 0
-        var record = "[\(type), \(after.t), \(body), \"\(ViewerData.hex(after.hashValue64))\", \(step), \(delta)"
+        // Written into the page's storage in pieces: the delta can be most of a megabyte.
+        events.startEntry()
+        let entryStart = events.byteCount
+        events.append("[\(type), \(after.t), \(body), \"\(ViewerData.hex(after.hashValue64))\", \(step), ")
+        events.append(delta)
         // A row edit's selection changes follow rows through the edit: only the engine can
         // say which rows changed, so its words go with the event. Other events' changes are
         // exactly the frame fields in their delta.
         if e.event.isRowEdit {
-            record += ", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; "))
+            events.append(", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; ")))
         }
-        events.append(record + "]")
-        bytes += record.utf8.count + 1
+        events.append("]")
+        bytes += events.byteCount - entryStart
         let now = ViewerData.gestures(of: after)
         for slot in ["pan", "swipe"] {
             // A new swipe on another row, or a pan that became interrupted, starts a new span.
@@ -144,14 +152,14 @@ struct ViewerData {
 
     /// The whole data object, with gestures still in progress ending at the window's end.
     func json() -> String {
-        var out = ""
+        var out: [UInt8] = []
         writeJSON { out += $0 }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// `json()`, handed to `emit` in pieces of up to about 64 KiB (the keys' and events'
-    /// entries as they are held), so that a page's data is never copied whole.
-    func writeJSON(_ emit: (String) throws -> Void) rethrows {
+    /// `json()`, handed to `emit` in pieces: the keys' and events' chunks as they are held
+    /// (`ViewerText`), so that a page's data is never copied whole.
+    func writeJSON(_ emit: ([UInt8]) throws -> Void) rethrows {
         var spans = gestures
         for open in openGestures.values.sorted(by: { $0.began < $1.began }) {
             spans.append("[\(JSONText.quote(open.kind)), \(open.began), \(to)]")
@@ -165,21 +173,16 @@ struct ViewerData {
         out += ", \"firstHash\": \"\(firstHash)\", \"firstT\": \(firstT)"
         out += ", \"types\": [" + types.map(JSONText.quote).joined(separator: ", ") + "]"
         out += ",\n\"gestures\": [" + spans.joined(separator: ", ") + "]"
-        func list(_ name: String, _ items: [String]) throws {
+        func list(_ name: String, _ items: ViewerText) throws {
             out += ",\n\"\(name)\": [\n"
-            for (k, item) in items.enumerated() {
-                if k > 0 { out += ",\n" }
-                out += item
-                if out.utf8.count >= 1 << 16 {
-                    try emit(out)
-                    out = ""
-                }
-            }
+            try emit(Array(out.utf8))
+            out = ""
+            for chunk in items.chunks { try emit(chunk) }
             out += "]"
         }
         try list("keys", keys)
         try list("events", events)
         out += "}"
-        try emit(out)
+        try emit(Array(out.utf8))
     }
 }

@@ -65,10 +65,11 @@ enum ViewerPage {
 
     /// JSON safe inside a `<script>` element: `<` occurs only inside JSON strings, where
     /// `\u003c` means the same and cannot close the element.
-    static func embedded(_ json: String) -> [UInt8] {
+    static func embedded(_ json: [UInt8]) -> [UInt8] {
+        guard json.contains(UInt8(ascii: "<")) else { return json }
         var out: [UInt8] = []
-        out.reserveCapacity(json.utf8.count)
-        for byte in json.utf8 {
+        out.reserveCapacity(json.count)
+        for byte in json {
             if byte == UInt8(ascii: "<") { out += escapedLessThan } else { out.append(byte) }
         }
         return out
