@@ -50,7 +50,9 @@ struct Record: ParsableCommand {
             The script is read as it arrives (a file, a pipe, or - for standard input). On an \
             invalid event, stops, keeps the valid log of the events before it, names the line, \
             and exits 65. Refuses to write over the script, and over an existing file unless \
-            --force.
+            --force. With --force, an existing file is replaced only once the whole script is \
+            recorded (the new log is written beside it until then): an invalid line, a failed \
+            write or Ctrl-C leaves it as it was.
             """)
 
     @Argument(help: "A JSON Lines script (- for standard input).")
@@ -59,7 +61,7 @@ struct Record: ParsableCommand {
     @Option(name: .shortAndLong, help: "The log to write.", transform: OutputPath.nonEmpty)
     var output: String
 
-    @Flag(help: "Replace the output if it exists.")
+    @Flag(help: "Replace the output if it exists (a file only once the new log is whole).")
     var force = false
 
     @OptionGroup var writing: LogWriting
@@ -86,19 +88,28 @@ struct Record: ParsableCommand {
                 throw alreadyExists(output)
             }
         }
+        // A file replaced with --force is replaced only by a complete log (`Rewrite.forcedLog`).
+        let replacement = try Rewrite.forcedLog(output: output, input: script, force: force)
+        let path = replacement?.partial ?? output
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
-        let fifoWriter = try force ? InputFile.openFIFOForWriting(output) : nil
+        let fifoWriter = try force && replacement == nil ? InputFile.openFIFOForWriting(output) : nil
         defer { if let fifoWriter { closeDescriptor(fifoWriter) } }
         let recorder: Recorder
         do throws(LogError) {
-            recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in
-                try Recorder(creating: output, options: writing.options, replacingExisting: force)
+            recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
+                try Recorder(creating: path, options: writing.options, replacingExisting: force && replacement == nil)
             }
         } catch {
+            replacement?.discard(after: error)
             // Something appeared there, or a link that leads nowhere is there.
-            if error.code == .alreadyExists { throw alreadyExists(output) }
-            complain("\(error)")
+            if error.code == .alreadyExists, replacement == nil { throw alreadyExists(output) }
+            complain("\(replacement?.naming(error) ?? error)")
             throw Exit.io
+        }
+        let kept = { (events: Int) in
+            complain(replacement == nil
+                     ? "\(output): kept the \(counted(events, "valid event", "valid events")) before it"
+                     : "\(output): unchanged (--force replaces it only with a whole recording\(events == 0 ? "" : "; the \(counted(events, "valid event", "valid events")) before the bad line were not kept"))")
         }
         var failure: String?
         do {
@@ -106,30 +117,35 @@ struct Record: ParsableCommand {
                 do throws(LogError) {
                     try recorder.append(event)
                 } catch {
-                    failure = "\(script): line \(number): \(error.invalidEvent.map { "\($0)" } ?? error.description)"
+                    failure = "\(script): line \(number): \(error.invalidEvent.map { "\($0)" } ?? (replacement?.naming(error) ?? error).description)"
                     return false
                 }
                 return true
             }
         } catch {
-            // The script went bad: keep the log of the events before it.
-            try close(recorder)
-            complain("\(output): kept the \(counted(recorder.state.events, "valid event", "valid events")) before it")
+            // The script went bad: keep the log of the events before it (a new file), or
+            // leave the file --force would have replaced as it was.
+            try close(recorder, replacement)
+            replacement?.discard()
+            kept(recorder.state.events)
             throw error
         }
-        try close(recorder)
+        try close(recorder, replacement)
         if let failure {
+            replacement?.discard()
             complain(failure)
-            complain("\(output): kept the \(counted(recorder.state.events, "valid event", "valid events")) before it")
+            kept(recorder.state.events)
             throw Exit.invalidInput
         }
+        try replacement?.commit()
     }
 
-    private func close(_ recorder: Recorder) throws {
+    private func close(_ recorder: Recorder, _ replacement: Rewrite?) throws {
         do {
             try recorder.close()
         } catch {
-            complain("\(error)")
+            replacement?.discard()
+            complain("\(replacement?.naming(error) ?? error)\(replacement == nil ? "" : "; \(output) is unchanged")")
             throw Exit.io
         }
     }

@@ -25,6 +25,8 @@ struct Shrink: ParsableCommand {
 
     func run() throws {
         try refuseOutputOverInput(output, input: file)
+        // Before the work: a mistyped -o fails at once.
+        try checkOutput(output, input: file)
         let expectation = try Replay.parse(expect)
         let (events, lines) = try Session.events(of: file)
         // Every event checked, as every line was decoded: an event the engine refuses after

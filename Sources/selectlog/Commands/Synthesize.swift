@@ -43,7 +43,7 @@ struct Synthesize: ParsableCommand {
     @Flag(name: .customLong("print-acknowledged"), help: "After each flush (and the close at the end), print the count of acknowledged events.")
     var printAcknowledged = false
 
-    @Flag(help: "Replace the output if it exists.")
+    @Flag(help: "Replace the output if it exists (a file only once the new log or script is whole).")
     var force = false
 
     @OptionGroup var writing: LogWriting
@@ -51,8 +51,13 @@ struct Synthesize: ParsableCommand {
     mutating func validate() throws {
         guard events >= 0 else { throw ValidationError("--events must be 0 or more, not \(events)") }
         guard flushEvery >= 0 else { throw ValidationError("--flush-every must be 0 or more, not \(flushEvery)") }
-        if script, flushEvery != 0 || printAcknowledged || writing.anyGiven {
-            throw ValidationError("--flush-every, --print-acknowledged, --checkpoint-interval, --durability and --batch-events are for a log; --script writes a script")
+        if script {
+            let given = [("--flush-every", flushEvery != 0), ("--print-acknowledged", printAcknowledged),
+                         ("--checkpoint-interval", writing.checkpointInterval != nil), ("--durability", writing.durability != nil),
+                         ("--batch-events", writing.batchEvents != nil)].filter(\.1).map(\.0)
+            if !given.isEmpty {
+                throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for a log; --script writes a script")
+            }
         }
     }
 
@@ -72,7 +77,8 @@ struct Synthesize: ParsableCommand {
         }
         if script {
             // Written as it is made, a megabyte at a time: the script is never held whole.
-            try writeFile(output, replacing: force) { write in
+            // A log there is replaced only with --force, as a log replaces it.
+            try writeFile(output, replacing: force, replacingLog: force) { write in
                 var text: [UInt8] = []
                 text.reserveCapacity(1 << 20 + 4096)
                 for e in session {
@@ -87,12 +93,15 @@ struct Synthesize: ParsableCommand {
             }
             return
         }
+        // A file replaced with --force is replaced only by a complete log (`Rewrite.forcedLog`).
+        let replacement = try Rewrite.forcedLog(output: output, input: nil, force: force)
+        let path = replacement?.partial ?? output
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
-        let fifoWriter = try force ? InputFile.openFIFOForWriting(output) : nil
+        let fifoWriter = try force && replacement == nil ? InputFile.openFIFOForWriting(output) : nil
         defer { if let fifoWriter { closeDescriptor(fifoWriter) } }
         do throws(LogError) {
-            let recorder = try TemporaryFiles.creatingLog(at: output) { () throws(LogError) in
-                try Recorder(creating: output, options: writing.options, replacingExisting: force)
+            let recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
+                try Recorder(creating: path, options: writing.options, replacingExisting: force && replacement == nil)
             }
             var n = 0
             var out = OutputBuffer()
@@ -116,12 +125,14 @@ struct Synthesize: ParsableCommand {
                 out.flush()
             }
         } catch {
-            if error.code == .alreadyExists {
+            replacement?.discard(after: error)
+            if error.code == .alreadyExists, replacement == nil {
                 // Something appeared there, or a link that leads nowhere is there.
                 throw alreadyExists(output)
             }
-            complain("\(error)")
+            complain("\(replacement?.naming(error) ?? error)\(replacement == nil ? "" : "; \(output) is unchanged")")
             throw error.code == .invalidEvent ? Exit.invalidInput : Exit.io
         }
+        try replacement?.commit()
     }
 }

@@ -35,6 +35,8 @@ struct Testgen: ParsableCommand {
 
     func run() throws {
         try refuseOutputOverInput(output, input: file)
+        // Before the work: a mistyped -o fails at once.
+        try checkOutput(output, input: file)
         let expectation = try Replay.parse(expect)
         let (events, lines) = try Session.events(of: file)
         let state = try Session.state(after: events, lines: lines, of: file)

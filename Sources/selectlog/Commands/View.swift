@@ -39,6 +39,8 @@ struct View: ParsableCommand {
 
     func run() throws {
         try refuseOutputOverInput(output, input: file)
+        // Before the work: a mistyped -o fails at once.
+        try checkOutput(output, input: file)
         let source = try ViewerSource.open(file, from: from, to: to, at: at)
         let window: ViewerWindow
         do throws(ViewerWindow.Problem) {

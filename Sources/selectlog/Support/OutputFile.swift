@@ -19,15 +19,24 @@ import SelectLogStore
 /// streams, a dangling link, a file with other hard links, one this user may not write
 /// or does not own, and a file whose directory will not take the temporary file or the
 /// rename.
-func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true) throws {
-    try writeFile(path, replacing: replacing) { write in try write(bytes) }
+///
+/// A selectlog log at `path` is replaced only when `replacingLog` says so (`synthesize
+/// --script --force`), and then not while a recorder writes it (exit 74); otherwise it
+/// is refused (exit 64), whatever the command: a mistyped `-o` must not turn a recording
+/// into a script or a page.
+func writeFile(_ path: String, _ bytes: [UInt8], replacing: Bool = true, replacingLog: Bool = false) throws {
+    try writeFile(path, replacing: replacing, replacingLog: replacingLog) { write in try write(bytes) }
 }
 
 /// `writeFile(_:_:replacing:)` for bytes made as they are written, so that no more than
 /// a piece of them is held: `body` hands them to `write` a piece at a time. It is called
 /// a second time, to start again, when the whole file could not be renamed into place
 /// and is written in place after all.
-func writeFile(_ path: String, replacing: Bool = true, _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
+func writeFile(_ path: String, replacing: Bool = true, replacingLog: Bool = false,
+               _ body: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
+    // Held until the new file is in place: a recorder cannot start on the log meanwhile.
+    let heldLog = try replacing ? holdLogToReplace(path, allowed: replacingLog) : nil
+    defer { if let heldLog { close(heldLog) } }
     if replacing || path == "-", let fd = standardStream(named: path) {
         // `-o /dev/stdout`: through the descriptor itself. Opened again by its name, a
         // file behind it got a second offset, and the command's next line on standard
@@ -45,7 +54,106 @@ func writeFile(_ path: String, replacing: Bool = true, _ body: (_ write: ([UInt8
         throw Exit.io
     }
     defer { close(fd) }
-    try body { try writeAll(fd, $0, path: path) }
+    do {
+        try body { try writeAll(fd, $0, path: path) }
+    } catch {
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            // Not whole or nothing here (see above): say what is left.
+            complain("\(path): left incomplete: it is written in place (it has other links, or could not be replaced whole), as a shell's > would write it")
+        }
+        throw error
+    }
+}
+
+/// Checks, before a command does its work, that `path` can take its text output, so that
+/// a mistyped `-o` fails at once rather than after a long shrink: exits 74 naming why when
+/// it is a directory or cannot be created (a missing directory, a file where a directory
+/// should be, a directory this user may not write), and 64 when it is a selectlog log that
+/// the output would replace (`replacingLog` false; see `writeFile`). Standard output,
+/// devices and anything under /dev or /proc pass; `writeFile` says what goes wrong there.
+///
+/// An empty `input` path, a usage error, is said first (exit 64), as it would be without
+/// this check.
+func checkOutput(_ path: String, input: String, replacingLog: Bool = false) throws {
+    if input.isEmpty { _ = try InputFile(input) }
+    guard path != "-", !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), standardStream(named: path) == nil else { return }
+    var info = stat()
+    if stat(path, &info) == 0 {
+        if info.st_mode & S_IFMT == S_IFDIR {
+            complain("\(path): is a directory; name a file")
+            throw Exit.io
+        }
+        if !replacingLog, let fd = openIfLog(path) {
+            close(fd)
+            throw refuseReplacingLog(path)
+        }
+        return
+    }
+    let failure = errno
+    // A dangling link: `writeFile` writes through it, as it always has.
+    if failure == ENOENT, lstat(path, &info) == 0 { return }
+    guard failure == ENOENT else {
+        complain("\(path): cannot create: \(String(cString: strerror(failure)))")
+        throw Exit.io
+    }
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    let directory = slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    guard stat(directory, &info) == 0 else {
+        complain("\(path): cannot create: \(systemReason())")
+        throw Exit.io
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+        complain("\(path): cannot create: \(directory) is not a directory")
+        throw Exit.io
+    }
+    guard access(directory, W_OK | X_OK) == 0 else {
+        complain("\(path): cannot create: \(systemReason())")
+        throw Exit.io
+    }
+}
+
+/// The refusal (exit 64) to replace the log at `path` with a command's text output.
+private func refuseReplacingLog(_ path: String) -> ExitCode {
+    complain("\(path): is a selectlog log, which this output would replace; choose another output (or move the log away first)")
+    return Exit.usage
+}
+
+/// A descriptor of the regular file at `path` when it begins with a log's magic; nil for
+/// anything else (nothing there, a short or other file, a FIFO, which is never opened).
+private func openIfLog(_ path: String) -> Int32? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    // For writing where allowed: on NFS an exclusive lock needs it.
+    var fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    if fd < 0 { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+    guard fd >= 0 else { return nil }
+    var head = [UInt8](repeating: 0, count: LogFormat.magic.count)
+    let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, n == head.count, head == Array(LogFormat.magic) else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
+/// For `writeFile`: nil when no log is at `path`; a log there is refused (exit 64) unless
+/// `allowed`, and then locked as its one writer (exit 74 while a recorder has it) and its
+/// descriptor returned, to be closed once the new file is in place.
+private func holdLogToReplace(_ path: String, allowed: Bool) throws -> Int32? {
+    guard !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), let fd = openIfLog(path) else { return nil }
+    guard allowed else {
+        close(fd)
+        throw refuseReplacingLog(path)
+    }
+    do throws(LogError) {
+        try FileIO.lockForWriting(fd, path: path)
+    } catch {
+        close(fd)
+        complain("\(path): \(error.message)")
+        throw Exit.io
+    }
+    return fd
 }
 
 /// Whether `path` names this command's standard output (`-o /dev/stdout`), where a

@@ -43,6 +43,21 @@ struct Rewrite {
         return target
     }
 
+    /// Where `record` and `synthesize` with `--force` write their log when a regular file
+    /// is at `output`: beside it, renamed over it only once the log is complete, so that an
+    /// invalid line, a failed write or Ctrl-C leaves the file there as it was (and a
+    /// recorder writing it is refused, exit 74, as `upgrade` refuses it). Nil when nothing,
+    /// or no regular file (a FIFO, a device), is there: the log is written at `output`
+    /// itself. `input` is the script being recorded, if any.
+    static func forcedLog(output: String, input: String?, force: Bool) throws -> Rewrite? {
+        var info = stat()
+        guard force, stat(output, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              !output.hasPrefix("/dev/"), !output.hasPrefix("/proc/") else { return nil }
+        let target = try target(log: input ?? "-", output: output, suffix: "new")
+        target.removeIfInterrupted()
+        return target
+    }
+
     /// Takes the lock of the file to be replaced, and keeps it until the process ends.
     private func lockReplaced() throws {
         // Only a regular file is locked (as `FileIO.lockForWriting` does), and only a
@@ -181,6 +196,8 @@ struct Rewrite {
     func naming(_ error: LogError) -> LogError {
         var error = error
         if error.path == partial { error.path = shown }
+        // A recorder's later error quotes its first one, path and all.
+        error.message = error.message.replacing(partial, with: shown)
         return error
     }
 
