@@ -149,4 +149,21 @@ struct ForcedOutputTests {
             }
         }
     }
+
+    @Test("testgen holds at most 1,000,000 events: past them, a script (an endless pipe too) or a log exits 65 saying how to cut it")
+    func heldEventsBounded() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let limit = 1_000_000
+        let script = try CLI.write(String(repeating: "{\"type\": \"tick\"}\n", count: limit + 1), to: "ticks.jsonl", in: dir)
+        let r = try CLI.run(["testgen", script, "--expect", "true", "-o", dir.appendingPathComponent("T.swift").path])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("line \(limit + 1): more than \(limit) events; testgen holds every event"), "\(r.stderr)")
+        let log = dir.appendingPathComponent("long.slog").path
+        #expect(try CLI.run(["synthesize", "--events", String(limit + 1), "-o", log]).status == 0)
+        let fromLog = try CLI.run(["testgen", log, "--expect", "true", "-o", dir.appendingPathComponent("T.swift").path])
+        #expect(fromLog.status == 65, "\(fromLog.stderr)")
+        #expect(fromLog.stderr.contains("long.slog: \(limit + 1) events, more than \(limit) events"), "\(fromLog.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("T.swift").path))
+    }
 }

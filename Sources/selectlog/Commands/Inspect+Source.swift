@@ -83,9 +83,19 @@ enum Session {
 
     /// Every event of a script or a log, and for a script the 1-based line of each event
     /// (nil for a log), so that an error names the line an editor shows, as `replay` does.
-    static func events(of path: String) throws -> (events: [TimedEvent], lines: [Int]?) {
+    ///
+    /// The events are held, so a command that holds them (`shrink`, `testgen`) names its
+    /// `limit`: an input of more events exits 65 before holding more than that many (a
+    /// log before reading any, a script at the line past it), saying how to cut it, instead
+    /// of growing without bound on an endless pipe.
+    static func events(of path: String, command: String, limit: Int, bytesEach: Int) throws -> (events: [TimedEvent], lines: [Int]?) {
+        let tooMany = "more than \(limit) events; \(command) holds every event (about \(bytesEach) bytes each): cut the session first (`selectlog export FILE --from A --to B`)"
         switch try Input.open(path) {
         case .log(let reader):
+            guard reader.eventCount <= limit else {
+                complain("\(path): \(reader.eventCount) events, \(tooMany)")
+                throw Exit.invalidInput
+            }
             do {
                 return (try reader.events(), nil)
             } catch {
@@ -95,10 +105,19 @@ enum Session {
         case .script(let file):
             var events: [TimedEvent] = []
             var lines: [Int] = []
+            var past: Int?
             try Input.forEachScriptEvent(file) { line, event in
+                guard events.count < limit else {
+                    past = line
+                    return false
+                }
                 events.append(event)
                 lines.append(line)
                 return true
+            }
+            if let past {
+                complain("\(path): line \(past): \(tooMany)")
+                throw Exit.invalidInput
             }
             return (events, lines)
         }

@@ -23,12 +23,16 @@ struct Shrink: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines; - for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
+    /// The most events `shrink` takes: it holds them all (about 90 bytes each, 900 MB at
+    /// the limit), and its replays grow with them.
+    static let eventLimit = 10_000_000
+
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
         try checkOutput(output, input: file)
         let expectation = try Replay.parse(expect)
-        let (events, lines) = try Session.events(of: file)
+        let (events, lines) = try Session.events(of: file, command: "shrink", limit: Shrink.eventLimit, bytesEach: 90)
         // Every event checked, as every line was decoded: an event the engine refuses after
         // the moment EXPR holds is an error too, as a line that is not JSON there is.
         _ = try Session.state(after: events, lines: lines, of: file)

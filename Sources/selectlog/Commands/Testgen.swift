@@ -33,12 +33,16 @@ struct Testgen: ParsableCommand {
     /// Past this many events, a note suggests `shrink` first.
     static let manyEvents = 10_000
 
+    /// The most events `testgen` takes: it holds them and the test's text (about 380
+    /// bytes an event, 380 MB at the limit); a test of more would hardly compile.
+    static let eventLimit = 1_000_000
+
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
         try checkOutput(output, input: file)
         let expectation = try Replay.parse(expect)
-        let (events, lines) = try Session.events(of: file)
+        let (events, lines) = try Session.events(of: file, command: "testgen", limit: Testgen.eventLimit, bytesEach: 380)
         let state = try Session.state(after: events, lines: lines, of: file)
         if !expectation.holds(in: state) {
             complain("\(file): the expectation does not hold after its \(events.count) events; the test \(allowFailing ? "will fail until the bug is fixed" : "would fail (--allow-failing writes it all the same)")")
