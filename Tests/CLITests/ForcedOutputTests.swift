@@ -166,4 +166,27 @@ struct ForcedOutputTests {
         #expect(fromLog.stderr.contains("long.slog: \(limit + 1) events, more than \(limit) events"), "\(fromLog.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("T.swift").path))
     }
+
+    @Test("a directory as a log's output is said to be one (74), with or without --force; an empty --name is refused (64); TMPDIR is named when the script's temporary log cannot be made")
+    func wording() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [["record", "Examples/editor-row.jsonl", "-o", dir.path], ["record", "Examples/editor-row.jsonl", "-o", dir.path, "--force"],
+                          ["synthesize", "--events", "3", "-o", dir.path], ["synthesize", "--events", "3", "-o", dir.path, "--force"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 74, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains("is a directory; name a file"), "\(arguments): \(r.stderr)")
+        }
+        let named = try CLI.run(["testgen", "Examples/editor-row.jsonl", "--expect", "true", "--name", "", "-o", "-"])
+        #expect(named.status == 64, "\(named.stderr)")
+        #expect(named.stderr.contains("--name is empty"), "\(named.stderr)")
+        // An expectation that reads no field lists none, and says nothing of them.
+        let t = try CLI.run(["testgen", "Examples/editor-row.jsonl", "--expect", "true", "-o", "-"])
+        #expect(t.status == 0)
+        #expect(!t.stdout.contains("The fields it reads"), "\(t.stdout)")
+        let inputs = HostileInputTests()
+        let r = try inputs.run(["inspect", "Examples/editor-row.jsonl"], environment: ["TMPDIR": dir.appendingPathComponent("missing").path])
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("set TMPDIR to a writable directory"), "\(r.stderr)")
+    }
 }

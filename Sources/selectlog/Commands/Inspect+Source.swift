@@ -41,7 +41,7 @@ enum Session {
                 }
             } catch {
                 TemporaryFiles.forget(temporary)
-                complain("\(error)")
+                complain("\(error) (the script is recorded to a temporary log in $TMPDIR, \(temporaryDirectory()), to be read; set TMPDIR to a writable directory)")
                 throw Exit.io
             }
             defer { TemporaryFiles.delete(temporary) }
@@ -62,7 +62,7 @@ enum Session {
             do {
                 try recorder.close()
             } catch {
-                complain("\(error)")
+                complain("\(error) (the script's temporary log in $TMPDIR, \(temporaryDirectory()); set TMPDIR to a directory with room)")
                 throw Exit.io
             }
             if let failure, !deferringBadLine {

@@ -79,6 +79,8 @@ struct Record: ParsableCommand {
             complain("\(script): \(problem)")
             throw Exit.invalidInput
         }
+        // A directory, or a path that cannot be made, said as such (not "already exists").
+        try checkOutput(output, input: script, replacingLog: true)
         if let existing = FileIdentity(path: output) {
             if existing == input.identity {
                 complain("\(output): is the script being recorded; choose another output")

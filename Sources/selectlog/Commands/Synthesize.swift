@@ -72,6 +72,8 @@ struct Synthesize: ParsableCommand {
 
     func run() throws {
         if !script { try refuseStandardOutputForLog(output) }
+        // A directory, or a path that cannot be made, said as such (not "already exists").
+        try checkOutput(output, input: nil, replacingLog: true)
         if !force, output != "-", FileIdentity(path: output) != nil {
             throw alreadyExists(output)
         }

@@ -30,6 +30,12 @@ struct Testgen: ParsableCommand {
     @Flag(name: .customLong("allow-failing"), help: "Write the file even when EXPR does not hold at the end: a test that fails until the bug is fixed.")
     var allowFailing = false
 
+    func validate() throws {
+        if let name, name.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            throw ValidationError("--name is empty; name the test suite's type, or leave --name out to name it after the output file")
+        }
+    }
+
     /// Past this many events, a note suggests `shrink` first.
     static let manyEvents = 10_000
 
@@ -96,9 +102,11 @@ struct TestSource {
         // selected rows would print them all.
         lines.append("        #expect(expectation.holds(in: table), \"\\(expectation.reads(in: table, listingAtMost: \(TestSource.listedRows)))\")")
         lines.append("")
+        let reads = expectation.reads(in: final, listingAtMost: TestSource.listedRows)
         if expectation.holds(in: final) {
-            lines.append("        // The fields it reads, as they are at the end of the script:")
-            for read in expectation.reads(in: final, listingAtMost: TestSource.listedRows) {
+            // An expectation that reads no field (`true`) has none to list.
+            if !reads.isEmpty { lines.append("        // The fields it reads, as they are at the end of the script:") }
+            for read in reads {
                 let checks = read.more > 0 ? TestSource.selectionChecks(final.selection) : TestSource.checks(read.path, read.value)
                 lines.append(contentsOf: checks.map { "        " + $0 })
             }
@@ -106,8 +114,8 @@ struct TestSource {
             // Written with --allow-failing: checks of the values the fields have now would
             // pin the bug, and fail once it is fixed. They are only listed.
             lines.append("        // EXPR does not hold at the end of the script: this test fails until the bug is fixed.")
-            lines.append("        // The fields it reads, as they were when the test was written:")
-            for read in expectation.reads(in: final, listingAtMost: TestSource.listedRows) {
+            if !reads.isEmpty { lines.append("        // The fields it reads, as they were when the test was written:") }
+            for read in reads {
                 lines.append("        //   \(read.path) = \(Replay.shown(read.value, more: read.more).escapingControls)")
             }
         }

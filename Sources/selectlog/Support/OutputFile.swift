@@ -75,8 +75,8 @@ func writeFile(_ path: String, replacing: Bool = true, replacingLog: Bool = fals
 ///
 /// An empty `input` path, a usage error, is said first (exit 64), as it would be without
 /// this check.
-func checkOutput(_ path: String, input: String, replacingLog: Bool = false) throws {
-    if input.isEmpty { _ = try InputFile(input) }
+func checkOutput(_ path: String, input: String?, replacingLog: Bool = false) throws {
+    if let input, input.isEmpty { _ = try InputFile(input) }
     guard path != "-", !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), standardStream(named: path) == nil else { return }
     var info = stat()
     if stat(path, &info) == 0 {
