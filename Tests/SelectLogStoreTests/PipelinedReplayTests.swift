@@ -230,4 +230,36 @@ struct PipelinedReplayTests {
         #expect(plainError?.description == error.description)
         _ = events
     }
+
+    @Test("events carrying large lists are decoded ahead only up to a weight, not a count of chunks; the state as in turn",
+          arguments: [(3_001, 4), (1 << 20, 1)])
+    func heavyEventsBounded(segment: Int, decoders: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An editor of 20,000 options (about 40 KB of fields) opened or closed every 60
+        // events: a chunk of 2,048 events carries 34 of them, 1.4 MB.
+        var events: [TimedEvent] = [TimedEvent(.reload(sections: [SectionSpec(rows: 100, rowHeight: Points(44))]))]
+        let options = (0..<20_000).map { String($0 % 10) }
+        for k in 0..<300 {
+            events.append(TimedEvent(.toggleEditor(row: RowPath(0, k % 7), options: options, multiple: true, chosen: [k])))
+            for _ in 0..<59 { events.append(TimedEvent(.tick)) }
+        }
+        let path = dir.appendingPathComponent("h.slog").path
+        let w = try LogRewriter(path: path, checkpointInterval: 0, batchEvents: 500)
+        for e in events { try w.append(e) }
+        try w.close()
+        var expected = TableState()
+        for e in events { try expected.apply(e) }
+        let heaviest = try #require(events.compactMap { $0.event.fieldBytes }.max())
+        ReplayPipe.largestWeightAhead.withLockedValue { $0 = 0 }
+        let log = try LogReader(path: path)
+        var state = TableState()
+        _ = try log.pipelinedReplay(into: &state, to: events.count, segmentEvents: segment, decoders: decoders)
+        #expect(state == expected)
+        let largest = ReplayPipe.largestWeightAhead.withLockedValue { $0 }
+        #expect(largest > 0, "the chunks' weights were counted")
+        // One chunk is let through whatever it weighs; it is handed over once it reaches
+        // `chunkWeight`, so it weighs less than that and one event more.
+        #expect(largest <= Swift.max(ReplayPipe.weightAhead, ReplayPipe.chunkWeight + heaviest), "\(largest) bytes waited")
+    }
 }

@@ -200,7 +200,7 @@ extension LogReader {
                     if index >= end { return nil }
                     if index >= from {
                         if let e { chunk.append(e) } else { chunk.append(record) }
-                        if chunk.count == ReplayPipe.chunkEvents {
+                        if chunk.count == ReplayPipe.chunkEvents || chunk.weight >= ReplayPipe.chunkWeight {
                             going = ReplayPipe.hand(.events(chunk), to: pipe)
                             chunk = ReplayPipe.storage(from: pipe)
                             guard going else { return nil }
