@@ -175,6 +175,57 @@ struct FingerprintTests {
 
 /// `Recorder.compact` records the copy with this build: it must not pass another
 /// engine's log off as this build's (the 2026-12-05 afternoon audit).
+@Suite("States this build rebuilds for another build's log: bounded, whatever its header says")
+struct RebuiltCheckpointTests {
+    @Test("a checkpoint interval of 1 in the header (forged, or recorded so): states kept 8,192 events apart at least, each the replay from the start")
+    func intervalOfOne() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("k1.slog").path
+        let events = Array(SyntheticSession(seed: 4, count: 30_000))
+        try writeLog(events, to: path, as: tapsNeverDeselect)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes.replaceSubrange(24..<28, with: [1, 0, 0, 0])
+        Forge.setFileHeaderChecksum(&bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let log = try LogReader(path: path)
+        #expect(log.header.checkpointInterval == 1)
+        #expect(!log.checkpointsTrusted)
+        var reference = TableState()
+        var done = 0
+        for n in [5, 9_000, 8_193, 29_999, 17_000, 30_000] {
+            if n < done { reference = TableState(); done = 0 }
+            for e in events[done..<n] { _ = try? EngineBehaviour.standard.apply(e, to: &reference) }
+            done = n
+            #expect(try log.state(at: n) == reference, "n \(n)")
+        }
+        let kept = log.rebuilt.positions
+        #expect(!kept.isEmpty && kept.count <= 3, "\(kept)")
+        #expect(kept.allSatisfy { $0 % RebuiltCheckpoints.leastInterval == 0 }, "\(kept)")
+    }
+
+    @Test("kept states' snapshots stay within the byte budget: every other one is let go, the earliest kept")
+    func byteBudget() throws {
+        // A selection of every other row of 400,000: a snapshot of about a megabyte.
+        var state = TableState()
+        try state.apply(.configure({ var c = ConfigurationPatch(); c.allowsMultipleSelection = true; return c }()))
+        try state.apply(.reload(sections: [SectionSpec(rows: 400_000, rowHeight: Points(10))]))
+        for part in 0..<2 {
+            try state.apply(.select(rows: stride(from: part * 200_000, to: (part + 1) * 200_000, by: 2).map { RowPath(0, $0) }))
+        }
+        let size = state.snapshot().count
+        #expect(size > RebuiltCheckpoints.byteBudget / 8 && size < RebuiltCheckpoints.byteBudget, "\(size) bytes")
+        let rebuilt = RebuiltCheckpoints()
+        for _ in 0..<20 {
+            try state.apply(.tick)
+            rebuilt.keep(state)
+            #expect(rebuilt.bytes <= RebuiltCheckpoints.byteBudget)
+        }
+        #expect(rebuilt.positions.count >= 2, "\(rebuilt.positions)")
+        #expect(rebuilt.positions.first == 5, "the earliest is kept: \(rebuilt.positions)")
+    }
+}
+
 @Suite("Compacting keeps what the log recorded")
 struct CompactProvenanceTests {
     @Test("a log another engine wrote is refused (.diverged), nothing written; one this build replays as recorded compacts")
