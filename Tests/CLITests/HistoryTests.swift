@@ -1,6 +1,7 @@
 import Foundation
 import SelectLog
 import SelectLogStore
+@testable import selectlog
 import Testing
 
 /// `selectlog inspect --history S,R`: every change of a row's selection, following the
@@ -86,6 +87,27 @@ struct HistoryTests {
             let cli = try CLI.run(["inspect", path, "--history", "\(row.section),\(row.row)", "--json"])
             #expect(cli.stdout.components(separatedBy: "\"kind\": \"changed\"").count - 1 == expected.count)
         }
+    }
+}
+
+@Suite("inspect --why editor")
+struct WhyEditorTests {
+    @Test("comparing the editor's fields finds the same last change as comparing its whole value, at every event of a session with editors")
+    func probeMatchesValue() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "6000", "--seed", "9", "-o", path, "--checkpoint-interval", "500"]).status == 0)
+        let log = try LogReader(path: path)
+        let editor = try StateExpectation("editor")
+        var changes = 0
+        for n in stride(from: 0, through: 6000, by: 97) {
+            let byValue = try log.lastChange(at: n, of: { editor.value(in: $0).description })
+            let byProbe = try log.lastChange(at: n, of: EditorProbe.init)
+            #expect(byProbe == byValue, "n \(n)")
+            if byValue != nil { changes += 1 }
+        }
+        #expect(changes > 10, "the session's editor changed: \(changes)")
     }
 }
 

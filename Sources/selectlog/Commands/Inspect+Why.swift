@@ -32,7 +32,9 @@ extension Inspect {
     func explain(_ reader: LogReader, field: String, at n: Int) throws {
         let expectation = try StateExpectation(field)
         let progress = Progress("why", total: n)
-        let index = try reader.lastChange(at: n, of: { expectation.value(in: $0).description }) { progress.update($0) }
+        let index = field == "editor"
+            ? try reader.lastChange(at: n, of: EditorProbe.init) { progress.update($0) }
+            : try reader.lastChange(at: n, of: { expectation.value(in: $0).description }) { progress.update($0) }
         progress.finish()
         let value = expectation.value(in: try reader.state(at: n))
         try report(reader, subject: field, at: n, kind: index == nil ? "untouched" : "changed", index: index, pathThen: nil,
@@ -101,5 +103,27 @@ enum GestureJSON {
     static func object(_ gesture: LoggedGesture?) -> String {
         guard let g = gesture, g.events.count > 1 else { return "null" }
         return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1)}"
+    }
+}
+
+/// What `--why editor` compares after each event: the fields its value is made of
+/// (`StateExpectation("editor")`: the row, the options, `multiple`, the chosen ones), so
+/// that two values are equal exactly when the fields are. Its description listed every
+/// option after every event: a log of editors of 200,000 options took minutes. Arrays
+/// compare in constant time while they share their storage, as they do from one event
+/// to the next until the editor changes.
+struct EditorProbe: Equatable {
+    struct Open: Equatable {
+        var row: RowPath
+        var options: [String]
+        var multiple: Bool
+        var chosen: [Int]
+    }
+
+    var open: Open?
+
+    init(_ state: TableState) {
+        guard let editor = state.editor, let row = state.layout.editorRow else { return }
+        open = Open(row: row, options: editor.options, multiple: editor.multiple, chosen: editor.chosen)
     }
 }
