@@ -253,6 +253,35 @@ struct CompactProvenanceTests {
         #expect(try LogReader(path: destination).check().isSame)
     }
 
+    @Test("a log of events with large lists compacts through the flushes that keep them from piling up: the same events, state and check")
+    func heavyEventsCompact() throws {
+        guard Zstd.isAvailable else { return }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Editors of 30,000 options (about 60 KB of fields each) opened between taps and
+        // pans: a flush every 17 or so, inside gestures too.
+        var events: [TimedEvent] = [TimedEvent(.reload(sections: [SectionSpec(rows: 50, rowHeight: Points(44))]))]
+        let options = (0..<30_000).map { String($0 % 100) }
+        for (k, e) in SyntheticSession(seed: 6, count: 4_000).dropFirst(3).enumerated() {
+            if k % 40 == 0 { events.append(TimedEvent(.toggleEditor(row: RowPath(0, k % 9), options: options, multiple: k % 80 == 0, chosen: [k % 30_000]))) }
+            events.append(e)
+        }
+        var expected = TableState()
+        events = events.filter { (try? expected.apply($0)) != nil }
+        let source = dir.appendingPathComponent("heavy.slog").path
+        let w = try LogRewriter(path: source, checkpointInterval: 512, batchEvents: 100)
+        for e in events { try w.append(e) }
+        try w.close()
+        let total = events.reduce(0) { $0 + ($1.event.fieldBytes ?? 0) }
+        #expect(total > 4 * Recorder.compactFlushWeight, "\(total) bytes of lists")
+        let destination = dir.appendingPathComponent("compacted.slog").path
+        let state = try Recorder.compact(source, into: destination)
+        #expect(state == expected)
+        let compacted = try LogReader(path: destination)
+        #expect(try compacted.events() == events)
+        #expect(try compacted.check().isSame)
+    }
+
     @Test("a log whose checkpoint disagrees with its events (checksums fixed) is refused, not re-recorded into a clean-looking copy")
     func forgedCheckpointIsRefused() throws {
         let dir = try temporaryDirectory()

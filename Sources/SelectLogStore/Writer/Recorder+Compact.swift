@@ -58,8 +58,18 @@ extension Recorder {
         options.flushIntervalMilliseconds = 60_000
         let recorder = try Recorder(creating: destination, options: options, replacingExisting: replacingExisting)
         do throws(LogError) {
+            // The recorder's queue holds up to `queueCapacity` events until its writer takes
+            // them (at gesture ends, or every `batchEvents`): events with large lists are
+            // flushed every `compactFlushWeight` bytes of them, so that they are not held
+            // (50 editors of a million options each took 813 MB to compact).
+            var weight = 0
             try log.forEachEvent { _, event throws(LogError) in
+                weight += event.event.fieldBytes ?? 0
                 try recorder.append(event)
+                if weight >= Self.compactFlushWeight {
+                    try recorder.flush()
+                    weight = 0
+                }
                 return true
             }
             try recorder.close()
