@@ -49,6 +49,20 @@ struct ForcedOutputTests {
         #expect(try leftovers(in: dir, keeping: ["old.slog"]).isEmpty)
     }
 
+    @Test("synthesize --print-acknowledged with --force over a file is refused (64): the counts would be of a log not yet at the path")
+    func acknowledgedReplacement() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("old.slog").path
+        #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", log]).status == 0)
+        let before = try bytes(log)
+        let r = try CLI.run(["synthesize", "--events", "100", "--flush-every", "10", "--print-acknowledged", "-o", log, "--force"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--print-acknowledged counts the events written to the log at -o"), "\(r.stderr)")
+        #expect(try bytes(log) == before)
+        #expect(try leftovers(in: dir, keeping: ["old.slog"]).isEmpty)
+    }
+
     @Test("synthesize --force that fails to write (a file size limit) leaves the log it would have replaced as it was (74)")
     func synthesizeWriteFailure() throws {
         let dir = try CLI.temporaryDirectory()
@@ -73,6 +87,7 @@ struct ForcedOutputTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("old.slog").path
         #expect(try CLI.run(["record", "Examples/debugging-session.jsonl", "-o", log]).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: log)
         let before = try bytes(log)
         let process = Process()
         process.executableURL = CLI.executable
@@ -83,8 +98,13 @@ struct ForcedOutputTests {
         try process.run()
         // A session that is still arriving: the recorder is writing its new log.
         input.fileHandleForWriting.write(Data((0..<2000).map { _ in "{\"type\": \"tick\", \"t\": 1}\n" }.joined().utf8))
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(try leftovers(in: dir, keeping: ["old.slog"]).count == 1, "the new log is written beside the old one")
+        let deadline = Date().addingTimeInterval(20)
+        while try leftovers(in: dir, keeping: ["old.slog"]).filter({ $0.hasPrefix("old.slog.new-") }).isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let beside = try #require(try leftovers(in: dir, keeping: ["old.slog"]).first { $0.hasPrefix("old.slog.new-") }, "the new log is written beside the old one")
+        // As private as the log it replaces while it is recorded, not only once it is in place.
+        #expect(try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(beside).path)[.posixPermissions] as? Int == 0o600)
         process.interrupt()
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()

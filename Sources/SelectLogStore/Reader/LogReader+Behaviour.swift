@@ -28,7 +28,8 @@ extension LogReader {
 /// States this build computed at checkpoint positions, kept in memory: at most
 /// `capacity` of them, whose snapshots take at most `byteBudget` in all (a state's
 /// snapshot is a fraction of its memory). When either is passed, every other one is
-/// dropped, so the kept ones stay spread out; a state larger than the budget is not kept.
+/// dropped, the latest kept, so the kept ones stay spread out; a state larger than the
+/// budget is not kept.
 /// Counted by states alone, 48 states of a 16 MB selection held 800 MB.
 final class RebuiltCheckpoints: @unchecked Sendable {
     // @unchecked: `states` is only touched with `lock` held.
@@ -61,6 +62,11 @@ final class RebuiltCheckpoints: @unchecked Sendable {
     }
 
     func keep(_ state: TableState) {
+        lock.lock()
+        let known = states.contains { $0.state.events == state.events }
+        lock.unlock()
+        guard !known else { return }
+        // Measured outside the lock: the snapshot is as large as the state's parts.
         let bytes = state.snapshot().count
         guard bytes <= Self.byteBudget else { return }
         lock.lock()
@@ -68,8 +74,11 @@ final class RebuiltCheckpoints: @unchecked Sendable {
         guard !states.contains(where: { $0.state.events == state.events }) else { return }
         states.append((state, bytes))
         states.sort { $0.state.events < $1.state.events }
+        // Every other one let go, counting back from the latest, which stays: a replay
+        // goes on from it, and the states before it are nearer the start.
         while states.count > capacity || states.count > 1 && states.reduce(0, { $0 + $1.bytes }) > Self.byteBudget {
-            states = states.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            let last = states.count - 1
+            states = states.enumerated().filter { (last - $0.offset) % 2 == 0 }.map(\.element)
         }
     }
 }

@@ -101,6 +101,7 @@ struct Record: ParsableCommand {
             recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
                 try Recorder(creating: path, options: writing.options, replacingExisting: force && replacement == nil)
             }
+            replacement?.carryMode()
         } catch {
             replacement?.discard(after: error)
             // Something appeared there, or a link that leads nowhere is there.
@@ -139,7 +140,7 @@ struct Record: ParsableCommand {
             kept(recorder.state.events)
             throw Exit.invalidInput
         }
-        try replacement?.commit()
+        try replacement?.commit(keepingOnFailure: true)
     }
 
     private func close(_ recorder: Recorder, _ replacement: Rewrite?) throws {

@@ -97,6 +97,13 @@ struct Synthesize: ParsableCommand {
         }
         // A file replaced with --force is replaced only by a complete log (`Rewrite.forcedLog`).
         let replacement = try Rewrite.forcedLog(output: output, input: nil, force: force)
+        if replacement != nil, printAcknowledged {
+            // The counts would be of events in the new log beside the file, which replaces
+            // it only at the end: no event is acknowledged at the path until then.
+            replacement?.discard()
+            complain("\(output): --print-acknowledged counts the events written to the log at -o, and --force writes the new log beside an existing file until it is whole; remove \(output) first")
+            throw Exit.usage
+        }
         let path = replacement?.partial ?? output
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
         let fifoWriter = try force && replacement == nil ? InputFile.openFIFOForWriting(output) : nil
@@ -105,6 +112,7 @@ struct Synthesize: ParsableCommand {
             let recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
                 try Recorder(creating: path, options: writing.options, replacingExisting: force && replacement == nil)
             }
+            replacement?.carryMode()
             var n = 0
             var out = OutputBuffer()
             // Read once: an option's wrapped value is looked up through generic metadata on every read.

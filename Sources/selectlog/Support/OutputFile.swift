@@ -141,7 +141,8 @@ private func openIfLog(_ path: String) -> Int32? {
 /// `allowed`, and then locked as its one writer (exit 74 while a recorder has it) and its
 /// descriptor returned, to be closed once the new file is in place.
 private func holdLogToReplace(_ path: String, allowed: Bool) throws -> Int32? {
-    guard !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), let fd = openIfLog(path) else { return nil }
+    // Standard output (`-`, `/dev/stdout`) is written through, whatever is behind it.
+    guard path != "-", standardStream(named: path) == nil, let fd = openIfLog(path) else { return nil }
     guard allowed else {
         close(fd)
         throw refuseReplacingLog(path)

@@ -46,16 +46,32 @@ struct Rewrite {
     /// Where `record` and `synthesize` with `--force` write their log when a regular file
     /// is at `output`: beside it, renamed over it only once the log is complete, so that an
     /// invalid line, a failed write or Ctrl-C leaves the file there as it was (and a
-    /// recorder writing it is refused, exit 74, as `upgrade` refuses it). Nil when nothing,
-    /// or no regular file (a FIFO, a device), is there: the log is written at `output`
-    /// itself. `input` is the script being recorded, if any.
+    /// recorder writing it is refused, exit 74, as `upgrade` refuses it). Nil, and the log
+    /// written at `output` itself as before, when nothing or no regular file (a FIFO, a
+    /// device) is there, or where replacing the file would change more than its bytes or
+    /// cannot be done, as `writeFile` decides for a text output: a file with other hard
+    /// links, one this user may not write or does not own, or one in a directory this user
+    /// may not write (or a sticky one). `input` is the script being recorded, if any.
     static func forcedLog(output: String, input: String?, force: Bool) throws -> Rewrite? {
-        var info = stat()
-        guard force, stat(output, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              !output.hasPrefix("/dev/"), !output.hasPrefix("/proc/") else { return nil }
+        var info = stat(), directory = stat()
+        guard force, stat(output, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+              access(output, W_OK) == 0, geteuid() == 0 || info.st_uid == geteuid() else { return nil }
+        let slash = output.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let parent = slash.map { $0 == output.utf8.startIndex ? "/" : String(output[..<$0]) } ?? "."
+        guard stat(parent, &directory) == 0, access(parent, W_OK | X_OK) == 0,
+              directory.st_mode & S_ISVTX == 0 || geteuid() == 0 || directory.st_uid == geteuid() || info.st_uid == geteuid() else { return nil }
         let target = try target(log: input ?? "-", output: output, suffix: "new")
         target.removeIfInterrupted()
         return target
+    }
+
+    /// Gives the new log the replaced file's owner and mode as soon as it exists, before
+    /// any event is in it: a private log replaced stays private while it is recorded.
+    func carryMode() {
+        let fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        carryOwnerAndMode(of: path, to: fd)
+        close(fd)
     }
 
     /// Takes the lock of the file to be replaced, and keeps it until the process ends.
@@ -146,13 +162,19 @@ struct Rewrite {
         TemporaryFiles.add(partial)
     }
 
-    /// Puts the finished temporary file in place; exits 74 (and removes it) on failure.
-    func commit() throws {
+    /// Puts the finished temporary file in place; exits 74 on failure, removing it, or
+    /// (`keepingOnFailure`: a recording that may not be made again, from a pipe) keeping
+    /// it and saying where it is.
+    func commit(keepingOnFailure: Bool = false) throws {
         defer { TemporaryFiles.forget(partial) }
         func fail(_ what: String) throws -> Never {
             let reason = systemReason()
-            discard()
-            complain("\(shown): cannot replace it: \(what) failed: \(reason)")
+            if keepingOnFailure {
+                complain("\(shown): cannot replace it: \(what) failed: \(reason); \(shown) is unchanged, and the new log is kept as \(partial)")
+            } else {
+                discard()
+                complain("\(shown): cannot replace it: \(what) failed: \(reason)")
+            }
             throw Exit.io
         }
         let fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
