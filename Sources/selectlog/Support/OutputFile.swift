@@ -147,14 +147,20 @@ private func holdLogToReplace(_ path: String, allowed: Bool) throws -> Int32? {
         close(fd)
         throw refuseReplacingLog(path)
     }
+    try lockForReplacing(fd, path: path, shown: path)
+    return fd
+}
+
+/// Locks the file open on `fd` as its one writer before it is replaced; while another
+/// writer (a recorder) has it, closes `fd` and exits 74 saying so, naming `shown`.
+func lockForReplacing(_ fd: Int32, path: String, shown: String) throws {
     do throws(LogError) {
         try FileIO.lockForWriting(fd, path: path)
     } catch {
         close(fd)
-        complain("\(path): \(error.message)")
+        complain("\(shown): \(error.message)")
         throw Exit.io
     }
-    return fd
 }
 
 /// Whether `path` names this command's standard output (`-o /dev/stdout`), where a

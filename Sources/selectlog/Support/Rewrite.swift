@@ -85,13 +85,7 @@ struct Rewrite {
         if fd < 0, errno == EACCES || errno == EROFS { fd = open(path, O_RDONLY | O_CLOEXEC) }
         // Unreadable: the command's own reading of it says so.
         guard fd >= 0 else { return }
-        do throws(LogError) {
-            try FileIO.lockForWriting(fd, path: path)
-        } catch {
-            close(fd)
-            complain("\(shown): \(error.message)")
-            throw Exit.io
-        }
+        try lockForReplacing(fd, path: path, shown: shown)
     }
 
     private static func place(log: String, output: String?, suffix: String) throws -> Rewrite {
