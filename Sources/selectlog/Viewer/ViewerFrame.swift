@@ -221,12 +221,27 @@ struct ViewerFrame {
     }
 
     /// Rows as compact JSON ranges: `[[section,first,last],…]`, sorted.
+    /// Written into one string as it goes: a string for each range, then joined, held a
+    /// million small strings at once for a selection of a million ranges.
     static func ranges(_ set: RowSet) -> String {
-        var parts: [String] = []
+        var out = "["
+        var first = true
         for (s, list) in set.sections {
-            for r in list.ranges { parts.append("[\(s),\(r.lowerBound),\(r.upperBound - 1)]") }
+            let section = String(s)
+            for r in list.ranges {
+                if !first { out += "," }
+                first = false
+                out += "["
+                out += section
+                out += ","
+                out += String(r.lowerBound)
+                out += ","
+                out += String(r.upperBound - 1)
+                out += "]"
+            }
         }
-        return "[" + parts.joined(separator: ",") + "]"
+        out += "]"
+        return out
     }
 
     /// The whole frame as a JSON object.
