@@ -106,6 +106,12 @@ package struct RowOrigins: Sendable {
         sections[s].replaceSubrange(first..<end, with: [Run(start: rows.lowerBound, count: rows.count, value: value)])
     }
 
+    /// Marks every row of `runs` (an event's `TableChanges.selectedRuns` and
+    /// `deselectedRuns`) as changed by event `index`.
+    package mutating func markChanged(_ runs: [RowRun], at index: Int) {
+        for run in runs { assign(run.section, run.rows, .changed(index)) }
+    }
+
     /// Marks every row of `rows` as changed by event `index`.
     package mutating func markChanged(_ rows: RowSet, at index: Int) {
         for (s, list) in rows.sections {

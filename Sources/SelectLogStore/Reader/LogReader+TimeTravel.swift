@@ -61,6 +61,17 @@ extension LogReader {
             let start = state.events
             var origins = RowOrigins(layout: state.layout)
             try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
+                var movesRows = e.event.rowOperations != nil
+                if case .reload = e.event { movesRows = true }
+                guard movesRows else {
+                    // No row moves: the rows whose selection changed are the ones the engine
+                    // reports. Keeping the selection from before each event to compare made
+                    // every change copy it: a selection of a million ranges took minutes.
+                    let changes = try applyReporting(e, index: i, to: &state)
+                    origins.markChanged(changes.selectedRuns, at: i)
+                    origins.markChanged(changes.deselectedRuns, at: i)
+                    return true
+                }
                 let before = state.selection
                 try apply(e, index: i, to: &state)
                 origins.follow(e.event, at: i, to: state.layout, selection: (before, state.selection))
