@@ -92,16 +92,12 @@ struct Record: ParsableCommand {
         }
         // A file replaced with --force is replaced only by a complete log (`Rewrite.forcedLog`).
         let replacement = try Rewrite.forcedLog(output: output, input: script, force: force)
-        let path = replacement?.partial ?? output
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
         let fifoWriter = try force && replacement == nil ? InputFile.openFIFOForWriting(output) : nil
         defer { if let fifoWriter { closeDescriptor(fifoWriter) } }
         let recorder: Recorder
         do throws(LogError) {
-            recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
-                try Recorder(creating: path, options: writing.options, replacingExisting: force && replacement == nil)
-            }
-            replacement?.carryMode()
+            recorder = try Rewrite.recorder(for: output, replacement: replacement, force: force, options: writing.options)
         } catch {
             replacement?.discard(after: error)
             // Something appeared there, or a link that leads nowhere is there.

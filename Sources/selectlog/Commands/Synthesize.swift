@@ -104,15 +104,11 @@ struct Synthesize: ParsableCommand {
             complain("\(output): --print-acknowledged counts the events written to the log at -o, and --force writes the new log beside an existing file until it is whole; remove \(output) first")
             throw Exit.usage
         }
-        let path = replacement?.partial ?? output
         // A FIFO as the output: its reader waited for (not for good), and held until the end.
         let fifoWriter = try force && replacement == nil ? InputFile.openFIFOForWriting(output) : nil
         defer { if let fifoWriter { closeDescriptor(fifoWriter) } }
         do throws(LogError) {
-            let recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
-                try Recorder(creating: path, options: writing.options, replacingExisting: force && replacement == nil)
-            }
-            replacement?.carryMode()
+            let recorder = try Rewrite.recorder(for: output, replacement: replacement, force: force, options: writing.options)
             var n = 0
             var out = OutputBuffer()
             // Read once: an option's wrapped value is looked up through generic metadata on every read.

@@ -97,8 +97,7 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false) thr
         complain("\(path): cannot create: \(String(cString: strerror(failure)))")
         throw Exit.io
     }
-    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-    let directory = slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let directory = parentDirectory(of: path)
     guard stat(directory, &info) == 0 else {
         complain("\(path): cannot create: \(systemReason())")
         throw Exit.io
@@ -194,12 +193,26 @@ private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, repl
         // only, is "already exists").
         return errno == ENOENT && lstat(path, &info) != 0 && errno == ENOENT ? (path, false) : nil
     }
-    guard replacing, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, access(path, W_OK) == 0,
-          geteuid() == 0 || info.st_uid == geteuid() else { return nil }
+    guard replacing, replacesOnlyBytes(info, at: path) else { return nil }
     guard FileIdentity(info).descriptor(among: [0, 1, 2]) == nil else { return nil }
     guard let real = realpath(path, nil) else { return nil }
     defer { free(real) }
     return (String(cString: real), true)
+}
+
+/// Whether a new file renamed over the one `info` describes (at `path`) would change
+/// only its bytes: a regular file with no other hard link, that this user may write and
+/// owns (or is root). Otherwise `writeFile`, `record` and `synthesize` write it in place.
+func replacesOnlyBytes(_ info: stat, at path: String) -> Bool {
+    info.st_mode & S_IFMT == S_IFREG && info.st_nlink == 1 && access(path, W_OK) == 0
+        && (geteuid() == 0 || info.st_uid == geteuid())
+}
+
+/// The directory `path` names an entry of: what precedes its last slash (`/` for a path
+/// at the root), or `.` for a bare name.
+func parentDirectory(of path: String) -> String {
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    return slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
 }
 
 /// Writes the bytes `body` makes to a temporary file beside `target.path` and renames it over (or,

@@ -54,10 +54,8 @@ struct Rewrite {
     /// may not write (or a sticky one). `input` is the script being recorded, if any.
     static func forcedLog(output: String, input: String?, force: Bool) throws -> Rewrite? {
         var info = stat(), directory = stat()
-        guard force, stat(output, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
-              access(output, W_OK) == 0, geteuid() == 0 || info.st_uid == geteuid() else { return nil }
-        let slash = output.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let parent = slash.map { $0 == output.utf8.startIndex ? "/" : String(output[..<$0]) } ?? "."
+        guard force, stat(output, &info) == 0, replacesOnlyBytes(info, at: output) else { return nil }
+        let parent = parentDirectory(of: output)
         guard stat(parent, &directory) == 0, access(parent, W_OK | X_OK) == 0,
               directory.st_mode & S_ISVTX == 0 || geteuid() == 0 || directory.st_uid == geteuid() || info.st_uid == geteuid() else { return nil }
         let target = try target(log: input ?? "-", output: output, suffix: "new")
@@ -65,13 +63,24 @@ struct Rewrite {
         return target
     }
 
-    /// Gives the new log the replaced file's owner and mode as soon as it exists, before
-    /// any event is in it: a private log replaced stays private while it is recorded.
-    func carryMode() {
-        let fd = open(partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        carryOwnerAndMode(of: path, to: fd)
-        close(fd)
+    /// The recorder `record` and `synthesize` write `output` with: at `replacement`'s
+    /// temporary file, given the replaced file's owner and mode as soon as it exists (before
+    /// any event is in it: a private log replaced stays private while it is recorded), or at
+    /// `output` itself, replacing what is there with `force`.
+    static func recorder(for output: String, replacement: Rewrite?, force: Bool,
+                         options: Recorder.Options) throws(LogError) -> Recorder {
+        let path = replacement?.partial ?? output
+        let recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
+            try Recorder(creating: path, options: options, replacingExisting: force && replacement == nil)
+        }
+        if let replacement {
+            let fd = open(replacement.partial, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            if fd >= 0 {
+                carryOwnerAndMode(of: replacement.path, to: fd)
+                close(fd)
+            }
+        }
+        return recorder
     }
 
     /// Takes the lock of the file to be replaced, and keeps it until the process ends.
