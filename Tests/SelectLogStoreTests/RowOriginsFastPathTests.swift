@@ -17,13 +17,10 @@ struct RowOriginsFastPathTests {
             let before = state.selection
             guard let changes = try? state.apply(e) else { continue }
             compared.follow(e.event, at: i, to: state.layout, selection: (before, state.selection))
-            var movesRows = e.event.rowOperations != nil
-            if case .reload = e.event { movesRows = true }
-            if movesRows {
+            if RowOrigins.movesRows(e.event) {
                 reported.follow(e.event, at: i, to: state.layout, selection: (before, state.selection))
             } else {
-                reported.markChanged(changes.selectedRuns, at: i)
-                reported.markChanged(changes.deselectedRuns, at: i)
+                reported.markChanged(reported: changes, at: i)
             }
             if i % 250 == 249 {
                 for s in 0..<state.layout.sectionCount {

@@ -106,10 +106,20 @@ package struct RowOrigins: Sendable {
         sections[s].replaceSubrange(first..<end, with: [Run(start: rows.lowerBound, count: rows.count, value: value)])
     }
 
-    /// Marks every row of `runs` (an event's `TableChanges.selectedRuns` and
-    /// `deselectedRuns`) as changed by event `index`.
-    package mutating func markChanged(_ runs: [RowRun], at index: Int) {
-        for run in runs { assign(run.section, run.rows, .changed(index)) }
+    /// Whether following `event` needs the selection from before it and after it
+    /// (`follow(_:at:to:selection:)`): a reload or a row or section edit, which moves rows.
+    /// Any other event is followed from what it reported (`markChanged(reported:at:)`),
+    /// with no copy of the selection kept to compare.
+    package static func movesRows(_ event: Event) -> Bool {
+        if case .reload = event { return true }
+        return event.rowOperations != nil
+    }
+
+    /// Marks the rows event `index`, one that moves no rows, selected or deselected (its
+    /// `TableChanges.selectedRuns` and `deselectedRuns`) as changed by it.
+    package mutating func markChanged(reported changes: TableChanges, at index: Int) {
+        for run in changes.selectedRuns { assign(run.section, run.rows, .changed(index)) }
+        for run in changes.deselectedRuns { assign(run.section, run.rows, .changed(index)) }
     }
 
     /// Marks every row of `rows` as changed by event `index`.

@@ -58,8 +58,11 @@ final class RebuiltCheckpoints: @unchecked Sendable {
     var bytes: Int {
         lock.lock()
         defer { lock.unlock() }
-        return states.reduce(0) { $0 + $1.bytes }
+        return heldBytes
     }
+
+    /// `bytes`, with `lock` held.
+    private var heldBytes: Int { states.reduce(0) { $0 + $1.bytes } }
 
     func keep(_ state: TableState) {
         lock.lock()
@@ -76,7 +79,7 @@ final class RebuiltCheckpoints: @unchecked Sendable {
         states.sort { $0.state.events < $1.state.events }
         // Every other one let go, counting back from the latest, which stays: a replay
         // goes on from it, and the states before it are nearer the start.
-        while states.count > capacity || states.count > 1 && states.reduce(0, { $0 + $1.bytes }) > Self.byteBudget {
+        while states.count > capacity || states.count > 1 && heldBytes > Self.byteBudget {
             let last = states.count - 1
             states = states.enumerated().filter { (last - $0.offset) % 2 == 0 }.map(\.element)
         }

@@ -1,37 +1,5 @@
 import SelectLog
 
-/// The answer to "who last changed this row's selection?".
-public struct RowHistory: Sendable, Equatable {
-    /// How the row's selection came to be what it is.
-    public enum Kind: Sendable, Equatable {
-        /// `event` changed the row's selection.
-        case changed
-        /// `event` created the row, and nothing has changed its selection since.
-        case inserted
-        /// Nothing in the log changed the row's selection; it was there from the first event.
-        case untouched
-    }
-    /// What the answer is.
-    public var kind: Kind
-    /// The event (0-based), or nil when untouched.
-    public var event: Int?
-    /// Where the row was right after `event`.
-    public var pathThen: RowPath?
-}
-
-/// One change of a row's selection: the event (0-based), where the row was right after
-/// it, and whether it was selected then.
-public struct SelectionChange: Sendable, Equatable {
-    /// The event, 0-based (the command line shows `event + 1`).
-    public var event: Int
-    /// The row's path right after the event.
-    public var path: RowPath
-    /// Whether the row was selected right after the event.
-    public var selected: Bool
-    /// `.changed`, or `.inserted` for the event that created the row.
-    public var kind: RowHistory.Kind
-}
-
 /// The gesture an event belongs to.
 public struct LoggedGesture: Sendable, Equatable {
     /// "strip pan", "multi-select pan", "drag scroll", "swipe", or the event's own type.
@@ -45,52 +13,6 @@ extension LogReader {
     func windowStart(before end: Int) throws(LogError) -> TableState {
         guard end > 0 else { return TableState() }
         return try state(at: checkpoint(atOrBefore: end - 1).map { $0.header.firstEvent } ?? 0)
-    }
-
-    /// The event that last changed the selection of `row` (its index path after `n` events).
-    /// Walks back one checkpoint window at a time, following the row through edits.
-    public func lastChange(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> RowHistory {
-        let final = try state(at: n)
-        guard final.layout.contains(row) else {
-            throw LogError(.outOfRange, "row \(row) does not exist after \(n) events", path: path, eventIndex: n)
-        }
-        var target = row
-        var end = n
-        while true {
-            var state = try windowStart(before: end)
-            let start = state.events
-            var origins = RowOrigins(layout: state.layout)
-            try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
-                var movesRows = e.event.rowOperations != nil
-                if case .reload = e.event { movesRows = true }
-                guard movesRows else {
-                    // No row moves: the rows whose selection changed are the ones the engine
-                    // reports. Keeping the selection from before each event to compare made
-                    // every change copy it: a selection of a million ranges took minutes.
-                    let changes = try applyReporting(e, index: i, to: &state)
-                    origins.markChanged(changes.selectedRuns, at: i)
-                    origins.markChanged(changes.deselectedRuns, at: i)
-                    return true
-                }
-                let before = state.selection
-                try apply(e, index: i, to: &state)
-                origins.follow(e.event, at: i, to: state.layout, selection: (before, state.selection))
-                return true
-            }
-            progress?(n - start)
-            switch origins.origin(of: target) {
-            case .changed(let i)?:
-                return RowHistory(kind: .changed, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
-            case .inserted(let i)?:
-                return RowHistory(kind: .inserted, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
-            case .existing(let p)?:
-                if start == 0 { return RowHistory(kind: .untouched, event: nil, pathThen: nil) }
-                target = p
-                end = start
-            case nil:
-                throw LogError(.damaged, "lost track of row \(target) in events \(start)..<\(end)", path: path, eventIndex: end)
-            }
-        }
     }
 
     /// The event (0-based) that last changed `value` of the state, looking at the first
@@ -138,41 +60,6 @@ extension LogReader {
         } catch {
             throw rejection(error, index: index)
         }
-    }
-
-    /// Every change of a row's selection in the first `n` events, oldest first, following
-    /// the row back through edits: each entry is the event (0-based), the row's path right
-    /// after it, and whether it was selected after it. The first entry is the event that
-    /// created the row (`RowHistory.Kind.inserted`) when the log has it.
-    public func selectionHistory(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> [SelectionChange] {
-        var out: [SelectionChange] = []
-        var target = row
-        var end = n
-        while true {
-            let h = try lastChange(of: target, at: end)
-            progress?(n - end)
-            guard let i = h.event, let then = h.pathThen else { break }
-            let selected = try state(at: i + 1).selection.contains(then)
-            out.append(SelectionChange(event: i, path: then, selected: selected, kind: h.kind))
-            guard h.kind == .changed, let before = try self.path(of: then, at: i + 1, before: i) else { break }
-            target = before
-            end = i
-        }
-        return out.reversed()
-    }
-
-    /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),
-    /// found by running the window forward and following untouched rows back.
-    private func path(of row: RowPath, at n: Int, before m: Int) throws(LogError) -> RowPath? {
-        var state = try self.state(at: m)
-        var origins = RowOrigins(layout: state.layout)
-        try forEachEvent(from: m, to: n) { (i, e) throws(LogError) -> Bool in
-            try apply(e, index: i, to: &state)
-            origins.follow(e.event, at: i, to: state.layout)
-            return true
-        }
-        if case .existing(let p)? = origins.origin(of: row) { return p }
-        return nil
     }
 
     /// The gesture event `index` (0-based) belongs to: the pan or swipe open before it or

@@ -2,6 +2,10 @@ import Foundation
 import SelectLog
 
 extension Recorder {
+    /// The bytes of lists and strings (`Event.fieldBytes`) `compact` appends between two
+    /// flushes.
+    static let compactFlushWeight = 1 << 20
+
     /// Rewrites the log at `source` as a new zstd-compressed log at `destination`: the
     /// same events, so the same final state and hash (checked before returning).
     ///

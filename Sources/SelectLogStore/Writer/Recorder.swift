@@ -215,9 +215,6 @@ public final class Recorder: Sendable {
     /// append that offers another waits for it. Each is a whole copy of the state once
     /// the engine changes it; at the default interval no more than two are ever waiting.
     static let pendingStates = 4
-    /// The bytes of lists and strings (`Event.fieldBytes`) `compact` appends between two
-    /// flushes.
-    static let compactFlushWeight = 1 << 20
 
     /// Events in the log so far: those it held when opened and the valid ones appended
     /// since (`LogReader.eventCount` of the same log once written). After a write fails
