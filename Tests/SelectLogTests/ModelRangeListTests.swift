@@ -49,6 +49,48 @@ struct ModelRangeListTests {
         }
     }
 
+    @Test("a row set adds and removes another's rows, few runs or many, as a plain set of paths does", arguments: [13, 14])
+    func formUnionAndSubtract(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var set = RowSet()
+        var reference = Set<RowPath>()
+        func random(_ most: Int) -> [RowPath] {
+            // Scattered rows and short runs in up to three sections: many runs a section when `most` is large.
+            (0..<Int.random(in: 0...most, using: &rng)).flatMap { _ -> [RowPath] in
+                let s = Int.random(in: 0..<3, using: &rng), r = Int.random(in: 0..<200, using: &rng)
+                return (r..<r + Int.random(in: 1...3, using: &rng)).map { RowPath(s, $0) }
+            }
+        }
+        var many = 0
+        for step in 0..<300 {
+            let rows = random(Bool.random(using: &rng) ? 4 : 60)
+            let other = RowSet(rows)
+            if other.sections.contains(where: { $0.rows.ranges.count > RowSet.runByRun }) { many += 1 }
+            let lists = set.sections.map(\.rows)
+            if Bool.random(using: &rng) {
+                set.formUnion(other)
+                reference.formUnion(rows)
+            } else {
+                set.subtract(other)
+                reference.subtract(rows)
+            }
+            #expect(set == RowSet(Array(reference)), "seed \(seed) step \(step)")
+            // The list union on its own, with many ranges on both sides.
+            if let a = lists.first, let b = other.sections.first?.rows {
+                let expected = RangeList(normalizing: a.ranges + b.ranges)
+                #expect(a.union(b) == expected && b.union(a) == expected, "seed \(seed) step \(step): \(a.ranges) ∪ \(b.ranges)")
+                var inPlace = a
+                inPlace.formUnion(b)
+                #expect(inPlace == expected, "seed \(seed) step \(step): \(a.ranges) ∪ \(b.ranges) in place")
+                let left = RangeList(normalizing: a.ranges.flatMap { r in r.filter { !b.contains($0) }.map { $0..<$0 + 1 } })
+                inPlace = a
+                inPlace.subtract(b)
+                #expect(inPlace == left && a.subtracting(b) == left, "seed \(seed) step \(step): \(a.ranges) − \(b.ranges)")
+            }
+        }
+        #expect(many > 50, "only \(many) steps had more than \(RowSet.runByRun) runs in a section")
+    }
+
     @Test("many rows deleted or inserted at once: the rows a plain [Bool] keeps, and what one at a time gives", arguments: [21, 22, 23])
     func rowsAtOnce(seed: UInt64) {
         var rng = SeededRandom(seed: seed)

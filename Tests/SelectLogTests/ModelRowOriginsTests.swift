@@ -94,6 +94,94 @@ struct ModelRowOriginsTests {
     }
 }
 
+extension ModelRowOriginsTests {
+    /// The plain array per section, following one operation as its definition says.
+    static func follow(_ operation: RowOperation, model: inout [[RowOrigin]], carried: inout [Int: RowOrigin],
+                       newSections: [Int: Int], index: Int) {
+        switch operation {
+        case let .remove(p, move):
+            guard p.section < model.count, p.row < model[p.section].count else { return }
+            let origin = model[p.section].remove(at: p.row)
+            if let move { carried[move] = origin }
+        case let .insert(p, source):
+            guard p.section < model.count else { return }
+            var origin = RowOrigin.inserted(index)
+            if case .move(let m) = source, let c = carried[m] { origin = c }
+            model[p.section].insert(origin, at: min(p.row, model[p.section].count))
+        case .insertSection(let i):
+            model.insert(Array(repeating: .inserted(index), count: newSections[i] ?? 0), at: min(i, model.count))
+        case .removeSection(let i):
+            if i < model.count { model.remove(at: i) }
+        }
+    }
+
+    @Test("batches of many deletes, inserts and moves, and many sections at once, give the origins of one operation at a time",
+          arguments: 0..<2)
+    func largeBatches(shard: Int) {
+        var followedAsRuns = 0
+        defer { #expect(followedAsRuns > 25 * 12 / 2, "only \(followedAsRuns) edits had runs to follow at once") }
+        for k in 0..<25 {
+            let seed = UInt64(61_000 + shard * 25 + k)
+            var rng = SeededRandom(seed: seed)
+            let counts = (0..<Int.random(in: 1...4, using: &rng)).map { _ in Int.random(in: 0...300, using: &rng) }
+            var model: [[RowOrigin]] = counts.enumerated().map { s, n in (0..<n).map { .existing(RowPath(s, $0)) } }
+            var origins = RowOrigins(layout: TableLayout(sections: counts.map { LayoutSection(count: $0) }))
+            for index in 1...12 {
+                var operations: [RowOperation]
+                var newSections: [Int: Int] = [:]
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    // Several sections removed, or several inserted, in one event.
+                    let n = Int.random(in: 2...6, using: &rng)
+                    if Bool.random(using: &rng), model.count > n {
+                        operations = (0..<model.count).shuffled(using: &rng).prefix(n).sorted(by: >).map { .removeSection($0) }
+                    } else {
+                        let at = (0..<model.count + n).shuffled(using: &rng).prefix(n).sorted()
+                        for i in at { newSections[i] = Int.random(in: 0...20, using: &rng) }
+                        operations = at.map { .insertSection($0) }
+                    }
+                } else {
+                    // Selection changes first, so that runs hold `changed` and `existing` rows.
+                    for _ in 0..<Int.random(in: 0...8, using: &rng) {
+                        guard let s = model.indices.randomElement(using: &rng), !model[s].isEmpty else { continue }
+                        let first = Int.random(in: 0..<model[s].count, using: &rng)
+                        let rows = first..<min(first + Int.random(in: 1...30, using: &rng), model[s].count)
+                        origins.markChanged(RowSet(rows.map { RowPath(s, $0) }), at: index)
+                        for r in rows { model[s][r] = .changed(index) }
+                    }
+                    let paths = model.enumerated().flatMap { s, rows in rows.indices.map { RowPath(s, $0) } }.shuffled(using: &rng)
+                    let deletes = Array(paths.prefix(Int.random(in: 0...min(150, paths.count), using: &rng)))
+                    let sources = Array(paths.dropFirst(deletes.count).prefix(Int.random(in: 0...2, using: &rng)))
+                    var after = model.map(\.count)
+                    for p in deletes + sources { after[p.section] -= 1 }
+                    let inserts = Int.random(in: 0...150, using: &rng)
+                    let sections = model.isEmpty ? [] : (0..<inserts + sources.count).map { _ in Int.random(in: 0..<model.count, using: &rng) }
+                    for s in sections { after[s] += 1 }
+                    var free = after.map { Array(0..<$0).shuffled(using: &rng) }
+                    let targets = sections.map { s in RowPath(s, free[s].popLast() ?? 0) }
+                    operations = BatchUpdate(deletes: deletes, inserts: Array(targets.prefix(inserts)),
+                                             moves: zip(sources, targets.dropFirst(inserts)).map { .init(from: $0, to: $1) }).operations
+                }
+                var carry = RowCarry()
+                for (i, n) in newSections { carry.newSections[i] = LayoutSection(count: n) }
+                origins.follow(operations, of: index, carry: &carry)
+                var carried: [Int: RowOrigin] = [:]
+                for operation in operations {
+                    Self.follow(operation, model: &model, carried: &carried, newSections: newSections, index: index)
+                }
+                if OperationRun.split(operations).contains(where: { $0.run != nil }) { followedAsRuns += 1 }
+                for (s, rows) in model.enumerated() {
+                    for (r, expected) in rows.enumerated() where origins.origin(of: RowPath(s, r)) != expected {
+                        Issue.record("seed \(seed) step \(index): row [\(s), \(r)] is \(String(describing: origins.origin(of: RowPath(s, r)))), one at a time \(expected)")
+                        return
+                    }
+                    #expect(origins.origin(of: RowPath(s, rows.count)) == nil, "seed \(seed) step \(index): a row past section \(s)")
+                }
+                #expect(origins.origin(of: RowPath(model.count, 0)) == nil, "seed \(seed) step \(index): a section past the end")
+            }
+        }
+    }
+}
+
 /// `RowOrigins` following whole events, as `inspect --why` does, against the naive model
 /// of `ModelTable`: rows are flat arrays of identities that each edit rebuilds by UIKit's
 /// rules (survivors in order, targets at their post-update indices), with a `Bool` for the

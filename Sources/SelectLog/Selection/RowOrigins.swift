@@ -34,6 +34,9 @@ package struct RowOrigins: Sendable {
     private var sections: [[Run]]
     /// The event being followed: the rows `follow` creates are created by it.
     private var creator = 0
+    /// The runs a section is rebuilt into, kept between edits: a section of a million runs
+    /// rebuilt into a new array at every edit took a fresh mapping of its pages each time.
+    private var spare: [Run] = []
 
     /// Every row of `layout` as untouched, at its own path.
     package init(layout: TableLayout) {
@@ -106,6 +109,40 @@ package struct RowOrigins: Sendable {
         sections[s].replaceSubrange(first..<end, with: [Run(start: rows.lowerBound, count: rows.count, value: value)])
     }
 
+    /// Sets the rows of `ranges` (ascending, disjoint) in section `s` to `value`: one pass
+    /// over the runs they touch, where one range at a time shifts the runs after each.
+    private mutating func assign(_ s: Int, _ ranges: [Range<Int>], _ value: Value) {
+        guard s < sections.count, let firstRow = ranges.first?.lowerBound, let lastRow = ranges.last?.upperBound else { return }
+        guard ranges.count > 1 else { return assign(s, ranges[0], value) }
+        // The runs from the one holding the first row to the one holding the last.
+        let first = Self.runIndex(sections[s], containing: firstRow) ?? sections[s].count
+        let end = Swift.max(first, Self.runIndex(sections[s], containing: lastRow - 1).map { $0 + 1 } ?? sections[s].count)
+        var out: [Run] = []
+        out.reserveCapacity(end - first + 2 * ranges.count)
+        var j = 0
+        for run in sections[s][first..<end] {
+            let end = run.start + run.count
+            var lower = run.start
+            while lower < end {
+                while j < ranges.count && ranges[j].upperBound <= lower { j += 1 }
+                if j < ranges.count && ranges[j].lowerBound <= lower {
+                    let upper = Swift.min(ranges[j].upperBound, end)
+                    Self.append(Run(start: lower, count: upper - lower, value: value), to: &out)
+                    lower = upper
+                } else {
+                    let upper = j < ranges.count ? Swift.min(ranges[j].lowerBound, end) : end
+                    Self.append(run.piece(lower..<upper, at: lower), to: &out)
+                    lower = upper
+                }
+            }
+        }
+        // Grown by half at least: a section that grows by a few runs at every event was
+        // otherwise copied whole into a new array each time.
+        let count = sections[s].count - (end - first) + out.count
+        if count > sections[s].capacity { sections[s].reserveCapacity(Swift.max(count, sections[s].capacity + sections[s].capacity / 2)) }
+        sections[s].replaceSubrange(first..<end, with: out)
+    }
+
     /// Whether following `event` needs the selection from before it and after it
     /// (`follow(_:at:to:selection:)`): a reload or a row or section edit, which moves rows.
     /// Any other event is followed from what it reported (`markChanged(reported:at:)`),
@@ -118,15 +155,32 @@ package struct RowOrigins: Sendable {
     /// Marks the rows event `index`, one that moves no rows, selected or deselected (its
     /// `TableChanges.selectedRuns` and `deselectedRuns`) as changed by it.
     package mutating func markChanged(reported changes: TableChanges, at index: Int) {
-        for run in changes.selectedRuns { assign(run.section, run.rows, .changed(index)) }
-        for run in changes.deselectedRuns { assign(run.section, run.rows, .changed(index)) }
+        let selected = changes.selectedRuns, deselected = changes.deselectedRuns
+        guard selected.count + deselected.count > 1 else {
+            for run in selected { assign(run.section, run.rows, .changed(index)) }
+            for run in deselected { assign(run.section, run.rows, .changed(index)) }
+            return
+        }
+        // Many runs (a `select` of scattered rows): each section's at once, in one pass.
+        var runs = selected + deselected
+        runs.sort { ($0.section, $0.rows.lowerBound) < ($1.section, $1.rows.lowerBound) }
+        var ranges: [Range<Int>] = []
+        for (k, run) in runs.enumerated() {
+            if let last = ranges.last, last.upperBound >= run.rows.lowerBound {
+                ranges[ranges.count - 1] = last.lowerBound..<Swift.max(last.upperBound, run.rows.upperBound)
+            } else {
+                ranges.append(run.rows)
+            }
+            if k == runs.count - 1 || runs[k + 1].section != run.section {
+                assign(run.section, ranges, .changed(index))
+                ranges.removeAll(keepingCapacity: true)
+            }
+        }
     }
 
     /// Marks every row of `rows` as changed by event `index`.
     package mutating func markChanged(_ rows: RowSet, at index: Int) {
-        for (s, list) in rows.sections {
-            for r in list.ranges { assign(s, r, .changed(index)) }
-        }
+        for (s, list) in rows.sections { assign(s, list.ranges, .changed(index)) }
     }
 
     /// Follows the rows through event `index`, after which the table is laid out as
@@ -157,7 +211,124 @@ package struct RowOrigins: Sendable {
     /// created by it, a new section has the rows of `carry.newSections`.
     mutating func follow(_ operations: [RowOperation], of index: Int, carry: inout RowCarry) {
         creator = index
-        for operation in operations { follow(operation, carry: &carry) }
+        for piece in OperationRun.split(operations) {
+            if let run = piece.run {
+                follow(run, carry: carry)
+            } else {
+                for operation in operations[piece.operations] { follow(operation, carry: &carry) }
+            }
+        }
+    }
+
+    /// Follows every operation of `run` at once, with the origins one at a time would give.
+    /// One at a time, each operation splits a run and shifts every run after it: a
+    /// `deleteRows` of k rows over R runs cost O(k × R), and the runs grow with every
+    /// edit (2,000 edits of 500–1,000 rows took `inspect --why` minutes). At once, O(k + R).
+    private mutating func follow(_ run: OperationRun, carry: RowCarry) {
+        switch run.kind {
+        case .deletions:
+            guard run.section < sections.count else { return }
+            Self.removing(run.rows, from: sections[run.section], into: &spare)
+            swap(&sections[run.section], &spare)
+        case .insertions:
+            guard run.section < sections.count else { return }
+            Self.inserting(run.rows, into: sections[run.section], value: .inserted(creator), to: &spare)
+            swap(&sections[run.section], &spare)
+        case .sectionRemovals:
+            var removed = run.rows[...]
+            var kept: [[Run]] = []
+            kept.reserveCapacity(sections.count)
+            for (i, runs) in sections.enumerated() {
+                while let first = removed.first, first < i { removed.removeFirst() }
+                if removed.first != i { kept.append(runs) }
+            }
+            sections = kept
+        case .sectionInsertions:
+            // The i-th new section lands at `rows[i]`, after the sections placed before it.
+            var out: [[Run]] = []
+            out.reserveCapacity(sections.count + run.rows.count)
+            var old = 0
+            for i in run.rows {
+                while out.count < i, old < sections.count {
+                    out.append(sections[old])
+                    old += 1
+                }
+                let n = carry.newSections[i]?.rowCount ?? 0
+                out.append(n > 0 ? [Run(start: 0, count: n, value: .inserted(creator))] : [])
+            }
+            out.append(contentsOf: sections[old...])
+            sections = out
+        }
+    }
+
+    /// `runs` without the rows of `rows` (ascending, distinct, before the removal); the rows
+    /// after each close up.
+    private static func removing(_ rows: [Int], from runs: [Run], into out: inout [Run]) {
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(runs.count + rows.count)
+        var d = 0
+        for run in runs {
+            let end = run.start + run.count
+            var lower = run.start
+            while lower < end {
+                while d < rows.count && rows[d] < lower { d += 1 }
+                let upper = d < rows.count ? Swift.min(rows[d], end) : end
+                if lower < upper { append(run.piece(lower..<upper, at: lower - d), to: &out) }
+                lower = upper < end ? upper + 1 : end  // past the removed row
+            }
+        }
+    }
+
+    /// `runs` with one new row of `value` at each of `rows` (ascending, distinct, after the
+    /// insertions): the i-th lands before old row `rows[i] - i`, moving it down.
+    private static func inserting(_ rows: [Int], into runs: [Run], value: Value, to out: inout [Run]) {
+        out.removeAll(keepingCapacity: true)
+        out.reserveCapacity(runs.count + rows.count)
+        var i = 0
+        for run in runs {
+            let end = run.start + run.count
+            var lower = run.start
+            while lower < end {
+                while i < rows.count && rows[i] - i <= lower {
+                    append(Run(start: rows[i], count: 1, value: value), to: &out)
+                    i += 1
+                }
+                let upper = i < rows.count ? Swift.min(rows[i] - i, end) : end
+                append(run.piece(lower..<upper, at: lower + i), to: &out)
+                lower = upper
+            }
+        }
+        for row in rows[i...] { append(Run(start: row, count: 1, value: value), to: &out) }
+    }
+
+    /// Appends `run`, joining it to the last run when it continues it.
+    @inline(__always)
+    private static func append(_ run: Run, to out: inout [Run]) {
+        if let last = out.last, last.start + last.count == run.start, last.continues(into: run) {
+            out[out.count - 1].count += run.count
+        } else {
+            out.append(run)
+        }
+    }
+}
+
+extension RowOrigins.Run {
+    /// The rows `rows` of this run (old rows), starting at `start` after an edit.
+    @inline(__always)
+    func piece(_ rows: Range<Int>, at start: Int) -> Self {
+        var piece = Self(start: start, count: rows.count, value: value)
+        if case let .existing(section, first) = value { piece.value = .existing(section: section, firstRow: first + rows.lowerBound - self.start) }
+        return piece
+    }
+
+    /// Whether `next`, starting right after this run, gives its rows the origins this run
+    /// would give them if it went on.
+    @inline(__always)
+    func continues(into next: Self) -> Bool {
+        switch (value, next.value) {
+        case let (.existing(s, first), .existing(t, nextFirst)): return s == t && first + count == nextFirst
+        default: return value == next.value
+        }
     }
 }
 
