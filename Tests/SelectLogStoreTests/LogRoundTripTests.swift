@@ -168,6 +168,19 @@ struct LogRoundTripTests {
         try recorder.close()
     }
 
+    @Test("a clean close syncs, and synced says so: every event with interval or always durability, none with none",
+          arguments: [Recorder.Durability.interval(milliseconds: 60_000), .always, .none])
+    func closeCountsItsSync(durability: Recorder.Durability) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = smallBatches()
+        options.durability = durability
+        let recorder = try Recorder(creating: dir.appendingPathComponent("c.slog").path, options: options)
+        for e in SyntheticSession(seed: 9, count: 103) { try recorder.append(e) }
+        try recorder.close()
+        #expect(recorder.synced == (durability == .none ? 0 : 103), "\(durability)")
+    }
+
     @Test("appends from many threads at once all reach the log")
     func concurrentAppends() async throws {
         let dir = try temporaryDirectory()

@@ -58,7 +58,12 @@ extension Recorder {
         } catch {
             outcome = outcome ?? error
         }
-        writer.withLockedValue { $0.closing = .done(outcome) }
+        let closedSynced = outcome == nil && options.durability != .none
+        writer.withLockedValue { w in
+            // The close's own sync covered every event written.
+            if closedSynced { w.syncedUpTo = max(w.syncedUpTo, w.writtenUpTo) }
+            w.closing = .done(outcome)
+        }
         writer.wake()
         if let outcome { throw outcome }
     }
