@@ -60,6 +60,21 @@ struct LogRepairTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test("the cut bytes keep the log's permissions: a 0600 log's tail is not left readable by others", arguments: [0o600, 0o640, 0o644])
+    func cutKeepsTheLogsMode(mode: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.slog").path
+        _ = try writeLog(Array(SyntheticSession(seed: 7, count: 200)), to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try (before + Data([0x01, 0x02, 0x03])).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        let cut = try #require(try LogRepair.repair(path).cut)
+        let saved = try FileManager.default.attributesOfItem(atPath: cut.savedPath)[.posixPermissions] as? Int
+        #expect(saved == mode, "the cut file's mode is \(String(saved ?? -1, radix: 8)), the log's \(String(mode, radix: 8))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cut.savedPath)) == Data([0x01, 0x02, 0x03]))
+    }
+
     @Test("a report made before the log grew is not trusted: the log is checked again before anything is cut")
     func staleReportCheckedAgain() throws {
         let dir = try temporaryDirectory()

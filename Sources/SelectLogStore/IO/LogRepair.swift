@@ -262,20 +262,36 @@ public enum LogRepair {
     /// using the same name meanwhile.
     private static func save(from log: Int32, path: String, offset: Int, length: Int, to target: String,
                              through partial: String) throws(LogError) {
-        if unlink(partial) != 0, errno != ENOENT { throw FileIO.error("unlink", partial) }
-        let out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard out >= 0 else { throw FileIO.error("open", partial) }
+        // An error about the copy names the log, and says what it was for: "cannot save the cut
+        // bytes beside it", not the name of a file the user never asked for.
+        func failed(_ call: String, _ met: LogError? = nil) -> LogError {
+            var error = met ?? FileIO.error(call, partial)
+            error.message = "cannot save the cut bytes beside it (as \(partial)), so nothing is cut: \(error.message)"
+            error.path = path
+            return error
+        }
+        if unlink(partial) != 0, errno != ENOENT { throw failed("unlink") }
+        // Readable by whom the log is: the bytes are the log's (a 0600 log's tail stays 0600).
+        var info = stat()
+        let mode = fstat(log, &info) == 0 ? info.st_mode & 0o777 : 0o600
+        let out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard out >= 0 else { throw failed("open") }
         do throws(LogError) {
+            if fchmod(out, mode) != 0 { throw failed("fchmod") }
             var done = 0
             while done < length {
                 let chunk = try FileIO.read(log, at: offset + done, count: Swift.min(1 << 20, length - done), path: path)
                 if chunk.isEmpty { throw LogError(.io, "the log shrank while it was being repaired", path: path) }
-                try FileIO.writeAll(out, chunk, path: partial)
+                do throws(LogError) {
+                    try FileIO.writeAll(out, chunk, path: partial)
+                } catch {
+                    throw failed("write", error)
+                }
                 done += chunk.count
             }
             try FileIO.syncData(out, path: partial)
             close(out)
-            if rename(partial, target) != 0 { throw FileIO.error("rename", partial) }
+            if rename(partial, target) != 0 { throw failed("rename") }
             try FileIO.syncDirectory(of: target)
         } catch {
             close(out)

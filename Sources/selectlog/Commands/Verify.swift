@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import SelectLogStore
 
@@ -8,9 +13,14 @@ struct Verify: ParsableCommand {
             Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count \
             of intact events, and exits 1; a log that a newer selectlog wrote (a format version or an \
             event this build does not know) is not damaged: it exits 65, and --repair cuts nothing. With --deep, also replays every event and compares each \
-            checkpoint with the replayed state; an event the engine rejects is damage at its batch. With --repair, cuts the log back to its intact prefix, \
-            saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them), and exits 0; a \
-            failed repair can be run again.
+            checkpoint with the replayed state; an event the engine rejects is damage at its batch (only \
+            --deep finds such damage: without it, the events are decoded, not replayed). A log that ends \
+            at a record boundary without its seek index (still being written, or cut there) is intact: \
+            its index is rebuilt by reading. With --repair, cuts the log back to its intact prefix, \
+            saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them, with the log's \
+            permissions), and exits 0; it exits 65 for a log a newer selectlog wrote (nothing is cut) \
+            and 74 when the log or its directory cannot be written (nothing is cut); a failed repair \
+            can be run again.
             """)
 
     @Argument(help: "A selectlog log.")
@@ -78,7 +88,7 @@ struct Verify: ParsableCommand {
             return
         }
         let kind = problem.isTornTail ? "torn tail" : "damaged"
-        print("\(log): \(checked)\(kind) at byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events")
+        print("\(log): \(checked)\(kind) at byte offset \(problem.offset): \(problem.reason); \(counted(report.intactEvents, "intact event", "intact events"))")
         if problem.offset == 0, report.records == 0, let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
     }
 
@@ -95,7 +105,12 @@ struct Verify: ParsableCommand {
                 complain("\(log): another writer has it open (a recorder, until it closes, or another repair); waiting for it to finish (Ctrl-C stops waiting; nothing is cut)")
             })
         } catch {
-            complain(error.code == .inUse ? "\(error)" : "\(error); the repair can be run again")
+            switch error.errnoCode {
+            case _ where error.code == .inUse: complain("\(error)")
+            case EACCES?, EPERM?, EROFS?: complain("\(error); a repair writes the log and its directory: run it where both can be written")
+            case ENOSPC?, EDQUOT?: complain("\(error); free some space and run the repair again")
+            default: complain("\(error); the repair can be run again")
+            }
             throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }
         let report = outcome.report
@@ -114,6 +129,6 @@ struct Verify: ParsableCommand {
                      : "\(log): cannot repair: the file header itself is damaged")
             throw Exit.damaged
         }
-        print("\(log): repaired: kept \(done.keptBytes) bytes (\(report.intactEvents) events); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
+        print("\(log): repaired: kept \(done.keptBytes) bytes (\(counted(report.intactEvents, "event", "events"))); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
     }
 }
