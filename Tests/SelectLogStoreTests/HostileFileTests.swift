@@ -186,10 +186,22 @@ struct HostileFileTests {
         let deep = try LogReader.verify(path: p, replaying: true)
         #expect(deep.problem?.offset == at && deep.intactEvents == 4 && deep.intactBytes == at, "\(String(describing: deep.problem))")
         #expect(deep.problem?.reason.hasPrefix("event 5: logged event is rejected by the engine: select") == true, "\(String(describing: deep.problem))")
+        // Appending is refused, and the refusal names the repair that finds the damage: one
+        // that does not replay finds the log intact and cuts nothing.
+        do {
+            _ = try Recorder(appendingTo: p)
+            Issue.record("a recorder appended to a log with an event its engine rejects")
+        } catch {
+            #expect(error.message.contains("LogRepair.repair(path, replaying: true)") && error.message.contains("selectlog verify --deep --repair"),
+                    "\(error)")
+        }
+        #expect(try LogRepair.repair(p).cut == nil)
         let outcome = try LogRepair.repair(p, replaying: true)
         #expect(outcome.cut?.keptBytes == at)
         #expect(try LogReader.verify(path: p, replaying: true).isIntact)
         #expect(try LogReader(path: p).eventCount == 4)
+        let recorder = try Recorder(appendingTo: p)
+        try recorder.close()
     }
 
     @Test("an event the engine rejects in a continued batch of a coded window: damage at that batch, the window's earlier batches kept by a repair")

@@ -39,7 +39,8 @@ package final class LogRewriter {
         do throws(InvalidEvent) {
             changes = try engine.apply(event, to: &state)
         } catch {
-            throw LogError(.invalidEvent, "this build rejects event \(state.events + 1): \(error)", path: file.path,
+            // The description says "event N: " before the message.
+            throw LogError(.invalidEvent, "this build rejects it: \(error)", path: file.path,
                            eventIndex: state.events, invalidEvent: error)
         }
         let offers = LogAssembler.offersCheckpoint(after: state.events, interval: checkpointInterval)

@@ -111,13 +111,16 @@ extension LogReader {
         }
     }
 
+    /// How the message of `rejection(_:index:)` starts under the engine that wrote the log.
+    package static let rejectedByEngine = "logged event is rejected by the engine: "
+
     /// The error for logged event `index`, rejected by the engine. Under the engine that
     /// wrote the log only damage does that; under another (a log whose checkpoints this
     /// build does not trust: another behaviour fingerprint, or a version 1 log) the
     /// engines differ, and the message says so and where to look.
     package func rejection(_ error: InvalidEvent, index: Int) -> LogError {
         let message = checkpointsTrusted
-            ? "logged event is rejected by the engine: \(error)"
+            ? Self.rejectedByEngine + "\(error)"
             : "logged event is rejected by this build's engine, which behaves differently from the one that wrote the log "
                 + "(`selectlog check` shows where they part ways): \(error)"
         return LogError(.damaged, message, path: path, eventIndex: index, invalidEvent: error)

@@ -226,6 +226,11 @@ final class LogFile {
 
     /// What a refusal to append to a damaged log says to do.
     static let repairHint = "repair the log before appending (LogRepair.repair, or selectlog verify --repair)"
+    /// What it says when the damage shows only in a replay (an event the engine rejects, a
+    /// checkpoint that disagrees with its events): a repair that does not replay finds the
+    /// log intact and cuts nothing, so the hint names the one that does.
+    static let replayingRepairHint =
+        "repair the log before appending, replaying it (LogRepair.repair(path, replaying: true), or selectlog verify --deep --repair)"
 
     /// Cuts what follows the last good record of a log opened by `openForAppend` (a torn
     /// tail, the stored index) and writes from there on. Called once the log's events have

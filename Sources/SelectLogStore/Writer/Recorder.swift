@@ -152,7 +152,7 @@ public final class Recorder: Sendable {
             engine = try LogReader(path: path).state(at: file.eventCount)
         } catch {
             var error = error
-            if error.code == .damaged { error.message += "; \(LogFile.repairHint)" }
+            if error.code == .damaged || error.code == .invalidEvent { error.message += "; \(LogFile.replayingRepairHint)" }
             throw error
         }
         try file.dropTail()

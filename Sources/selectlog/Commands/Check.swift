@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import SelectLog
 import SelectLogStore
@@ -6,8 +11,9 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a log with this build and report whether its engine behaves as the recording's did.",
         discussion: """
-            Compares the state after every gesture with the fingerprint the log recorded there, and \
-            every checkpoint with the replayed state. Exits 0 when this build behaves the same, 1 when \
+            Compares the state at the end of every pan and swipe with the fingerprint the log recorded \
+            there, and every checkpoint with the replayed state (other events, taps among them, are \
+            compared through the checkpoints after them). Exits 0 when this build behaves the same, 1 when \
             it diverges: prints the first gesture that differs (its events and kind) and, field by \
             field, the recorded state at the nearest checkpoint after it against this build's. A damaged \
             log exits 65, as a replay of it does (`selectlog verify` says where); a torn tail is \
@@ -23,7 +29,25 @@ struct Check: ParsableCommand {
     func run() throws {
         // This command reports the fingerprints itself, and is what the notice suggests.
         BehaviourNotice.silence()
-        let (report, tail) = try Input.withLogPath(log) { mapped, _ in
+        var opened = false
+        let (report, tail): (CheckReport, LogProblem?)
+        do {
+            (report, tail) = try Input.withLogPath(log) { mapped, _ in
+                opened = true
+                return try check(mapped)
+            }
+        } catch let exit as ExitCode where json && !opened {
+            // Not opened (no such file, a directory, a device): the reason is on stderr, and
+            // a CI job reading the JSON gets an error object too.
+            print(CheckOutput.json(unopened: log, exit: exit))
+            throw exit
+        }
+        print(json ? CheckOutput.json(report, log: log, tornTail: tail) : CheckOutput.text(report, log: log))
+        if !report.isSame { throw Exit.damaged }
+    }
+
+    /// The report of the log at `mapped` (the log, or a copy of piped input), and its torn tail.
+    private func check(_ mapped: String) throws -> (CheckReport, LogProblem?) {
             var tail: LogProblem?
             do throws(LogError) {
                 let reader = try LogReader(path: mapped)
@@ -41,9 +65,6 @@ struct Check: ParsableCommand {
                 if json { print(CheckOutput.json(error: error, log: log, tornTail: tail)) }
                 throw error.code == .io ? Exit.io : Exit.invalidInput
             }
-        }
-        print(json ? CheckOutput.json(report, log: log, tornTail: tail) : CheckOutput.text(report, log: log))
-        if !report.isSame { throw Exit.damaged }
     }
 }
 
@@ -69,8 +90,16 @@ enum CheckOutput {
             return lines.joined(separator: "\n")
         }
         // Events numbered from 1, as everywhere on the command line (the report's are 0-based).
-        lines.append("\(log): diverged at the \(d.kind) of events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1): \(d.reason)")
+        let events = d.events.count == 1 ? "event \(d.events.lowerBound + 1)" : "events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1)"
+        lines.append("\(log): diverged at the \(d.kind) of \(events): \(d.reason)")
         lines.append(fingerprints)
+        if r.recordedBehaviour == r.behaviour {
+            // The corpus behind the fingerprint cannot cover every behaviour, and a log can
+            // be changed after it was written: say both, and how to tell.
+            let named = log == "-" ? "LOG" : log
+            lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(log) was changed "
+                         + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")
+        }
         if let c = d.checkpoint {
             lines.append("at the checkpoint after \(c) events (recorded -> this build):")
             if d.changes.isEmpty { lines.append("  no difference in the state's fields") }
@@ -79,6 +108,27 @@ enum CheckOutput {
             lines.append("no recorded checkpoint after the divergence")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The JSON form of a log that could not be opened (the reason is on stderr): `same`
+    /// null, and `error` of kind "io" (exit 74) or "notALog" (65), with what is known of why.
+    static func json(unopened log: String, exit: ExitCode) -> String {
+        let reason = whyUnopened(log) ?? "cannot be read as a log (the reason is on stderr)"
+        return json(error: LogError(exit == Exit.io ? .io : .notALog, reason, path: log), log: log)
+    }
+
+    /// Why `path` names no file a log can be read from, as far as `stat` tells: no such
+    /// file, a directory, a device; nil when it is a file (or a pipe) after all.
+    static func whyUnopened(_ path: String) -> String? {
+        guard path != "-" else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "cannot open: \(systemReason())" }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return "is a directory"
+        case S_IFCHR, S_IFBLK:
+            return path == "/dev/stdin" || path.hasPrefix("/dev/fd/") ? nil : "is a device, not a log file"
+        default: return nil
+        }
     }
 
     /// The JSON form of a log that could not be checked: `same` null, and `error` with

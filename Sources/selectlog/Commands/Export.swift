@@ -6,7 +6,8 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a log as a JSON Lines script, or a slice of it as a standalone script.",
         discussion: """
-            `record` of the output replays to the same hash. With --from A and/or --to B (events numbered \
+            `record` of the output replays to the same hash (with a build that replays the log as \
+            recorded: `selectlog check` says whether this one does; the script holds what the log holds). With --from A and/or --to B (events numbered \
             from 1), writes events A through B after a set-up prefix that rebuilds the state before A \
             (configuration, viewport, table, editing, selection, offset, option view, editor; none when \
             the slice starts at event 1). The slice \

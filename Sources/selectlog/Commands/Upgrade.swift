@@ -67,6 +67,13 @@ struct Upgrade: ParsableCommand {
             try writer.close()
         } catch {
             target.discard(after: error)
+            if error.code == .invalidEvent {
+                // An event of LOG, not of the output, which is never made (or left as it was).
+                var rejected = error
+                rejected.path = log
+                complain("\(rejected); \(target.inPlace ? "\(log) is unchanged" : "\(target.shown) is not written")")
+                throw Exit.invalidInput
+            }
             guard target.complainAboutCopy(error, of: log, copy: "upgraded") else { try fail(error, mapped: mapped) }
             throw [.invalidEvent, .unsupported].contains(error.code) ? Exit.invalidInput : Exit.io
         }

@@ -85,6 +85,14 @@ enum ReadFailure {
     /// finds intact), the damage is in the file header (which `verify --repair` refuses
     /// to cut), or the error is about another file (a command's output).
     static func repairHint(for error: LogError, log name: String, piped: Bool) -> String? {
+        if error.code == .damaged, error.offset == nil, let index = error.eventIndex, error.message.hasPrefix(LogReader.rejectedByEngine),
+           error.path == nil || error.path == name {
+            // The log records this build's behaviour, whose engine never logs an event it
+            // rejects: damage a replay finds, and only a repair that replays.
+            let file = piped ? "FILE` (the log saved to a file)" : "\(name)`"
+            return "only a replay finds this damage: `selectlog verify --deep --repair \(file) cuts the log back to before event \(index + 1)'s record, "
+                + "saving the rest beside it (`selectlog check` tells a build that behaves differently)"
+        }
         guard error.code == .damaged, let offset = error.offset, offset >= LogFormat.fileHeaderSizeV1,
               error.path == nil || error.path == name else { return nil }
         if piped {

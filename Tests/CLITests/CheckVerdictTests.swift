@@ -1,0 +1,65 @@
+import Foundation
+import SelectLog
+@testable import SelectLogStore
+@testable import selectlog
+import Testing
+
+/// What `check` and the read errors say about an event this build rejects, or a
+/// checkpoint that disagrees with its events, in a log that records this build's own
+/// behaviour fingerprint; and `check --json` when the log cannot even be opened.
+@Suite("check's verdicts and the hints around them")
+struct CheckVerdictTests {
+    @Test("check --json prints an error object when the log cannot be opened", arguments: [
+        ("missing.slog", "cannot open: No such file or directory"),
+        (".", "is a directory"),
+        ("/dev/null", "is a device, not a log file"),
+    ])
+    func unopenedLogIsJSON(name: String, message: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = name.hasPrefix("/") ? name : dir.appendingPathComponent(name).path
+        let r = try CLI.run(["check", "--json", path])
+        #expect(r.status == 74, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        #expect(object["same"] is NSNull)
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "io")
+        #expect(error["message"] as? String == message, "\(r.stdout)")
+    }
+
+    /// A report of a divergence at one event, recorded under `recorded`.
+    private func report(recorded: UInt64?, kind: String = "select") -> CheckReport {
+        var r = CheckReport(recordedBehaviour: recorded, behaviour: 0xE258_0404_FE27_EE52)
+        r.events = 2
+        r.divergence = .init(events: 1...1, kind: kind, reason: "this build rejects the event: select: rows[0] [0, 50] is out of range")
+        return r
+    }
+
+    @Test("a divergence under the same fingerprint says both causes and the command that tells damage; one under another does not")
+    func agreeingFingerprints() {
+        let same = CheckOutput.text(report(recorded: 0xE258_0404_FE27_EE52), log: "rej.slog")
+        #expect(same.hasPrefix("rej.slog: diverged at the select of event 2: this build rejects the event"), "\(same)")
+        #expect(same.contains("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or rej.slog was changed after it was written"), "\(same)")
+        #expect(same.contains("`selectlog verify --deep rej.slog` then calls it damaged, and `verify --deep --repair` cuts it there"), "\(same)")
+        let other = CheckOutput.text(report(recorded: 0x1234), log: "rej.slog")
+        #expect(!other.contains("fingerprints agree"), "\(other)")
+        var span = report(recorded: 0x1234, kind: "pan")
+        span.divergence?.events = 3...9
+        #expect(CheckOutput.text(span, log: "p.slog").hasPrefix("p.slog: diverged at the pan of events 4-10: "))
+    }
+
+    @Test("an event the engine that wrote the log rejects: the hint names the repair that replays, the one that finds it")
+    func rejectedEventHint() throws {
+        let rejected = LogError(.damaged, LogReader.rejectedByEngine + "select: rows[0] [0, 50] is out of range", path: "rej.slog", eventIndex: 1)
+        let hint = try #require(ReadFailure.repairHint(for: rejected, log: "rej.slog", piped: false))
+        #expect(hint.contains("`selectlog verify --deep --repair rej.slog` cuts the log back to before event 2's record"), "\(hint)")
+        var fromPipe = rejected
+        fromPipe.path = "-"  // as `ReadFailure.report` names a piped log's copy
+        let piped = try #require(ReadFailure.repairHint(for: fromPipe, log: "-", piped: true))
+        #expect(piped.contains("`selectlog verify --deep --repair FILE` (the log saved to a file)"), "\(piped)")
+        // Under another behaviour the engines differ: nothing to repair, and the error itself names `check`.
+        let other = LogError(.damaged, "logged event is rejected by this build's engine, which behaves differently from the one that wrote the log "
+                             + "(`selectlog check` shows where they part ways): select", path: "rej.slog", eventIndex: 1)
+        #expect(ReadFailure.repairHint(for: other, log: "rej.slog", piped: false) == nil)
+    }
+}
