@@ -81,6 +81,22 @@ struct LogCommandTests {
         #expect(after.stdout.contains("intact: \(victim.header.firstEvent) events"))
     }
 
+    @Test("verify notes a log that ends at a record boundary without its seek index (still recorded, or cut there); a closed log gets no note")
+    func verifyNotesAMissingIndex() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("closed.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", path, "--batch-events", "100"]).status == 0)
+        let closed = try CLI.run(["verify", path])
+        #expect(closed.status == 0 && closed.stderr.isEmpty, "\(closed.stderr)")
+        let index = try #require(try LogReader(path: path).records.last { $0.header.kind == .index })
+        let cut = dir.appendingPathComponent("cut.slog").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(index.offset)).write(to: URL(fileURLWithPath: cut))
+        let r = try CLI.run(["verify", cut])
+        #expect(r.status == 0 && r.stdout.contains("intact: 3000 events"), "\(r.stdout)")
+        #expect(r.stderr.contains("\(cut): no seek index at its end: the log was not closed"), "\(r.stderr)")
+    }
+
     @Test("a torn log replays its complete events with a note on stderr")
     func tornReplay() throws {
         let dir = try CLI.temporaryDirectory()
