@@ -132,7 +132,18 @@ struct ExpectationTests {
                 for (k, v) in inner {
                     let text = "\(key).\(k) == \(ExpectationTests.literal(v))"
                     #expect(try StateExpectation(text).holds(in: state), "\(text)")
+                    // Counted without listing (editor.options, editor.chosen) or listed: the JSON's count.
+                    if case .array(let items) = v {
+                        #expect(try StateExpectation("count(\(key).\(k)) == \(items.count)").holds(in: state), "count(\(key).\(k))")
+                    }
                 }
+            }
+            if case .array(let items) = value {
+                #expect(try StateExpectation("count(\(key)) == \(items.count)").holds(in: state), "count(\(key))")
+            }
+            if case .null = value, let keys = StateField(rawValue: key)?.keys {
+                // No object: every key of it is null, and so is its count.
+                for k in keys { #expect(try StateExpectation("count(\(key).\(k)) == null").holds(in: state), "count(\(key).\(k))") }
             }
             let text = "\(key) == \(ExpectationTests.literal(value))"
             if case .object = value {} else {
@@ -140,6 +151,25 @@ struct ExpectationTests {
                 #expect(try !StateExpectation(text).negated.holds(in: state))
             }
         }
+    }
+
+    @Test("an editor's lists are counted without listing them, and read one key at a time, as the JSON has them")
+    func editorCounts() throws {
+        var state = TableState()
+        try state.apply(.configure(ConfigurationPatch()))
+        try state.apply(.reload(sections: [SectionSpec(rows: 5)]))
+        try state.apply(.toggleEditor(row: RowPath(0, 1), options: ["a", "b", "c"], multiple: true, chosen: [2]))
+        for (text, holds) in [
+            ("count(editor.options) == 3", true), ("count(editor.chosen) == 1", true),
+            ("editor.options == [\"a\", \"b\", \"c\"]", true), ("editor.chosen == [2]", true),
+            ("editor.row == [0, 1]", true), ("editor.multiple", true),
+            ("count(editor.multiple) == null", true), ("count(editor.options) > 3", false),
+        ] {
+            #expect(try StateExpectation(text).holds(in: state) == holds, "\(text)")
+        }
+        try state.apply(.toggleEditor(row: RowPath(0, 1), options: [], multiple: false, chosen: []))
+        #expect(state.editor == nil)
+        #expect(try StateExpectation("count(editor.options) == null and editor.row == null").holds(in: state))
     }
 
     static func literal(_ v: JSONValue) -> String {

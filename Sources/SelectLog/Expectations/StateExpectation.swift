@@ -184,6 +184,7 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         case .selectedCount: return .value(.number(.count(state.selection.count)))
         case .selectedEquals(let v, let negated): return .value(.bool(selectionEquals(v, state) != negated))
         case .count(let a):
+            if case .field(let f, let key) = a, let n = f.count(in: state, key: key) { return .value(.number(.count(n))) }
             switch evaluate(a, state) {
             case .selection: return .value(.number(.count(state.selection.count)))
             case .value(.list(let items)): return .value(.number(.count(items.count)))

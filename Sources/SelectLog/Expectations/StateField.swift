@@ -35,23 +35,49 @@ enum StateField: String, CaseIterable, Sendable {
         case .hash: return .string(state.hashHex)
         case .pan:
             guard let pan = state.pan else { return .null }
-            return StateField.object([
-                ("kind", .string(pan.kind.rawValue)),
-                ("mode", pan.mode.map { .string($0.rawValue) } ?? .null),
-                ("anchor", .row(pan.anchor)),
-                ("autoscroll", pan.autoscroll.map { .string($0.rawValue) } ?? .null),
-            ], key)
+            return object(key) { k in
+                switch k {
+                case "kind": .string(pan.kind.rawValue)
+                case "mode": pan.mode.map { .string($0.rawValue) } ?? .null
+                case "anchor": .row(pan.anchor)
+                case "autoscroll": pan.autoscroll.map { .string($0.rawValue) } ?? .null
+                default: nil
+                }
+            }
         case .swipe:
             guard case .active(let row, let offset)? = state.options.swipe else { return .null }
-            return StateField.object([("row", .row(row)), ("offset", .number(.points(offset)))], key)
+            return object(key) { k in
+                switch k {
+                case "row": .row(row)
+                case "offset": .number(.points(offset))
+                default: nil
+                }
+            }
         case .editor:
             guard let editor = state.editor, let row = state.layout.editorRow else { return .null }
-            return StateField.object([
-                ("row", .row(row)),
-                ("options", .list(editor.options.map { .string($0) })),
-                ("multiple", .bool(editor.multiple)),
-                ("chosen", .list(editor.chosen.map { .number(.count($0)) })),
-            ], key)
+            return object(key) { k in
+                switch k {
+                case "row": .row(row)
+                case "options": .list(editor.options.map { .string($0) })
+                case "multiple": .bool(editor.multiple)
+                case "chosen": .list(editor.chosen.map { .number(.count($0)) })
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// How many items the field's list (or, with `key`, that key's list) holds in
+    /// `state`, counted without listing them: `count(editor.options)` after every event
+    /// of an editor of 200,000 options listed them all each time. Nil when the value is
+    /// no list (`null`, say) or is not counted here; `value(in:key:)` then says.
+    func count(in state: TableState, key: String? = nil) -> Int? {
+        switch (self, key) {
+        case (.sections, nil): state.layout.sectionCount
+        case (.selected, nil): state.selection.count
+        case (.editor, "options"?): state.layout.editorRow == nil ? nil : state.editor?.options.count
+        case (.editor, "chosen"?): state.layout.editorRow == nil ? nil : state.editor?.chosen.count
+        default: nil
         }
     }
 
@@ -60,8 +86,10 @@ enum StateField: String, CaseIterable, Sendable {
         return .list([.row(r.lowerBound), .row(r.upperBound)])
     }
 
-    private static func object(_ fields: [(String, ExpectationValue)], _ key: String?) -> ExpectationValue {
-        guard let key else { return .object(fields.map { (key: $0.0, value: $0.1) }) }
-        return fields.first { $0.0 == key }?.1 ?? .null
+    /// The object of this field's `keys`, each valued by `value`; with `key`, only that
+    /// key's value (`null` for a key the object does not have), the others never made.
+    private func object(_ key: String?, _ value: (String) -> ExpectationValue?) -> ExpectationValue {
+        if let key { return value(key) ?? .null }
+        return .object((keys ?? []).map { (key: $0, value: value($0) ?? .null) })
     }
 }
