@@ -300,3 +300,42 @@ public enum LogRepair {
         }
     }
 }
+
+extension LogRepair.Result: CustomStringConvertible {
+    /// What the cut kept and where the rest went, as `selectlog verify --repair` says it:
+    /// `kept 2437 bytes; saved 1351 cut bytes in LOG.cut-2437` (or, when another repair
+    /// had already cut the log there, that nothing was left to cut).
+    public var description: String {
+        let kept = "kept \(ReportText.counted(keptBytes, "byte", "bytes"))"
+        guard savedBytes > 0 else { return "\(kept); nothing left to cut (already cut there)" }
+        return "\(kept); saved \(ReportText.counted(savedBytes, "cut byte", "cut bytes")) in \(savedPath)"
+    }
+}
+
+extension LogRepair.Outcome: CustomStringConvertible {
+    /// The check's verdict (`VerifyReport`'s description), then what the repair did, in the
+    /// words of `selectlog verify --repair`: nothing to cut, what was kept (bytes and events)
+    /// and where the cut bytes were saved, or why nothing could be kept.
+    ///
+    /// ```
+    /// damaged at byte offset 2437: record payload checksum mismatch; 1253 intact events
+    /// repaired: kept 2437 bytes (1253 events); saved 1351 cut bytes in /logs/m.slog.cut-2437
+    /// ```
+    public var description: String {
+        let done: String
+        if let cut {
+            let kept = "kept \(ReportText.counted(cut.keptBytes, "byte", "bytes")) (\(ReportText.counted(report.intactEvents, "event", "events")))"
+            done = cut.savedBytes > 0
+                ? "repaired: \(kept); saved \(ReportText.counted(cut.savedBytes, "cut byte", "cut bytes")) in \(cut.savedPath)"
+                : "repaired: \(kept); nothing left to cut (already cut there)"
+        } else if let problem = report.problem {
+            done = problem.isNewer ? "not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut"
+                : problem.isNotALog ? "cannot repair: it is not a selectlog log"
+                : problem.isTornTail ? "cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
+                : "cannot repair: the file header itself is damaged"
+        } else {
+            done = "nothing to cut"
+        }
+        return "\(report)\n\(done)"
+    }
+}

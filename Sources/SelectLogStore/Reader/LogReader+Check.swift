@@ -36,6 +36,73 @@ public struct CheckReport: Sendable {
     }
 }
 
+extension CheckReport: CustomStringConvertible {
+    /// The verdict in the words of `selectlog check`, without the log's name: whether this
+    /// build behaves as the recording did (how much was compared), the two behaviour
+    /// fingerprints (16 hex digits; `none` for a version 1 log), and at a divergence, its
+    /// events (numbered from 1) and the field-by-field difference at the nearest checkpoint
+    /// after it, a line each.
+    ///
+    /// ```
+    /// same behaviour: 3000 events replayed; 26 gestures and 5 checkpoints as recorded; behaviour fingerprint: recorded e2580404fe27ee52, this build e2580404fe27ee52
+    /// ```
+    public var description: String {
+        let fingerprints = "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"
+        guard let divergence else {
+            let counts = "\(ReportText.counted(events, "event", "events")) replayed; \(ReportText.counted(gesturesCompared, "gesture", "gestures")) and \(ReportText.counted(checkpointsCompared, "checkpoint", "checkpoints")) as recorded"
+            let untrusted = recordedBehaviour == behaviour ? "" : " (they differ, so this build's readers replay the log from its start rather than use its checkpoints)"
+            return "same behaviour: \(counts); \(fingerprints)\(untrusted)"
+        }
+        var lines = ["diverged at the \(divergence.headline)", fingerprints]
+        if recordedBehaviour == behaviour {
+            lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or the log was changed after it was written")
+        }
+        return (lines + divergence.checkpointLines).joined(separator: "\n")
+    }
+}
+
+extension CheckReport.Divergence: CustomStringConvertible {
+    /// The gesture (or span) that differs, its events numbered from 1 as `selectlog check`
+    /// numbers them, and why; then the recorded state at the nearest checkpoint after it
+    /// against this build's, a changed field a line.
+    ///
+    /// ```
+    /// scroll pan of events 538-570: the state at the gesture's end differs (recorded fingerprint e1de5ef3, this build a9eb5585)
+    /// at the checkpoint after 1024 events (recorded -> this build):
+    ///   selected +0:57,0:59,0:63,0:68
+    /// ```
+    public var description: String { ([headline] + checkpointLines).joined(separator: "\n") }
+
+    /// `scroll pan of events 538-570: why`.
+    var headline: String { "\(kind) of \(ReportText.events(events)): \(reason)" }
+
+    /// The checkpoint's field-by-field difference, or that there is none after the divergence.
+    var checkpointLines: [String] {
+        guard let checkpoint else { return ["no recorded checkpoint after the divergence"] }
+        let fields = changes.isEmpty ? ["  no difference in the state's fields"] : changes.map { "  \($0)" }
+        return ["at the checkpoint after \(ReportText.counted(checkpoint, "event", "events")) (recorded -> this build):"] + fields
+    }
+}
+
+/// The pieces of the reports' descriptions, written as the command line writes them (which
+/// uses them too).
+package enum ReportText {
+    /// `1 event`, `2 events`.
+    package static func counted(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+
+    /// Sixteen lowercase hex digits, zero-padded; `none` for nil.
+    package static func hex16(_ v: UInt64?) -> String {
+        guard let v else { return "none" }
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// 0-based event indices as text numbers them, from 1: `event 5`, `events 5-9`.
+    package static func events(_ range: ClosedRange<Int>) -> String {
+        range.count == 1 ? "event \(range.lowerBound + 1)" : "events \(range.lowerBound + 1)-\(range.upperBound + 1)"
+    }
+}
+
 extension LogReader {
     /// Replays the whole log with this build's engine, comparing the state after every
     /// gesture end with the fingerprint recorded there, and every checkpoint with the

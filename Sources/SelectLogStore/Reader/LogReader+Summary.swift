@@ -26,6 +26,52 @@ public struct LogSummary: Sendable, Equatable {
     public var swipes = 0
 }
 
+extension LogSummary: CustomStringConvertible {
+    /// The counts `selectlog inspect` shows, in a few lines: events and the times they span
+    /// (milliseconds, and as m:ss.mmm), records and the batches' sizes before and after
+    /// compression, gestures, then the events per type, most frequent first.
+    ///
+    /// ```
+    /// 3000 events, t 0 ms to 60160.595 ms (1:00.160)
+    /// 168 batches, 75 checkpoints; batches 6050 -> 6050 bytes compressed (1.00x)
+    /// 24 pans, 10 taps, 5 swipes
+    /// types: panMoved 1600, tick 635, scroll 632, swipeMoved 55, panBegan 24, …
+    /// ```
+    public var description: String {
+        var lines: [String] = []
+        if events == 0 {
+            lines.append("0 events")
+        } else if let firstT {
+            let last = lastT ?? firstT
+            lines.append("\(ReportText.counted(events, "event", "events")), t \(firstT) ms to \(last) ms (\(Self.duration(last.raw &- firstT.raw)))")
+        } else {
+            lines.append("\(ReportText.counted(events, "event", "events")), no times")
+        }
+        var records = "\(ReportText.counted(batches, "batch", "batches")), \(ReportText.counted(checkpoints, "checkpoint", "checkpoints"))"
+        if storedBytes > 0 {
+            let hundredths = (rawBytes * 100 + storedBytes / 2) / storedBytes
+            let ratio = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)x"
+            records += "; batches \(rawBytes) -> \(ReportText.counted(storedBytes, "byte", "bytes")) compressed (\(ratio))"
+        }
+        lines.append(records)
+        lines.append("\(ReportText.counted(pans, "pan", "pans")), \(ReportText.counted(taps, "tap", "taps")), \(ReportText.counted(swipes, "swipe", "swipes"))")
+        if !types.isEmpty {
+            let sorted = types.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            lines.append("types: " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `raw` microseconds as m:ss.mmm, as `selectlog inspect` writes a session's length.
+    /// (A description never traps: a forged log's times may run backwards.)
+    private static func duration(_ raw: Int64) -> String {
+        let ms = raw.magnitude / 1000
+        let minutes = ms / 60_000, seconds = (ms / 1000) % 60, millis = ms % 1000
+        let padded = String(millis)
+        return "\(raw < 0 ? "-" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(String(repeating: "0", count: max(0, 3 - padded.count)))\(padded)"
+    }
+}
+
 extension LogReader {
     /// Reads every event once (decoding only, no replay) and counts.
     public func summary(progress: ((Int) -> Void)? = nil) throws(LogError) -> LogSummary {

@@ -254,3 +254,31 @@ public struct VerifyReport: Sendable, Equatable {
     /// Whether the log is intact.
     public var isIntact: Bool { problem == nil }
 }
+
+extension VerifyReport: CustomStringConvertible {
+    /// The verdict in the words of `selectlog verify`, without the log's name: intact (its
+    /// events, records and bytes, and the checkpoints a replay confirmed), or where the
+    /// damage or torn tail starts (a byte offset) and how many events before it are
+    /// intact; then each note, a line each.
+    ///
+    /// ```
+    /// damaged at byte offset 2533: record payload checksum mismatch; 1301 intact events
+    /// ```
+    public var description: String {
+        let verdict: String
+        if let problem {
+            let intact = ReportText.counted(intactEvents, "intact event", "intact events")
+            if problem.isNewer {
+                verdict = "cannot be checked past byte offset \(problem.offset): \(problem.reason); \(intact) before it"
+            } else {
+                verdict = "\(problem.isTornTail ? "torn tail" : "damaged") at byte offset \(problem.offset): \(problem.reason); \(intact)"
+            }
+        } else {
+            let replayed = checkpointsReplayed > 0
+                ? ", \(ReportText.counted(checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
+            verdict = "intact: \(ReportText.counted(intactEvents, "event", "events")) in \(ReportText.counted(records, "record", "records")), "
+                + "\(ReportText.counted(fileSize, "byte", "bytes"))\(replayed)"
+        }
+        return ([verdict] + notes.map { "note: \($0)" }).joined(separator: "\n")
+    }
+}

@@ -70,11 +70,7 @@ struct Check: ParsableCommand {
 
 /// The text and JSON forms of a `CheckReport`.
 enum CheckOutput {
-    static func hex(_ v: UInt64?) -> String {
-        guard let v else { return "none" }
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    static func hex(_ v: UInt64?) -> String { ReportText.hex16(v) }
 
     static func text(_ r: CheckReport, log: String) -> String {
         var lines: [String] = []
@@ -90,8 +86,7 @@ enum CheckOutput {
             return lines.joined(separator: "\n")
         }
         // Events numbered from 1, as everywhere on the command line (the report's are 0-based).
-        let events = d.events.count == 1 ? "event \(d.events.lowerBound + 1)" : "events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1)"
-        lines.append("\(log): diverged at the \(d.kind) of \(events): \(d.reason)")
+        lines.append("\(log): diverged at the \(d.kind) of \(ReportText.events(d.events)): \(d.reason)")
         lines.append(fingerprints)
         if r.recordedBehaviour == r.behaviour {
             // The corpus behind the fingerprint cannot cover every behaviour, and a log can
