@@ -106,6 +106,44 @@ struct RecorderTests {
         #expect(try LogReader.verify(path: path, replaying: true).problem == nil)
     }
 
+    @Test("events of large lists wait in the queue up to its weight, not its count: past it an append waits for the writer to take them")
+    func queueBoundedByWeight() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = Recorder.Options()
+        // Nothing else moves the writer: no batch fills, no gesture ends, no interval passes.
+        options.batchEvents = 1 << 20
+        options.flushIntervalMilliseconds = 600_000
+        options.checkpointInterval = 1 << 20
+        options.queueCapacity = 1 << 16
+        options.queueWeight = 64 << 10
+        let path = dir.appendingPathComponent("w.slog").path
+        let recorder = try Recorder(creating: path, options: options)
+        var multiple = ConfigurationPatch()
+        multiple.allowsMultipleSelection = true
+        try recorder.append(.configure(multiple))
+        try recorder.append(.reload(sections: [SectionSpec(rows: 100_000)]))
+        var weights = [0, Recorder.weight(of: .reload(sections: [SectionSpec(rows: 100_000)])) ?? 0]
+        var heaviest = 0
+        for k in 0..<300 {
+            // 1,000 rows in a select (about 3 KB of fields), and a light tick between.
+            let select = Event.select(rows: (0..<1_000).map { RowPath(0, (k * 1_000 + $0 * 3) % 100_000) })
+            let weight = try #require(Recorder.weight(of: select))
+            heaviest = max(heaviest, weight)
+            try recorder.append(select)
+            try recorder.append(.tick)
+            weights += [weight, 0]
+            let taken = recorder.writer.withLockedValue { $0.taken }
+            let waiting = weights[min(taken, weights.count)...].reduce(0, +)
+            #expect(waiting <= options.queueWeight + heaviest, "after \(weights.count) events, \(waiting) bytes wait in the queue (taken \(taken))")
+            if waiting > options.queueWeight + heaviest { break }
+        }
+        try recorder.close()
+        let log = try LogReader(path: path)
+        #expect(log.eventCount == 602)
+        #expect(try log.state(at: 602) == recorder.state)
+    }
+
     @Test("changes from appends on four threads at once rebuild the selection exactly (atomic with the state)")
     func changesAreAtomic() throws {
         let dir = try temporaryDirectory()

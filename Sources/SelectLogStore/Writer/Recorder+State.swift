@@ -24,6 +24,9 @@ extension Recorder {
         /// The first queue position not known to be free: a caller asks the writer lock
         /// what the writer has taken only when it reaches this one.
         var freeEnd: Int
+        /// The bytes of lists and strings appended since an append last waited for the
+        /// writer to take them (`Recorder.queueWeight`).
+        var queuedWeight = 0
 
         init(engine: TableState, checkpointInterval: Int, queueCapacity: Int) {
             self.engine = engine

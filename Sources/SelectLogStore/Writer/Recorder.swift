@@ -81,6 +81,9 @@ public final class Recorder: Sendable {
         /// Events the writer thread may fall behind before `append` waits (rounded up to a
         /// power of two); tests make it tiny to exercise the wait.
         var queueCapacity = Recorder.queueCapacity
+        /// The bytes of lists and strings the queued events may hold (`Recorder.queueWeight`);
+        /// tests make it small to exercise the wait.
+        var queueWeight = Recorder.queueWeight
         /// Writes that would take the log past this many bytes fail, as on a full disk
         /// (`LogFile.failsWritesPast`); tests set it to fail the writer part-way.
         var failsWritesPast = Int.max
@@ -216,6 +219,12 @@ public final class Recorder: Sendable {
     /// the engine changes it; at the default interval no more than two are ever waiting.
     static let pendingStates = 4
 
+    /// The bytes of lists and strings (`Event.fieldBytes`) the events waiting in the queue
+    /// may hold before an append waits for the writer to take them: 8,192 reloads of
+    /// 500,000 heights each would otherwise wait there, gigabytes, while a slow disk
+    /// holds the writer.
+    static let queueWeight = 16 << 20
+
     /// Events in the log so far: those it held when opened and the valid ones appended
     /// since (`LogReader.eventCount` of the same log once written). After a write fails
     /// (a full disk; `flush()` and `close()` throw it), the events appended since the
@@ -330,6 +339,16 @@ public final class Recorder: Sendable {
         }
         let endsGesture = changes.endsGesture
         if endsGesture { slot.pointee.gestureFingerprint = Self.gestureFingerprint(&s.pointee) }
+        // An event of lists or strings counts its bytes; past `queueWeight` of them since
+        // the queue was last drained, this append waits (below) until the writer took it.
+        var drains = false
+        if let weight = Self.weight(of: slot.pointee.event.event) {
+            s.pointee.queuedWeight &+= weight
+            if s.pointee.queuedWeight >= options.queueWeight {
+                s.pointee.queuedWeight = 0
+                drains = true
+            }
+        }
         // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
         // the count grows by one an event, so it reaches each multiple of the interval.
         let offers = s.pointee.engine.events >= s.pointee.nextOffer
@@ -338,7 +357,7 @@ public final class Recorder: Sendable {
         // every `wakeAt` events. The wake-up (a system call) is made only when it sleeps,
         // and not after a busy round, when it wakes itself within a millisecond.
         var wakesWriter = false
-        if endsGesture || offers || s.pointee.sinceWake >= wakeAt {
+        if endsGesture || offers || drains || s.pointee.sinceWake >= wakeAt {
             s.pointee.sinceWake = 0
             var offered: TableState?
             if offers {
@@ -359,29 +378,8 @@ public final class Recorder: Sendable {
         // No wake-up is lost: a waiter registers, and waits, without releasing the lock
         // in between, so one seen above already waits.
         if wakesWriter { writer.wakeUnlocked() }
+        if drains { waitForWriter(publishing: position + 1) { $0.taken > position } }
         return changes
-    }
-
-    /// Publishes every event below `position` and waits (without the engine lock) until
-    /// `ready` holds of the writer's state (a slot freed, offered states taken), or the
-    /// writer has stopped.
-    private func waitForWriter(publishing position: Int, until ready: (WriterState) -> Bool) {
-        writer.withLockedValue { w in
-            w.published = max(w.published, position)
-            w.wakeRequested = true
-        }
-        writer.wake()
-        writer.withLockedValue(waitingFor: { w in
-            ready(w) || w.failure != nil || w.workerDone
-        }) { _, _ in }
-    }
-
-    /// The error for an append after `close()` or after the writer failed.
-    private func closedError() -> LogError {
-        if let failure = writer.withLockedValue({ $0.failure }) {
-            return LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path)
-        }
-        return LogError(.closed, "the recorder is closed", path: path)
     }
 
     /// Applies the event in `item` (in its queue slot) to the engine: both borrowed through

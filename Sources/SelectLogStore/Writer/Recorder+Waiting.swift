@@ -1,0 +1,39 @@
+import SelectLog
+
+extension Recorder {
+    /// Publishes every event below `position` and waits (without the engine lock) until
+    /// `ready` holds of the writer's state (a slot freed, offered states taken, a heavy
+    /// queue drained), or the writer has stopped.
+    func waitForWriter(publishing position: Int, until ready: (WriterState) -> Bool) {
+        writer.withLockedValue { w in
+            w.published = max(w.published, position)
+            w.wakeRequested = true
+        }
+        writer.wake()
+        writer.withLockedValue(waitingFor: { w in
+            ready(w) || w.failure != nil || w.workerDone
+        }) { _, _ in }
+    }
+
+    /// The error for an append after `close()` or after the writer failed.
+    func closedError() -> LogError {
+        if let failure = writer.withLockedValue({ $0.failure }) {
+            return LogError(.closed, "the recorder stopped after an earlier error: \(failure)", path: path)
+        }
+        return LogError(.closed, "the recorder is closed", path: path)
+    }
+
+    /// The bytes of `event`'s lists and strings (`Event.fieldBytes`), for the events that
+    /// carry them; nil, after one look at the case, for the taps, pan samples, scrolls and
+    /// ticks that make most of a session.
+    @inline(__always)
+    static func weight(of event: borrowing Event) -> Int? {
+        switch event {
+        case .reload, .insertSections, .deleteSections, .toggleEditor, .insertRows, .reloadRows, .deleteRows,
+             .select, .deselect, .batch, .jumpToSection:
+            return event.fieldBytes
+        default:
+            return nil
+        }
+    }
+}
