@@ -18,6 +18,28 @@ struct FirstTests {
         return nil
     }
 
+    @Test("a long event's line is cut, saying how long it is and how to print it whole; --json keeps it whole")
+    func longEventLineIsCut() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("s.jsonl").path
+        let sections = (0..<2_000).map { #"{"rows": 1, "title": "S\#($0)"}"# }.joined(separator: ", ")
+        let insert = #"{"type": "insertSections", "at": [\#((1...2_000).map(String.init).joined(separator: ", "))], "sections": [\#(sections)]}"#
+        try ([#"{"type": "reload", "sections": [{"rows": 3}]}"#, insert].joined(separator: "\n") + "\n")
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        let r = try CLI.run(["inspect", log, "--first", "count(sections) > 1000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("  event 2: ") })
+        #expect(line.utf8.count < 600, "\(line.utf8.count) bytes")
+        #expect(line.hasPrefix(#"  event 2: {"type": "insertSections", "at": [1, 2, 3"#), "\(line)")
+        let whole = EventEncoder.line(TimedEvent(try #require(try LogReader(path: log).events().last).event))
+        #expect(line.hasSuffix(" ... (cut: the event's line is \(whole.utf8.count) bytes; `selectlog export LOG --from N --to N` prints it whole)"), "\(line)")
+        let json = try CLI.run(["inspect", log, "--first", "count(sections) > 1000", "--json"])
+        #expect(json.stdout.contains(whole), "--json keeps the event whole")
+    }
+
     @Test("the first event after which the expectation holds, its gesture, and the states around it")
     func synthetic() throws {
         let dir = try CLI.temporaryDirectory()

@@ -6,14 +6,27 @@ extension Inspect {
     /// The parts of the state other than a row's selection that `--why` explains.
     static let whyFields = ["optionOpen", "swipe", "editor", "contentOffset"]
 
-    /// An event as one line; a `reload` summarised instead of listing every height.
+    /// An event as one line; a `reload` summarised instead of listing every height, and
+    /// any other line past `describedBytes` cut there, saying how long it is (an
+    /// `insertSections` of 20,000 titled sections printed 2.8 MB on one line).
     static func describe(_ e: TimedEvent) -> String {
         if case .reload(let sections) = e.event {
             let rows = sections.reduce(0) { $0 + $1.rows }
             return "{\"type\": \"reload\"\(e.t.map { ", \"t\": \($0)" } ?? ""), \"sections\": \(sections.count), \"rows\": \(rows)} (summarised)"
         }
-        return EventEncoder.line(e)
+        let line = EventEncoder.line(e)
+        let bytes = line.utf8.count
+        guard bytes > describedBytes else { return line }
+        var kept = ""
+        for c in line {
+            if kept.utf8.count + c.utf8.count > describedBytes - 100 { break }
+            kept.append(c)
+        }
+        return kept + " ... (cut: the event's line is \(bytes) bytes; `selectlog export LOG --from N --to N` prints it whole)"
     }
+
+    /// The longest event line `describe` prints whole.
+    static let describedBytes = 400
 
     func explain(_ reader: LogReader, what: String) throws {
         let n = at ?? reader.eventCount
