@@ -34,9 +34,6 @@ package struct RowOrigins: Sendable {
     private var sections: [[Run]]
     /// The event being followed: the rows `follow` creates are created by it.
     private var creator = 0
-    /// The runs a section is rebuilt into, kept between edits: a section of a million runs
-    /// rebuilt into a new array at every edit took a fresh mapping of its pages each time.
-    private var spare: [Run] = []
 
     /// Every row of `layout` as untouched, at its own path.
     package init(layout: TableLayout) {
@@ -117,30 +114,67 @@ package struct RowOrigins: Sendable {
         // The runs from the one holding the first row to the one holding the last.
         let first = Self.runIndex(sections[s], containing: firstRow) ?? sections[s].count
         let end = Swift.max(first, Self.runIndex(sections[s], containing: lastRow - 1).map { $0 + 1 } ?? sections[s].count)
-        var out: [Run] = []
-        out.reserveCapacity(end - first + 2 * ranges.count)
-        var j = 0
-        for run in sections[s][first..<end] {
-            let end = run.start + run.count
-            var lower = run.start
-            while lower < end {
-                while j < ranges.count && ranges[j].upperBound <= lower { j += 1 }
-                if j < ranges.count && ranges[j].lowerBound <= lower {
-                    let upper = Swift.min(ranges[j].upperBound, end)
-                    Self.append(Run(start: lower, count: upper - lower, value: value), to: &out)
-                    lower = upper
-                } else {
-                    let upper = j < ranges.count ? Swift.min(ranges[j].lowerBound, end) : end
-                    Self.append(run.piece(lower..<upper, at: lower), to: &out)
-                    lower = upper
+        rebuild(s, first..<end, shiftingTheRestBy: 0) { span, out in
+            var j = 0
+            for run in span {
+                let end = run.start + run.count
+                var lower = run.start
+                while lower < end {
+                    while j < ranges.count && ranges[j].upperBound <= lower { j += 1 }
+                    if j < ranges.count && ranges[j].lowerBound <= lower {
+                        let upper = Swift.min(ranges[j].upperBound, end)
+                        Self.append(Run(start: lower, count: upper - lower, value: value), to: &out)
+                        lower = upper
+                    } else {
+                        let upper = j < ranges.count ? Swift.min(ranges[j].lowerBound, end) : end
+                        Self.append(run.piece(lower..<upper, at: lower), to: &out)
+                        lower = upper
+                    }
                 }
             }
         }
+    }
+
+    /// Replaces the runs `span` of section `s` with those `build` makes of them, and moves
+    /// the runs after it by `delta` rows, in place: a section's other runs are neither
+    /// copied nor rebuilt (a second array of a million runs, at every edit, doubled what
+    /// `inspect --why` held).
+    private mutating func rebuild(_ s: Int, _ span: Range<Int>, shiftingTheRestBy delta: Int,
+                                  _ build: (ArraySlice<Run>, inout [Run]) -> Void) {
+        var runs: [Run] = []
+        swap(&runs, &sections[s])
+        defer { swap(&runs, &sections[s]) }
+        var out: [Run] = []
+        out.reserveCapacity(span.count + 8)
+        build(runs[span], &out)
+        if delta != 0 {
+            for k in span.upperBound..<runs.count { runs[k].start += delta }
+        }
         // Grown by half at least: a section that grows by a few runs at every event was
         // otherwise copied whole into a new array each time.
-        let count = sections[s].count - (end - first) + out.count
-        if count > sections[s].capacity { sections[s].reserveCapacity(Swift.max(count, sections[s].capacity + sections[s].capacity / 2)) }
-        sections[s].replaceSubrange(first..<end, with: out)
+        let count = runs.count - span.count + out.count
+        if count > runs.capacity { runs.reserveCapacity(Swift.max(count, runs.capacity + runs.capacity / 2)) }
+        runs.replaceSubrange(span, with: out)
+    }
+
+    /// The index of the first run of `runs` that ends after `row` (`runs.count` when none does).
+    private static func firstRun(_ runs: [Run], endingAfter row: Int) -> Int {
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].start + runs[mid].count <= row { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The index of the first run of `runs` that starts after `row` (`runs.count` when none does).
+    private static func firstRun(_ runs: [Run], startingAfter row: Int) -> Int {
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].start <= row { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Whether following `event` needs the selection from before it and after it
@@ -228,12 +262,23 @@ package struct RowOrigins: Sendable {
         switch run.kind {
         case .deletions:
             guard run.section < sections.count else { return }
-            Self.removing(run.rows, from: sections[run.section], into: &spare)
-            swap(&sections[run.section], &spare)
+            // The runs from the one holding the first removed row to the last one that
+            // holds a removed row are rebuilt; every later one moves up.
+            guard let first = run.rows.first, let last = run.rows.last else { return }
+            let span = Self.firstRun(sections[run.section], endingAfter: first)..<Swift.max(
+                Self.firstRun(sections[run.section], endingAfter: first), Self.firstRun(sections[run.section], startingAfter: last))
+            rebuild(run.section, span, shiftingTheRestBy: -run.rows.count) { Self.removing(run.rows, from: $0, into: &$1) }
         case .insertions:
             guard run.section < sections.count else { return }
-            Self.inserting(run.rows, into: sections[run.section], value: .inserted(creator), to: &spare)
-            swap(&sections[run.section], &spare)
+            // The i-th new row lands before old row rows[i] - i: the runs from the one holding
+            // where the first lands to the one holding where the last lands are rebuilt;
+            // every later one moves down.
+            guard let first = run.rows.first, let last = run.rows.last else { return }
+            let landsLast = last - (run.rows.count - 1)
+            let span = Self.firstRun(sections[run.section], endingAfter: first)..<Swift.max(
+                Self.firstRun(sections[run.section], endingAfter: first), Self.firstRun(sections[run.section], startingAfter: landsLast))
+            let value = Value.inserted(creator)
+            rebuild(run.section, span, shiftingTheRestBy: run.rows.count) { Self.inserting(run.rows, into: $0, value: value, to: &$1) }
         case .sectionRemovals:
             var removed = run.rows[...]
             var kept: [[Run]] = []
@@ -263,9 +308,7 @@ package struct RowOrigins: Sendable {
 
     /// `runs` without the rows of `rows` (ascending, distinct, before the removal); the rows
     /// after each close up.
-    private static func removing(_ rows: [Int], from runs: [Run], into out: inout [Run]) {
-        out.removeAll(keepingCapacity: true)
-        out.reserveCapacity(runs.count + rows.count)
+    private static func removing(_ rows: [Int], from runs: ArraySlice<Run>, into out: inout [Run]) {
         var d = 0
         for run in runs {
             let end = run.start + run.count
@@ -281,9 +324,7 @@ package struct RowOrigins: Sendable {
 
     /// `runs` with one new row of `value` at each of `rows` (ascending, distinct, after the
     /// insertions): the i-th lands before old row `rows[i] - i`, moving it down.
-    private static func inserting(_ rows: [Int], into runs: [Run], value: Value, to out: inout [Run]) {
-        out.removeAll(keepingCapacity: true)
-        out.reserveCapacity(runs.count + rows.count)
+    private static func inserting(_ rows: [Int], into runs: ArraySlice<Run>, value: Value, to out: inout [Run]) {
         var i = 0
         for run in runs {
             let end = run.start + run.count
