@@ -24,9 +24,10 @@ extension Recorder {
         /// The first queue position not known to be free: a caller asks the writer lock
         /// what the writer has taken only when it reaches this one.
         var freeEnd: Int
-        /// The bytes of lists and strings appended since an append last waited for the
-        /// writer to take them (`Recorder.queueWeight`).
-        var queuedWeight = 0
+        /// The bytes of lists and strings of every event appended (`Recorder.weight(of:)`),
+        /// and of those the writer had taken when last asked (`Recorder.queueWeight`).
+        var appendedWeight = 0
+        var takenWeight = 0
 
         init(engine: TableState, checkpointInterval: Int, queueCapacity: Int) {
             self.engine = engine
@@ -45,6 +46,8 @@ extension Recorder {
         var published: Int
         /// Events the writer has taken out of the queue: their slots are free again.
         var taken: Int
+        /// The bytes of lists and strings of the events taken (`Recorder.weight(of:)`).
+        var takenWeight = 0
         /// Set with `published` by a caller that wants the writer to take the events now.
         var wakeRequested = false
         /// Set by the writer after a busy round: it wakes itself within a millisecond, so a

@@ -42,6 +42,8 @@ struct RecorderWriter: Sendable {
         var offered: [TableState] = []
         // Offered states taken before this round (`WriterState.offersTaken`).
         var offersTakenBefore = writer.withLockedValue { $0.offersTaken }
+        // The bytes of lists and strings of the events taken (`WriterState.takenWeight`).
+        var takenWeight = writer.withLockedValue { $0.takenWeight }
         var lastSync = ContinuousClock.now
         var lastSeal = ContinuousClock.now
         // Only this thread moves `WriterState.syncedUpTo`, so it keeps its own copy.
@@ -89,6 +91,7 @@ struct RecorderWriter: Sendable {
                     // made and destroyed for every event cost the writer about 166
                     // instructions an event (callgrind).
                     queue.consume(at: position) { item in
+                        if let weight = Recorder.weight(of: item.event.event) { takenWeight &+= weight }
                         if item.offersCheckpoint { offersMet += 1 }
                         if item.offersCheckpoint, nextOffered < offered.count {
                             assembler.add(item.event, before: item.before, gestureFingerprint: item.gestureFingerprint,
@@ -107,8 +110,9 @@ struct RecorderWriter: Sendable {
                 nextOffered = 0
                 let taken = position, offersTaken = offersTakenBefore + offersMet
                 // An append waiting for room, or for offered states to be taken, can go on.
-                let wakes = writer.withLockedValue { w in
+                let wakes = writer.withLockedValue { [takenWeight] w in
                     w.taken = taken
+                    w.takenWeight = takenWeight
                     w.offersTaken = offersTaken
                     return writer.hasWaitersWhileLocked
                 }

@@ -155,6 +155,7 @@ public final class Recorder: Sendable {
             engine = try LogReader(path: path).state(at: file.eventCount)
         } catch {
             var error = error
+            // Only a log of this build's behaviour gets here: a repair that replays finds it.
             if error.code == .damaged || error.code == .invalidEvent { error.message += "; \(LogFile.replayingRepairHint)" }
             throw error
         }
@@ -219,10 +220,11 @@ public final class Recorder: Sendable {
     /// the engine changes it; at the default interval no more than two are ever waiting.
     static let pendingStates = 4
 
-    /// The bytes of lists and strings (`Event.fieldBytes`) the events waiting in the queue
-    /// may hold before an append waits for the writer to take them: 8,192 reloads of
-    /// 500,000 heights each would otherwise wait there, gigabytes, while a slow disk
-    /// holds the writer.
+    /// The bytes of lists and strings, as the log encodes them (`Event.fieldBytes`; a few
+    /// times that in memory), that the events waiting in the queue may hold before an
+    /// append waits for the writer to take them: 8,192 reloads of 500,000 heights each
+    /// would otherwise wait there, gigabytes, while a slow disk holds the writer. Each
+    /// thread appending at once may add one event past it.
     static let queueWeight = 16 << 20
 
     /// Events in the log so far: those it held when opened and the valid ones appended
@@ -339,14 +341,14 @@ public final class Recorder: Sendable {
         }
         let endsGesture = changes.endsGesture
         if endsGesture { slot.pointee.gestureFingerprint = Self.gestureFingerprint(&s.pointee) }
-        // An event of lists or strings counts its bytes; past `queueWeight` of them since
-        // the queue was last drained, this append waits (below) until the writer took it.
+        // An event of lists or strings counts its bytes; when those of the events the writer
+        // has not taken reach `queueWeight` (asked only then), this append waits (below).
         var drains = false
         if let weight = Self.weight(of: slot.pointee.event.event) {
-            s.pointee.queuedWeight &+= weight
-            if s.pointee.queuedWeight >= options.queueWeight {
-                s.pointee.queuedWeight = 0
-                drains = true
+            s.pointee.appendedWeight &+= weight
+            if s.pointee.appendedWeight &- s.pointee.takenWeight >= options.queueWeight {
+                s.pointee.takenWeight = writer.withLockedValue { $0.takenWeight }
+                drains = s.pointee.appendedWeight &- s.pointee.takenWeight >= options.queueWeight
             }
         }
         // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
