@@ -274,10 +274,15 @@ public enum LogRepair {
         // Readable by whom the log is: the bytes are the log's (a 0600 log's tail stays 0600).
         var info = stat()
         let mode = fstat(log, &info) == 0 ? info.st_mode & 0o777 : 0o600
-        let out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        var out = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard out >= 0 else { throw failed("open") }
+        // Closed once, whichever way this ends: closed twice, the second could close a
+        // descriptor another thread opened meanwhile.
+        defer { if out >= 0 { close(out) } }
         do throws(LogError) {
-            if fchmod(out, mode) != 0 { throw failed("fchmod") }
+            // Best effort: a file system without modes (vfat, exFAT, some SMB mounts)
+            // refuses it, and the copy stays 0600, readable by its owner only.
+            _ = fchmod(out, mode)
             var done = 0
             while done < length {
                 let chunk = try FileIO.read(log, at: offset + done, count: Swift.min(1 << 20, length - done), path: path)
@@ -289,12 +294,20 @@ public enum LogRepair {
                 }
                 done += chunk.count
             }
-            try FileIO.syncData(out, path: partial)
+            do throws(LogError) {
+                try FileIO.syncData(out, path: partial)
+            } catch {
+                throw failed("fsync", error)
+            }
             close(out)
+            out = -1
             if rename(partial, target) != 0 { throw failed("rename") }
-            try FileIO.syncDirectory(of: target)
+            do throws(LogError) {
+                try FileIO.syncDirectory(of: target)
+            } catch {
+                throw failed("fsync", error)
+            }
         } catch {
-            close(out)
             unlink(partial)
             throw error
         }
