@@ -35,7 +35,7 @@ struct FirstTests {
         #expect(line.utf8.count < 600, "\(line.utf8.count) bytes")
         #expect(line.hasPrefix(#"  event 2: {"type": "insertSections", "at": [1, 2, 3"#), "\(line)")
         let whole = EventEncoder.line(TimedEvent(try #require(try LogReader(path: log).events().last).event))
-        #expect(line.hasSuffix(" ... (cut: the event's line is \(whole.utf8.count) bytes; `selectlog export LOG --from N --to N` prints it whole)"), "\(line)")
+        #expect(line.hasSuffix(" ... (cut: the event's line is \(whole.utf8.count) bytes; `selectlog export \(log) --from 2 --to 2` prints it whole)"), "\(line)")
         let json = try CLI.run(["inspect", log, "--first", "count(sections) > 1000", "--json"])
         #expect(json.stdout.contains(whole), "--json keeps the event whole")
     }

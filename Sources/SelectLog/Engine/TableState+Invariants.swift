@@ -50,6 +50,9 @@ extension TableState {
         }
         // Selection.
         rowsExist(selection, "selection")
+        if wholeHistory, let (s, _) = selection.sections.first(where: { !$0.rows.isSound }) {
+            problems.append("selection: the ranges of section \(s) are out of order, empty or touching")
+        }
         if !isMultiple && selection.count > 1 { problems.append("single mode holds \(selection.count) rows") }
         // Scroll view.
         if contentOffset < .zero || contentOffset > maxOffset {

@@ -59,6 +59,7 @@ extension RangeList {
             }
         }
         ranges.removeLast(n + m - k)
+        assert(isSound, "formUnion left \(ranges)")
     }
 
     /// Removes every row of `other`, in place: the ranges move back by `other`'s count,
@@ -95,6 +96,7 @@ extension RangeList {
             }
         }
         ranges.removeLast(n + m - w)
+        assert(isSound, "subtract left \(ranges)")
     }
 
     /// Whether the two lists share their storage, and so are equal. A set and its copy

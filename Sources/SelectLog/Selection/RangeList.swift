@@ -35,6 +35,20 @@ public struct RangeList: Hashable, Sendable {
         ranges = out
     }
 
+    /// Whether the ranges are what the type promises: each non-empty and within
+    /// ``domain``, in order, with a gap between neighbours. Every operation keeps it;
+    /// the in-place algebra asserts it in debug builds, and `TableState`'s invariant
+    /// check asks it of the selection.
+    package var isSound: Bool {
+        var previous = Int.min
+        for r in ranges {
+            guard !r.isEmpty, r.lowerBound >= Self.domain.lowerBound, r.upperBound <= Self.domain.upperBound,
+                  previous == Int.min || r.lowerBound > previous else { return false }
+            previous = r.upperBound
+        }
+        return true
+    }
+
     /// Whether no row is a member.
     public var isEmpty: Bool { ranges.isEmpty }
     /// The number of rows.

@@ -92,7 +92,8 @@ enum CheckOutput {
             // The corpus behind the fingerprint cannot cover every behaviour, and a log can
             // be changed after it was written: say both, and how to tell.
             let named = log == "-" ? "LOG" : log
-            lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(log) was changed "
+            let subject = log == "-" ? "the log" : log
+            lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
                          + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")
         }
         if let c = d.checkpoint {
@@ -106,10 +107,12 @@ enum CheckOutput {
     }
 
     /// The JSON form of a log that could not be opened (the reason is on stderr): `same`
-    /// null, and `error` of kind "io" (exit 74) or "notALog" (65), with what is known of why.
+    /// null, and `error` of kind "io" (exit 74), "usage" (64) or "notALog" (65: piped input
+    /// that is no log, or too large to hold), with what is known of why.
     static func json(unopened log: String, exit: ExitCode) -> String {
         let reason = whyUnopened(log) ?? "cannot be read as a log (the reason is on stderr)"
-        return json(error: LogError(exit == Exit.io ? .io : .notALog, reason, path: log), log: log)
+        let kind = exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "notALog"
+        return json(error: LogError(exit == Exit.io ? .io : .notALog, reason, path: log), log: log, kind: kind)
     }
 
     /// Why `path` names no file a log can be read from, as far as `stat` tells: no such
@@ -128,19 +131,19 @@ enum CheckOutput {
 
     /// The JSON form of a log that could not be checked: `same` null, and `error` with
     /// its kind, byte offset and event (1-based; null when it names none).
-    static func json(error: LogError, log: String, tornTail: LogProblem? = nil) -> String {
+    static func json(error: LogError, log: String, tornTail: LogProblem? = nil, kind given: String? = nil) -> String {
         var o = ObjectWriter()
         o.string("log", log)
         o.raw("same", "null")
         var e = ObjectWriter()
-        let kind = switch error.code {
+        let coded = switch error.code {
         case .io, .syncFailed: "io"
         case .notALog: "notALog"
         case .unsupported: "unsupported"
         case .invalidEvent: "invalidEvent"
         default: "damaged"
         }
-        e.string("kind", kind)
+        e.string("kind", given ?? coded)
         e.raw("offset", error.offset.map { String($0) } ?? "null")
         e.raw("event", error.eventIndex.map { String($0 + 1) } ?? "null")
         e.string("message", error.message)

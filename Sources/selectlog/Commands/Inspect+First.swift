@@ -65,7 +65,7 @@ extension Inspect {
             return
         }
         print("\(text) first holds after event \(n) of \(reader.eventCount), at t \(state.t) ms")
-        print("  event \(n): \(Inspect.describe(event))")
+        print("  event \(n): \(Inspect.describe(event, number: n, log: log))")
         if let g = gesture, g.events.count > 1 {
             print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)")
         }

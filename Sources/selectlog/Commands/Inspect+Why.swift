@@ -9,7 +9,7 @@ extension Inspect {
     /// An event as one line; a `reload` summarised instead of listing every height, and
     /// any other line past `describedBytes` cut there, saying how long it is (an
     /// `insertSections` of 20,000 titled sections printed 2.8 MB on one line).
-    static func describe(_ e: TimedEvent) -> String {
+    static func describe(_ e: TimedEvent, number: Int, log: String) -> String {
         if case .reload(let sections) = e.event {
             let rows = sections.reduce(0) { $0 + $1.rows }
             return "{\"type\": \"reload\"\(e.t.map { ", \"t\": \($0)" } ?? ""), \"sections\": \(sections.count), \"rows\": \(rows)} (summarised)"
@@ -22,7 +22,8 @@ extension Inspect {
             if kept.utf8.count + c.utf8.count > describedBytes - 100 { break }
             kept.append(c)
         }
-        return kept + " ... (cut: the event's line is \(bytes) bytes; `selectlog export LOG --from N --to N` prints it whole)"
+        let named = log == "-" ? "LOG" : log
+        return kept + " ... (cut: the event's line is \(bytes) bytes; `selectlog export \(named) --from \(number) --to \(number)` prints it whole)"
     }
 
     /// The longest event line `describe` prints whole.
@@ -104,7 +105,7 @@ extension Inspect {
             return
         }
         let verb = kind == "inserted" ? "created by" : "last changed by"
-        print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map(Inspect.describe) ?? "")")
+        print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map { Inspect.describe($0, number: i + 1, log: log) } ?? "")")
         if let then = pathThen { print("  the row was \(then) then; edits since moved it") }
         if let g = gesture, g.events.count > 1 { print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)") }
     }
