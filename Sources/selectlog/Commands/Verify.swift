@@ -18,9 +18,9 @@ struct Verify: ParsableCommand {
             at a record boundary without its seek index (still being written, or cut there) is intact: \
             its index is rebuilt by reading. With --repair, cuts the log back to its intact prefix, \
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them, with the log's \
-            permissions), and exits 0; it exits 65 for a log a newer selectlog wrote (nothing is cut) \
-            and 74 when the log or its directory cannot be written (nothing is cut); a failed repair \
-            can be run again.
+            permissions), and exits 0; it exits 1 for a file that is no log or whose file header is \
+            damaged, 65 for a log a newer selectlog wrote, and 74 when the log or its directory cannot \
+            be written (nothing is cut in each case); a failed repair can be run again.
             """)
 
     @Argument(help: "A selectlog log.")
