@@ -59,6 +59,48 @@ struct APIAuditTests {
         #expect(try LogReader(path: path).state(at: ticks + 1).events == ticks + 1)
     }
 
+    @Test("a closed LogReader lets its log be replaced or cut, refuses reads with .closed, and one closed mid-read holds the log until the read ends")
+    func closedReader() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("c.slog").path
+        let events = Array(SyntheticSession(seed: 12, count: 3_000))
+        _ = try writeLog(events, to: path)
+        let reader = try LogReader(path: path)
+        #expect(throws: LogError.self) { try Recorder(creating: path, replacingExisting: true) }
+        // Closed from inside a read: the read goes on, and the log stays held until it ends.
+        var seen = 0
+        try reader.forEachEvent { i, _ in
+            if i == 10 {
+                reader.close()
+                let refused = #expect(throws: LogError.self) { try LogRepair.cut(path, at: 100) }
+                #expect(refused?.code == .inUse, "\(String(describing: refused))")
+            }
+            seen += 1
+            return true
+        }
+        #expect(seen == events.count)
+        reader.close()  // again: nothing more
+        for read in ["state", "events", "check", "summary", "gesture"] {
+            let refused = #expect(throws: LogError.self, "\(read)") {
+                switch read {
+                case "state": _ = try reader.state(at: 10)
+                case "events": _ = try reader.events(from: 0, to: 5)
+                case "check": _ = try reader.check()
+                case "summary": _ = try reader.summary()
+                default: _ = try reader.gesture(containing: 5)
+                }
+            }
+            #expect(refused?.code == .closed, "\(read): \(String(describing: refused))")
+        }
+        // The log can be replaced now, though the reader is still referenced.
+        let recorder = try Recorder(creating: path, replacingExisting: true)
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 3)])))
+        try recorder.close()
+        #expect(try LogReader(path: path).eventCount == 1)
+        #expect(reader.eventCount == events.count, "what the reader knew at open stays")
+    }
+
     @Test("a log a LogReader in this process maps is not emptied or cut under what it reads (.inUse, nothing changed); its index and a torn tail are cut")
     func readerOpenInThisProcess() throws {
         let dir = try temporaryDirectory()

@@ -73,7 +73,7 @@ final class MappedFile: @unchecked Sendable {
     /// The `.inUse` error for cutting (`doing` what) a log that a reader in this process
     /// may still read past the cut.
     static func readerInTheWay(_ path: String, doing what: String) -> LogError {
-        LogError(.inUse, "a LogReader in this process has this log open, and \(what) would take its bytes from under it (SIGBUS); let the reader go first. Nothing was changed",
+        LogError(.inUse, "a LogReader in this process has this log open, and \(what) would take its bytes from under it (SIGBUS); close the reader (LogReader.close()) or let it go first. Nothing was changed",
                  path: path)
     }
 

@@ -90,7 +90,9 @@ extension LogReader {
     /// replayed state; reports the first difference and the field-by-field difference
     /// at the nearest checkpoint after it.
     public func check() throws(LogError) -> CheckReport {
-        try check(pipelinedFrom: Self.pipelinedReplayEvents)
+        try reading { () throws(LogError) in
+            try check(pipelinedFrom: Self.pipelinedReplayEvents)
+        }
     }
 
     /// `check()`: when at least `minimum` events are replayed and a second core exists, a

@@ -10,8 +10,10 @@ extension LogReader {
     /// last): a range outside them, or empty, reads nothing.
     public func forEachEvent(from start: Int = 0, to end: Int? = nil,
                              _ body: (Int, TimedEvent) throws(LogError) -> Bool) throws(LogError) {
-        try forEachEvent(from: start, to: end, releasingAll: false) { (i, e: consuming TimedEvent) throws(LogError) -> Bool in
-            try body(i, e)
+        try reading { () throws(LogError) in
+            try forEachEvent(from: start, to: end, releasingAll: false) { (i, e: consuming TimedEvent) throws(LogError) -> Bool in
+                try body(i, e)
+            }
         }
     }
 

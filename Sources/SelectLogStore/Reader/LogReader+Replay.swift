@@ -15,12 +15,14 @@ extension LogReader {
     /// by an engine that behaves differently, this build's own states are used instead
     /// (replayed from the start once, then kept in memory at checkpoint positions).
     public func state(at n: Int) throws(LogError) -> TableState {
-        try checkPosition(n)
-        if !checkpointsTrusted { return try rebuiltState(at: n) }
-        var state = TableState()
-        if let c = try checkpoint(atOrBefore: n) { state = try checkpointState(c) }
-        try replay(into: &state, to: n)
-        return state
+        try reading { () throws(LogError) in
+            try checkPosition(n)
+            if !checkpointsTrusted { return try rebuiltState(at: n) }
+            var state = TableState()
+            if let c = try checkpoint(atOrBefore: n) { state = try checkpointState(c) }
+            try replay(into: &state, to: n)
+            return state
+        }
     }
 
     /// The state a checkpoint holds, checked against its header and the state's invariants.
@@ -41,11 +43,13 @@ extension LogReader {
     /// Applies events `state.events..<n` to `state`. `n` past the log's events, or before
     /// the events `state` has seen, is `LogError.Code.outOfRange`, and `state` is as it was.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
-        try checkPosition(n)
-        guard state.events <= n else {
-            throw LogError(.outOfRange, "the state has seen \(state.events) events already, more than \(n)", path: path, eventIndex: n)
+        try reading { () throws(LogError) in
+            try checkPosition(n)
+            guard state.events <= n else {
+                throw LogError(.outOfRange, "the state has seen \(state.events) events already, more than \(n)", path: path, eventIndex: n)
+            }
+            try replay(into: &state, to: n, pipelinedFrom: Self.pipelinedReplayEvents)
         }
-        try replay(into: &state, to: n, pipelinedFrom: Self.pipelinedReplayEvents)
     }
 
     /// `replay(into:to:)`, decoded on `decoders` other threads (in segments of

@@ -36,27 +36,29 @@ extension LogReader {
     /// The event that last changed the selection of `row` (its index path after `n` events).
     /// Walks back one checkpoint window at a time, following the row through edits.
     public func lastChange(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> RowHistory {
-        // The state is let go at once: the walk below holds its own (a million sections'
-        // state is 300 MB).
-        guard try state(at: n).layout.contains(row) else {
-            throw LogError(.outOfRange, "row \(row) does not exist after \(n) events", path: path, eventIndex: n)
-        }
-        var target = row
-        var end = n
-        while true {
-            let (start, origin) = try origin(of: target, inWindowEndingAt: end)
-            progress?(n - start)
-            switch origin {
-            case .changed(let i)?:
-                return RowHistory(kind: .changed, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
-            case .inserted(let i)?:
-                return RowHistory(kind: .inserted, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
-            case .existing(let p)?:
-                if start == 0 { return RowHistory(kind: .untouched, event: nil, pathThen: nil) }
-                target = p
-                end = start
-            case nil:
-                throw LogError(.damaged, "lost track of row \(target) in events \(start)..<\(end)", path: path, eventIndex: end)
+        try reading { () throws(LogError) in
+            // The state is let go at once: the walk below holds its own (a million sections'
+            // state is 300 MB).
+            guard try state(at: n).layout.contains(row) else {
+                throw LogError(.outOfRange, "row \(row) does not exist after \(n) events", path: path, eventIndex: n)
+            }
+            var target = row
+            var end = n
+            while true {
+                let (start, origin) = try origin(of: target, inWindowEndingAt: end)
+                progress?(n - start)
+                switch origin {
+                case .changed(let i)?:
+                    return RowHistory(kind: .changed, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
+                case .inserted(let i)?:
+                    return RowHistory(kind: .inserted, event: i, pathThen: try self.path(of: target, at: end, before: i + 1))
+                case .existing(let p)?:
+                    if start == 0 { return RowHistory(kind: .untouched, event: nil, pathThen: nil) }
+                    target = p
+                    end = start
+                case nil:
+                    throw LogError(.damaged, "lost track of row \(target) in events \(start)..<\(end)", path: path, eventIndex: end)
+                }
             }
         }
     }
@@ -90,20 +92,22 @@ extension LogReader {
     /// after it, and whether it was selected after it. The first entry is the event that
     /// created the row (`RowHistory.Kind.inserted`) when the log has it.
     public func selectionHistory(of row: RowPath, at n: Int, progress: ((Int) -> Void)? = nil) throws(LogError) -> [SelectionChange] {
-        var out: [SelectionChange] = []
-        var target = row
-        var end = n
-        while true {
-            let h = try lastChange(of: target, at: end)
-            progress?(n - end)
-            guard let i = h.event, let then = h.pathThen else { break }
-            let selected = try state(at: i + 1).selection.contains(then)
-            out.append(SelectionChange(event: i, path: then, selected: selected, kind: h.kind))
-            guard h.kind == .changed, let before = try self.path(of: then, at: i + 1, before: i) else { break }
-            target = before
-            end = i
+        try reading { () throws(LogError) in
+            var out: [SelectionChange] = []
+            var target = row
+            var end = n
+            while true {
+                let h = try lastChange(of: target, at: end)
+                progress?(n - end)
+                guard let i = h.event, let then = h.pathThen else { break }
+                let selected = try state(at: i + 1).selection.contains(then)
+                out.append(SelectionChange(event: i, path: then, selected: selected, kind: h.kind))
+                guard h.kind == .changed, let before = try self.path(of: then, at: i + 1, before: i) else { break }
+                target = before
+                end = i
+            }
+            return out.reversed()
         }
-        return out.reversed()
     }
 
     /// The path, after `m` events, of the row that is at `row` after `n` events (m ≤ n),

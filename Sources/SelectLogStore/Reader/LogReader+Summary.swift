@@ -75,37 +75,39 @@ extension LogSummary: CustomStringConvertible {
 extension LogReader {
     /// Reads every event once (decoding only, no replay) and counts.
     public func summary(progress: ((Int) -> Void)? = nil) throws(LogError) -> LogSummary {
-        var s = LogSummary()
-        var counts = [Int](repeating: 0, count: 128)
-        var names = [String](repeating: "", count: 128)
-        try forEachEvent { i, e in
-            let tag = Int(BinaryEventEncoder.tag(of: e.event).rawValue)
-            if counts[tag] == 0 { names[tag] = e.event.typeName }
-            counts[tag] += 1
-            if let t = e.t {
-                if s.firstT == nil { s.firstT = t }
-                s.lastT = t
+        try reading { () throws(LogError) in
+            var s = LogSummary()
+            var counts = [Int](repeating: 0, count: 128)
+            var names = [String](repeating: "", count: 128)
+            try forEachEvent { i, e in
+                let tag = Int(BinaryEventEncoder.tag(of: e.event).rawValue)
+                if counts[tag] == 0 { names[tag] = e.event.typeName }
+                counts[tag] += 1
+                if let t = e.t {
+                    if s.firstT == nil { s.firstT = t }
+                    s.lastT = t
+                }
+                if i & 0xFFFF == 0 { progress?(i) }
+                return true
             }
-            if i & 0xFFFF == 0 { progress?(i) }
-            return true
-        }
-        for (tag, n) in counts.enumerated() where n > 0 { s.types[names[tag]] = n }
-        s.events = eventCount
-        s.pans = s.types["panBegan", default: 0]
-        s.taps = s.types["tap", default: 0]
-        s.swipes = s.types["swipeBegan", default: 0]
-        try forEachRecord { r in
-            switch r.header.kind {
-            case .batch:
-                s.batches += 1
-                s.rawBytes += r.header.rawLength
-                s.storedBytes += r.header.storedLength
-            case .checkpoint: s.checkpoints += 1
-            case .index: break
+            for (tag, n) in counts.enumerated() where n > 0 { s.types[names[tag]] = n }
+            s.events = eventCount
+            s.pans = s.types["panBegan", default: 0]
+            s.taps = s.types["tap", default: 0]
+            s.swipes = s.types["swipeBegan", default: 0]
+            try forEachRecord { r in
+                switch r.header.kind {
+                case .batch:
+                    s.batches += 1
+                    s.rawBytes += r.header.rawLength
+                    s.storedBytes += r.header.storedLength
+                case .checkpoint: s.checkpoints += 1
+                case .index: break
+                }
+                return true
             }
-            return true
+            return s
         }
-        return s
     }
 }
 

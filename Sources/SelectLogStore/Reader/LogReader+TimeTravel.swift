@@ -20,37 +20,41 @@ extension LogReader {
     /// time, so an answer near the end costs about one window.
     public func lastChange<Value: Equatable>(at n: Int, of value: (TableState) -> Value,
                                              progress: ((Int) -> Void)? = nil) throws(LogError) -> Int? {
-        try checkPosition(n)
-        var end = n
-        while end > 0 {
-            var state = try windowStart(before: end)
-            let start = state.events
-            var current = value(state)
-            var last: Int?
-            try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
-                try apply(e, index: i, to: &state)
-                let next = value(state)
-                if next != current { last = i }
-                current = next
-                return true
+        try reading { () throws(LogError) in
+            try checkPosition(n)
+            var end = n
+            while end > 0 {
+                var state = try windowStart(before: end)
+                let start = state.events
+                var current = value(state)
+                var last: Int?
+                try forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
+                    try apply(e, index: i, to: &state)
+                    let next = value(state)
+                    if next != current { last = i }
+                    current = next
+                    return true
+                }
+                progress?(n - start)
+                if let last { return last }
+                end = start
             }
-            progress?(n - start)
-            if let last { return last }
-            end = start
+            return nil
         }
-        return nil
     }
 
     /// The nearest gesture boundary at or before event `index` (0-based): the first event
     /// of the gesture `index` belongs to, moved further back while a pan or swipe is still
     /// open before it. A slice that starts there begins with no gesture in progress.
     public func gestureBoundary(atOrBefore index: Int) throws(LogError) -> Int {
-        var start = Swift.min(Swift.max(index, 0), eventCount)
-        if start < eventCount { start = try gesture(containing: start).events.lowerBound }
-        while start > 0, GestureBoundaries.open(in: try state(at: start)) != nil {
-            start = try gesture(containing: start - 1).events.lowerBound
+        try reading { () throws(LogError) in
+            var start = Swift.min(Swift.max(index, 0), eventCount)
+            if start < eventCount { start = try gesture(containing: start).events.lowerBound }
+            while start > 0, GestureBoundaries.open(in: try state(at: start)) != nil {
+                start = try gesture(containing: start - 1).events.lowerBound
+            }
+            return start
         }
-        return start
     }
 
     /// Applies a logged event with the reader's engine and returns what it changed.
@@ -74,75 +78,77 @@ extension LogReader {
     /// search stopped, or up to the event where it stopped; `gestureBoundary(atOrBefore:)`
     /// goes on back until no gesture is open.
     public func gesture(containing index: Int) throws(LogError) -> LoggedGesture {
-        guard index >= 0, index < eventCount else {
-            let indices = eventCount == 0 ? "none" : "0 to \(eventCount - 1)"
-            throw LogError(.outOfRange, "no event at index \(index): the log has \(eventCount) event\(eventCount == 1 ? "" : "s") (indices \(indices))",
-                           path: path, eventIndex: index)
-        }
-        // Start where no gesture is open: a checkpoint window whose first state is idle.
-        var state = try windowStart(before: index + 1)
-        while GestureBoundaries.open(in: state) != nil, state.events > 0, index - state.events < 200_000 {
-            state = try windowStart(before: state.events)
-        }
-        // A pan and a swipe may be open at once (a drag scroll while a row's option view
-        // is half revealed): each is followed on its own.
-        var pan: (kind: GestureKind, first: Int)?
-        var swipe: Int?
-        if let p = state.pan { pan = (GestureBoundaries.kind(of: p), state.events) }
-        if state.options.swipe != nil { swipe = state.events }
-        func ended(_ t: GestureTransition) -> GestureKind? {
-            switch t {
-            case .began: nil
-            case .ended(let k), .interrupted(let k), .cancelled(let k): k
+        try reading { () throws(LogError) in
+            guard index >= 0, index < eventCount else {
+                let indices = eventCount == 0 ? "none" : "0 to \(eventCount - 1)"
+                throw LogError(.outOfRange, "no event at index \(index): the log has \(eventCount) event\(eventCount == 1 ? "" : "s") (indices \(indices))",
+                               path: path, eventIndex: index)
             }
-        }
-        var own = ""
-        var found: (kind: GestureKind, first: Int)?
-        var last = index
-        try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
-            let transitions = try applyReporting(e, index: i, to: &state).gestures
-            if i < index {
-                // In order: an event may end one gesture and begin another.
-                for t in transitions {
-                    if case .began(let k) = t {
-                        if k == .swipe { swipe = i } else { pan = (k, i) }
-                    } else if let k = ended(t) {
-                        if k == .swipe { swipe = nil } else { pan = nil }
-                    }
+            // Start where no gesture is open: a checkpoint window whose first state is idle.
+            var state = try windowStart(before: index + 1)
+            while GestureBoundaries.open(in: state) != nil, state.events > 0, index - state.events < 200_000 {
+                state = try windowStart(before: state.events)
+            }
+            // A pan and a swipe may be open at once (a drag scroll while a row's option view
+            // is half revealed): each is followed on its own.
+            var pan: (kind: GestureKind, first: Int)?
+            var swipe: Int?
+            if let p = state.pan { pan = (GestureBoundaries.kind(of: p), state.events) }
+            if state.options.swipe != nil { swipe = state.events }
+            func ended(_ t: GestureTransition) -> GestureKind? {
+                switch t {
+                case .began: nil
+                case .ended(let k), .interrupted(let k), .cancelled(let k): k
                 }
-                return true
             }
-            last = i
-            let ending = transitions.compactMap(ended)
-            if let f = found, i > index { return !ending.contains(f.kind) }
-            if i > index { return false }
-            own = e.event.typeName
-            // The event belongs to the gesture it ends, else to one it begins (a drag
-            // scroll begun while a swipe is open), else to one open before it (both
-            // open: the swipe for a swipe's event, the pan for any other).
-            let begun = transitions.compactMap { if case .began(let k) = $0 { k } else { nil } }.last
-            let swipeEvent = switch e.event {
-            case .swipeBegan, .swipeMoved, .swipeEnded: true
-            default: false
+            var own = ""
+            var found: (kind: GestureKind, first: Int)?
+            var last = index
+            try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
+                let transitions = try applyReporting(e, index: i, to: &state).gestures
+                if i < index {
+                    // In order: an event may end one gesture and begin another.
+                    for t in transitions {
+                        if case .began(let k) = t {
+                            if k == .swipe { swipe = i } else { pan = (k, i) }
+                        } else if let k = ended(t) {
+                            if k == .swipe { swipe = nil } else { pan = nil }
+                        }
+                    }
+                    return true
+                }
+                last = i
+                let ending = transitions.compactMap(ended)
+                if let f = found, i > index { return !ending.contains(f.kind) }
+                if i > index { return false }
+                own = e.event.typeName
+                // The event belongs to the gesture it ends, else to one it begins (a drag
+                // scroll begun while a swipe is open), else to one open before it (both
+                // open: the swipe for a swipe's event, the pan for any other).
+                let begun = transitions.compactMap { if case .began(let k) = $0 { k } else { nil } }.last
+                let swipeEvent = switch e.event {
+                case .swipeBegan, .swipeMoved, .swipeEnded: true
+                default: false
+                }
+                if let s = swipe, ending.contains(.swipe) {
+                    found = (.swipe, s)
+                } else if let p = pan, ending.contains(p.kind) {
+                    found = p
+                } else if let k = begun {
+                    found = (k, i)
+                } else if let s = swipe, pan == nil || swipeEvent {
+                    found = (.swipe, s)
+                } else {
+                    found = pan
+                }
+                guard let f = found else { return false }
+                // Open before it: it goes on until it ends; begun by it: while it is open.
+                if f.first < i { return !ending.contains(f.kind) }
+                return f.kind == .swipe ? state.options.swipe != nil : state.pan != nil
             }
-            if let s = swipe, ending.contains(.swipe) {
-                found = (.swipe, s)
-            } else if let p = pan, ending.contains(p.kind) {
-                found = p
-            } else if let k = begun {
-                found = (k, i)
-            } else if let s = swipe, pan == nil || swipeEvent {
-                found = (.swipe, s)
-            } else {
-                found = pan
-            }
-            guard let f = found else { return false }
-            // Open before it: it goes on until it ends; begun by it: while it is open.
-            if f.first < i { return !ending.contains(f.kind) }
-            return f.kind == .swipe ? state.options.swipe != nil : state.pan != nil
+            guard let g = found else { return LoggedGesture(kind: own, events: index...index) }
+            return LoggedGesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
         }
-        guard let g = found else { return LoggedGesture(kind: own, events: index...index) }
-        return LoggedGesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
     }
 }
 

@@ -42,6 +42,8 @@ public final class LogReader: Sendable {
     let rebuilt = RebuiltCheckpoints()
 
     let file: MappedFile
+    /// The reads in progress, and whether the reader was closed (`close()`).
+    let use = ReaderUse()
     /// Where the data records end: the index record's offset, or the end of the last
     /// whole record.
     let dataEnd: Int

@@ -116,7 +116,7 @@ public final class Recorder: Sendable {
     /// the user just reported. In a build without zstd the batches are stored uncompressed.
     /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`), nor one
     /// a `LogReader` in this process has open (`.inUse`: emptied under the reader's
-    /// mapping, its next read would raise SIGBUS); let the reader go first.
+    /// mapping, its next read would raise SIGBUS); close the reader (`LogReader.close()`) or let it go first.
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
         if let problem = options.problem(at: path) { throw problem }
         var salt = options.salt ?? 0
