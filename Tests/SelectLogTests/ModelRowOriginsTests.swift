@@ -115,6 +115,19 @@ extension ModelRowOriginsTests {
         }
     }
 
+    @Test("a run of rows takes 24 bytes, and keeps every origin it is given")
+    func runLayout() {
+        #expect(MemoryLayout<RowOrigins.Run>.stride == 24)
+        for value in [RowOrigins.Value.changed(Int.max), .inserted(0), .existing(section: (1 << 30) - 1, firstRow: (1 << 30) - 1),
+                      .existing(section: 0, firstRow: 0), .changed(12_345_678_901)] {
+            var run = RowOrigins.Run(start: (1 << 30) - 2, count: 1 << 29, value: value)
+            #expect(run.value == value && run.start == (1 << 30) - 2 && run.count == 1 << 29)
+            run.start += 1
+            run.value = .inserted(7)
+            #expect(run.value == .inserted(7) && run.start == (1 << 30) - 1)
+        }
+    }
+
     @Test("batches of many deletes, inserts and moves, and many sections at once, give the origins of one operation at a time",
           arguments: 0..<2)
     func largeBatches(shard: Int) {
