@@ -65,9 +65,13 @@ struct APIAuditTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("c.slog").path
         let events = Array(SyntheticSession(seed: 12, count: 3_000))
-        _ = try writeLog(events, to: path)
+        // Checkpoints every 256 events, all of them past the end of the log that replaces it.
+        var options = Recorder.Options()
+        options.checkpointInterval = 256
+        _ = try writeLog(events, to: path, options: options)
         let reader = try LogReader(path: path)
         #expect(throws: LogError.self) { try Recorder(creating: path, replacingExisting: true) }
+        let cursorBeforeClosing: LogCursor? = try LogCursor(reader, at: 2_500)
         // Closed from inside a read: the read goes on, and the log stays held until it ends.
         var seen = 0
         try reader.forEachEvent { i, _ in
@@ -99,6 +103,21 @@ struct APIAuditTests {
         try recorder.close()
         #expect(try LogReader(path: path).eventCount == 1)
         #expect(reader.eventCount == events.count, "what the reader knew at open stays")
+        // A cursor of the closed reader reads nothing of the replaced file (its checkpoints
+        // were past the new end: a read raised SIGBUS), in every direction.
+        let cursor = try #require(cursorBeforeClosing)
+        for step in ["previous", "next", "back", "forward", "move"] {
+            let refused = #expect(throws: LogError.self, "\(step)") {
+                switch step {
+                case "previous": _ = try cursor.stepToPreviousUndoStep()
+                case "next": _ = try cursor.stepToNextUndoStep()
+                case "back": _ = try cursor.stepBack()
+                case "forward": _ = try cursor.stepForward()
+                default: try cursor.move(to: 5)
+                }
+            }
+            #expect(refused?.code == .closed, "\(step): \(String(describing: refused))")
+        }
     }
 
     @Test("a log a LogReader in this process maps is not emptied or cut under what it reads (.inUse, nothing changed); its index and a torn tail are cut")

@@ -256,25 +256,29 @@ public final class LogCursor {
     /// Moves to just after the last undo step recorded before the current position; false if none.
     @discardableResult
     public func stepToPreviousUndoStep() throws(LogError) -> Bool {
-        var end = position - 1
-        while end > 0 {
-            var probe = try log.windowStart(before: end)
-            let start = probe.events
-            var last: Int?
-            let log = self.log
-            try log.forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
-                let steps = probe.stepsRecorded
-                try log.apply(e, index: i, to: &probe)
-                if probe.stepsRecorded > steps { last = i }
-                return true
+        // A read of the log of its own (`windowStart` reads checkpoints): a closed reader's
+        // log may be gone (`LogReader.close()`).
+        try log.reading { () throws(LogError) in
+            var end = position - 1
+            while end > 0 {
+                var probe = try log.windowStart(before: end)
+                let start = probe.events
+                var last: Int?
+                let log = self.log
+                try log.forEachEvent(from: start, to: end) { (i, e) throws(LogError) -> Bool in
+                    let steps = probe.stepsRecorded
+                    try log.apply(e, index: i, to: &probe)
+                    if probe.stepsRecorded > steps { last = i }
+                    return true
+                }
+                if let last {
+                    try move(to: last + 1)
+                    return true
+                }
+                end = start
             }
-            if let last {
-                try move(to: last + 1)
-                return true
-            }
-            end = start
+            return false
         }
-        return false
     }
 }
 
