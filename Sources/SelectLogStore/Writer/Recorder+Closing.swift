@@ -2,7 +2,8 @@ import SelectLog
 
 /// Flushing and closing: a caller waits for the writer thread's progress.
 extension Recorder {
-    /// Writes everything appended so far; with `.always`, syncs it too.
+    /// Writes everything appended so far; with `.always`, syncs it too. After `close()`,
+    /// which wrote everything, it returns at once, or throws what made the writer stop.
     public func flush() throws(LogError) {
         let durability = options.durability
         let target = guarded.withLockedValue { $0.engine.events }
