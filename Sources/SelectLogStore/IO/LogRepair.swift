@@ -334,21 +334,20 @@ extension LogRepair.Outcome: CustomStringConvertible {
     /// damaged at byte offset 2437: record payload checksum mismatch; 1253 intact events
     /// repaired: kept 2437 bytes (1253 events); saved 1351 cut bytes in /logs/m.slog.cut-2437
     /// ```
-    public var description: String {
-        let done: String
+    public var description: String { "\(report)\n\(action)" }
+
+    /// What the repair did, as `selectlog verify --repair` says it after the log's name.
+    package var action: String {
         if let cut {
             let kept = "kept \(ReportText.counted(cut.keptBytes, "byte", "bytes")) (\(ReportText.counted(report.intactEvents, "event", "events")))"
-            done = cut.savedBytes > 0
+            return cut.savedBytes > 0
                 ? "repaired: \(kept); saved \(ReportText.counted(cut.savedBytes, "cut byte", "cut bytes")) in \(cut.savedPath)"
                 : "repaired: \(kept); nothing left to cut (already cut there)"
-        } else if let problem = report.problem {
-            done = problem.isNewer ? "not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut"
-                : problem.isNotALog ? "cannot repair: it is not a selectlog log"
-                : problem.isTornTail ? "cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
-                : "cannot repair: the file header itself is damaged"
-        } else {
-            done = "nothing to cut"
         }
-        return "\(report)\n\(done)"
+        guard let problem = report.problem else { return "nothing to cut" }
+        return problem.isNewer ? "not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut"
+            : problem.isNotALog ? "cannot repair: it is not a selectlog log"
+            : problem.isTornTail ? "cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
+            : "cannot repair: the file header itself is damaged"
     }
 }

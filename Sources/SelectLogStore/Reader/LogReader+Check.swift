@@ -49,15 +49,20 @@ extension CheckReport: CustomStringConvertible {
     public var description: String {
         let fingerprints = "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"
         guard let divergence else {
-            let counts = "\(ReportText.counted(events, "event", "events")) replayed; \(ReportText.counted(gesturesCompared, "gesture", "gestures")) and \(ReportText.counted(checkpointsCompared, "checkpoint", "checkpoints")) as recorded"
             let untrusted = recordedBehaviour == behaviour ? "" : " (they differ, so this build's readers replay the log from its start rather than use its checkpoints)"
-            return "same behaviour: \(counts); \(fingerprints)\(untrusted)"
+            return "same behaviour: \(compared); \(fingerprints)\(untrusted)"
         }
         var lines = ["diverged at the \(divergence.headline)", fingerprints]
         if recordedBehaviour == behaviour {
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or the log was changed after it was written")
         }
         return (lines + divergence.checkpointLines).joined(separator: "\n")
+    }
+
+    /// `3000 events replayed; 26 gestures and 5 checkpoints as recorded`.
+    package var compared: String {
+        "\(ReportText.counted(events, "event", "events")) replayed; \(ReportText.counted(gesturesCompared, "gesture", "gestures")) and "
+            + "\(ReportText.counted(checkpointsCompared, "checkpoint", "checkpoints")) as recorded"
     }
 }
 
@@ -74,10 +79,10 @@ extension CheckReport.Divergence: CustomStringConvertible {
     public var description: String { ([headline] + checkpointLines).joined(separator: "\n") }
 
     /// `scroll pan of events 538-570: why`.
-    var headline: String { "\(kind) of \(ReportText.events(events)): \(reason)" }
+    package var headline: String { "\(kind) of \(ReportText.events(events)): \(reason)" }
 
     /// The checkpoint's field-by-field difference, or that there is none after the divergence.
-    var checkpointLines: [String] {
+    package var checkpointLines: [String] {
         guard let checkpoint else { return ["no recorded checkpoint after the divergence"] }
         let fields = changes.isEmpty ? ["  no difference in the state's fields"] : changes.map { "  \($0)" }
         return ["at the checkpoint after \(ReportText.counted(checkpoint, "event", "events")) (recorded -> this build):"] + fields

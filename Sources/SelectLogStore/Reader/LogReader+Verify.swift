@@ -265,20 +265,21 @@ extension VerifyReport: CustomStringConvertible {
     /// damaged at byte offset 2533: record payload checksum mismatch; 1301 intact events
     /// ```
     public var description: String {
-        let verdict: String
-        if let problem {
-            let intact = ReportText.counted(intactEvents, "intact event", "intact events")
-            if problem.isNewer {
-                verdict = "cannot be checked past byte offset \(problem.offset): \(problem.reason); \(intact) before it"
-            } else {
-                verdict = "\(problem.isTornTail ? "torn tail" : "damaged") at byte offset \(problem.offset): \(problem.reason); \(intact)"
-            }
-        } else {
-            let replayed = checkpointsReplayed > 0
-                ? ", \(ReportText.counted(checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
-            verdict = "intact: \(ReportText.counted(intactEvents, "event", "events")) in \(ReportText.counted(records, "record", "records")), "
-                + "\(ReportText.counted(fileSize, "byte", "bytes"))\(replayed)"
+        ([verdict(replayed: checkpointsReplayed > 0)] + notes.map { "note: \($0)" }).joined(separator: "\n")
+    }
+
+    /// The verdict line, as `selectlog verify` prints it after the log's name; `replayed`:
+    /// the checkpoints a replay confirmed are counted (none, too).
+    package func verdict(replayed: Bool) -> String {
+        guard let problem else {
+            let confirmed = replayed ? ", \(ReportText.counted(checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
+            return "intact: \(ReportText.counted(intactEvents, "event", "events")) in \(ReportText.counted(records, "record", "records")), "
+                + "\(ReportText.counted(fileSize, "byte", "bytes"))\(confirmed)"
         }
-        return ([verdict] + notes.map { "note: \($0)" }).joined(separator: "\n")
+        let intact = ReportText.counted(intactEvents, "intact event", "intact events")
+        if problem.isNewer {
+            return "cannot be checked past byte offset \(problem.offset): \(problem.reason); \(intact) before it"
+        }
+        return "\(problem.isTornTail ? "torn tail" : "damaged") at byte offset \(problem.offset): \(problem.reason); \(intact)"
     }
 }

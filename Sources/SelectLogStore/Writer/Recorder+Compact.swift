@@ -40,9 +40,7 @@ extension Recorder {
         let log = try LogReader(path: source)
         let check = try log.check()
         if let d = check.divergence {
-            let events = d.events.lowerBound == d.events.upperBound ? "event \(d.events.lowerBound + 1)"
-                : "events \(d.events.lowerBound + 1)-\(d.events.upperBound + 1)"
-            throw LogError(.diverged, "this build replays it differently from the build that recorded it, from the \(d.kind) of \(events) (\(d.reason)), so compacting would re-record it as this build behaves",
+            throw LogError(.diverged, "this build replays it differently from the build that recorded it, from the \(d.kind) of \(ReportText.events(d.events)) (\(d.reason)), so compacting would re-record it as this build behaves",
                            path: source)
         }
         // Another build's log (or a version 1 log, which names no build) that holds no

@@ -76,7 +76,7 @@ enum CheckOutput {
         var lines: [String] = []
         let fingerprints = "behaviour fingerprint: recorded \(hex(r.recordedBehaviour)), this build \(hex(r.behaviour))"
         guard let d = r.divergence else {
-            lines.append("\(log): same behaviour: \(counted(r.events, "event", "events")) replayed; \(counted(r.gesturesCompared, "gesture", "gestures")) and \(counted(r.checkpointsCompared, "checkpoint", "checkpoints")) as recorded")
+            lines.append("\(log): same behaviour: \(r.compared)")
             lines.append(fingerprints)
             if r.recordedBehaviour != r.behaviour {
                 // The same states, but readers of this build do not trust its checkpoints.
@@ -86,7 +86,7 @@ enum CheckOutput {
             return lines.joined(separator: "\n")
         }
         // Events numbered from 1, as everywhere on the command line (the report's are 0-based).
-        lines.append("\(log): diverged at the \(d.kind) of \(ReportText.events(d.events)): \(d.reason)")
+        lines.append("\(log): diverged at the \(d.headline)")
         lines.append(fingerprints)
         if r.recordedBehaviour == r.behaviour {
             // The corpus behind the fingerprint cannot cover every behaviour, and a log can
@@ -96,14 +96,7 @@ enum CheckOutput {
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
                          + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")
         }
-        if let c = d.checkpoint {
-            lines.append("at the checkpoint after \(c) events (recorded -> this build):")
-            if d.changes.isEmpty { lines.append("  no difference in the state's fields") }
-            for change in d.changes { lines.append("  \(change)") }
-        } else {
-            lines.append("no recorded checkpoint after the divergence")
-        }
-        return lines.joined(separator: "\n")
+        return (lines + d.checkpointLines).joined(separator: "\n")
     }
 
     /// The JSON form of a log that could not be opened (the reason is on stderr): `same`

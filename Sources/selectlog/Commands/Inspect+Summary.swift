@@ -81,4 +81,4 @@ extension Inspect {
 }
 
 /// `1 batch`, `2 batches`.
-func counted(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+func counted(_ n: Int, _ one: String, _ many: String) -> String { ReportText.counted(n, one, many) }

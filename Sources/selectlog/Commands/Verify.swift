@@ -77,19 +77,9 @@ struct Verify: ParsableCommand {
     /// Prints `report`'s verdict: intact, or where the damage or torn tail starts; `again`,
     /// a verdict of the log checked a second time, after it changed.
     private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false) {
-        let checked = again ? "checked again, " : ""
-        guard let problem = report.problem else {
-            let replayed = deep ? ", \(counted(report.checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
-            print("\(log): \(checked)intact: \(counted(report.intactEvents, "event", "events")) in \(counted(report.records, "record", "records")), \(report.fileSize) bytes\(replayed)")
-            return
-        }
-        if problem.isNewer {
-            print("\(log): \(checked)cannot be checked past byte offset \(problem.offset): \(problem.reason); \(report.intactEvents) intact events before it")
-            return
-        }
-        let kind = problem.isTornTail ? "torn tail" : "damaged"
-        print("\(log): \(checked)\(kind) at byte offset \(problem.offset): \(problem.reason); \(counted(report.intactEvents, "intact event", "intact events"))")
-        if problem.offset == 0, report.records == 0, let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
+        print("\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
+        if let problem = report.problem, !problem.isNewer, problem.offset == 0, report.records == 0,
+           let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
     }
 
     /// Cuts the log back to its intact prefix, holding it as its one writer from the check
@@ -119,16 +109,10 @@ struct Verify: ParsableCommand {
             return
         }
         if outcome.checkedWhileHeld { printVerdict(report, log, again: true) }
-        guard let done = outcome.cut else {
-            if problem.isNewer {
-                complain("\(log): not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut; check it with a newer selectlog")
-                throw Exit.invalidInput
-            }
-            complain(problem.isNotALog ? "\(log): cannot repair: it is not a selectlog log"
-                     : problem.isTornTail ? "\(log): cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"
-                     : "\(log): cannot repair: the file header itself is damaged")
-            throw Exit.damaged
+        guard outcome.cut != nil else {
+            complain("\(log): \(outcome.action)\(problem.isNewer ? "; check it with a newer selectlog" : "")")
+            throw problem.isNewer ? Exit.invalidInput : Exit.damaged
         }
-        print("\(log): repaired: kept \(done.keptBytes) bytes (\(counted(report.intactEvents, "event", "events"))); saved \(done.savedBytes) cut bytes in \(done.savedPath)")
+        print("\(log): \(outcome.action)")
     }
 }
