@@ -25,32 +25,16 @@ extension TableState {
 
     /// The state without its bookkeeping (`events`, `t`, `stepsRecorded`), in one canonical
     /// byte form: independent of tree shapes and allocation. Snapshots and the hash use it.
+    /// The configuration and the layout's sections come first (`writeCanonicalTable`), so
+    /// that a `StateHasher` can keep their part of the hash while they stay the same.
     func writeCanonical(into w: inout BinaryWriter) {
-        let c = configuration
-        for flag in [c.allowsSelection, c.allowsMultipleSelection, c.allowsSelectionDuringEditing,
-                     c.allowsMultipleSelectionDuringEditing, c.strip.enabled, c.multiSelectInteraction] { w.bool(flag) }
-        w.u8(c.strip.edge == .leading ? 0 : 1)
-        w.u8(c.strip.reversal == .flip ? 0 : 1)
-        for p in [c.strip.stripWidth, c.strip.topAnchor, c.strip.bottomAnchor, c.strip.rowsPerSecond, c.strip.jitter, c.optionWidth] {
-            w.points(p)
-        }
-        w.varint(c.undoLimit)
-        // Layout, heights run-length coded.
-        w.points(layout.editorHeight)
-        w.varint(layout.sectionCount)
-        for section in layout.sections {
-            w.points(section.header)
-            w.points(section.footer)
-            w.points(section.rowHeight)
-            w.bool(section.title != nil)
-            if let title = section.title { w.string(title) }
-            w.varint(section.rows.count)
-            section.rows.forEachRun { h, n in
-                w.points(h)
-                w.varint(n)
-            }
-            w.spill()
-        }
+        writeCanonicalTable(into: &w)
+        writeCanonicalRest(into: &w)
+    }
+
+    /// The canonical form after `writeCanonicalTable`'s part: the editor row, the viewport
+    /// and offset, the selection, the gesture, the option view, the editor and the history.
+    func writeCanonicalRest(into w: inout BinaryWriter) {
         Self.write(layout.editorRow, &w)
         w.points(viewport.width)
         w.points(viewport.height)
@@ -211,9 +195,9 @@ extension TableState {
         if let p { w.points(p) }
     }
     private static func write(_ set: RowSet, _ w: inout BinaryWriter) {
-        let parts = set.sections
-        w.varint(parts.count)
-        for (s, list) in parts {
+        // The stored arrays themselves: `sections` would build a list of pairs first.
+        w.varint(set.sectionNumbers.count)
+        for (s, list) in zip(set.sectionNumbers, set.lists) {
             w.varint(s)
             w.varint(list.ranges.count)
             var previous = 0

@@ -40,6 +40,8 @@ struct ViewerData {
     private var previous: ViewerFrame?
     private var shape: ViewerFrame.Shape?
     private var firstHash = ""
+    /// The hash after every event, its table's part kept while the table stays the same.
+    private var hasher = StateHasher()
     private var firstT = ""
 
     init(file: String, total: Int, from: Int, to: Int, start: Int, budget: Int = ViewerData.byteBudget) {
@@ -61,7 +63,7 @@ struct ViewerData {
         keys.append(key)
         bytes += key.utf8.count
         previous = frame
-        firstHash = ViewerData.hex(state.hashValue64)
+        firstHash = ViewerData.hex(hasher.hash(state))
         firstT = state.t.description
         for (slot, kind) in ViewerData.gestures(of: state) { openGestures[slot] = (kind, from) }
     }
@@ -105,7 +107,7 @@ struct ViewerData {
         // Written into the page's storage in pieces: the delta can be most of a megabyte.
         events.startEntry()
         let entryStart = events.byteCount
-        events.append("[\(type), \(after.t), \(body), \"\(ViewerData.hex(after.hashValue64))\", \(step), ")
+        events.append("[\(type), \(after.t), \(body), \"\(ViewerData.hex(hasher.hash(after)))\", \(step), ")
         events.append(delta)
         // A row edit's selection changes follow rows through the edit: only the engine can
         // say which rows changed, so its words go with the event. Other events' changes are

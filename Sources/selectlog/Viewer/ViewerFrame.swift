@@ -10,8 +10,8 @@ import SelectLog
 /// A frame is built from the previous one where it can: a spec field whose text did not
 /// change keeps its quoted form; the selection's ranges, the band (`ViewerBand.Key`) and
 /// the fields that follow the layout (`LayoutFields`) are written again only when what
-/// they are written from changed. So most events cost the fields they changed; the
-/// state's hash, which the engine computes over the whole state, costs the most.
+/// they are written from changed. So most events cost the fields they changed, and the
+/// state's hash (`StateHasher`) its table's part only when the table changed.
 struct ViewerFrame {
     /// Which fields a frame holds, read once from the engine's own state JSON so that the
     /// page prints exactly what `replay --json` prints, whatever fields it gains.
