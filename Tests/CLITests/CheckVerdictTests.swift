@@ -62,4 +62,19 @@ struct CheckVerdictTests {
                              + "(`selectlog check` shows where they part ways): select", path: "rej.slog", eventIndex: 1)
         #expect(ReadFailure.repairHint(for: other, log: "rej.slog", piped: false) == nil)
     }
+
+    @Test("another build's log with nothing to compare: check says so and names upgrade, not 'same behaviour'")
+    func nothingToCompare() {
+        var r = CheckReport(recordedBehaviour: 0x1234, behaviour: 0xE258_0404_FE27_EE52)
+        r.events = 2
+        let text = CheckOutput.text(r, log: "taps.slog")
+        #expect(text.hasPrefix("taps.slog: nothing to compare: 2 events replayed; 0 gestures and 0 checkpoints as recorded"), "\(text)")
+        #expect(text.contains("`selectlog upgrade taps.slog` re-records it with this build on purpose") && !text.contains("same behaviour"), "\(text)")
+        // One gesture compared, or this build's own log: same behaviour, as before.
+        r.gesturesCompared = 1
+        #expect(CheckOutput.text(r, log: "taps.slog").hasPrefix("taps.slog: same behaviour: "))
+        r.gesturesCompared = 0
+        r.recordedBehaviour = r.behaviour
+        #expect(CheckOutput.text(r, log: "taps.slog").hasPrefix("taps.slog: same behaviour: "))
+    }
 }

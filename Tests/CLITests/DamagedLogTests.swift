@@ -125,4 +125,37 @@ struct DamagedLogTests {
         #expect(try CLI.run(["upgrade", log, "-o", existing, "--force"]).status == 0)
         #expect(try LogReader(path: existing).eventCount == 100)
     }
+
+    /// Each record of a log of one-event batches damaged in turn: the error counts the
+    /// events before it in the right number ("1 intact event", "2 intact events").
+    @Test("a damaged log's error counts the intact events before it, one or more")
+    func intactEventsCounted() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 20}]}
+            {"type": "tap", "x": 10, "y": 10}
+            {"type": "tap", "x": 10, "y": 60}
+            {"type": "tap", "x": 10, "y": 110}
+
+            """, to: "s.jsonl", in: dir)
+        let log = dir.appendingPathComponent("one.slog").path
+        #expect(try CLI.run(["record", script, "-o", log, "--batch-events", "1"]).status == 0)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: log))
+        let damaged = dir.appendingPathComponent("damaged.slog")
+        var seen = Set<Int>()
+        // A byte at a time until damage after one and after two events have both been reported.
+        for offset in 64..<intact.count where !seen.isSuperset(of: [1, 2]) {
+            var bytes = intact
+            bytes[offset] ^= 0x5A
+            try bytes.write(to: damaged)
+            let r = try CLI.run(["replay", damaged.path])
+            guard r.status == 65, let range = r.stderr.range(of: #"\(\d+ intact events? before it\)"#, options: .regularExpression) else { continue }
+            let words = r.stderr[range].dropFirst().split(separator: " ")
+            let n = try #require(Int(words[0]))
+            #expect(words[2] == (n == 1 ? "event" : "events"), "byte \(offset): \(r.stderr)")
+            seen.insert(n)
+        }
+        #expect(seen.isSuperset(of: [1, 2]), "damage after 1 and 2 events reported: \(seen)")
+    }
 }

@@ -299,9 +299,12 @@ struct CompactProvenanceTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let forged = try LogReader(path: path)
         #expect(forged.header.behaviour == current && forged.checkpointsTrusted)
-        #expect(try forged.check().divergence != nil)
+        let divergence = try #require(try forged.check().divergence)
         let destination = dir.appendingPathComponent("compacted.slog").path
-        #expect { try Recorder.compact(path, into: destination) } throws: { ($0 as? LogError)?.code == .diverged }
+        // The error names the first event of the gesture that differs.
+        #expect { try Recorder.compact(path, into: destination) } throws: {
+            ($0 as? LogError)?.code == .diverged && ($0 as? LogError)?.eventIndex == divergence.events.lowerBound
+        }
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 }
@@ -319,10 +322,13 @@ extension CompactProvenanceTests {
         try writeLog(events, to: other, as: tapsNeverDeselect)
         let report = try LogReader(path: other).check()
         #expect(report.isSame && report.gesturesCompared == 0 && report.checkpointsCompared == 0, "\(report)")
+        // Nothing diverged, but nothing was compared: the report says so rather than "same behaviour".
+        #expect(report.comparedNothing)
+        #expect(report.description.hasPrefix("nothing to compare: 7 events replayed"), "\(report)")
         let destination = dir.appendingPathComponent("c.slog").path
         #expect { try Recorder.compact(other, into: destination) } throws: { e in
             guard let e = e as? LogError else { return false }
-            return e.code == .diverged && e.message.contains("another build recorded it")
+            return e.code == .diverged && e.message.contains("another build recorded it") && e.eventIndex == nil
         }
         #expect(!FileManager.default.fileExists(atPath: destination))
         // The same events from this build compact.
@@ -331,5 +337,6 @@ extension CompactProvenanceTests {
         for e in events { try v.append(e) }
         try v.close()
         #expect(try Recorder.compact(same, into: destination).events == events.count)
+        #expect(try !LogReader(path: same).check().comparedNothing)
     }
 }

@@ -8,6 +8,10 @@ import Testing
 /// state field its row names).
 @Suite("The JSON-to-Swift tables of EventsInSwift.md")
 struct EventsInSwiftTests {
+    /// The repository's root.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
     static let article: String? = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/SelectLog/SelectLog.docc/EventsInSwift.md")
@@ -107,6 +111,7 @@ struct EventsInSwiftTests {
                 // And it is the event the contract's JSON names: it reads back as itself.
                 let line = EventEncoder.line(TimedEvent(event))
                 #expect(line.contains("\"type\": \"\(row.name)\""), "\(line)")
+                #expect(try EventDecoder.decode(line: line)?.event == event, "\(line)")
                 #expect(try EventDecoder.decode(line: Array(line.utf8))?.event == event, "\(line)")
             }
         }
@@ -148,7 +153,7 @@ struct EventsInSwiftTests {
         let read: [String: (String, String)] = [
             "events": ("state.events", String(state.events)),
             "t": ("state.t", state.t.description),
-            "sections": ("state.layout.sections.map(\\.rows.count)", "[" + state.layout.sections.map(\.rows.count).map(String.init).joined(separator: ", ") + "]"),
+            "sections": ("state.layout.sections.map(\\.rowCount)", "[" + state.layout.sections.map(\.rowCount).map(String.init).joined(separator: ", ") + "]"),
             "editing": ("state.editing", String(state.editing)),
             "selected": ("state.selection", "[" + state.selection.paths.map { path($0) }.joined(separator: ", ") + "]"),
             "contentOffset": ("state.contentOffset", state.contentOffset.description),
@@ -166,12 +171,17 @@ struct EventsInSwiftTests {
             "hash": ("state.hashHex", "\"\(state.hashHex)\""),
         ]
         let json = state.json
+        let publicClient = try String(contentsOfFile: Self.repository + "/Examples/EmbeddingExample/StateFields.swift", encoding: .utf8)
         for row in rows {
             guard let (spelling, rendered) = read[row.name] else {
                 Issue.record("\(row.name) is not read by this test")
                 continue
             }
             #expect(row.spellings.first == spelling, "\(row.name)")
+            // And they compile in a client of the public API alone (this test's import is @testable).
+            for s in row.spellings where s.hasPrefix("state.") {
+                #expect(publicClient.contains(s), "\(s) is not in Examples/EmbeddingExample/StateFields.swift")
+            }
             #expect(json.contains("\"\(row.name)\": \(rendered)"), "\(row.name): \(rendered) in \(json)")
         }
     }

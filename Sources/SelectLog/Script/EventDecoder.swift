@@ -241,6 +241,12 @@ public enum EventDecoder {
         return timed
     }
 
+    /// Decodes one line of a script, as text: what `EventEncoder.line(_:)` writes reads
+    /// back to the same event. Nil for a blank line or a `#` comment.
+    public static func decode(line: String) throws(InvalidEvent) -> TimedEvent? {
+        try decode(line: Array(line.utf8))
+    }
+
     /// Decodes one line of a script; nil for a blank line or a `#` comment.
     public static func decode(line: some Collection<UInt8>) throws(InvalidEvent) -> TimedEvent? {
         var start = line.startIndex

@@ -19,6 +19,14 @@ public struct CheckReport: Sendable {
     /// Whether this build replays every gesture and checkpoint as recorded.
     public var isSame: Bool { divergence == nil }
 
+    /// Whether nothing diverged only because nothing could be compared: another build (or
+    /// a version 1 log, which names none) recorded events, and the log holds no gesture
+    /// end or checkpoint to compare them with. Nothing then shows that this build replays
+    /// the log as recorded, and `Recorder.compact` refuses it.
+    public var comparedNothing: Bool {
+        divergence == nil && recordedBehaviour != behaviour && events > 0 && gesturesCompared == 0 && checkpointsCompared == 0
+    }
+
     /// Where this build first disagrees with the recording.
     public struct Divergence: Sendable {
         /// The events of the gesture (or the span since the previous checkpoint) that differs.
@@ -49,6 +57,7 @@ extension CheckReport: CustomStringConvertible {
     public var description: String {
         let fingerprints = "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"
         guard let divergence else {
+            if comparedNothing { return "nothing to compare: \(compared) (\(Self.nothingToCompare)); \(fingerprints)" }
             let untrusted = recordedBehaviour == behaviour ? "" : " (they differ, so this build's readers replay the log from its start rather than use its checkpoints)"
             return "same behaviour: \(compared); \(fingerprints)\(untrusted)"
         }
@@ -58,6 +67,9 @@ extension CheckReport: CustomStringConvertible {
         }
         return (lines + divergence.checkpointLines).joined(separator: "\n")
     }
+
+    /// Why `comparedNothing` shows nothing.
+    package static let nothingToCompare = "the log holds no gesture end or checkpoint, and another build recorded it, so nothing shows that this build replays it as recorded"
 
     /// `3000 events replayed; 26 gestures and 5 checkpoints as recorded`.
     package var compared: String {

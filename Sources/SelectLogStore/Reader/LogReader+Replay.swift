@@ -5,7 +5,7 @@ extension LogReader {
     /// A position between events, `0...eventCount`, or `LogError.Code.outOfRange` naming it.
     func checkPosition(_ n: Int) throws(LogError) {
         guard n >= 0, n <= eventCount else {
-            throw LogError(.outOfRange, "the log has \(eventCount) events, not \(n)", path: path, eventIndex: n)
+            throw LogError(.outOfRange, "the log has \(ReportText.counted(eventCount, "event", "events")), not \(n)", path: path, eventIndex: n)
         }
     }
 

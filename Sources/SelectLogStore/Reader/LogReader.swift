@@ -99,7 +99,7 @@ public final class LogReader: Sendable {
                 let notALog = scan.header == nil && offset == 0 && !problem.isTornTail
                 let newer = earlier == nil && problem.isNewer
                 throw mapped.cutError() ?? LogError(newer ? .unsupported : notALog ? .notALog : .damaged,
-                                                    notALog || newer ? reason : "\(reason) (\(events) intact events before it)", path: path, offset: offset,
+                                                    notALog || newer ? reason : "\(reason) (\(ReportText.counted(events, "intact event", "intact events")) before it)", path: path, offset: offset,
                                                     eventIndex: scan.header == nil ? nil : events)
             }
             guard let h = scan.header else { throw mapped.cutError() ?? LogError(.damaged, "no file header", path: path, offset: 0) }
@@ -168,7 +168,7 @@ public final class LogReader: Sendable {
                     // Damage after the last event (a checkpoint's) names no event: there is none.
                     // Damage read from the zeros that stand in for pages another process cut
                     // off is that cut.
-                    c.failure = file.cutError() ?? LogError(.damaged, "\(why) (\(c.events) intact events before it)", path: path,
+                    c.failure = file.cutError() ?? LogError(.damaged, "\(why) (\(ReportText.counted(c.events, "intact event", "intact events")) before it)", path: path,
                                                             offset: c.end, eventIndex: c.events < events ? c.events : nil)
                     return needed(c.events, c.end) ? c.failure : nil
                 }

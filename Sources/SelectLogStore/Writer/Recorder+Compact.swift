@@ -19,10 +19,12 @@ extension Recorder {
     /// fingerprints and checkpoints. So the source is first checked against this build
     /// (`LogReader.check()`): one this build replays differently (another engine's, or
     /// one whose checkpoints or gesture fingerprints disagree with its events) is refused
-    /// with `.diverged`, since compacting it would silently replace the behaviour it
-    /// recorded with this build's; so is another build's log (or a version 1 log) that
-    /// holds no gesture end or checkpoint, which nothing shows this build replays as
-    /// recorded. Re-recording such a log on purpose is an upgrade's.
+    /// with `.diverged` (its `eventIndex` the first event of the gesture that differs),
+    /// since compacting it would silently replace the behaviour it recorded with this
+    /// build's; so is another build's log (or a version 1 log) that holds no gesture end
+    /// or checkpoint, which nothing shows this build replays as recorded
+    /// (`CheckReport.comparedNothing`; no `eventIndex`). Re-recording such a log on
+    /// purpose is an upgrade's.
     ///
     /// Throws `.unsupported` in a build without zstd, `.alreadyExists` when `destination`
     /// exists and `replacingExisting` is false, `.diverged`, and the reader's or writer's
@@ -41,11 +43,11 @@ extension Recorder {
         let check = try log.check()
         if let d = check.divergence {
             throw LogError(.diverged, "this build replays it differently from the build that recorded it, from the \(d.kind) of \(ReportText.events(d.events)) (\(d.reason)), so compacting would re-record it as this build behaves",
-                           path: source)
+                           path: source, eventIndex: d.events.lowerBound)
         }
         // Another build's log (or a version 1 log, which names no build) that holds no
         // gesture end or checkpoint: nothing shows that this build replays it as recorded.
-        if !log.checkpointsTrusted, check.gesturesCompared == 0, check.checkpointsCompared == 0, log.eventCount > 0 {
+        if check.comparedNothing {
             throw LogError(.diverged, log.header.behaviour == nil
                 ? "a version 1 log names no build, and this one holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's"
                 : "another build recorded it (behaviour fingerprint \(BehaviourNotice.hex(log.header.behaviour ?? 0)), this build \(BehaviourNotice.hex(log.engine.fingerprint))), and it holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's",

@@ -17,7 +17,9 @@ struct Check: ParsableCommand {
             it diverges: prints the first gesture that differs (its events and kind) and, field by \
             field, the recorded state at the nearest checkpoint after it against this build's. A damaged \
             log exits 65, as a replay of it does (`selectlog verify` says where); a torn tail is \
-            noted on stderr (and as tornTail in --json) and its complete events are checked.
+            noted on stderr (and as tornTail in --json) and its complete events are checked. Another \
+            build's log with no gesture end or checkpoint has nothing to compare: it says so and exits 0 \
+            (nothing diverged; --json shows 0 gestures and 0 checkpoints compared), and `compact` refuses it.
             """)
 
     @Argument(help: "A selectlog log.")
@@ -53,7 +55,7 @@ struct Check: ParsableCommand {
                 let reader = try LogReader(path: mapped)
                 tail = reader.tail
                 if let tail {
-                    ReadFailure.noteTornTail(tail, of: log, "\(reader.eventCount) complete events")
+                    ReadFailure.noteTornTail(tail, of: log, counted(reader.eventCount, "complete event", "complete events"))
                 }
                 return (try reader.check(), tail)
             } catch {
@@ -76,11 +78,17 @@ enum CheckOutput {
         var lines: [String] = []
         let fingerprints = "behaviour fingerprint: recorded \(hex(r.recordedBehaviour)), this build \(hex(r.behaviour))"
         guard let d = r.divergence else {
+            let named = log == "-" ? "LOG" : log
+            if r.comparedNothing {
+                lines.append("\(log): nothing to compare: \(r.compared)")
+                lines.append(fingerprints)
+                lines.append("\(CheckReport.nothingToCompare); `selectlog upgrade \(named)` re-records it with this build on purpose")
+                return lines.joined(separator: "\n")
+            }
             lines.append("\(log): same behaviour: \(r.compared)")
             lines.append(fingerprints)
             if r.recordedBehaviour != r.behaviour {
                 // The same states, but readers of this build do not trust its checkpoints.
-                let named = log == "-" ? "LOG" : log
                 lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(named)` re-records it with this build, whose readers then use its checkpoints")
             }
             return lines.joined(separator: "\n")

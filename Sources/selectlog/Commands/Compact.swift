@@ -12,7 +12,9 @@ struct Compact: ParsableCommand {
         abstract: "Rewrite a log with zstd: the same events, the same hash, fewer bytes.",
         discussion: """
             For logs recorded by a build without zstd (an iOS app's, with its batches stored \
-            uncompressed). The compacted copy is written beside the output (LOG itself without -o) and \
+            uncompressed, their checkpoints range-coded). A log already written with zstd comes out about \
+            as large as it was: its batches are range-coded either way, and zstd takes only the checkpoints \
+            (and a window's first batch, when that is smaller). The compacted copy is written beside the output (LOG itself without -o) and \
             replaces it only once it is complete and replays to the same state; a failure leaves both \
             as they were. A damaged LOG exits 65; a torn tail is left out with a note when writing to -o, \
             and refused in place (exit 65: `selectlog verify --repair` cuts it and keeps its bytes). \
@@ -55,7 +57,12 @@ struct Compact: ParsableCommand {
             }
             if error.code == .diverged {
                 let named = log == "-" ? "LOG" : log
-                complain("`selectlog check \(named)` shows where the two builds part ways; `selectlog upgrade \(named)` re-records it with this build on purpose (a log this build recorded that diverges is damaged: `selectlog verify --deep \(named)` says where)")
+                if error.eventIndex == nil {
+                    // Nothing diverged: nothing could be compared (`check` says so too).
+                    complain("`selectlog upgrade \(named)` re-records it with this build on purpose")
+                } else {
+                    complain("`selectlog check \(named)` shows where the two builds part ways; `selectlog upgrade \(named)` re-records it with this build on purpose (a log this build recorded that diverges is damaged: `selectlog verify --deep \(named)` says where)")
+                }
             }
             // A recorder stops (`.closed`) only after a write failed.
             return [.io, .syncFailed, .closed, .alreadyExists].contains(error.code) ? Exit.io : Exit.invalidInput

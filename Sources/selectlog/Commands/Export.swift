@@ -12,8 +12,8 @@ struct Export: ParsableCommand {
             (configuration, viewport, table, editing, selection, offset, option view, editor; none when \
             the slice starts at event 1). The slice \
             starts at the nearest gesture boundary at or before A; stderr says where. The prefix carries the \
-            undo and redo history when each step is one event's (taps, select, deselect, choose in the open \
-            editor), and then replaying the slice gives the state after B and its hash; stderr names what it \
+            undo and redo history when each step is one event's (a tap, select, deselect, selectAll, a \
+            single-selection row replacing another, choose in the editor still open), and then replaying the slice gives the state after B and its hash; stderr names what it \
             cannot carry (a history with a pan's mixed step, or a choose in an editor since closed), and the \
             slice's undo then differs from the log's.
             """)

@@ -9,7 +9,7 @@ extension Inspect {
         let row = try Inspect.parseRow(text, option: "--history")
         let n = at ?? reader.eventCount
         guard n <= reader.eventCount else {
-            complain("--at \(n): \(log) has only \(reader.eventCount) events")
+            complain("--at \(n): \(log) has only \(counted(reader.eventCount, "event", "events"))")
             throw Exit.usage
         }
         let progress = Progress("history", total: n)
@@ -52,7 +52,7 @@ extension Inspect {
         let summary = count == 0
             ? (created ? "no change of its selection since it was created" : "no change of its selection")
             : "\(count) change\(count == 1 ? "" : "s") of its selection"
-        print("row \(row) after \(n) events: \(summary)")
+        print("row \(row) after \(counted(n, "event", "events")): \(summary)")
         for line in lines { print(line) }
         if !created {
             print(changes.isEmpty ? "  (the row is as the table was loaded)" : "  (before these, the row was as the table was loaded)")

@@ -79,7 +79,7 @@ struct Inspect: ParsableCommand {
                 try explain(reader, what: why)
             } else if let at {
                 guard at <= reader.eventCount else {
-                    complain("--at \(at): \(log) has only \(reader.eventCount) events")
+                    complain("--at \(at): \(log) has only \(counted(reader.eventCount, "event", "events"))")
                     throw Exit.usage
                 }
                 let state = try reader.state(at: at)

@@ -55,7 +55,7 @@ struct Replay: ParsableCommand {
             expectation.writeReads(in: state) { print($0, terminator: "") }
             print("}")
         } else {
-            print("\(expectation.text) \(holds ? "holds" : "does not hold") after \(state.events) events")
+            print("\(expectation.text) \(holds ? "holds" : "does not hold") after \(counted(state.events, "event", "events"))")
             for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
                 print("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
             }

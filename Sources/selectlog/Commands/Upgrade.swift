@@ -50,7 +50,7 @@ struct Upgrade: ParsableCommand {
             try fail(error, mapped: mapped)
         }
         try target.checkTornTail(reader.tail, of: log, command: "upgrade", doing: "upgrading", refusal: Exit.damaged,
-                                 "upgrading its \(reader.eventCount) complete events to \(target.shown)")
+                                 "upgrading its \(counted(reader.eventCount, "complete event", "complete events")) to \(target.shown)")
         let writer: LogRewriter
         do throws(LogError) {
             let interval = reader.header.checkpointInterval > 0 ? Int(reader.header.checkpointInterval) : 8192

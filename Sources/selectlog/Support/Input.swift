@@ -64,7 +64,7 @@ enum Input {
         switch try open(path) {
         case .log(let log):
             if let at, at > log.eventCount {
-                complain("--at \(at): \(path) has only \(log.eventCount) events")
+                complain("--at \(at): \(path) has only \(counted(log.eventCount, "event", "events"))")
                 throw Exit.usage
             }
             do {
@@ -117,7 +117,7 @@ enum Input {
             return answer
         }
         if let at, at > count {
-            complain("--at \(at): \(file.path) has only \(count) events")
+            complain("--at \(at): \(file.path) has only \(counted(count, "event", "events"))")
             throw Exit.usage
         }
         return answer ?? state
@@ -219,7 +219,7 @@ enum Input {
         do {
             let log = try LogReader(path: mapped)
             if let tail = log.tail {
-                ReadFailure.noteTornTail(tail, of: file.path, "\(log.eventCount) complete events")
+                ReadFailure.noteTornTail(tail, of: file.path, counted(log.eventCount, "complete event", "complete events"))
             }
             return log
         } catch {
