@@ -70,11 +70,11 @@ struct ModelRangeListTests {
             if Bool.random(using: &rng) {
                 set.formUnion(other)
                 reference.formUnion(rows)
-                if runs > RowSet.unionRunByRun { manyUnions += 1 }
+                if runs > RowSet.runByRun { manyUnions += 1 }
             } else {
                 set.subtract(other)
                 reference.subtract(rows)
-                if runs > RowSet.subtractRunByRun { manySubtractions += 1 }
+                if runs > RowSet.runByRun { manySubtractions += 1 }
             }
             #expect(set == RowSet(Array(reference)), "seed \(seed) step \(step)")
             // The list union on its own, with many ranges on both sides.
@@ -92,6 +92,43 @@ struct ModelRangeListTests {
         }
         // Both ways of each: run by run, and in one pass.
         #expect(manyUnions > 30 && manySubtractions > 30, "only \(manyUnions) unions and \(manySubtractions) subtractions took one pass")
+    }
+
+    /// `formUnion` and `subtract` work only on the ranges that meet the span of the other
+    /// list: other lists of a few runs clustered anywhere (before every range, after them,
+    /// in a gap, touching a range's ends, across many ranges) against a plain [Bool].
+    @Test("the in-place union and difference of clustered runs, at every place a span can fall", arguments: [51, 52])
+    func clusteredAlgebra(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        for step in 0..<2_000 {
+            var reference = [Bool](repeating: false, count: 400)
+            var list = RangeList()
+            for _ in 0..<Int.random(in: 0...40, using: &rng) {
+                let r = Int.random(in: 20..<380, using: &rng), n = Int.random(in: 1...6, using: &rng)
+                list.insert(r..<r + n)
+                for k in r..<r + n { reference[k] = true }
+            }
+            // A cluster: a few runs inside a window of 0-60 rows placed anywhere.
+            let start = Int.random(in: 0..<390, using: &rng), width = Int.random(in: 0...60, using: &rng)
+            var runs: [Range<Int>] = []
+            for _ in 0..<Int.random(in: 1...5, using: &rng) {
+                let r = Int.random(in: start...min(start + width, 398), using: &rng)
+                runs.append(r..<min(r + Int.random(in: 1...4, using: &rng), 400))
+            }
+            // Runs that end exactly where a range starts or start where one ends, now and then.
+            if let r = list.ranges.randomElement(using: &rng), Bool.random(using: &rng) {
+                runs.append(Bool.random(using: &rng) ? max(r.lowerBound - 2, 0)..<r.lowerBound : r.upperBound..<min(r.upperBound + 2, 400))
+            }
+            let other = RangeList(normalizing: runs)
+            var union = list, difference = list
+            union.formUnion(other)
+            difference.subtract(other)
+            let inOther = (0..<400).map { other.contains($0) }
+            let expectedUnion = RangeList(normalizing: (0..<400).filter { reference[$0] || inOther[$0] }.map { $0..<$0 + 1 })
+            let expectedDifference = RangeList(normalizing: (0..<400).filter { reference[$0] && !inOther[$0] }.map { $0..<$0 + 1 })
+            #expect(union == expectedUnion && union.isSound, "seed \(seed) step \(step): \(list.ranges) ∪ \(other.ranges) gave \(union.ranges)")
+            #expect(difference == expectedDifference && difference.isSound, "seed \(seed) step \(step): \(list.ranges) − \(other.ranges) gave \(difference.ranges)")
+        }
     }
 
     @Test("many rows deleted or inserted at once: the rows a plain [Bool] keeps, and what one at a time gives", arguments: [21, 22, 23])

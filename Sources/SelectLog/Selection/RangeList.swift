@@ -59,7 +59,7 @@ public struct RangeList: Hashable, Sendable {
     public var last: Int? { ranges.last.map { $0.upperBound - 1 } }
 
     /// The position of the first range whose upper bound is greater than `row`.
-    private func firstIndex(endingAfter row: Int) -> Int {
+    func firstIndex(endingAfter row: Int) -> Int {
         // `lo` and `hi` stay in 0...count, so neither the midpoint nor the index can
         // overflow or leave the storage: the search skips both checks (a pan sample asks
         // whether the row under the finger is selected).

@@ -62,12 +62,12 @@ extension RowSet {
     }
 
     /// Adds the members of `other`, in place: run by run (a search and a shift of the ranges
-    /// after each), or, for a section where `other` has more than `unionRunByRun` runs, in
-    /// one pass over both lists (`RangeList.formUnion`).
+    /// after each), or, for a section where `other` has more than `runByRun` runs, in one
+    /// pass over both lists (`RangeList.formUnion`).
     mutating func formUnion(_ other: RowSet) {
         for (k, s) in other.sectionNumbers.enumerated() {
             let list = other.lists[k]
-            if list.ranges.count > Self.unionRunByRun {
+            if list.ranges.count > Self.runByRun {
                 modify(s) { $0.formUnion(list) }
             } else {
                 for run in list.ranges { insert(run, in: s) }
@@ -75,12 +75,11 @@ extension RowSet {
         }
     }
 
-    /// Removes the members of `other`, as `formUnion` adds them (one pass above
-    /// `subtractRunByRun` runs a section).
+    /// Removes the members of `other`, as `formUnion` adds them.
     mutating func subtract(_ other: RowSet) {
         for (k, s) in other.sectionNumbers.enumerated() {
             let list = other.lists[k]
-            if list.ranges.count > Self.subtractRunByRun {
+            if list.ranges.count > Self.runByRun {
                 modify(s) { $0.subtract(list) }
             } else {
                 for run in list.ranges { remove(run, in: s) }
@@ -88,18 +87,15 @@ extension RowSet {
         }
     }
 
-    /// Up to how many runs of a section `formUnion` takes one at a time. Each shifts the
-    /// ranges after it: a `select` of 1,000 scattered rows into a selection of 500,000
-    /// ranges moved gigabytes. One pass over the whole list is what a few runs (a tap, a
-    /// pan's step) are cheaper without. Measured (2026-12-05, release build, one section of
-    /// 1,000 to 100,000 ranges, the other set's runs spread across it): one pass costs
-    /// about 1.8 ns a range, and a run about 0.2 ns a range it shifts (half the list on
-    /// average), so run by run is cheaper up to 16–20 runs whatever the list's length.
-    static let unionRunByRun = 16
-
-    /// `unionRunByRun` for `subtract`, whose one pass costs about 4 ns a range: run by run
-    /// is cheaper up to 40–48 runs in the same measurement.
-    static let subtractRunByRun = 32
+    /// Up to how many runs of a section `formUnion` and `subtract` take one at a time. Each
+    /// shifts the ranges after it: a `select` of 1,000 scattered rows into a selection of
+    /// 500,000 ranges moved gigabytes. One pass over the ranges the other set's span meets
+    /// is what a few runs (a tap, a pan's step) are cheaper without. Measured (2026-12-05,
+    /// release build, one section of 1,000 to 100,000 ranges, the other set's runs spread
+    /// across it): one pass costs about 1.7–2 ns a range, and a run about 0.2 ns a range it
+    /// shifts (half the list on average), so run by run is cheaper up to 16–20 runs
+    /// whatever the list's length.
+    static let runByRun = 16
 
     /// The rows in either set.
     public func union(_ other: RowSet) -> RowSet { combine(other) { $0.union($1) } }

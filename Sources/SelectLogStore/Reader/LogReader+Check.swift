@@ -57,7 +57,7 @@ extension CheckReport: CustomStringConvertible {
     public var description: String {
         let fingerprints = "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"
         guard let divergence else {
-            if comparedNothing { return "nothing to compare: \(compared) (\(Self.nothingToCompare)); \(fingerprints)" }
+            if comparedNothing { return "nothing to compare: \(compared) (\(nothingToCompare)); \(fingerprints)" }
             let untrusted = recordedBehaviour == behaviour ? "" : " (they differ, so this build's readers replay the log from its start rather than use its checkpoints)"
             return "same behaviour: \(compared); \(fingerprints)\(untrusted)"
         }
@@ -69,7 +69,10 @@ extension CheckReport: CustomStringConvertible {
     }
 
     /// Why `comparedNothing` shows nothing.
-    package static let nothingToCompare = "the log holds no gesture end or checkpoint, and another build recorded it, so nothing shows that this build replays it as recorded"
+    package var nothingToCompare: String {
+        let recorder = recordedBehaviour == nil ? "it is a version 1 log, which names no build" : "another build recorded it"
+        return "the log holds no gesture end or checkpoint, and \(recorder), so nothing shows that this build replays it as recorded"
+    }
 
     /// `3000 events replayed; 26 gestures and 5 checkpoints as recorded`.
     package var compared: String {

@@ -82,7 +82,7 @@ enum CheckOutput {
             if r.comparedNothing {
                 lines.append("\(log): nothing to compare: \(r.compared)")
                 lines.append(fingerprints)
-                lines.append("\(CheckReport.nothingToCompare); `selectlog upgrade \(named)` re-records it with this build on purpose")
+                lines.append("\(r.nothingToCompare); `selectlog upgrade \(named)` re-records it with this build on purpose")
                 return lines.joined(separator: "\n")
             }
             lines.append("\(log): same behaviour: \(r.compared)")
