@@ -122,9 +122,11 @@ extension LogReader {
         let interval = Int(header.checkpointInterval)
         guard interval > 0 else { return false }
         var count = 0
-        try forEachRecord { r in
-            if r.header.kind == .checkpoint { count += 1 }
-            return true
+        try reading { () throws(LogError) in
+            try forEachRecord { r in
+                if r.header.kind == .checkpoint { count += 1 }
+                return true
+            }
         }
         return count == eventCount / interval
     }

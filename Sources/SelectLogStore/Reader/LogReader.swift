@@ -133,7 +133,8 @@ public final class LogReader: Sendable {
 
     /// Every record, in file order, as a walk of the headers finds them (the index record
     /// included when there is one). For tests and tools on small logs: it holds them all.
-    package var records: [RecordInfo] { LogScan.scan(file.bytes, deep: false).records }
+    /// None once the reader is closed (a read, as the public ones, under the use count).
+    package var records: [RecordInfo] { (try? reading { LogScan.scan(file.bytes, deep: false).records }) ?? [] }
 
     /// Checks records, in order from where the checks stopped, while the events before the
     /// next one are at most `event` and it starts at or before `offset`: its header (checksum,
