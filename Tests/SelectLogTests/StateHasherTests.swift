@@ -53,4 +53,34 @@ struct StateHasherTests {
         }
         #expect(Set(states.map(\.hashValue64)).count == 4)
     }
+
+    /// `inspect --first` evaluates an expectation on the hash with the hasher's value: the
+    /// same answer as the expectation's own, for expectations that read the hash alone,
+    /// with other fields, negated and inside `or`.
+    @Test("an expectation given the state's hash holds exactly when it holds on its own")
+    func expectationWithKnownHash() throws {
+        var rng = SeededRandom(seed: 7)
+        var state = TableState()
+        try state.apply(.configure({ var c = ConfigurationPatch(); c.allowsMultipleSelection = true; return c }()))
+        try state.apply(.reload(sections: [SectionSpec(rows: 12, rowHeight: Points(50)), SectionSpec(rows: 6, rowHeight: Points(40))]))
+        var hasher = StateHasher()
+        var earlier: [String] = [state.hashHex]
+        var held = 0
+        for step in 0..<400 {
+            let event = TimedEvent(RandomEvents.event(using: &rng, rows: 14, sections: 3), t: RandomEvents.time(after: state.t, using: &rng))
+            guard (try? state.apply(event)) != nil else { continue }
+            let hash = hasher.hash(state)
+            // A hash seen a few states ago (taps that toggle back reach it again), and this one.
+            let target = earlier[max(earlier.count - 3, 0)]
+            earlier.append(state.hashHex)
+            for text in ["hash == \"\(target)\"", "hash != \"\(target)\"", "not (hash == \"\(state.hashHex)\")",
+                         "hash == \"\(target)\" or undo > 2", "hash == \"\(state.hashHex)\" and editing == false"] {
+                let expectation = try StateExpectation(text)
+                let own = expectation.holds(in: state)
+                #expect(expectation.holds(in: state, hash: hash) == own, "step \(step): \(text)")
+                if own { held += 1 }
+            }
+        }
+        #expect(held > 300, "the expectations held only \(held) times")
+    }
 }

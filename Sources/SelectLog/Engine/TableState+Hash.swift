@@ -63,8 +63,11 @@ extension TableState {
     }
 
     /// `hashValue64` as 16 lower-case hex digits.
-    public var hashHex: String {
-        let hex = String(hashValue64, radix: 16)
+    public var hashHex: String { Self.hex(hashValue64) }
+
+    /// A hash as `hashHex` writes it.
+    static func hex(_ hash: UInt64) -> String {
+        let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

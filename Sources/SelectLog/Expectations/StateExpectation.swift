@@ -60,6 +60,10 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     /// Whether the expectation holds in `state`.
     public func holds(in state: TableState) -> Bool { StateExpectation.truth(root, state) }
 
+    /// `holds(in:)` with `state`'s `hashValue64` already known (a `StateHasher`'s, which
+    /// hashes the states of a walk for less than each state's own hash costs).
+    package func holds(in state: TableState, hash: UInt64) -> Bool { StateExpectation.truth(root, state, hash) }
+
     /// The expectation's value in `state` (usually a boolean).
     public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state).value(in: state) }
 
@@ -135,17 +139,18 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
 
     /// Whether `node` holds, without building values for the logical operators and the
     /// selection's fast paths (what `inspect --first` runs after every event).
-    static func truth(_ node: ExpectationNode, _ state: TableState) -> Bool {
+    /// Whether `node` holds in `state`; `hash`, when given, is the state's `hashValue64`.
+    static func truth(_ node: ExpectationNode, _ state: TableState, _ hash: UInt64? = nil) -> Bool {
         switch node {
-        case .or(let operands): return operands.contains { truth($0, state) }
-        case .and(let operands): return operands.allSatisfy { truth($0, state) }
-        case .not(let a): return !truth(a, state)
+        case .or(let operands): return operands.contains { truth($0, state, hash) }
+        case .and(let operands): return operands.allSatisfy { truth($0, state, hash) }
+        case .not(let a): return !truth(a, state, hash)
         case .selectedContains(let row): return state.selection.contains(row)
         case .selectedEquals(let v, let negated): return selectionEquals(v, state) != negated
         case .field(.editing, nil): return state.editing
         case .field(.dragging, nil): return state.dragging
         case .field(.decelerating, nil): return state.decelerating
-        default: return evaluate(node, state).isTruthy
+        default: return evaluate(node, state, hash).isTruthy
         }
     }
 
@@ -172,12 +177,13 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         }
     }
 
-    static func evaluate(_ node: ExpectationNode, _ state: TableState) -> Operand {
+    static func evaluate(_ node: ExpectationNode, _ state: TableState, _ hash: UInt64? = nil) -> Operand {
         switch node {
-        case .or(let operands): return .value(.bool(operands.contains { evaluate($0, state).isTruthy }))
-        case .and(let operands): return .value(.bool(operands.allSatisfy { evaluate($0, state).isTruthy }))
-        case .not(let a): return .value(.bool(!evaluate(a, state).isTruthy))
+        case .or(let operands): return .value(.bool(operands.contains { evaluate($0, state, hash).isTruthy }))
+        case .and(let operands): return .value(.bool(operands.allSatisfy { evaluate($0, state, hash).isTruthy }))
+        case .not(let a): return .value(.bool(!evaluate(a, state, hash).isTruthy))
         case .field(.selected, nil): return .selection
+        case .field(.hash, nil) where hash != nil: return .value(.string(TableState.hex(hash ?? 0)))
         case .field(let f, let key): return .value(f.value(in: state, key: key))
         case .literal(let v): return .value(v)
         case .selectedContains(let row): return .value(.bool(state.selection.contains(row)))
@@ -185,13 +191,13 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         case .selectedEquals(let v, let negated): return .value(.bool(selectionEquals(v, state) != negated))
         case .count(let a):
             if case .field(let f, let key) = a, let n = f.count(in: state, key: key) { return .value(.number(.count(n))) }
-            switch evaluate(a, state) {
+            switch evaluate(a, state, hash) {
             case .selection: return .value(.number(.count(state.selection.count)))
             case .value(.list(let items)): return .value(.number(.count(items.count)))
             case .value: return .value(.null)
             }
         case .compare(let a, let op, let b):
-            return .value(.bool(compare(evaluate(a, state), op, evaluate(b, state), state)))
+            return .value(.bool(compare(evaluate(a, state, hash), op, evaluate(b, state, hash), state)))
         }
     }
 

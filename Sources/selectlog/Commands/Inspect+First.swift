@@ -13,10 +13,15 @@ extension Inspect {
         var found: Int? = expectation.holds(in: state) ? 0 : nil
         if found == nil {
             let progress = Progress("first", total: reader.eventCount)
+            // An expectation on the hash gets it from a hasher that keeps the table's part
+            // while the table stays the same (`StateHasher`), not from a walk of every row
+            // height after every event.
+            let readsHash = expectation.fields.contains("hash")
+            var hasher = StateHasher()
             try reader.forEachEvent { (i, e) throws(LogError) -> Bool in
                 try reader.apply(e, index: i, to: &state)
                 if i & 0xFFFF == 0 { progress.update(i) }
-                if expectation.holds(in: state) {
+                if readsHash ? expectation.holds(in: state, hash: hasher.hash(state)) : expectation.holds(in: state) {
                     found = i + 1
                     return false
                 }
