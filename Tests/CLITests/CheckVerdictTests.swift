@@ -70,9 +70,11 @@ struct CheckVerdictTests {
         let text = CheckOutput.text(r, log: "taps.slog")
         #expect(text.hasPrefix("taps.slog: nothing to compare: 2 events replayed; 0 gestures and 0 checkpoints as recorded"), "\(text)")
         #expect(text.contains("`selectlog upgrade taps.slog` re-records it with this build on purpose") && !text.contains("same behaviour"), "\(text)")
+        #expect(CheckOutput.json(r, log: "taps.slog").contains(#""same": true"#) && CheckOutput.json(r, log: "taps.slog").contains(#""comparedNothing": true"#))
         // One gesture compared, or this build's own log: same behaviour, as before.
         r.gesturesCompared = 1
         #expect(CheckOutput.text(r, log: "taps.slog").hasPrefix("taps.slog: same behaviour: "))
+        #expect(CheckOutput.json(r, log: "taps.slog").contains(#""comparedNothing": false"#))
         r.gesturesCompared = 0
         r.recordedBehaviour = r.behaviour
         #expect(CheckOutput.text(r, log: "taps.slog").hasPrefix("taps.slog: same behaviour: "))

@@ -158,4 +158,23 @@ struct DamagedLogTests {
         }
         #expect(seen.isSuperset(of: [1, 2]), "damage after 1 and 2 events reported: \(seen)")
     }
+
+    @Test("counts of one event are singular: --at past the end, an expectation's verdict, a torn tail's note")
+    func oneEventCounted() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 20}]}\n", to: "one.jsonl", in: dir)
+        let past = try CLI.run(["replay", script, "--at", "5"])
+        #expect(past.status == 64 && past.stderr.contains("has only 1 event") && !past.stderr.contains("1 events"), "\(past.stderr)")
+        let expect = try CLI.run(["replay", script, "--expect", "events == 1"])
+        #expect(expect.status == 0 && expect.stdout.contains("holds after 1 event") && !expect.stdout.contains("1 events"), "\(expect.stdout)")
+        // A log of one event whose last record is cut short: the note counts one complete event.
+        let log = dir.appendingPathComponent("one.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes.append(contentsOf: [0x01, 0x02, 0x03])
+        try bytes.write(to: URL(fileURLWithPath: log))
+        let torn = try CLI.run(["replay", log])
+        #expect(torn.status == 0 && torn.stderr.contains("1 complete event") && !torn.stderr.contains("1 complete events"), "\(torn.stderr)")
+    }
 }

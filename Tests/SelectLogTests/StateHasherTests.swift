@@ -77,10 +77,17 @@ struct StateHasherTests {
                          "hash == \"\(target)\" or undo > 2", "hash == \"\(state.hashHex)\" and editing == false"] {
                 let expectation = try StateExpectation(text)
                 let own = expectation.holds(in: state)
-                #expect(expectation.holds(in: state, hash: hash) == own, "step \(step): \(text)")
+                #expect(expectation.holds(in: state, hash: { hash }) == own, "step \(step): \(text)")
                 if own { held += 1 }
             }
+            // The hash given is the one read: a wrong one gives the wrong answer.
+            #expect(try StateExpectation("hash == \"0000000000000001\"").holds(in: state, hash: { 1 }), "step \(step)")
         }
         #expect(held > 300, "the expectations held only \(held) times")
+        // Read only when the evaluation reaches it.
+        var asked = 0
+        let notEditing = try StateExpectation("editing == true and hash == \"0000000000000001\"")
+        #expect(!notEditing.holds(in: TableState(), hash: { asked += 1; return 1 }) && asked == 0)
+        #expect(try StateExpectation("hash == \"0000000000000001\"").holds(in: TableState(), hash: { asked += 1; return 1 }) && asked == 1)
     }
 }

@@ -32,80 +32,13 @@ extension TableState {
         return h.digest
     }
 
-    /// The canonical form's first part (`writeCanonical`): the configuration and the
-    /// layout's sections, heights run-length coded. Most events change neither.
-    func writeCanonicalTable(into w: inout BinaryWriter) {
-        let c = configuration
-        for flag in [c.allowsSelection, c.allowsMultipleSelection, c.allowsSelectionDuringEditing,
-                     c.allowsMultipleSelectionDuringEditing, c.strip.enabled, c.multiSelectInteraction] { w.bool(flag) }
-        w.u8(c.strip.edge == .leading ? 0 : 1)
-        w.u8(c.strip.reversal == .flip ? 0 : 1)
-        for p in [c.strip.stripWidth, c.strip.topAnchor, c.strip.bottomAnchor, c.strip.rowsPerSecond, c.strip.jitter, c.optionWidth] {
-            w.points(p)
-        }
-        w.varint(c.undoLimit)
-        // Layout, heights run-length coded.
-        w.points(layout.editorHeight)
-        w.varint(layout.sectionCount)
-        for section in layout.sections {
-            w.points(section.header)
-            w.points(section.footer)
-            w.points(section.rowHeight)
-            w.bool(section.title != nil)
-            if let title = section.title { w.string(title) }
-            w.varint(section.rows.count)
-            section.rows.forEachRun { h, n in
-                w.points(h)
-                w.varint(n)
-            }
-            w.spill()
-        }
-    }
-
     /// `hashValue64` as 16 lower-case hex digits.
     public var hashHex: String { Self.hex(hashValue64) }
 
-    /// A hash as `hashHex` writes it.
-    static func hex(_ hash: UInt64) -> String {
+    /// A 64-bit value as `hashHex` writes a hash: 16 lower-case hex digits (the reports
+    /// write fingerprints so too).
+    package static func hex(_ hash: UInt64) -> String {
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-}
-
-/// Hashes the states of one session as a walk reaches them: each state's `hashValue64`,
-/// keeping the part of the hash that the configuration and the layout's sections make
-/// (the canonical form's first part) while they stay the same. A state whose table did
-/// not change then costs its selection, gesture, editor and history, not a walk of every
-/// row height: the viewer, which shows the hash after every event of its window, took
-/// about a millisecond an event on a table of 20,000 varied heights.
-package struct StateHasher {
-    /// What the kept part was made from; nil before the first state.
-    private var configuration: Configuration?
-    private var editorHeight = Points.zero
-    /// Held, so that an unchanged array is found by its identity (`Array ==` compares the
-    /// buffers first, and a row's `HeightTree` its root) without a walk of the heights.
-    private var sections: [LayoutSection] = []
-    /// The hash of the first part.
-    private var table = CanonicalHasher()
-
-    package init() {}
-
-    /// `state.hashValue64`.
-    package mutating func hash(_ state: TableState) -> UInt64 {
-        let layout = state.layout
-        if configuration != state.configuration || editorHeight != layout.editorHeight || sections != layout.sections {
-            var w = BinaryWriter(capacity: 1024)
-            w.hasher = CanonicalHasher()
-            state.writeCanonicalTable(into: &w)
-            var h = w.hasher ?? CanonicalHasher()
-            h.bytes(w.bytes)
-            (table, configuration, editorHeight, sections) = (h, state.configuration, layout.editorHeight, layout.sections)
-        }
-        var w = BinaryWriter(capacity: 1024)
-        w.hasher = table
-        state.writeCanonicalRest(into: &w)
-        var h = w.hasher ?? table
-        h.bytes(w.bytes)
-        return h.digest
     }
 }

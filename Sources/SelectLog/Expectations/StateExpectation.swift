@@ -60,9 +60,13 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     /// Whether the expectation holds in `state`.
     public func holds(in state: TableState) -> Bool { StateExpectation.truth(root, state) }
 
-    /// `holds(in:)` with `state`'s `hashValue64` already known (a `StateHasher`'s, which
-    /// hashes the states of a walk for less than each state's own hash costs).
-    package func holds(in state: TableState, hash: UInt64) -> Bool { StateExpectation.truth(root, state, hash) }
+    /// `holds(in:)` with `state`'s `hashValue64` from `hash` (a `StateHasher`'s, which
+    /// hashes the states of a walk for less than each state's own hash costs), called only
+    /// when the evaluation reaches the hash (`editing and hash == "…"` skips it while not
+    /// editing), perhaps more than once.
+    package func holds(in state: TableState, hash: () -> UInt64) -> Bool {
+        withoutActuallyEscaping(hash) { StateExpectation.truth(root, state, $0) }
+    }
 
     /// The expectation's value in `state` (usually a boolean).
     public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state).value(in: state) }
@@ -138,9 +142,9 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     }
 
     /// Whether `node` holds, without building values for the logical operators and the
-    /// selection's fast paths (what `inspect --first` runs after every event).
-    /// Whether `node` holds in `state`; `hash`, when given, is the state's `hashValue64`.
-    static func truth(_ node: ExpectationNode, _ state: TableState, _ hash: UInt64? = nil) -> Bool {
+    /// selection's fast paths (what `inspect --first` runs after every event); `hash`, when
+    /// given, gives the state's `hashValue64`.
+    static func truth(_ node: ExpectationNode, _ state: TableState, _ hash: (() -> UInt64)? = nil) -> Bool {
         switch node {
         case .or(let operands): return operands.contains { truth($0, state, hash) }
         case .and(let operands): return operands.allSatisfy { truth($0, state, hash) }
@@ -177,13 +181,14 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         }
     }
 
-    static func evaluate(_ node: ExpectationNode, _ state: TableState, _ hash: UInt64? = nil) -> Operand {
+    /// `node`'s value in `state`; `hash`, when given, gives the state's `hashValue64`.
+    static func evaluate(_ node: ExpectationNode, _ state: TableState, _ hash: (() -> UInt64)? = nil) -> Operand {
         switch node {
         case .or(let operands): return .value(.bool(operands.contains { evaluate($0, state, hash).isTruthy }))
         case .and(let operands): return .value(.bool(operands.allSatisfy { evaluate($0, state, hash).isTruthy }))
         case .not(let a): return .value(.bool(!evaluate(a, state, hash).isTruthy))
         case .field(.selected, nil): return .selection
-        case .field(.hash, nil) where hash != nil: return .value(.string(TableState.hex(hash ?? 0)))
+        case .field(.hash, nil) where hash != nil: return .value(.string(TableState.hex(hash?() ?? 0)))
         case .field(let f, let key): return .value(f.value(in: state, key: key))
         case .literal(let v): return .value(v)
         case .selectedContains(let row): return .value(.bool(state.selection.contains(row)))

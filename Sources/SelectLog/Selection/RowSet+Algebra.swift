@@ -63,7 +63,7 @@ extension RowSet {
 
     /// Adds the members of `other`, in place: run by run (a search and a shift of the ranges
     /// after each), or, for a section where `other` has more than `runByRun` runs, in one
-    /// pass over both lists (`RangeList.formUnion`).
+    /// pass over the ranges its span meets and its own (`RangeList.formUnion`).
     mutating func formUnion(_ other: RowSet) {
         for (k, s) in other.sectionNumbers.enumerated() {
             let list = other.lists[k]

@@ -92,10 +92,7 @@ package enum BehaviourNotice {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var said = false
 
-    static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    static func hex(_ v: UInt64) -> String { TableState.hex(v) }
 
     /// The notice for a log whose checkpoints this build does not trust.
     package static func untrusted(path: String, recorded: UInt64?) -> String {

@@ -16,7 +16,8 @@ public struct CheckReport: Sendable {
     /// The first place this build parts ways with the log, or nil.
     public var divergence: Divergence?
 
-    /// Whether this build replays every gesture and checkpoint as recorded.
+    /// Whether this build replays every gesture and checkpoint as recorded (true, too,
+    /// when there was nothing to compare: `comparedNothing`).
     public var isSame: Bool { divergence == nil }
 
     /// Whether nothing diverged only because nothing could be compared: another build (or

@@ -1,3 +1,5 @@
+import SelectLog
+
 /// The pieces of the reports' descriptions, written as the command line writes them (which
 /// uses them too).
 package enum ReportText {
@@ -7,8 +9,7 @@ package enum ReportText {
     /// Sixteen lowercase hex digits, zero-padded; `none` for nil.
     package static func hex16(_ v: UInt64?) -> String {
         guard let v else { return "none" }
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
+        return TableState.hex(v)
     }
 
     /// 0-based event indices as text numbers them, from 1: `event 5`, `events 5-9`.

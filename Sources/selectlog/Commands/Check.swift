@@ -19,7 +19,7 @@ struct Check: ParsableCommand {
             log exits 65, as a replay of it does (`selectlog verify` says where); a torn tail is \
             noted on stderr (and as tornTail in --json) and its complete events are checked. Another \
             build's log with no gesture end or checkpoint has nothing to compare: it says so and exits 0 \
-            (nothing diverged; --json shows 0 gestures and 0 checkpoints compared), and `compact` refuses it.
+            (nothing diverged; --json says comparedNothing: true), and `compact` refuses it.
             """)
 
     @Argument(help: "A selectlog log.")
@@ -164,6 +164,7 @@ enum CheckOutput {
         o.raw("events", String(r.events))
         o.raw("gesturesCompared", String(r.gesturesCompared))
         o.raw("checkpointsCompared", String(r.checkpointsCompared))
+        o.bool("comparedNothing", r.comparedNothing)
         if let d = r.divergence {
             var dv = ObjectWriter()
             dv.raw("first", String(d.events.lowerBound + 1))

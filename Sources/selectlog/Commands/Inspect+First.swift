@@ -21,7 +21,15 @@ extension Inspect {
             try reader.forEachEvent { (i, e) throws(LogError) -> Bool in
                 try reader.apply(e, index: i, to: &state)
                 if i & 0xFFFF == 0 { progress.update(i) }
-                if readsHash ? expectation.holds(in: state, hash: hasher.hash(state)) : expectation.holds(in: state) {
+                // The hash made only when the evaluation reaches it, once an event.
+                var known: UInt64?
+                let holds = !readsHash ? expectation.holds(in: state) : expectation.holds(in: state) {
+                    if let known { return known }
+                    let hash = hasher.hash(state)
+                    known = hash
+                    return hash
+                }
+                if holds {
                     found = i + 1
                     return false
                 }
