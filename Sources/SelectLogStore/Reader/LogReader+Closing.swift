@@ -39,8 +39,9 @@ extension LogReader {
     /// Lets the log go before the reader itself goes: no read starts after it (each
     /// throws `.closed`), and once the reads in progress have ended, this process may cut
     /// or replace the log, which a reader in use refuses (`.inUse`:
-    /// `Recorder(creating:replacingExisting:)`, `LogRepair.repair`, a recorder that cuts
-    /// a torn tail to append). A read in progress, on this thread or another, may end with
+    /// `Recorder(creating:replacingExisting:)`, `LogRepair.repair`). (A recorder appending
+    /// to it may cut a torn tail or the seek index even so: they follow the last record,
+    /// which is as far as a reader reads.) A read in progress, on this thread or another, may end with
     /// `.closed` where it would start another (`lastChange` asks `state(at:)`); none reads
     /// bytes the log no longer has. Closing never waits, and may be called from any
     /// thread, any number of times; the file's mapping goes with the reader.
