@@ -79,4 +79,21 @@ struct CheckVerdictTests {
         r.recordedBehaviour = r.behaviour
         #expect(CheckOutput.text(r, log: "taps.slog").hasPrefix("taps.slog: same behaviour: "))
     }
+
+    @Test("a log whose file header is damaged (the magic intact) is damaged to check --json, as to verify; other bytes are not a log")
+    func damagedFileHeader() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 20}]}\n{\"type\": \"tap\", \"x\": 10, \"y\": 10}\n", to: "s.jsonl", in: dir)
+        let log = dir.appendingPathComponent("h.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes[12] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: log))
+        let r = try CLI.run(["check", "--json", log])
+        #expect(r.status == 65 && r.stdout.contains(#""kind": "damaged""#) && r.stdout.contains("file header checksum mismatch"), "\(r.stdout)")
+        #expect(try CLI.run(["verify", log]).stdout.contains("damaged at byte offset 0: file header checksum mismatch"))
+        let other = try CLI.write("NOT A LOG AT ALL, NOT A SCRIPT EITHER\n", to: "x.slog", in: dir)
+        #expect(try CLI.run(["check", "--json", other]).stdout.contains(#""kind": "notALog""#))
+    }
 }

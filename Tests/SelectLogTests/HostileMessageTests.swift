@@ -8,13 +8,27 @@ struct HostileMessageTests {
     /// Control and bidi scalars a terminal or an editor acts on, and a quote mark.
     static let hostile = "\u{1B}[2J\u{1B}]8;;http://x/\u{7}\r\n\u{7F}\u{9B}31m\u{202E}\u{2028}\""
 
+    @Test("a path in a message is kept whole up to 400 characters; another long word is clipped at 80")
+    func pathsAreKept() {
+        let path = "/home/runner/work/myproject/myproject/attachments/issue-12345-selection-bug/run-2024-06-01/user-session-recording.slog"
+        let message = Quoted.clipValues(in: "\(path): byte offset 4875: record payload checksum mismatch")
+        #expect(message.hasPrefix(path + ":"), "\(message)")
+        let word = String(repeating: "w", count: 120)
+        #expect(Quoted.clipValues(in: "unknown \(word) here").contains(String(repeating: "w", count: 80) + "… (40 more characters)"))
+        // A path past the path limit is clipped too, and the message stays within its own.
+        let long = "/" + String(repeating: "p", count: 2_000)
+        let clipped = Quoted.clipValues(in: "\(long): cannot open")
+        // (The word is the path and its colon.)
+        #expect(clipped.contains("… (\(long.count + 1 - Quoted.pathLimit) more characters)") && clipped.count <= Quoted.messageLimit + 40, "\(clipped)")
+    }
+
     @Test("a value is clipped by scalars too: one letter carrying 100,000 combining marks is one character, and is cut")
     func combiningMarksAreClipped() {
         let heavy = "e" + String(repeating: "\u{301}", count: 100_000)
         for text in [heavy, "ab" + heavy + "cd", String(repeating: "x", count: 79) + heavy] {
             let clipped = Quoted.clip(text)
             #expect(clipped.unicodeScalars.count <= Quoted.limit * 8 + 40, "\(clipped.unicodeScalars.count) scalars")
-            #expect(clipped.hasSuffix(" more characters)"))
+            #expect(clipped.hasSuffix(" more characters)") || clipped.hasSuffix(" more character)"))
             #expect(text.unicodeScalars.starts(with: clipped.unicodeScalars.prefix(Quoted.limit * 8)))
         }
         // A message quoting it, as an error would, stays within the message limit in scalars.
@@ -23,7 +37,8 @@ struct HostileMessageTests {
         // Text within both limits is left as it is; one plain character over is clipped as before.
         let plain = String(repeating: "a", count: Quoted.limit)
         #expect(Quoted.clip(plain) == plain)
-        #expect(Quoted.clip(plain + "b") == plain + "… (1 more characters)")
+        #expect(Quoted.clip(plain + "b") == plain + "… (1 more character)")
+        #expect(Quoted.clip(plain + "bc") == plain + "… (2 more characters)")
         let accented = String(repeating: "e\u{301}", count: Quoted.limit)
         #expect(Quoted.clip(accented) == accented)
     }

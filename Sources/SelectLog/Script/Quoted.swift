@@ -29,12 +29,17 @@ package enum Quoted {
         let tail = text[end...]
         let head = inside.map { String(String.UnicodeScalarView(text.unicodeScalars[..<$0])) } ?? String(text[..<end])
         // Already clipped (a message passed through twice): leave it.
-        if inside == nil, tail.hasPrefix("… ("), tail.hasSuffix(" more characters)"), tail.count < 40 { return String(text) }
-        return head + "… (\(tail.count) more characters)"
+        if inside == nil, tail.hasPrefix("… ("), tail.hasSuffix(" more characters)") || tail.hasSuffix(" more character)"), tail.count < 40 {
+            return String(text)
+        }
+        return head + "… (\(tail.count) more \(tail.count == 1 ? "character" : "characters"))"
     }
 
     /// The longest message `clipValues` lets through, whatever it holds.
     package static let messageLimit = 1_000
+
+    /// The most characters of a path (an unquoted word with a slash) a message keeps.
+    package static let pathLimit = 400
 
     /// `text` as a message shows a value a hostile input chose: clipped to `limit`
     /// characters, then JSON-quoted with every scalar a terminal could act on escaped
@@ -44,7 +49,8 @@ package enum Quoted {
     }
 
     /// `message` with every quoted value and every long word clipped to `limit`
-    /// characters, for errors whose text a hostile input chose, and at most
+    /// characters (a path, a word with a slash, to `pathLimit`), for errors whose text a
+    /// hostile input chose, and at most
     /// `messageLimit` characters in all. (The values a message quotes are clipped where
     /// they are put into it, with `value(_:)`: a value holding a quote mark defeats the
     /// pairing of quotes here, which is a second line of defence.)
@@ -73,8 +79,11 @@ package enum Quoted {
             }
             let end = message[i...].firstIndex { $0 == " " || $0 == "\"" } ?? message.endIndex
             let word = message[i..<end]
+            // A path (a word with a slash) is the file a user named, and a CI job's are long:
+            // cut at 80 characters, the message named no file. Up to `pathLimit` is kept.
+            let wordLimit = word.contains("/") ? Self.pathLimit : limit
             // A word clipped before ends in the ellipsis, one past the limit: leave it.
-            out += word.last == "…" && word.count == limit + 1 ? String(word) : clip(word, limit: limit)
+            out += word.last == "…" && word.count == wordLimit + 1 ? String(word) : clip(word, limit: wordLimit)
             i = end
         }
         return out

@@ -96,10 +96,13 @@ public final class LogReader: Sendable {
                 // was read from the zeros that stand in for pages another process cut off.
                 // A file that is no log, or a newer selectlog's (its file header says so),
                 // has no events to count.
-                let notALog = scan.header == nil && offset == 0 && !problem.isTornTail
+                // A file header that fails its checks but begins with the magic is a damaged
+                // log's (`check --json` then says "damaged", as `verify` does).
+                let inHeader = scan.header == nil && offset == 0 && !problem.isTornTail
+                let notALog = inHeader && problem.isNotALog
                 let newer = earlier == nil && problem.isNewer
                 throw mapped.cutError() ?? LogError(newer ? .unsupported : notALog ? .notALog : .damaged,
-                                                    notALog || newer ? reason : "\(reason) (\(ReportText.counted(events, "intact event", "intact events")) before it)", path: path, offset: offset,
+                                                    inHeader || newer ? reason : "\(reason) (\(ReportText.counted(events, "intact event", "intact events")) before it)", path: path, offset: offset,
                                                     eventIndex: scan.header == nil ? nil : events)
             }
             guard let h = scan.header else { throw mapped.cutError() ?? LogError(.damaged, "no file header", path: path, offset: 0) }
