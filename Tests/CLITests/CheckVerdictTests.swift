@@ -96,4 +96,31 @@ struct CheckVerdictTests {
         let other = try CLI.write("NOT A LOG AT ALL, NOT A SCRIPT EITHER\n", to: "x.slog", in: dir)
         #expect(try CLI.run(["check", "--json", other]).stdout.contains(#""kind": "notALog""#))
     }
+
+    @Test("a command the messages suggest can be pasted into a shell: the path quoted when it must be, ./ before a leading dash")
+    func shellWords() throws {
+        #expect("logs/session-1.slog".shellWord == "logs/session-1.slog")
+        #expect("/tmp/é ü.slog".shellWord == "'/tmp/é ü.slog'")
+        #expect("it's.slog".shellWord == #"'it'\''s.slog'"#)
+        #expect("-x flip.slog".shellWord == "'./-x flip.slog'")
+        #expect("-x.slog".shellWord == "./-x.slog")
+        // Through the CLI: a damaged log whose name has a space.
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 20}]}\n{\"type\": \"tap\", \"x\": 10, \"y\": 10}\n", to: "s.jsonl", in: dir)
+        let log = dir.appendingPathComponent("my session.slog").path
+        #expect(try CLI.run(["record", script, "-o", log, "--batch-events", "1"]).status == 0)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: log))
+        // Damage a byte at a time until a replay fails with a repair hint (a record's byte).
+        var hinted: String?
+        for offset in 64..<intact.count where hinted == nil {
+            var bytes = intact
+            bytes[offset] ^= 0xFF
+            try bytes.write(to: URL(fileURLWithPath: log))
+            let r = try CLI.run(["replay", log])
+            if r.status == 65, r.stderr.contains("verify --repair") { hinted = r.stderr }
+        }
+        let hint = try #require(hinted)
+        #expect(hint.contains("`selectlog verify --repair '\(log)'`"), "\(hint)")
+    }
 }

@@ -102,6 +102,28 @@ struct HostileEnvironmentTests {
         }
     }
 
+    @Test("a piped log with no writable TMPDIR: the error names the directory and TMPDIR (exit 74)")
+    func unwritableTemporaryDirectory() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
+        let missing = dir.appendingPathComponent("no-such-directory").path
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["check", "-"]
+        process.environment = ["TMPDIR": missing]
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: log))
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(text.contains("cannot create a temporary copy in \(missing)") && text.contains("set TMPDIR to a writable directory"), "\(text)")
+    }
+
     @Test("a log copied from a pipe is removed when the command is interrupted while it copies")
     func interruptedSpool() throws {
         let dir = try CLI.temporaryDirectory()

@@ -78,7 +78,7 @@ enum CheckOutput {
         var lines: [String] = []
         let fingerprints = "behaviour fingerprint: recorded \(hex(r.recordedBehaviour)), this build \(hex(r.behaviour))"
         guard let d = r.divergence else {
-            let named = log == "-" ? "LOG" : log
+            let named = log == "-" ? "LOG" : log.shellWord
             if r.comparedNothing {
                 lines.append("\(log): nothing to compare: \(r.compared)")
                 lines.append(fingerprints)
@@ -99,7 +99,7 @@ enum CheckOutput {
         if r.recordedBehaviour == r.behaviour {
             // The corpus behind the fingerprint cannot cover every behaviour, and a log can
             // be changed after it was written: say both, and how to tell.
-            let named = log == "-" ? "LOG" : log
+            let named = log == "-" ? "LOG" : log.shellWord
             let subject = log == "-" ? "the log" : log
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
                          + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")

@@ -28,3 +28,18 @@ struct StandardError: TextOutputStream {
         FileHandleWriter.writeStderr(string)
     }
 }
+
+extension String {
+    /// The path as one word of a command a user can paste into a shell: as it is when it
+    /// holds only characters no shell treats specially, else in single quotes (a quote
+    /// inside written `'\''`); a relative path that begins with `-` gets `./` first, so
+    /// that the command does not take it for an option. (Controls are escaped where the
+    /// message is printed, as everywhere.)
+    var shellWord: String {
+        let path = hasPrefix("-") ? "./" + self : self
+        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_./:@%+=,-".unicodeScalars.contains($0))
+        }
+        return plain ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}

@@ -269,7 +269,7 @@ final class InputFile {
             let failure = errno, reason = systemReason()
             TemporaryFiles.forget(copy)
             if failure == EEXIST || failure == EINTR { continue }
-            complain("\(path): cannot create a temporary copy: \(reason)")
+            complain("\(path): cannot create a temporary copy in \(directory) (the log is copied there to be read; set TMPDIR to a writable directory): \(reason)")
             throw Exit.io
         }
         complain("\(path): cannot create a temporary copy in \(directory): every name tried was taken")

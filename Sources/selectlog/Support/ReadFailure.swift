@@ -61,7 +61,7 @@ enum ReadFailure {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "#") else { return nil }
-        return "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name) -o LOG` makes a log of it"
+        return "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG` makes a log of it"
     }
 
     /// Says on stderr that the torn tail of the log named `name` is ignored, then `rest`
@@ -89,7 +89,7 @@ enum ReadFailure {
            error.path == nil || error.path == name {
             // The log records this build's behaviour, whose engine never logs an event it
             // rejects: damage a replay finds, and only a repair that replays.
-            let file = piped ? "FILE` (the log saved to a file)" : "\(name)`"
+            let file = piped ? "FILE` (the log saved to a file)" : "\(name.shellWord)`"
             return "only a replay finds this damage: `selectlog verify --deep --repair \(file) cuts the log back to before event \(index + 1)'s record, "
                 + "saving the rest beside it (`selectlog check` tells a build that behaves differently)"
         }
@@ -98,6 +98,6 @@ enum ReadFailure {
         if piped {
             return "save the log to a file and run `selectlog verify --repair FILE` to cut it back to its intact prefix"
         }
-        return "run `selectlog verify --repair \(name)` to cut the log back to its intact prefix"
+        return "run `selectlog verify --repair \(name.shellWord)` to cut the log back to its intact prefix"
     }
 }

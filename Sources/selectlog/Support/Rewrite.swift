@@ -152,7 +152,7 @@ struct Rewrite {
                        _ rest: String) throws {
         guard let tail else { return }
         guard !inPlace else {
-            complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which \(doing) in place would drop; run `selectlog verify --repair \(log)` first (it keeps the cut bytes in a file), or \(command) with -o OUTPUT")
+            complain("\(log): torn tail at byte offset \(tail.offset) (\(tail.reason)), which \(doing) in place would drop; run `selectlog verify --repair \(log.shellWord)` first (it keeps the cut bytes in a file), or \(command) with -o OUTPUT")
             throw refusal
         }
         ReadFailure.noteTornTail(tail, of: log, rest)
