@@ -123,4 +123,28 @@ struct CheckVerdictTests {
         let hint = try #require(hinted)
         #expect(hint.contains("`selectlog verify --repair '\(log)'`"), "\(hint)")
     }
+
+    @Test("a log whose seek index fails its checks is read from its records, and check and replay say so (verify says where)")
+    func rejectedSeekIndex() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("ix.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log]).status == 0)
+        #expect(try !LogReader(path: log).storedIndexRejected)
+        #expect(try CLI.run(["check", log]).stderr.isEmpty)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes[bytes.count - 10] ^= 0xFF   // in the index record's payload, at the end
+        try bytes.write(to: URL(fileURLWithPath: log))
+        let reader = try LogReader(path: log)
+        #expect(reader.storedIndexRejected && !reader.usedStoredIndex && reader.eventCount == 3000 && reader.tail == nil)
+        for arguments in [["check", log], ["replay", log]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 0 && r.stderr.contains("note: its seek index fails its checks") && r.stderr.contains("`selectlog verify \(log)`"),
+                    "\(arguments[0]): \(r.stderr)")
+        }
+        #expect(try CLI.run(["verify", log]).status == 1)
+        // Cut off, the log has no index: nothing rejected (a log still being recorded reads so).
+        #expect(try CLI.run(["verify", "--repair", log]).status == 0)
+        #expect(try !LogReader(path: log).storedIndexRejected)
+    }
 }

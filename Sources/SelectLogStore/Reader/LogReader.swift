@@ -31,6 +31,11 @@ public final class LogReader: Sendable {
     /// Whether the log was closed cleanly and its stored seek index is sound (then opening
     /// reads the index alone), rather than walked from the start.
     public let usedStoredIndex: Bool
+    /// Whether the log ends with a seek index that fails its checks (its payload, or the
+    /// records it lists): the log was walked instead, every event read from its records,
+    /// so nothing is lost. `verify` names the damage, and `verify --repair` cuts the index
+    /// off (a log without one reads as one still being recorded).
+    public let storedIndexRejected: Bool
     /// Whether this build's engine behaves as the one that wrote the log (same behaviour
     /// fingerprint). When false, the log's checkpoints hold another engine's states:
     /// `state(at:)` never uses them and replays from the start instead.
@@ -82,6 +87,7 @@ public final class LogReader: Sendable {
             dataEnd = found.index.offset
             tail = nil
             usedStoredIndex = true
+            storedIndexRejected = false
             mapped.release(found.index.offset..<found.index.end)
         } else {
             let scan = LogScan.scan(bytes, deep: false, keep: false, release: { mapped.release($0) })
@@ -111,6 +117,9 @@ public final class LogReader: Sendable {
             dataEnd = scan.last.map { $0.header.kind == .index ? $0.offset : $0.end } ?? h.size
             tail = scan.problem
             usedStoredIndex = false
+            // The walk found an index record whose header is sound as the last record, but
+            // `storedIndex` would not read it.
+            storedIndexRejected = scan.last?.header.kind == .index
         }
         checked = LockedBox(CheckedPrefix(end: header.size))
         checkpointsTrusted = header.behaviour != nil && header.behaviour == engine.fingerprint

@@ -53,6 +53,7 @@ struct Check: ParsableCommand {
             var tail: LogProblem?
             do throws(LogError) {
                 let reader = try LogReader(path: mapped)
+                ReadFailure.noteRejectedIndex(reader, of: log)
                 tail = reader.tail
                 if let tail {
                     ReadFailure.noteTornTail(tail, of: log, counted(reader.eventCount, "complete event", "complete events"))

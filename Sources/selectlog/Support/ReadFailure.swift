@@ -64,6 +64,15 @@ enum ReadFailure {
         return "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG` makes a log of it"
     }
 
+    /// Says on stderr that the log named `name` was read from its records because its seek
+    /// index fails its checks (`LogReader.storedIndexRejected`): every event is there, and
+    /// only `verify` would otherwise tell (a CI job's `check` passes).
+    static func noteRejectedIndex(_ reader: LogReader, of name: String) {
+        guard reader.storedIndexRejected else { return }
+        complain("\(name): note: its seek index fails its checks, so it was read from its records instead (every event is there); "
+                 + "`selectlog verify \(name == "-" ? "FILE" : name.shellWord)` says where, and `verify --repair` cuts the index off")
+    }
+
     /// Says on stderr that the torn tail of the log named `name` is ignored, then `rest`
     /// (what is read or written instead): every command that reads a log says it so.
     static func noteTornTail(_ tail: LogProblem, of name: String, _ rest: String) {
