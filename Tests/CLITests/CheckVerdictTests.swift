@@ -147,4 +147,23 @@ struct CheckVerdictTests {
         #expect(try CLI.run(["verify", "--repair", log]).status == 0)
         #expect(try !LogReader(path: log).storedIndexRejected)
     }
+
+    @Test("replay --json and inspect --json print an error object when FILE cannot be read, as check --json does")
+    func failuresAsJSON() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n{\"type\": \"undo\", \"t\": -1}\n", to: "bad.jsonl", in: dir)
+        let missing = dir.appendingPathComponent("missing.slog").path
+        for (arguments, status, kind) in [(["replay", "--json", bad], 65, "invalidInput"), (["inspect", "--json", bad], 65, "invalidInput"),
+                                          (["replay", "--json", missing], 74, "io"), (["inspect", "--json", missing], 74, "io"),
+                                          (["replay", "--json", "--expect", "selected ===", bad], 65, "invalidInput")] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == Int32(status), "\(arguments): \(r.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments): \(r.stdout)")
+            let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
+            #expect(error["kind"] as? String == kind, "\(arguments): \(r.stdout)")
+            #expect(!r.stderr.isEmpty)
+        }
+        #expect(try CLI.run(["replay", "--json", missing]).stdout.contains("cannot open: No such file or directory"))
+    }
 }

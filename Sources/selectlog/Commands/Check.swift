@@ -117,6 +117,21 @@ enum CheckOutput {
         return json(error: LogError(exit == Exit.io ? .io : .notALog, reason, path: log), log: log, kind: kind)
     }
 
+    /// What `replay --json` and `inspect --json` print when FILE could not be read (the
+    /// reason is on stderr, before anything went to standard output): `{"file": …,
+    /// "error": {"kind": …, "message": …}}`, of kind "io" (exit 74), "usage" (64) or
+    /// "invalidInput" (65: damaged, no log or script, an invalid line, a newer format, an
+    /// expectation that does not parse), so that a CI job reading the JSON gets an object.
+    static func json(failedToRead file: String, exit: ExitCode) -> String {
+        var o = ObjectWriter()
+        o.string("file", file)
+        var e = ObjectWriter()
+        e.string("kind", exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "invalidInput")
+        e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? "the reason is on stderr")
+        o.raw("error", e.text)
+        return o.text
+    }
+
     /// Why `path` names no file a log can be read from, as far as `stat` tells: no such
     /// file, a directory, a device; nil when it is a file (or a pipe) after all.
     static func whyUnopened(_ path: String) -> String? {

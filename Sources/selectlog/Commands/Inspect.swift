@@ -35,7 +35,7 @@ struct Inspect: ParsableCommand {
     @Option(help: ArgumentHelp("The first event after which an expectation holds (0: before any), its gesture, and the table before and after.", valueName: "expr"))
     var first: String?
 
-    @Flag(help: "Machine-readable output.")
+    @Flag(help: "Machine-readable output ({\"file\", \"error\": {kind, message}} when LOG cannot be read).")
     var json = false
 
     func validate() throws {
@@ -59,7 +59,15 @@ struct Inspect: ParsableCommand {
             else if let at, why == nil, history == nil { at }
             else { nil }
         // `--first` needs the events up to its answer, which it finds as it reads.
-        let (reader, isScript, badLine) = try Session.open(log, upTo: needed, deferringBadLine: first != nil)
+        let opened: (reader: LogReader, isScript: Bool, badLine: String?)
+        do {
+            opened = try Session.open(log, upTo: needed, deferringBadLine: first != nil)
+        } catch let exit as ExitCode where json {
+            // Nothing printed yet: a CI job reading the JSON gets an error object.
+            print(CheckOutput.json(failedToRead: log, exit: exit))
+            throw exit
+        }
+        let (reader, isScript, badLine) = opened
         do {
             if let events {
                 let range = try InspectRange(events, option: "--events", log: log, count: reader.eventCount)

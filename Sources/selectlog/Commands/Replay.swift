@@ -18,7 +18,7 @@ struct Replay: ParsableCommand {
     @Option(help: "The state after this many events (default: all). A script is still read to its end, and a bad line after them is noted.")
     var at: Int?
 
-    @Flag(help: "Print the state as the JSON object of EVENTS.md section 6.")
+    @Flag(help: "Print the state as the JSON object of EVENTS.md section 6 ({\"file\", \"error\": {kind, message}} when FILE cannot be read).")
     var json = false
 
     @Flag(name: .customLong("from-start"), help: "For a log: replay every event from the start instead of the nearest checkpoint.")
@@ -32,8 +32,16 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let expectation = try expect.map { try Replay.parse($0) }
-        let state = try Input.state(of: file, at: at, fromStart: fromStart)
+        let expectation: StateExpectation?
+        let state: TableState
+        do {
+            expectation = try expect.map { try Replay.parse($0) }
+            state = try Input.state(of: file, at: at, fromStart: fromStart)
+        } catch let exit as ExitCode where json {
+            // Nothing printed yet: a CI job reading the JSON gets an error object.
+            print(CheckOutput.json(failedToRead: file, exit: exit))
+            throw exit
+        }
         guard let expectation else {
             if json {
                 state.writeJSON { print($0, terminator: "") }
