@@ -109,12 +109,8 @@ package struct RowOrigins: Sendable {
     }
 
     private static func runIndex(_ runs: [Run], containing row: Int) -> Int? {
-        var lo = 0, hi = runs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if runs[mid].start + runs[mid].count <= row { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < runs.count && runs[lo].start <= row ? lo : nil
+        let k = firstRun(runs, endingAfter: row)
+        return k < runs.count && runs[k].start <= row ? k : nil
     }
 
     /// Makes `row` the start of a run (if it is inside one); returns the index of the run starting at `row`.
@@ -210,6 +206,13 @@ package struct RowOrigins: Sendable {
             if runs[mid].start + runs[mid].count <= row { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// The runs of `runs` from the first that ends after `first` to the last that starts at
+    /// or before `last`: those an edit of rows `first...last` rebuilds.
+    private static func span(_ runs: [Run], from first: Int, through last: Int) -> Range<Int> {
+        let lower = firstRun(runs, endingAfter: first)
+        return lower..<Swift.max(lower, firstRun(runs, startingAfter: last))
     }
 
     /// The index of the first run of `runs` that starts after `row` (`runs.count` when none does).
@@ -310,8 +313,7 @@ package struct RowOrigins: Sendable {
             // The runs from the one holding the first removed row to the last one that
             // holds a removed row are rebuilt; every later one moves up.
             guard let first = run.rows.first, let last = run.rows.last else { return }
-            let span = Self.firstRun(sections[run.section], endingAfter: first)..<Swift.max(
-                Self.firstRun(sections[run.section], endingAfter: first), Self.firstRun(sections[run.section], startingAfter: last))
+            let span = Self.span(sections[run.section], from: first, through: last)
             rebuild(run.section, span, shiftingTheRestBy: -run.rows.count) { Self.removing(run.rows, from: $0, into: &$1) }
         case .insertions:
             guard run.section < sections.count else { return }
@@ -320,8 +322,7 @@ package struct RowOrigins: Sendable {
             // every later one moves down.
             guard let first = run.rows.first, let last = run.rows.last else { return }
             let landsLast = last - (run.rows.count - 1)
-            let span = Self.firstRun(sections[run.section], endingAfter: first)..<Swift.max(
-                Self.firstRun(sections[run.section], endingAfter: first), Self.firstRun(sections[run.section], startingAfter: landsLast))
+            let span = Self.span(sections[run.section], from: first, through: landsLast)
             let value = Value.inserted(creator)
             rebuild(run.section, span, shiftingTheRestBy: run.rows.count) { Self.inserting(run.rows, into: $0, value: value, to: &$1) }
         case .sectionRemovals:

@@ -64,25 +64,22 @@ extension RowSet {
     /// Adds the members of `other`, in place: run by run (a search and a shift of the ranges
     /// after each), or, for a section where `other` has more than `runByRun` runs, in one
     /// pass over the ranges its span meets and its own (`RangeList.formUnion`).
-    mutating func formUnion(_ other: RowSet) {
-        for (k, s) in other.sectionNumbers.enumerated() {
-            let list = other.lists[k]
-            if list.ranges.count > Self.runByRun {
-                modify(s) { $0.formUnion(list) }
-            } else {
-                for run in list.ranges { insert(run, in: s) }
-            }
-        }
-    }
+    mutating func formUnion(_ other: RowSet) { merge(other, adding: true) }
 
     /// Removes the members of `other`, as `formUnion` adds them.
-    mutating func subtract(_ other: RowSet) {
+    mutating func subtract(_ other: RowSet) { merge(other, adding: false) }
+
+    /// `formUnion` (`adding`) or `subtract`: inlined into each, where `adding` is a constant.
+    @inline(__always)
+    private mutating func merge(_ other: RowSet, adding: Bool) {
         for (k, s) in other.sectionNumbers.enumerated() {
             let list = other.lists[k]
             if list.ranges.count > Self.runByRun {
-                modify(s) { $0.subtract(list) }
+                modify(s) { adding ? $0.formUnion(list) : $0.subtract(list) }
             } else {
-                for run in list.ranges { remove(run, in: s) }
+                for run in list.ranges {
+                    if adding { insert(run, in: s) } else { remove(run, in: s) }
+                }
             }
         }
     }

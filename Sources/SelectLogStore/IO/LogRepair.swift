@@ -318,10 +318,11 @@ extension LogRepair.Result: CustomStringConvertible {
     /// What the cut kept and where the rest went, as `selectlog verify --repair` says it:
     /// `kept 2437 bytes; saved 1351 cut bytes in LOG.cut-2437` (or, when another repair
     /// had already cut the log there, that nothing was left to cut).
-    public var description: String {
-        let kept = "kept \(ReportText.counted(keptBytes, "byte", "bytes"))"
-        guard savedBytes > 0 else { return "\(kept); nothing left to cut (already cut there)" }
-        return "\(kept); saved \(ReportText.counted(savedBytes, "cut byte", "cut bytes")) in \(savedPath)"
+    public var description: String { "kept \(ReportText.counted(keptBytes, "byte", "bytes")); \(saved)" }
+
+    /// Where the cut bytes went, or that there were none left to cut.
+    package var saved: String {
+        savedBytes > 0 ? "saved \(ReportText.counted(savedBytes, "cut byte", "cut bytes")) in \(savedPath)" : "nothing left to cut (already cut there)"
     }
 }
 
@@ -339,10 +340,7 @@ extension LogRepair.Outcome: CustomStringConvertible {
     /// What the repair did, as `selectlog verify --repair` says it after the log's name.
     package var action: String {
         if let cut {
-            let kept = "kept \(ReportText.counted(cut.keptBytes, "byte", "bytes")) (\(ReportText.counted(report.intactEvents, "event", "events")))"
-            return cut.savedBytes > 0
-                ? "repaired: \(kept); saved \(ReportText.counted(cut.savedBytes, "cut byte", "cut bytes")) in \(cut.savedPath)"
-                : "repaired: \(kept); nothing left to cut (already cut there)"
+            return "repaired: kept \(ReportText.counted(cut.keptBytes, "byte", "bytes")) (\(ReportText.counted(report.intactEvents, "event", "events"))); \(cut.saved)"
         }
         guard let problem = report.problem else { return "nothing to cut" }
         return problem.isNewer ? "not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut"

@@ -92,18 +92,16 @@ package enum BehaviourNotice {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var said = false
 
-    static func hex(_ v: UInt64) -> String { TableState.hex(v) }
-
     /// The notice for a log whose checkpoints this build does not trust.
     package static func untrusted(path: String, recorded: UInt64?) -> String {
-        let who = recorded.map { "an engine that behaves differently (behaviour fingerprint \(hex($0)), this build \(hex(BehaviourFingerprint.current)))" }
+        let who = recorded.map { "an engine that behaves differently (behaviour fingerprint \(TableState.hex($0)), this build \(TableState.hex(BehaviourFingerprint.current)))" }
             ?? "a version 1 selectlog, which did not record its engine's behaviour"
         return "selectlog: \(path) was written by \(who); replaying from the start instead of using its checkpoints (`selectlog check` shows where the engines part ways)"
     }
 
     /// Why appending to a log written by another engine is refused.
     static func appendRefusal(recorded: UInt64) -> String {
-        "the log was written by an engine that behaves differently (behaviour fingerprint \(hex(recorded)), this build \(hex(BehaviourFingerprint.current))); start a new log, or run `selectlog upgrade` to re-record it with this build"
+        "the log was written by an engine that behaves differently (behaviour fingerprint \(TableState.hex(recorded)), this build \(TableState.hex(BehaviourFingerprint.current))); start a new log, or run `selectlog upgrade` to re-record it with this build"
     }
 
     /// Keeps the notice unsaid for the rest of the process: `selectlog check`, which

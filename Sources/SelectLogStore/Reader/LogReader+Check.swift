@@ -56,7 +56,6 @@ extension CheckReport: CustomStringConvertible {
     /// same behaviour: 3000 events replayed; 26 gestures and 5 checkpoints as recorded; behaviour fingerprint: recorded e2580404fe27ee52, this build e2580404fe27ee52
     /// ```
     public var description: String {
-        let fingerprints = "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"
         guard let divergence else {
             if comparedNothing { return "nothing to compare: \(compared) (\(nothingToCompare)); \(fingerprints)" }
             let untrusted = recordedBehaviour == behaviour ? "" : " (they differ, so this build's readers replay the log from its start rather than use its checkpoints)"
@@ -67,6 +66,12 @@ extension CheckReport: CustomStringConvertible {
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or the log was changed after it was written")
         }
         return (lines + divergence.checkpointLines).joined(separator: "\n")
+    }
+
+    /// `behaviour fingerprint: recorded e2580404fe27ee52, this build e2580404fe27ee52`
+    /// (`none` for a version 1 log).
+    package var fingerprints: String {
+        "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"
     }
 
     /// Why `comparedNothing` shows nothing.

@@ -81,7 +81,7 @@ extension LogReader {
         try reading { () throws(LogError) in
             guard index >= 0, index < eventCount else {
                 let indices = eventCount == 0 ? "none" : "0 to \(eventCount - 1)"
-                throw LogError(.outOfRange, "no event at index \(index): the log has \(eventCount) event\(eventCount == 1 ? "" : "s") (indices \(indices))",
+                throw LogError(.outOfRange, "no event at index \(index): the log has \(ReportText.counted(eventCount, "event", "events")) (indices \(indices))",
                                path: path, eventIndex: index)
             }
             // Start where no gesture is open: a checkpoint window whose first state is idle.

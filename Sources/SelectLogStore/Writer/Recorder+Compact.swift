@@ -50,7 +50,7 @@ extension Recorder {
         if check.comparedNothing {
             throw LogError(.diverged, log.header.behaviour == nil
                 ? "a version 1 log names no build, and this one holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's"
-                : "another build recorded it (behaviour fingerprint \(BehaviourNotice.hex(log.header.behaviour ?? 0)), this build \(BehaviourNotice.hex(log.engine.fingerprint))), and it holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's",
+                : "another build recorded it (behaviour fingerprint \(TableState.hex(log.header.behaviour ?? 0)), this build \(TableState.hex(log.engine.fingerprint))), and it holds no gesture end or checkpoint to show that this build replays it as recorded, so compacting would pass it off as this build's",
                 path: source)
         }
         var options = Options()

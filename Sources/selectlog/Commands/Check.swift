@@ -77,9 +77,9 @@ enum CheckOutput {
 
     static func text(_ r: CheckReport, log: String) -> String {
         var lines: [String] = []
-        let fingerprints = "behaviour fingerprint: recorded \(hex(r.recordedBehaviour)), this build \(hex(r.behaviour))"
+        let fingerprints = r.fingerprints
         guard let d = r.divergence else {
-            let named = log == "-" ? "LOG" : log.shellWord
+            let named = log.logArgument
             if r.comparedNothing {
                 lines.append("\(log): nothing to compare: \(r.compared)")
                 lines.append(fingerprints)
@@ -100,7 +100,7 @@ enum CheckOutput {
         if r.recordedBehaviour == r.behaviour {
             // The corpus behind the fingerprint cannot cover every behaviour, and a log can
             // be changed after it was written: say both, and how to tell.
-            let named = log == "-" ? "LOG" : log.shellWord
+            let named = log.logArgument
             let subject = log == "-" ? "the log" : log
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
                          + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")
@@ -130,6 +130,17 @@ enum CheckOutput {
         e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? "the reason is on stderr")
         o.raw("error", e.text)
         return o.text
+    }
+
+    /// `body`, the reading of `file` before anything is printed; when it fails and `asJSON`,
+    /// `json(failedToRead:exit:)` goes to standard output first.
+    static func reading<T>(_ file: String, asJSON: Bool, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exit as ExitCode where asJSON {
+            print(json(failedToRead: file, exit: exit))
+            throw exit
+        }
     }
 
     /// Why `path` names no file a log can be read from, as far as `stat` tells: no such

@@ -56,7 +56,7 @@ struct Compact: ParsableCommand {
                 ReadFailure.report(error, log: log, mapped: mapped)
             }
             if error.code == .diverged {
-                let named = log == "-" ? "LOG" : log.shellWord
+                let named = log.logArgument
                 if error.eventIndex == nil {
                     // Nothing diverged: nothing could be compared (`check` says so too).
                     complain("`selectlog upgrade \(named)` re-records it with this build on purpose")

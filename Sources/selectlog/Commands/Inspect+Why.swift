@@ -22,7 +22,7 @@ extension Inspect {
             if kept.utf8.count + c.utf8.count > describedBytes - 100 { break }
             kept.append(c)
         }
-        let named = log == "-" ? "LOG" : log.shellWord
+        let named = log.logArgument
         return kept + " ... (cut: the event's line is \(bytes) bytes; `selectlog export \(named) --from \(number) --to \(number)` prints it whole)"
     }
 

@@ -59,15 +59,10 @@ struct Inspect: ParsableCommand {
             else if let at, why == nil, history == nil { at }
             else { nil }
         // `--first` needs the events up to its answer, which it finds as it reads.
-        let opened: (reader: LogReader, isScript: Bool, badLine: String?)
-        do {
-            opened = try Session.open(log, upTo: needed, deferringBadLine: first != nil)
-        } catch let exit as ExitCode where json {
-            // Nothing printed yet: a CI job reading the JSON gets an error object.
-            print(CheckOutput.json(failedToRead: log, exit: exit))
-            throw exit
+        // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
+        let (reader, isScript, badLine) = try CheckOutput.reading(log, asJSON: json) {
+            try Session.open(log, upTo: needed, deferringBadLine: first != nil)
         }
-        let (reader, isScript, badLine) = opened
         do {
             if let events {
                 let range = try InspectRange(events, option: "--events", log: log, count: reader.eventCount)

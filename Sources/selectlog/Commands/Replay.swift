@@ -32,15 +32,9 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let expectation: StateExpectation?
-        let state: TableState
-        do {
-            expectation = try expect.map { try Replay.parse($0) }
-            state = try Input.state(of: file, at: at, fromStart: fromStart)
-        } catch let exit as ExitCode where json {
-            // Nothing printed yet: a CI job reading the JSON gets an error object.
-            print(CheckOutput.json(failedToRead: file, exit: exit))
-            throw exit
+        // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
+        let (expectation, state) = try CheckOutput.reading(file, asJSON: json) {
+            (try expect.map { try Replay.parse($0) }, try Input.state(of: file, at: at, fromStart: fromStart))
         }
         guard let expectation else {
             if json {

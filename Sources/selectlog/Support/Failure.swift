@@ -42,4 +42,8 @@ extension String {
         }
         return plain ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
+
+    /// The log named on the command line as a suggested command's argument: `shellWord`,
+    /// or `LOG` for standard input (`-`), which the command has read.
+    var logArgument: String { self == "-" ? "LOG" : shellWord }
 }
