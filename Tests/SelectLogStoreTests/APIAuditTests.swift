@@ -120,6 +120,32 @@ struct APIAuditTests {
         }
     }
 
+    /// CI, 2026-12-06: a test's new log was refused as held by a reader when another test's
+    /// reader of a deleted log had unmapped it, its inode already the new file's, and not
+    /// yet left the registry.
+    @Test("a mapping leaves the registry of what this process reads before it lets go of the file, so a new file on its inode is never refused as in use")
+    func registryEntryGoesFirst() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("m.bin").path
+        try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let registeredAtUnmapping = LockedBox<Bool?>(nil)
+        MappedFile.beforeUnmapping.withLockedValue { hook in
+            hook = { mapped in
+                if mapped == path { registeredAtUnmapping.withLockedValue { $0 = MappedFile.readsPast(0, of: fd) } }
+            }
+        }
+        defer { MappedFile.beforeUnmapping.withLockedValue { $0 = nil } }
+        let file = try MappedFile(path: path)
+        withExtendedLifetime(file) { #expect(MappedFile.readsPast(0, of: fd)) }
+        _ = consume file
+        #expect(registeredAtUnmapping.withLockedValue { $0 } == false)
+        #expect(!MappedFile.readsPast(0, of: fd))
+    }
+
     @Test("a log a LogReader in this process maps is not emptied or cut under what it reads (.inUse, nothing changed); its index and a torn tail are cut")
     func readerOpenInThisProcess() throws {
         let dir = try temporaryDirectory()

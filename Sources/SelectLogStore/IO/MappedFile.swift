@@ -135,12 +135,20 @@ final class MappedFile: @unchecked Sendable {
     /// is read (to cut it there, as another process could).
     static let afterMapping = LockedBox<(@Sendable (String) -> Void)?>(nil)
 
+    /// For tests: called with a file's path as its mapping goes, out of `mapped` already
+    /// and before it is unmapped.
+    static let beforeUnmapping = LockedBox<(@Sendable (String) -> Void)?>(nil)
+
     deinit {
+        // Out of `mapped` while the mapping still holds the file: once it is unmapped (and
+        // the file unlinked) its inode can be a new file's, which a stale entry would keep
+        // from being created or cut (`.inUse` for a file no reader has open).
+        if let key { MappedFile.mapped.withLockedValue { $0.remove(token, of: key) } }
+        MappedFile.beforeUnmapping.withLockedValue { $0 }?(path)
         #if canImport(Glibc)
         if let watchSlot { LogTruncationGuard.unwatch(watchSlot) }
         #endif
         if let base { munmap(base, bytes.count) }
-        if let key { MappedFile.mapped.withLockedValue { $0.remove(token, of: key) } }
     }
 
     /// Whether a read found pages of the mapping gone, the file truncated under it (zeros
