@@ -156,7 +156,7 @@ struct CheckVerdictTests {
         let missing = dir.appendingPathComponent("missing.slog").path
         for (arguments, status, kind) in [(["replay", "--json", bad], 65, "invalidInput"), (["inspect", "--json", bad], 65, "invalidInput"),
                                           (["replay", "--json", missing], 74, "io"), (["inspect", "--json", missing], 74, "io"),
-                                          (["replay", "--json", "--expect", "selected ===", bad], 65, "invalidInput")] {
+                                          (["replay", "--json", "--expect", "selected ===", bad], 64, "usage")] {
             let r = try CLI.run(arguments)
             #expect(r.status == Int32(status), "\(arguments): \(r.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments): \(r.stdout)")

@@ -80,7 +80,7 @@ struct FirstTests {
         #expect(never.status == 1)
         #expect(never.stdout.contains("never holds in the 30000 events"))
         let bad = try CLI.run(["inspect", path, "--first", "pan.kinds == 1"])
-        #expect(bad.status == 65)
+        #expect(bad.status == 64)
         #expect(bad.stderr.contains("column 5: expected a field of pan"))
     }
 

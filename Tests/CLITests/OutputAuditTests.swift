@@ -131,7 +131,7 @@ struct OutputAuditTests {
         for (expression, escaped, shown) in [("true and \u{1B}[2Jx", #""\u001b""#, #"true and \u{1B}[2Jx"#),
                                              ("true and \u{202E}x", #""\u202e""#, #"true and \u{202E}x"#)] {
             let r = try CLI.run(["replay", "Examples/editor-row.jsonl", "--expect", expression])
-            #expect(r.status == 65)
+            #expect(r.status == 64)
             #expect(!r.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, "\(r.stderr)")
             #expect(r.stderr.contains("column 10: unexpected character \(escaped)"), "\(r.stderr)")
             let lines = r.stderr.split(separator: "\n").map(String.init)

@@ -133,7 +133,7 @@ struct ReplayCommandTests {
 
 @Suite("selectlog replay --expect")
 struct ReplayExpectTests {
-    @Test("exit 0 when it holds, 1 when it does not (printing what it read), 65 for a bad expression")
+    @Test("exit 0 when it holds, 1 when it does not (printing what it read), 64 (usage) for a bad expression")
     func exitCodes() throws {
         let file = "Examples/strip-pan-autoscroll.jsonl"
         let holds = try CLI.run(["replay", file, "--expect", "selected contains [0, 14] and pan.autoscroll == \"down\""])
@@ -145,7 +145,7 @@ struct ReplayExpectTests {
         let json = try CLI.run(["replay", file, "--expect", "optionOpen == null", "--json"])
         #expect(json.stdout == "{\"expect\": \"optionOpen == null\", \"at\": 10, \"holds\": true, \"reads\": {\"optionOpen\": null}}\n")
         let bad = try CLI.run(["replay", file, "--expect", "selected contains"])
-        #expect(bad.status == 65)
+        #expect(bad.status == 64)
         #expect(bad.stderr.contains("column 18: expected a field, a literal"), "\(bad.stderr)")
     }
 
@@ -154,7 +154,7 @@ struct ReplayExpectTests {
     func caretUnderTheMistake(_ length: String) throws {
         let expression = length == "short" ? "editing == bogus" : String(repeating: "(", count: 100) + "editing" + String(repeating: ")", count: 100) + "==bogus"
         let r = try CLI.run(["replay", "Examples/editor-row.jsonl", "--expect", expression])
-        #expect(r.status == 65)
+        #expect(r.status == 64)
         let lines = r.stderr.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "\(r.stderr)")
         let shown = Array(lines[1].dropFirst("selectlog:   ".count)), caret = lines[2].dropFirst("selectlog:   ".count)

@@ -151,6 +151,10 @@ struct ShrinkTests {
         #expect(never.status == 1)
         #expect(never.stderr.contains("never holds"))
         let bad = try CLI.run(["shrink", "session.slog", "--expect", "selected contains", "-o", "x.jsonl"], in: dir)
-        #expect(bad.status == 65)
+        #expect(bad.status == 64)
+        let badTest = try CLI.run(["testgen", "session.slog", "--expect", "selected contains", "-o", "T.swift"], in: dir)
+        #expect(badTest.status == 64 && badTest.stderr.contains("--expect: column 18"), "\(badTest.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.jsonl").path))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("T.swift").path))
     }
 }

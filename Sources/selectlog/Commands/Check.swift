@@ -119,9 +119,10 @@ enum CheckOutput {
 
     /// What `replay --json` and `inspect --json` print when FILE could not be read (the
     /// reason is on stderr, before anything went to standard output): `{"file": …,
-    /// "error": {"kind": …, "message": …}}`, of kind "io" (exit 74), "usage" (64) or
-    /// "invalidInput" (65: damaged, no log or script, an invalid line, a newer format, an
-    /// expectation that does not parse), so that a CI job reading the JSON gets an object.
+    /// "error": {"kind": …, "message": …}}`, of kind "io" (exit 74), "usage" (64: an
+    /// expectation that does not parse, `--at` past the end) or "invalidInput" (65:
+    /// damaged, no log or script, an invalid line, a newer format), so that a CI job
+    /// reading the JSON gets an object.
     static func json(failedToRead file: String, exit: ExitCode) -> String {
         var o = ObjectWriter()
         o.string("file", file)

@@ -9,7 +9,7 @@ struct Replay: ParsableCommand {
             Without --json, prints a summary and a text picture of the visible rows. \
             With --expect, checks an expectation on the state (see `StateExpectation` and the README's \
             debugging walkthrough): exit 0 when it holds, 1 when it does not (printing the values \
-            it read), 65 for an expression that does not parse.
+            it read), 64 (usage) for an expression that does not parse.
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
@@ -65,7 +65,8 @@ struct Replay: ParsableCommand {
         if !holds { throw Exit.damaged }
     }
 
-    /// Parses an expectation; a mistake exits 65 with the column and what was expected.
+    /// Parses an expectation; a mistake is the caller's, a usage error (exit 64), shown
+    /// with the column and what was expected.
     /// `text` parsed, or its error on stderr naming `option` (`--expect`, `--first`).
     static func parse(_ text: String, option: String = "--expect") throws -> StateExpectation {
         do {
@@ -86,7 +87,7 @@ struct Replay: ParsableCommand {
             let shown = excerpt(escaped, column: column)
             complain("  \(shown.text)")
             complain("  \(String(repeating: " ", count: max(0, shown.caret - 1)))^")
-            throw Exit.invalidInput
+            throw Exit.usage
         }
     }
 
