@@ -149,6 +149,30 @@ struct ReviewFindingsTests {
         #expect(text.stdout.contains("size        no events") && !text.stdout.contains("bytes/event"), "\(text.stdout)")
     }
 
+    @Test("an empty input is an empty script to the commands that read scripts, said on stderr (a failed upload shows); damage to those that read logs only")
+    func emptyInput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let empty = try CLI.write("", to: "upload.slog", in: dir)
+        let note = "upload.slog: empty (0 bytes): read as a script of no events"
+        for arguments in [["replay", empty], ["replay", empty, "--json"], ["inspect", empty], ["export", empty],
+                          ["record", empty, "-o", dir.appendingPathComponent("r.slog").path]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(note), "\(arguments): \(r.stderr)")
+        }
+        #expect(try CLI.run(["replay", empty, "--json"]).stdout.hasPrefix(#"{"events": 0,"#))
+        // A script with a line, even a blank one, is not empty: no note.
+        let blank = try CLI.write("\n", to: "blank.jsonl", in: dir)
+        #expect(try CLI.run(["replay", blank]).stderr.isEmpty)
+        // Commands that read logs only call it damaged, each with its own exit code.
+        for (arguments, status) in [(["verify", empty], Int32(1)), (["check", empty], 65), (["compact", empty, "-o", dir.appendingPathComponent("c.slog").path], 65)] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == status && (r.stdout + r.stderr).contains("empty file"), "\(arguments): \(r.status) \(r.stdout)\(r.stderr)")
+            #expect(!r.stderr.contains("read as a script"), "\(arguments)")
+        }
+    }
+
     @Test("a log cut inside its file header, in its magic or after it, says the same and names no event")
     func cutHeader() throws {
         let dir = try CLI.temporaryDirectory()

@@ -28,11 +28,20 @@ enum Input {
         let file = try InputFile(path)
         let head = try file.peek(LogFormat.magic.count)
         if isLog(head: head) { return .log(try openLog(file)) }
+        try checkScript(head, path: path)
+        return .script(file)
+    }
+
+    /// Refuses an input that is not a log and no script either (65, saying why, from its
+    /// first bytes), and notes an empty one on stderr: an empty script is valid (no
+    /// events), but an empty input is more often a failed upload or a pipe whose writer
+    /// failed, which a CI job's output should show.
+    static func checkScript(_ head: [UInt8], path: String) throws {
+        if head.isEmpty { complain("\(path): empty (0 bytes): read as a script of no events") }
         if let problem = notAScript(head) {
             complain("\(path): \(problem)")
             throw Exit.invalidInput
         }
-        return .script(file)
     }
 
     /// Why an input that is not a log is no script either, from its first bytes: a
