@@ -86,6 +86,37 @@ struct RepairHintTests {
         }
     }
 
+    @Test("inspect --json ends with an error object when a view meets damage after the log was opened: alone, or after the JSON Lines of the events read before it")
+    func damageAsJSON() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (log, victim) = try damagedLog(in: dir)
+        for view in [["--events", "0..3000"], ["--at", "3000"], ["--history", "0,1"], ["--diff", "0..3000"]] {
+            let r = try CLI.run(["inspect", log, "--json"] + view)
+            #expect(r.status == 65, "\(view): \(r.stderr)")
+            let lines = r.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            // Every line is an object; the last is the error, naming the damaged record.
+            #expect(!lines.isEmpty && lines.allSatisfy { $0 != nil }, "\(view): \(r.stdout.suffix(300))")
+            let error = try #require(lines.last??["error"] as? [String: Any], "\(view): \(r.stdout.suffix(300))")
+            #expect(lines.last??["file"] as? String == log)
+            #expect(error["kind"] as? String == "damaged", "\(view): \(error)")
+            #expect(error["offset"] as? Int == victim.offset, "\(view): \(error)")
+            #expect((error["message"] as? String)?.isEmpty == false)
+            if view[0] == "--events" {
+                // The events before the damaged batch, numbered from 1, then the error.
+                #expect(lines.count == victim.header.firstEvent + 1, "\(r.stdout.suffix(300))")
+                #expect(lines.dropLast().last??["index"] as? Int == victim.header.firstEvent)
+            } else {
+                #expect(lines.count == 1, "\(view): \(r.stdout.suffix(300))")
+            }
+        }
+        // The text listing, too, shows every event before the damage (it lost the ones
+        // still buffered when the read failed).
+        let text = try CLI.run(["inspect", log, "--events", "0..3000"])
+        #expect(text.status == 65)
+        #expect(text.stdout.split(separator: "\n").count == victim.header.firstEvent, "\(text.stdout.suffix(300))")
+    }
+
     @Test("a piped damaged log: the hint says to save it to a file first (verify --repair refuses a pipe)")
     func pipedDamage() throws {
         let dir = try CLI.temporaryDirectory()

@@ -164,20 +164,39 @@ enum CheckOutput {
         var o = ObjectWriter()
         o.string("log", log)
         o.raw("same", "null")
+        o.raw("error", object(error, kind: given))
+        o.raw("tornTail", TornTailJSON.object(tornTail))
+        return o.text
+    }
+
+    /// `error` as an object: its kind, byte offset, event (1-based; null when it names
+    /// none) and message.
+    static func object(_ error: LogError, kind given: String? = nil) -> String {
         var e = ObjectWriter()
         let coded = switch error.code {
         case .io, .syncFailed: "io"
         case .notALog: "notALog"
         case .unsupported: "unsupported"
         case .invalidEvent: "invalidEvent"
+        case .outOfRange: "usage"
         default: "damaged"
         }
         e.string("kind", given ?? coded)
         e.raw("offset", error.offset.map { String($0) } ?? "null")
-        e.raw("event", error.eventIndex.map { String($0 + 1) } ?? "null")
+        // An out-of-range error's index is the count asked for, not an event.
+        e.raw("event", error.code == .outOfRange ? "null" : error.eventIndex.map { String($0 + 1) } ?? "null")
         e.string("message", error.message)
-        o.raw("error", e.text)
-        o.raw("tornTail", TornTailJSON.object(tornTail))
+        return e.text
+    }
+
+    /// What `inspect --json` prints when a view fails after the log was opened (damage
+    /// found by the read that reaches it): `{"file": …, "error": {kind, offset, event,
+    /// message}}`, on a line of its own. A view that lists events as JSON Lines
+    /// (`--events`) ends with it, after the events read before the damage.
+    static func json(file: String, failedWith error: LogError) -> String {
+        var o = ObjectWriter()
+        o.string("file", file)
+        o.raw("error", object(error))
         return o.text
     }
 

@@ -8,6 +8,8 @@ extension Inspect {
     func listEvents(_ reader: LogReader, _ range: InspectRange) throws {
         var state = try reader.state(at: range.from)
         var out = OutputBuffer()
+        // Also when a read fails part-way: the events listed before the damage are shown.
+        defer { out.flush() }
         try reader.forEachEvent(from: range.from, to: range.to) { (i, e) throws(LogError) -> Bool in
             let before = state
             try reader.apply(e, index: i, to: &state)
@@ -29,7 +31,6 @@ extension Inspect {
             }
             return true
         }
-        out.flush()
     }
 
     // MARK: Diff

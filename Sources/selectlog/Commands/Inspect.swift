@@ -35,7 +35,7 @@ struct Inspect: ParsableCommand {
     @Option(help: ArgumentHelp("The first event after which an expectation holds (0: before any), its gesture, and the table before and after.", valueName: "expr"))
     var first: String?
 
-    @Flag(help: "Machine-readable output ({\"file\", \"error\": {kind, message}} when LOG cannot be read).")
+    @Flag(help: "Machine-readable output (a failure ends it with {\"file\", \"error\": {kind, message, …}}).")
     var json = false
 
     func validate() throws {
@@ -97,6 +97,7 @@ struct Inspect: ParsableCommand {
             }
         } catch let error as LogError {
             ReadFailure.report(error, log: log, mapped: reader.path, isLog: !isScript)
+            if json { print(CheckOutput.json(file: log, failedWith: error)) }
             throw error.code == .outOfRange ? Exit.usage : Exit.invalidInput
         }
     }
