@@ -87,4 +87,24 @@ struct CLI {
         try Data(text.utf8).write(to: url)
         return url.path
     }
+
+    /// Writes `data` to a child's standard input (closing it after, when `closing`) from
+    /// a thread of its own that blocks SIGPIPE: a child that ends before it reads all of
+    /// it cannot end the test process, and no signal's disposition changes for the
+    /// process (an ignored SIGPIPE would be inherited by every child spawned after). The
+    /// signal is directed at that thread, and dropped when it ends. Waits until the
+    /// bytes are written, or the pipe closed, unless not `waiting`.
+    static func feed(_ handle: FileHandle, _ data: Data, closing: Bool = false, waiting: Bool = true) {
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var pipe = sigset_t()
+            sigemptyset(&pipe)
+            sigaddset(&pipe, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipe, nil)
+            try? handle.write(contentsOf: data)
+            if closing { try? handle.close() }
+            written.signal()
+        }
+        if waiting { written.wait() }
+    }
 }

@@ -97,7 +97,7 @@ struct ForcedOutputTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // A session that is still arriving: the recorder is writing its new log.
-        input.fileHandleForWriting.write(Data((0..<2000).map { _ in "{\"type\": \"tick\", \"t\": 1}\n" }.joined().utf8))
+        CLI.feed(input.fileHandleForWriting, Data((0..<2000).map { _ in "{\"type\": \"tick\", \"t\": 1}\n" }.joined().utf8))
         let deadline = Date().addingTimeInterval(20)
         while try leftovers(in: dir, keeping: ["old.slog"]).filter({ $0.hasPrefix("old.slog.new-") }).isEmpty, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)

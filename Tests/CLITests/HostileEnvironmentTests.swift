@@ -143,7 +143,7 @@ struct HostileEnvironmentTests {
         try process.run()
         // Half the log, and the pipe kept open: the command waits for the rest.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
-        input.fileHandleForWriting.write(bytes.prefix(bytes.count / 2))
+        CLI.feed(input.fileHandleForWriting, bytes.prefix(bytes.count / 2))
         // Deadlines, not counts of sleeps: on a loaded machine the command can take
         // seconds to start, and a sleep can last far longer than it asks.
         var copying = false

@@ -22,14 +22,8 @@ struct HostileInputTests {
         process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
         try process.run()
         if let input {
-            // Write from another thread: the child may not read it all (it can stop at an error).
-            let writer = inPipe.fileHandleForWriting
-            let data = Data(input)
-            Thread.detachNewThread {
-                signal(SIGPIPE, SIG_IGN)
-                try? writer.write(contentsOf: data)
-                try? writer.close()
-            }
+            // Not waited for: the child may not read it all (it can stop at an error).
+            CLI.feed(inPipe.fileHandleForWriting, Data(input), closing: true, waiting: false)
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
@@ -283,7 +277,7 @@ struct HostileInputTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = err
         try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data("{\"type\": \"tick\"}\n{\"type\": \"tick\",\n".utf8))
+        CLI.feed(input.fileHandleForWriting, Data("{\"type\": \"tick\"}\n{\"type\": \"tick\",\n".utf8))
         // The pipe stays open: a reader that waits for the end of its input never answers.
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(20_000) }

@@ -250,8 +250,18 @@ struct OneWriterTests {
         try recorder.append(.tick)
         // A child forked by any thread of the process (a `Process` spawned elsewhere)
         // shares the recorder's open file until it execs or exits: here it only sleeps.
+        // It keeps only the log's descriptors: the pipes and locks that tests running
+        // beside this one hold would stay open in it while it sleeps, and their ends
+        // would not see the close they wait for.
+        var log = stat()
+        try #require(stat(path, &log) == 0)
+        let others = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }.filter { fd in
+            var info = stat()
+            return fd > 2 && (fstat(fd, &info) != 0 || info.st_dev != log.st_dev || info.st_ino != log.st_ino)
+        }
         let child = fork()
         if child == 0 {
+            for fd in others { close(fd) }
             usleep(2_000_000)
             _exit(0)
         }
