@@ -171,7 +171,10 @@ public enum LogTruncationGuard {
                 let start = regions[2 &* slot].load(ordering: .acquiring)
                 guard start != 0, at >= start else { continue }
                 let end = regions[2 &* slot &+ 1].load(ordering: .acquiring)
-                guard at < end else { continue }
+                // The start read again: a slot given up and taken by another mapping
+                // between the two loads would pair one mapping's start with the other's
+                // end, and the zeros would go over memory neither holds.
+                guard at < end, regions[2 &* slot].load(ordering: .acquiring) == start else { continue }
                 // Zeros from the faulting page to the mapping's end: what follows the
                 // cut is gone too, and one fault answers for all of it.
                 let page = at & ~pageMask.load(ordering: .relaxed)
