@@ -173,6 +173,41 @@ struct ReviewFindingsTests {
         }
     }
 
+    @Test("a view that names its last event answers from a pipe that never ends, reading no further", arguments: [
+        ["export", "-", "--to", "3"], ["replay", "-", "--at", "2"], ["inspect", "-", "--events", "1..4"],
+        ["inspect", "-", "--diff", "0..2"], ["view", "-", "--to", "3", "-o", "OUT"],
+    ])
+    func endlessPipe(arguments: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("v.html").path
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments.map { $0 == "OUT" ? page : $0 }
+        let input = Pipe(), out = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Lines enough for every view, and the pipe kept open, as `tail -f` keeps it.
+        CLI.feed(input.fileHandleForWriting, Data(String(repeating: "{\"type\": \"tick\", \"t\": 5}\n", count: 200).utf8))
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let answered = !process.isRunning
+        if !answered { process.terminate() }
+        try? input.fileHandleForWriting.close()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(answered, "\(arguments) waited for the end of its input")
+        #expect(process.terminationStatus == 0)
+        switch arguments[0] {
+        case "export": #expect(stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count == 3, "\(stdout)")
+        case "replay": #expect(stdout.hasPrefix("events  2 | t 5 ms"), "\(stdout)")
+        case "view": #expect(FileManager.default.fileExists(atPath: page))
+        default: #expect(!stdout.isEmpty)
+        }
+    }
+
     @Test("a log cut inside its file header, in its magic or after it, says the same and names no event")
     func cutHeader() throws {
         let dir = try CLI.temporaryDirectory()

@@ -51,6 +51,7 @@ enum Session {
                 failure = message
                 return true
             }) { line, event in
+                guard Input.readsOn(in: file, needsMore: needed.map { recorder.eventCount < $0 } ?? true) else { return false }
                 do throws(LogError) {
                     try recorder.append(event)
                     return true

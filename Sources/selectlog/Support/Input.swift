@@ -97,7 +97,8 @@ enum Input {
     /// events. A bad line after those events is noted on standard error and the state
     /// is the answer, as `inspect` and `export` answer a view that ends before it; a bad
     /// line the answer needs (within `at` events, or anywhere without `at`) exits 65
-    /// naming it. `at` past the script's end is a usage error.
+    /// naming it. `at` past the script's end is a usage error. A pipe or a device is
+    /// read only up to `at` events (`readsOn(in:needsMore:)`).
     static func state(ofScript file: InputFile, at: Int?) throws -> TableState {
         var state = TableState()
         var answer: TableState? = at == 0 ? state : nil
@@ -107,6 +108,7 @@ enum Input {
             failure = message
             return true
         }) { line, event in
+            guard readsOn(in: file, needsMore: at.map { count < $0 } ?? true) else { return false }
             do throws(InvalidEvent) {
                 try state.applyDiscardingChanges(event)
             } catch {
@@ -130,6 +132,14 @@ enum Input {
             throw Exit.usage
         }
         return answer ?? state
+    }
+
+    /// Whether a view reads on in `file` once it has every event it needs (`needsMore`
+    /// false): a regular file to its end, so that a bad line after them is noted; a pipe
+    /// or a device no further, so that an endless stream (`tail -f`, a live app's output)
+    /// is answered.
+    static func readsOn(in file: InputFile, needsMore: Bool) -> Bool {
+        needsMore || file.kind == .regular
     }
 
     /// The note for a script's bad line after the events a view needs (`replay --at`,

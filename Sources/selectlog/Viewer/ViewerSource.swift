@@ -22,6 +22,7 @@ enum ViewerSource {
                 failure = message
                 return true
             }) { line, event in
+                guard Input.readsOn(in: file, needsMore: buffer.needsEvents(past: buffer.count)) else { return false }
                 do throws(ScriptError) {
                     try buffer.append(event, line: line)
                 } catch {
