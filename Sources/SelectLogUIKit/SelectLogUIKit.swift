@@ -77,12 +77,21 @@ public final class TableViewForwarder: NSObject {
 
     /// Forwards `tableView`'s taps and pans to `recorder`. A pan left active by a
     /// session that ended mid-gesture (a log resumed after a crash) is cancelled first:
-    /// its touches are gone, and the next `panBegan` would be refused.
-    public init(tableView: UITableView, recorder: Recorder) {
+    /// its touches are gone, and the next `panBegan` would be refused. `onRefused` is
+    /// set before that, so that a refusal of the cancellation (a recorder that has
+    /// failed) reaches it too.
+    public init(tableView: UITableView, recorder: Recorder, onRefused: ((Event, LogError) -> Void)? = nil) {
         self.recorder = recorder
         self.tableView = tableView
+        self.onRefused = onRefused
         super.init()
-        if recorder.state.pan != nil { _ = try? recorder.append(.panCancelled) }
+        if recorder.state.pan != nil {
+            do throws(LogError) {
+                _ = try recorder.append(.panCancelled)
+            } catch {
+                onRefused?(.panCancelled, error)
+            }
+        }
         // The mirror selects and deselects exactly the rows an event changed. In UIKit's
         // single-selection modes `selectRow` would also deselect every other row, so a
         // selection of several rows (a pan, `selectAll`) would show as its last row.
@@ -98,17 +107,17 @@ public final class TableViewForwarder: NSObject {
     }
 
     /// Called with each event the forwarder's own recognizers and display link sent that
-    /// the recorder refused, and why (a `LogError`): an event the engine finds invalid (a `panEnded` the
+    /// the recorder refused, and why: an event the engine finds invalid (a `panEnded` the
     /// app already sent, an `undo` during a pan), or a recorder that has failed or been
     /// closed (`LogError`). Nothing was applied or recorded for it. By default such an
     /// event is dropped without a word; set this to log it or to stop the session, so
     /// that a hole in a recording does not go unnoticed. Events sent with `apply(_:)`
     /// throw instead.
-    public var onRefused: ((Event, any Error) -> Void)?
+    public var onRefused: ((Event, LogError) -> Void)?
 
     /// Records `event` (stamped by the recorder's clock) and mirrors its changes.
     @discardableResult
-    public func apply(_ event: Event) throws -> TableChanges {
+    public func apply(_ event: Event) throws(LogError) -> TableChanges {
         let changes = try recorder.append(event)
         mirror(changes)
         return changes
@@ -117,7 +126,7 @@ public final class TableViewForwarder: NSObject {
     /// `apply(_:)` for the recognizers and the display link, which have no caller to
     /// throw to: a refusal goes to `onRefused`.
     private func forward(_ event: Event) {
-        do {
+        do throws(LogError) {
             try apply(event)
         } catch {
             onRefused?(event, error)
