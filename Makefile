@@ -68,6 +68,7 @@ test: deps viewer-deps doc-coverage
 	$(TEST_BUILD) run --skip-build $(TEST_FLAGS) EmbeddingExample
 	$(MAKE) test-nozstd NOZSTD_TESTS='$(NOZSTD_QUICK)' NOZSTD_SKIP='$(NOZSTD_SKIP)|$(NOZSTD_QUICK_SKIP)'
 	$(MAKE) fuzz-smoke SELECTLOG=.build-test/release/selectlog
+	Tools/independent-reader/check.sh .build-test/release/selectlog
 
 test-build: deps
 	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
@@ -139,6 +140,12 @@ cost-audit: deps
 crash-test: deps
 	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
 	CRASH_KILLS=$(N) $(TEST_BUILD) test --skip-build $(TEST_FLAGS) --filter CrashTests
+
+# The log format read by a second implementation written from docs/LOG-FORMAT.md alone
+# (Tools/independent-reader), compared with `selectlog export` on 39 logs (part of make test).
+.PHONY: conformance
+conformance: build
+	Tools/independent-reader/check.sh .build/debug/selectlog
 
 # DocC documentation of the two libraries (swift-docc-plugin); any DocC warning fails it.
 # Output: .build/plugins/Swift-DocC/outputs/{SelectLog,SelectLogStore}.doccarchive.

@@ -64,13 +64,14 @@ public final class Recorder: Sendable {
         /// last checkpoint, so that a large table's snapshots (thousands of row heights)
         /// stay a small part of the log. Off: a checkpoint at every multiple.
         public var putsOffLargeCheckpoints = true
-        /// The zstd level for checkpoints and batches, from -131,072 (fastest) to 22
-        /// (ignored in a build without zstd, which stores batches and range-codes
-        /// checkpoints).
+        /// The zstd level for checkpoints, from -131,072 (fastest) to 22 (ignored in a
+        /// build without zstd, which range-codes them; batches are range-coded in every
+        /// build, and zstd does not shrink them).
         public var compressionLevel: Int32 = 6
         /// Write without zstd even where it exists, exactly as a build without zstd (an
-        /// iOS app) does: batches stored, checkpoints range-coded (from format version 5);
-        /// `selectlog compact` compresses them with zstd later. A log made without zstd
+        /// iOS app) does: checkpoints range-coded rather than zstd-compressed (batches are
+        /// range-coded in every build); `selectlog compact` compresses the checkpoints with
+        /// zstd later. A log made without zstd
         /// stays without it when it is reopened for appending, whatever this says.
         public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
@@ -113,7 +114,8 @@ public final class Recorder: Sendable {
     ///
     /// A file already at `path` is an error (`.alreadyExists`) unless
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
-    /// the user just reported. In a build without zstd the batches are stored uncompressed.
+    /// the user just reported. In a build without zstd the checkpoints are range-coded
+    /// rather than zstd-compressed.
     /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`), nor one
     /// a `LogReader` in this process has open (`.inUse`: emptied under the reader's
     /// mapping, its next read would raise SIGBUS); close the reader (`LogReader.close()`) or let it go first.
