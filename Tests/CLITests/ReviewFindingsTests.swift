@@ -173,11 +173,10 @@ struct ReviewFindingsTests {
         }
     }
 
-    @Test("a view that names its last event answers from a pipe that never ends, reading no further", arguments: [
-        ["export", "-", "--to", "3"], ["replay", "-", "--at", "2"], ["inspect", "-", "--events", "1..4"],
-        ["inspect", "-", "--diff", "0..2"], ["view", "-", "--to", "3", "-o", "OUT"],
-    ])
-    func endlessPipe(arguments: [String]) throws {
+    @Test("a view that names its last event answers from a pipe that stays open, holding exactly its events or more, reading no further",
+          arguments: [["export", "-", "--to", "3"], ["replay", "-", "--at", "2"], ["replay", "-", "--at", "0"], ["inspect", "-", "--events", "1..4"],
+                      ["inspect", "-", "--diff", "0..2"], ["view", "-", "--to", "3", "-o", "OUT"]], [false, true])
+    func endlessPipe(arguments: [String], more: Bool) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("v.html").path
@@ -189,8 +188,11 @@ struct ReviewFindingsTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Lines enough for every view, and the pipe kept open, as `tail -f` keeps it.
-        CLI.feed(input.fileHandleForWriting, Data(String(repeating: "{\"type\": \"tick\", \"t\": 5}\n", count: 200).utf8))
+        // The events the view needs (the number its range or position ends at; at least
+        // one, as the input is told a log or a script by its first bytes), or many more,
+        // and the pipe kept open, as `tail -f` keeps it.
+        let needed = Int(arguments[3].split(separator: ".").last ?? "") ?? 0
+        CLI.feed(input.fileHandleForWriting, Data(String(repeating: "{\"type\": \"tick\", \"t\": 5}\n", count: more ? 200 : max(needed, 1)).utf8))
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         let answered = !process.isRunning
@@ -200,11 +202,15 @@ struct ReviewFindingsTests {
         process.waitUntilExit()
         #expect(answered, "\(arguments) waited for the end of its input")
         #expect(process.terminationStatus == 0)
+        let lines = stdout.split(separator: "\n")
         switch arguments[0] {
-        case "export": #expect(stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count == 3, "\(stdout)")
-        case "replay": #expect(stdout.hasPrefix("events  2 | t 5 ms"), "\(stdout)")
+        case "export": #expect(lines.filter { $0.hasPrefix("{") }.count == 3, "\(stdout)")
+        case "replay": #expect(stdout.hasPrefix("events  \(needed) | t \(needed == 0 ? 0 : 5) ms"), "\(stdout)")
         case "view": #expect(FileManager.default.fileExists(atPath: page))
-        default: #expect(!stdout.isEmpty)
+        case "inspect" where arguments[2] == "--events":
+            // Events 2 through 4, numbered.
+            #expect(lines.count == 3 && lines.allSatisfy { $0.contains("tick") } && lines.last?.contains(" 4 ") == true, "\(stdout)")
+        default: #expect(stdout.hasPrefix("after 0 events -> after 2 events: "), "\(stdout)")
         }
     }
 

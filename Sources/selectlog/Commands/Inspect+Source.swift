@@ -50,8 +50,7 @@ enum Session {
                 guard deferringBadLine || needed.map({ $0 <= recorder.eventCount }) == true else { return false }
                 failure = message
                 return true
-            }) { line, event in
-                guard Input.readsOn(in: file, needsMore: needed.map { recorder.eventCount < $0 } ?? true) else { return false }
+            }, needsMore: { needed.map { recorder.eventCount < $0 } ?? true }) { line, event in
                 do throws(LogError) {
                     try recorder.append(event)
                     return true

@@ -98,7 +98,7 @@ enum Input {
     /// is the answer, as `inspect` and `export` answer a view that ends before it; a bad
     /// line the answer needs (within `at` events, or anywhere without `at`) exits 65
     /// naming it. `at` past the script's end is a usage error. A pipe or a device is
-    /// read only up to `at` events (`readsOn(in:needsMore:)`).
+    /// read only up to `at` events (`forEachScriptEvent`'s `needsMore`).
     static func state(ofScript file: InputFile, at: Int?) throws -> TableState {
         var state = TableState()
         var answer: TableState? = at == 0 ? state : nil
@@ -107,8 +107,7 @@ enum Input {
         try forEachScriptEvent(file, stopsAt: { message in
             failure = message
             return true
-        }) { line, event in
-            guard readsOn(in: file, needsMore: at.map { count < $0 } ?? true) else { return false }
+        }, needsMore: { at.map { count < $0 } ?? true }) { line, event in
             do throws(InvalidEvent) {
                 try state.applyDiscardingChanges(event)
             } catch {
@@ -134,14 +133,6 @@ enum Input {
         return answer ?? state
     }
 
-    /// Whether a view reads on in `file` once it has every event it needs (`needsMore`
-    /// false): a regular file to its end, so that a bad line after them is noted; a pipe
-    /// or a device no further, so that an endless stream (`tail -f`, a live app's output)
-    /// is answered.
-    static func readsOn(in file: InputFile, needsMore: Bool) -> Bool {
-        needsMore || file.kind == .regular
-    }
-
     /// The note for a script's bad line after the events a view needs (`replay --at`,
     /// `inspect`, `export`), which answers from the `count` events before it.
     static func noteBadLine(_ failure: String, eventsBefore count: Int) {
@@ -158,15 +149,23 @@ enum Input {
     /// `forEachScriptEvent(_:_:)` on an input already open (and perhaps sniffed).
     /// `stopsAt`, given a line that is not a valid event (its message, naming the file
     /// and the line), returns true to end the walk there without an error.
-    static func forEachScriptEvent(_ file: InputFile, stopsAt: ((String) -> Bool)? = nil,
+    ///
+    /// `needsMore` says whether the caller's view needs another event. A regular file is
+    /// read to its end whatever it says, so that a bad line after the events a view needs
+    /// is noted; a pipe or a device is read no further once it says no (checked before
+    /// every read and after every event), so that an endless stream (`tail -f`, a live
+    /// app's output) is answered, and one that holds just those events is not waited on.
+    static func forEachScriptEvent(_ file: InputFile, stopsAt: ((String) -> Bool)? = nil, needsMore: (() -> Bool)? = nil,
                                    _ body: (Int, TimedEvent) throws -> Bool) throws {
         var reader = ScriptReader()
+        let done: () -> Bool = file.kind == .regular ? { false } : { needsMore.map { !$0() } ?? false }
         while true {
+            if done() { return }
             let chunk = try file.read(upTo: 1 << 20)
             if let chunk { reader.append(chunk) } else { reader.finish() }
             do {
                 while let (line, event) = try reader.nextEvent() {
-                    if try !body(line, event) { return }
+                    if try !body(line, event) || done() { return }
                 }
             } catch let error as ScriptError {
                 if let stopsAt, stopsAt("\(file.path): \(error)") { return }

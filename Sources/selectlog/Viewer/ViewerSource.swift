@@ -21,8 +21,7 @@ enum ViewerSource {
             try Input.forEachScriptEvent(file, stopsAt: { message in
                 failure = message
                 return true
-            }) { line, event in
-                guard Input.readsOn(in: file, needsMore: buffer.needsEvents(past: buffer.count)) else { return false }
+            }, needsMore: { buffer.needsEvents(past: buffer.count) }) { line, event in
                 do throws(ScriptError) {
                     try buffer.append(event, line: line)
                 } catch {
