@@ -154,9 +154,15 @@ struct CheckVerdictTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n{\"type\": \"undo\", \"t\": -1}\n", to: "bad.jsonl", in: dir)
         let missing = dir.appendingPathComponent("missing.slog").path
+        let example = CLI.root.appendingPathComponent("Examples/editor-row.jsonl").path
         for (arguments, status, kind) in [(["replay", "--json", bad], 65, "invalidInput"), (["inspect", "--json", bad], 65, "invalidInput"),
                                           (["replay", "--json", missing], 74, "io"), (["inspect", "--json", missing], 74, "io"),
-                                          (["replay", "--json", "--expect", "selected ===", bad], 64, "usage")] {
+                                          (["replay", "--json", "--expect", "selected ===", bad], 64, "usage"),
+                                          // Views that refuse after FILE was read, before they print.
+                                          (["inspect", "--json", example, "--at", "99999"], 64, "usage"),
+                                          (["inspect", "--json", example, "--events", "0..99999"], 64, "usage"),
+                                          (["inspect", "--json", example, "--first", "selected ==="], 64, "usage"),
+                                          (["inspect", "--json", bad, "--first", "undo > 0"], 65, "invalidInput")] {
             let r = try CLI.run(arguments)
             #expect(r.status == Int32(status), "\(arguments): \(r.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments): \(r.stdout)")

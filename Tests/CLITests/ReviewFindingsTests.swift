@@ -214,6 +214,30 @@ struct ReviewFindingsTests {
         }
     }
 
+    @Test("a mistake in --first is found before the input is read: at once on a pipe that sends nothing and stays open")
+    func firstParsedFirst() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["inspect", "-", "--first", "selected ===", "--json"]
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let answered = !process.isRunning
+        if !answered { process.terminate() }
+        try? input.fileHandleForWriting.close()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(answered, "waited for the input before parsing --first")
+        #expect(process.terminationStatus == 64)
+        #expect(stderr.contains("--first: column 12"), "\(stderr)")
+        #expect(stdout.contains(#""kind": "usage""#), "\(stdout)")
+    }
+
     @Test("a log cut inside its file header, in its magic or after it, says the same and names no event")
     func cutHeader() throws {
         let dir = try CLI.temporaryDirectory()

@@ -7,8 +7,8 @@ extension Inspect {
     /// forward replay that evaluates the expectation on the state after every event.
     /// `badLine`: a script's invalid line after the events `reader` holds, noted when the
     /// answer comes before it (as `replay --at N` notes it) and the error when not.
-    func first(_ reader: LogReader, _ text: String, badLine: String? = nil) throws {
-        let expectation = try Replay.parse(text, option: "--first")
+    func first(_ reader: LogReader, _ expectation: StateExpectation, badLine: String? = nil) throws {
+        let text = expectation.text
         var state = TableState()
         var found: Int? = expectation.holds(in: state) ? 0 : nil
         if found == nil {

@@ -58,10 +58,14 @@ struct Inspect: ParsableCommand {
             else if let diff { try InspectRange.bounds(diff, option: "--diff").to }
             else if let at, why == nil, history == nil { at }
             else { nil }
-        // `--first` needs the events up to its answer, which it finds as it reads.
+        // `--first` needs the events up to its answer, which it finds as it reads. Its
+        // expectation is parsed first: a mistake in it is found at once (64), however long
+        // (or endless) the input.
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
-        let (reader, isScript, badLine) = try CheckOutput.reading(log, asJSON: json) {
-            try Session.open(log, upTo: needed, deferringBadLine: first != nil)
+        let (expectation, reader, isScript, badLine) = try CheckOutput.reading(log, asJSON: json) {
+            let expectation = try first.map { try Replay.parse($0, option: "--first") }
+            let (reader, isScript, badLine) = try Session.open(log, upTo: needed, deferringBadLine: first != nil)
+            return (expectation, reader, isScript, badLine)
         }
         do {
             if let events {
@@ -76,8 +80,8 @@ struct Inspect: ParsableCommand {
                 try showDiff(reader, try InspectRange(diff, option: "--diff", log: log, count: reader.eventCount))
             } else if let history {
                 try self.history(reader, history)
-            } else if let first {
-                try self.first(reader, first, badLine: badLine)
+            } else if let expectation {
+                try self.first(reader, expectation, badLine: badLine)
             } else if let why {
                 try explain(reader, what: why)
             } else if let at {
@@ -99,6 +103,11 @@ struct Inspect: ParsableCommand {
             ReadFailure.report(error, log: log, mapped: reader.path, isLog: !isScript)
             if json { print(CheckOutput.json(file: log, failedWith: error)) }
             throw error.code == .outOfRange ? Exit.usage : Exit.invalidInput
+        } catch let exit as ExitCode where json && exit != Exit.damaged {
+            // A view that refused before printing (`--at` or a range past the end, a
+            // script's bad line the answer needs); exit 1 is an answer, printed already.
+            print(CheckOutput.json(failedToRead: log, exit: exit))
+            throw exit
         }
     }
 
