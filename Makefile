@@ -142,7 +142,7 @@ crash-test: deps
 	CRASH_KILLS=$(N) $(TEST_BUILD) test --skip-build $(TEST_FLAGS) --filter CrashTests
 
 # The log format read by a second implementation written from docs/LOG-FORMAT.md alone
-# (Tools/independent-reader), compared with `selectlog export` on 39 logs (part of make test).
+# (Tools/independent-reader), compared with `selectlog export` on the logs check.sh makes (part of make test).
 .PHONY: conformance
 conformance: build
 	Tools/independent-reader/check.sh .build/debug/selectlog

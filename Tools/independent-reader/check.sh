@@ -17,7 +17,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 logs=()  # "name path", in order
 
-add() { logs+=("$1 $2"); }
+# A log made here that is missing or empty would be refused by both sides alike, and
+# compare as the same: it stops the check instead.
+add() { [ -s "$2" ] || die "$1: $2 was not made, or is empty"; logs+=("$1 $2"); }
+# The logs both sides must refuse (forged seeds); any other refusal is a difference.
+refusable=" seed-checkpoint-claims-730MB seed-snapshot-claims-rows "
 synth() {  # NAME GENERATOR EVENTS [OPTION...]
     local name=$1 gen=$2 n=$3
     shift 3
@@ -136,8 +140,17 @@ for entry in "${logs[@]}"; do
     if [ "$rr" != "$re" ]; then
         result="DIFF" why="exit status: reader $rr, export $re ($(head -c 160 "$work/reader.err"))"
     elif [ "$re" != 0 ]; then
-        # A refused log (damage, a newer format): both say so; their stderr differs by design.
-        result="same" why="refused (both exit $re)"
+        # A refused log: both must name the same byte offset and intact event count (their
+        # words differ by design), and only the forged seeds may be refused at all.
+        at_reader=$(sed -n 's/.*at offset \([0-9]*\): .*; \([0-9]*\) intact events\{0,1\}.*/\1 \2/p' "$work/reader.err" | head -n 1)
+        at_export=$(sed -n 's/.*byte offset \([0-9]*\): .*(\([0-9]*\) intact events\{0,1\} before it).*/\1 \2/p' "$work/export.err" | head -n 1)
+        if [[ $refusable != *" $name "* ]]; then
+            result="DIFF" why="refused by both (exit $re), and it should not be: $(head -c 160 "$work/export.err")"
+        elif [ -z "$at_reader" ] || [ "$at_reader" != "$at_export" ]; then
+            result="DIFF" why="refused at different places (offset, intact events): reader '$at_reader', export '$at_export'"
+        else
+            result="same" why="refused by both (exit $re) at offset ${at_reader% *}, ${at_reader#* } intact events"
+        fi
     elif ! cmp -s "$work/reader.out" "$work/export.out"; then
         k=$(python3 -c '
 import itertools, sys
