@@ -3,7 +3,8 @@ import PackageDescription
 
 // libzstd is a system library: Linux has it (libzstd-dev), macOS with Homebrew's zstd,
 // and the iOS, tvOS, watchOS and visionOS SDKs have none. Where CZstd is left out the
-// store writes the same format with its batches stored uncompressed.
+// store writes the same format with its checkpoints range-coded instead of zstd-compressed
+// (batches are range-coded in every build).
 // `SELECTLOG_WITHOUT_ZSTD=1 swift build` leaves it out on Linux too, exactly as an iOS
 // build does, so that configuration is built and tested here (`make test`).
 let withoutZstd = Context.environment["SELECTLOG_WITHOUT_ZSTD"].map { !$0.isEmpty && $0 != "0" } ?? false

@@ -14,7 +14,7 @@ private func bundledExamples() throws -> [URL] {
     return out.sorted { $0.path < $1.path }
 }
 
-/// Records `script` with its batches stored uncompressed, exactly as a build without zstd does.
+/// Records `script` without zstd (checkpoints range-coded), exactly as a build without zstd does.
 private func recordStored(_ script: URL, to path: String) throws -> TableState {
     let parsed = try Script(bytes: Data(contentsOf: script))
     var options = Recorder.Options()

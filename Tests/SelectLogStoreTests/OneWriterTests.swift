@@ -250,18 +250,36 @@ struct OneWriterTests {
         try recorder.append(.tick)
         // A child forked by any thread of the process (a `Process` spawned elsewhere)
         // shares the recorder's open file until it execs or exits: here it only sleeps.
-        // It keeps only the log's descriptors: the pipes and locks that tests running
-        // beside this one hold would stay open in it while it sleeps, and their ends
-        // would not see the close they wait for.
+        // It keeps only the log's descriptors, found before the fork: the pipes and locks
+        // that tests running beside this one hold (even those opened after the list was
+        // made) would stay open in it while it sleeps, and their ends would not see the
+        // close they wait for. The child closes every other descriptor below 2^16 in a
+        // loop of integer arithmetic, calling nothing but close, usleep and _exit.
         var log = stat()
         try #require(stat(path, &log) == 0)
-        let others = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }.filter { fd in
+        let keep = UnsafeMutablePointer<Int32>.allocate(capacity: 16)
+        defer { keep.deallocate() }
+        var kept = 0
+        for fd in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap({ Int32($0) }) where kept < 16 {
             var info = stat()
-            return fd > 2 && (fstat(fd, &info) != 0 || info.st_dev != log.st_dev || info.st_ino != log.st_ino)
+            if fstat(fd, &info) == 0, info.st_dev == log.st_dev, info.st_ino == log.st_ino {
+                keep[kept] = fd
+                kept += 1
+            }
         }
+        try #require(kept > 0, "the recorder's descriptor of the log")
         let child = fork()
         if child == 0 {
-            for fd in others { close(fd) }
+            var fd: Int32 = 3
+            while fd < 1 << 16 {
+                var isLog = false, i = 0
+                while i < kept {
+                    if keep[i] == fd { isLog = true }
+                    i += 1
+                }
+                if !isLog { close(fd) }
+                fd += 1
+            }
             usleep(2_000_000)
             _exit(0)
         }

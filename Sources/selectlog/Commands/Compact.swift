@@ -13,8 +13,9 @@ struct Compact: ParsableCommand {
         discussion: """
             For logs recorded by a build without zstd (an iOS app's, whose checkpoints are range-coded \
             rather than zstd-compressed). Every build range-codes the batches, which zstd does not \
-            shrink, so only the checkpoints change: under 3% smaller on the synthetic sessions, and a \
-            log already written with zstd comes out as large as it was. The compacted copy is written beside the output (LOG itself without -o) and \
+            shrink: zstd takes the checkpoints, and the events are cut into batches as this build's \
+            recorder cuts them. Under 3% smaller on the synthetic sessions; a log already \
+            written with zstd comes out about as large as it was. The compacted copy is written beside the output (LOG itself without -o) and \
             replaces it only once it is complete and replays to the same state; a failure leaves both \
             as they were. A damaged LOG exits 65; a torn tail is left out with a note when writing to -o, \
             and refused in place (exit 65: `selectlog verify --repair` cuts it and keeps its bytes). \
