@@ -156,7 +156,10 @@ struct ReviewFindingsTests {
         let empty = try CLI.write("", to: "upload.slog", in: dir)
         let note = "upload.slog: empty (0 bytes): read as a script of no events"
         for arguments in [["replay", empty], ["replay", empty, "--json"], ["inspect", empty], ["export", empty],
-                          ["record", empty, "-o", dir.appendingPathComponent("r.slog").path]] {
+                          ["record", empty, "-o", dir.appendingPathComponent("r.slog").path],
+                          ["view", empty, "-o", dir.appendingPathComponent("v.html").path],
+                          ["shrink", empty, "--expect", "true", "-o", dir.appendingPathComponent("s.jsonl").path],
+                          ["testgen", empty, "--expect", "true", "-o", dir.appendingPathComponent("T.swift").path]] {
             let r = try CLI.run(arguments)
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
             #expect(r.stderr.contains(note), "\(arguments): \(r.stderr)")

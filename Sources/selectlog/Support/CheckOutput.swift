@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import SelectLog
+import SelectLogStore
+
+/// The text and JSON forms of a `CheckReport` (`check`), and the JSON error objects of
+/// `check`, `replay` and `inspect`.
+enum CheckOutput {
+    static func hex(_ v: UInt64?) -> String { ReportText.hex16(v) }
+
+    static func text(_ r: CheckReport, log: String) -> String {
+        var lines: [String] = []
+        let fingerprints = r.fingerprints
+        guard let d = r.divergence else {
+            let named = log.logArgument
+            if r.comparedNothing {
+                lines.append("\(log): nothing to compare: \(r.compared)")
+                lines.append(fingerprints)
+                lines.append("\(r.nothingToCompare); `selectlog upgrade \(named)` re-records it with this build on purpose")
+                return lines.joined(separator: "\n")
+            }
+            lines.append("\(log): same behaviour: \(r.compared)")
+            lines.append(fingerprints)
+            if r.recordedBehaviour != r.behaviour {
+                // The same states, but readers of this build do not trust its checkpoints.
+                lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(named)` re-records it with this build, whose readers then use its checkpoints")
+            }
+            return lines.joined(separator: "\n")
+        }
+        // Events numbered from 1, as everywhere on the command line (the report's are 0-based).
+        lines.append("\(log): diverged at the \(d.headline)")
+        lines.append(fingerprints)
+        if r.recordedBehaviour == r.behaviour {
+            // The corpus behind the fingerprint cannot cover every behaviour, and a log can
+            // be changed after it was written: say both, and how to tell.
+            let named = log.logArgument
+            let subject = log == "-" ? "the log" : log
+            lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
+                         + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")
+        }
+        return (lines + d.checkpointLines).joined(separator: "\n")
+    }
+
+    /// The JSON form of a log that could not be opened (the reason is on stderr): `same`
+    /// null, and `error` of kind "io" (exit 74), "usage" (64) or "notALog" (65: piped input
+    /// that is no log, or too large to hold), with what is known of why.
+    static func json(unopened log: String, exit: ExitCode) -> String {
+        let reason = whyUnopened(log) ?? "cannot be read as a log (the reason is on stderr)"
+        let kind = exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "notALog"
+        return json(error: LogError(exit == Exit.io ? .io : .notALog, reason, path: log), log: log, kind: kind)
+    }
+
+    /// What `replay --json` and `inspect --json` print when FILE could not be read (the
+    /// reason is on stderr, before anything went to standard output): `{"file": …,
+    /// "error": {"kind": …, "message": …}}`, of kind "io" (exit 74), "usage" (64: an
+    /// expectation that does not parse, `--at` past the end) or "invalidInput" (65:
+    /// damaged, no log or script, an invalid line, a newer format), so that a CI job
+    /// reading the JSON gets an object.
+    static func json(failedToRead file: String, exit: ExitCode) -> String {
+        var o = ObjectWriter()
+        o.string("file", file)
+        var e = ObjectWriter()
+        e.string("kind", exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "invalidInput")
+        e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? "the reason is on stderr")
+        o.raw("error", e.text)
+        return o.text
+    }
+
+    /// `body`, the reading of `file` before anything is printed; when it fails and `asJSON`,
+    /// `json(failedToRead:exit:)` goes to standard output first.
+    static func reading<T>(_ file: String, asJSON: Bool, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exit as ExitCode where asJSON {
+            print(json(failedToRead: file, exit: exit))
+            throw exit
+        }
+    }
+
+    /// Why `path` names no file a log can be read from, as far as `stat` tells: no such
+    /// file, a directory, a device; nil when it is a file (or a pipe) after all.
+    static func whyUnopened(_ path: String) -> String? {
+        guard path != "-" else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "cannot open: \(systemReason())" }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return "is a directory"
+        case S_IFCHR, S_IFBLK:
+            return path == "/dev/stdin" || path.hasPrefix("/dev/fd/") ? nil : "is a device, not a log file"
+        default: return nil
+        }
+    }
+
+    /// The JSON form of a log that could not be checked: `same` null, and `error` with
+    /// its kind, byte offset and event (1-based; null when it names none).
+    static func json(error: LogError, log: String, tornTail: LogProblem? = nil, kind given: String? = nil) -> String {
+        var o = ObjectWriter()
+        o.string("log", log)
+        o.raw("same", "null")
+        o.raw("error", object(error, kind: given))
+        o.raw("tornTail", TornTailJSON.object(tornTail))
+        return o.text
+    }
+
+    /// `error` as an object: its kind, byte offset, event (1-based; null when it names
+    /// none) and message.
+    static func object(_ error: LogError, kind given: String? = nil) -> String {
+        var e = ObjectWriter()
+        let coded = switch error.code {
+        case .io, .syncFailed: "io"
+        case .notALog: "notALog"
+        case .unsupported: "unsupported"
+        case .invalidEvent: "invalidEvent"
+        case .outOfRange: "usage"
+        default: "damaged"
+        }
+        e.string("kind", given ?? coded)
+        e.raw("offset", error.offset.map { String($0) } ?? "null")
+        // An out-of-range error's index is the count asked for, not an event.
+        e.raw("event", error.code == .outOfRange ? "null" : error.eventIndex.map { String($0 + 1) } ?? "null")
+        e.string("message", error.message)
+        return e.text
+    }
+
+    /// What `inspect --json` prints when a view fails after the log was opened (damage
+    /// found by the read that reaches it): `{"file": …, "error": {kind, offset, event,
+    /// message}}`, on a line of its own. A view that lists events as JSON Lines
+    /// (`--events`) ends with it, after the events read before the damage.
+    static func json(file: String, failedWith error: LogError) -> String {
+        var o = ObjectWriter()
+        o.string("file", file)
+        o.raw("error", object(error))
+        return o.text
+    }
+
+    /// The JSON form of `r`; `tornTail` (offset and reason, or null, as `inspect --json`
+    /// gives it) says the events checked stop before a torn tail.
+    static func json(_ r: CheckReport, log: String, tornTail: LogProblem? = nil) -> String {
+        var o = ObjectWriter()
+        o.string("log", log)
+        o.bool("same", r.isSame)
+        o.string("recordedBehaviour", r.recordedBehaviour.map { hex($0) })
+        o.string("behaviour", hex(r.behaviour))
+        o.raw("events", String(r.events))
+        o.raw("gesturesCompared", String(r.gesturesCompared))
+        o.raw("checkpointsCompared", String(r.checkpointsCompared))
+        o.bool("comparedNothing", r.comparedNothing)
+        if let d = r.divergence {
+            var dv = ObjectWriter()
+            dv.raw("first", String(d.events.lowerBound + 1))
+            dv.raw("last", String(d.events.upperBound + 1))
+            dv.string("kind", d.kind)
+            dv.string("reason", d.reason)
+            dv.raw("checkpoint", d.checkpoint.map { String($0) } ?? "null")
+            let changes = d.changes.map { c in
+                var co = ObjectWriter()
+                co.string("field", c.field)
+                co.string("recorded", c.before)
+                co.string("thisBuild", c.after)
+                if let added = c.added { co.raw("added", StateChange.jsonRanges(added)) }
+                if let removed = c.removed { co.raw("removed", StateChange.jsonRanges(removed)) }
+                return co.text
+            }
+            dv.raw("changes", "[" + changes.joined(separator: ", ") + "]")
+            o.raw("divergence", dv.text)
+        } else {
+            o.raw("divergence", "null")
+        }
+        o.raw("tornTail", TornTailJSON.object(tornTail))
+        return o.text
+    }
+}
+
+/// A torn tail in `--json` (`check`, `inspect`): its offset and reason, or null.
+enum TornTailJSON {
+    static func object(_ tail: LogProblem?) -> String {
+        tail.map { "{\"offset\": \($0.offset), \"reason\": \(JSONText.quote($0.reason))}" } ?? "null"
+    }
+}
