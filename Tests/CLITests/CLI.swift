@@ -107,4 +107,30 @@ struct CLI {
         }
         if waiting { written.wait() }
     }
+
+    /// Runs `selectlog` with `arguments` on a standard input that gets `input` and stays
+    /// open (as `tail -f` keeps it), for up to `seconds`: whether the command answered (it
+    /// ended while its input was still open), and what it printed (a command still running
+    /// then is terminated). For short outputs: they are read once it has ended.
+    static func runOnOpenInput(_ arguments: [String], input: Data, seconds: Double = 60) throws -> (answered: Bool, result: Result) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let stdin = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        if !input.isEmpty { feed(stdin.fileHandleForWriting, input) }
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let answered = !process.isRunning
+        if !answered { process.terminate() }
+        try? stdin.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (answered, Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                                 stderr: String(decoding: stderr, as: UTF8.self)))
+    }
 }

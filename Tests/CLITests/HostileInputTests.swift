@@ -269,25 +269,12 @@ struct HostileInputTests {
     func streamsBeforeTheEnd(command: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = command == "replay" ? ["replay", "-"] : ["record", "-", "-o", dir.appendingPathComponent("s.slog").path]
-        let input = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
-        CLI.feed(input.fileHandleForWriting, Data("{\"type\": \"tick\"}\n{\"type\": \"tick\",\n".utf8))
+        let arguments = command == "replay" ? ["replay", "-"] : ["record", "-", "-o", dir.appendingPathComponent("s.slog").path]
         // The pipe stays open: a reader that waits for the end of its input never answers.
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        let answered = !process.isRunning
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        let (answered, r) = try CLI.runOnOpenInput(arguments, input: Data("{\"type\": \"tick\"}\n{\"type\": \"tick\",\n".utf8))
         #expect(answered, "\(command) waited for the end of its input")
-        #expect(process.terminationStatus == 65)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(stderr.contains("-: line 2: not valid JSON"), "\(stderr)")
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("-: line 2: not valid JSON"), "\(r.stderr)")
     }
 
     @Test("fuzz finding: a forged 378-byte log whose checkpoint claims 730 MB uncompressed is refused at once, naming the byte", arguments: [

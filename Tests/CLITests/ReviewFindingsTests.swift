@@ -183,28 +183,14 @@ struct ReviewFindingsTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("v.html").path
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments.map { $0 == "OUT" ? page : $0 }
-        let input = Pipe(), out = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // The events the view needs (the number its range or position ends at; at least
-        // one, as the input is told a log or a script by its first bytes), or many more,
-        // and the pipe kept open, as `tail -f` keeps it.
+        // one, as the input is told a log or a script by its first bytes), or many more.
         let needed = Int(arguments[3].split(separator: ".").last ?? "") ?? 0
-        CLI.feed(input.fileHandleForWriting, Data(String(repeating: "{\"type\": \"tick\", \"t\": 5}\n", count: more ? 200 : max(needed, 1)).utf8))
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        let answered = !process.isRunning
-        if !answered { process.terminate() }
-        try? input.fileHandleForWriting.close()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (answered, r) = try CLI.runOnOpenInput(arguments.map { $0 == "OUT" ? page : $0 },
+                                                   input: Data(String(repeating: "{\"type\": \"tick\", \"t\": 5}\n", count: more ? 200 : max(needed, 1)).utf8))
+        let stdout = r.stdout
         #expect(answered, "\(arguments) waited for the end of its input")
-        #expect(process.terminationStatus == 0)
+        #expect(r.status == 0, "\(r.stderr)")
         let lines = stdout.split(separator: "\n")
         switch arguments[0] {
         case "export": #expect(lines.filter { $0.hasPrefix("{") }.count == 3, "\(stdout)")
@@ -219,26 +205,11 @@ struct ReviewFindingsTests {
 
     @Test("a mistake in --first is found before the input is read: at once on a pipe that sends nothing and stays open")
     func firstParsedFirst() throws {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["inspect", "-", "--first", "selected ===", "--json"]
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        let answered = !process.isRunning
-        if !answered { process.terminate() }
-        try? input.fileHandleForWriting.close()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (answered, r) = try CLI.runOnOpenInput(["inspect", "-", "--first", "selected ===", "--json"], input: Data())
         #expect(answered, "waited for the input before parsing --first")
-        #expect(process.terminationStatus == 64)
-        #expect(stderr.contains("--first: column 12"), "\(stderr)")
-        #expect(stdout.contains(#""kind": "usage""#), "\(stdout)")
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--first: column 12"), "\(r.stderr)")
+        #expect(r.stdout.contains(#""kind": "usage""#), "\(r.stdout)")
     }
 
     @Test("a log cut inside its file header, in its magic or after it, says the same and names no event")
