@@ -152,6 +152,8 @@ extension LogReader {
             pipe.wake()
         }
         for pipe in pipes { pipe.withLockedValue(waitingFor: { $0.decoderDone }) { _, _ in } }
+        let largest = pipes.map { $0.withLockedValue { $0.largestWeight } }.max() ?? 0
+        largestWeightAhead.withLockedValue { $0 = Swift.max($0, largest) }
         if let failure { throw failure }
         return !stopped
     }

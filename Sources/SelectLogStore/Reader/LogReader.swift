@@ -49,6 +49,9 @@ public final class LogReader: Sendable {
     let file: MappedFile
     /// The reads in progress, and whether the reader was closed (`close()`).
     let use = ReaderUse()
+    /// The most bytes of lists and strings that waited in a pipe of this reader's
+    /// pipelined replays at once (for the tests: `ReplayPipe.weightAhead` bounds it).
+    let largestWeightAhead = LockedBox(0)
     /// Where the data records end: the index record's offset, or the end of the last
     /// whole record.
     let dataEnd: Int

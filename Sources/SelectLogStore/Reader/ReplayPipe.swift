@@ -33,8 +33,8 @@ struct ReplayPipe: Sendable {
     var ready: [Item] = []
     /// The weight of `ready`'s items.
     var readyWeight = 0
-    /// The most weight that waited in any pipe at once (for the tests).
-    static let largestWeightAhead = LockedBox(0)
+    /// The most weight that waited in this pipe at once (`LogReader.largestWeightAhead`).
+    var largestWeight = 0
     /// A chunk the applying thread is done with, for its storage.
     var spare: EventChunk?
     var decoderDone = false
@@ -56,18 +56,16 @@ struct ReplayPipe: Sendable {
     /// thread has stopped.
     static func hand(_ item: Item, to pipe: LockedBox<ReplayPipe>) -> Bool {
         let weight = item.weight
-        var waiting = 0
         let going = pipe.withLockedValue(waitingFor: { p in
             p.cancelled || p.ready.count < p.ahead && (p.ready.isEmpty || p.readyWeight + weight <= weightAhead)
         }) { p, _ -> Bool in
             guard !p.cancelled else { return false }
             p.ready.append(item)
             p.readyWeight += weight
-            waiting = p.readyWeight
+            p.largestWeight = Swift.max(p.largestWeight, p.readyWeight)
             return true
         }
         pipe.wake()
-        if weight > 0 { largestWeightAhead.withLockedValue { $0 = Swift.max($0, waiting) } }
         return going
     }
 
