@@ -282,16 +282,18 @@ struct PipelinedReplayTests {
                 handed.withLockedValue { $0 += 1 }
             }
         }
-        decoder.start()
-        // Until the decoder has stopped handing over (held, or done with all 40).
-        var last = -1
-        while handed.withLockedValue({ $0 }) != last {
-            last = handed.withLockedValue { $0 }
-            usleep(200_000)
-        }
-        let (waiting, largest, count) = pipe.withLockedValue { ($0.readyWeight, $0.largestWeight, $0.ready.count) }
         let chunkWeight = 2 * (TimedEvent(.toggleEditor(row: RowPath(0, 0), options: options, multiple: true, chosen: [])).event.fieldBytes ?? 0)
-        #expect(count < 40, "the decoder was never held")
+        decoder.start()
+        // Until the pipe holds so much that the next chunk would pass the bound (or all 40
+        // were taken), then a while longer, in which a decoder not held would hand more.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, handed.withLockedValue({ $0 }) < 40,
+              pipe.withLockedValue({ $0.readyWeight }) + chunkWeight <= ReplayPipe.weightAhead {
+            usleep(10_000)
+        }
+        usleep(300_000)
+        let (waiting, largest, count) = pipe.withLockedValue { ($0.readyWeight, $0.largestWeight, $0.ready.count) }
+        #expect(count < 40 && handed.withLockedValue { $0 } == count, "the decoder was never held")
         #expect(waiting <= Swift.max(ReplayPipe.weightAhead, chunkWeight), "\(waiting) bytes waiting")
         #expect(largest == waiting && waiting + chunkWeight > ReplayPipe.weightAhead, "held only when the next chunk would pass the bound: \(waiting)")
         // Cancelled, the held decoder gives up.
