@@ -86,6 +86,8 @@ public final class TableViewForwarder: NSObject {
         self.onRefused = onRefused
         super.init()
         if recorder.state.pan != nil {
+            // `forward(_:)` without the mirror: the table view shows none of the engine's
+            // state yet, so there is nothing for the cancellation's changes to correct.
             do throws(LogError) {
                 _ = try recorder.append(.panCancelled)
             } catch {

@@ -7,9 +7,9 @@ import CZstd
 /// The package links `CZstd` only where a system libzstd exists (Linux, and macOS
 /// with Homebrew's zstd); an iOS, tvOS, watchOS or visionOS build, or a Linux build
 /// with `SELECTLOG_WITHOUT_ZSTD=1` in the environment, has none. Such a build writes
-/// the same format version as every build: its batches stored (still checksummed and range-coded, as every
-/// build's are) and its checkpoints range-coded in pure Swift (`ByteModelCoder`, codec
-/// 2, which every build reads). It reads every log it wrote, and refuses a zstd record
+/// the same format version as every build: its batches stored (checksummed and
+/// range-coded, as every build's are) and its checkpoints range-coded in pure Swift
+/// (`ByteModelCoder`, codec 2, which every build reads). It reads every log it wrote, and refuses a zstd record
 /// with `Zstd.unavailableMessage`; `selectlog compact` rewrites such a log with zstd.
 package enum Zstd {
     /// True when libzstd is linked into this build.

@@ -69,10 +69,9 @@ public final class Recorder: Sendable {
         /// build, and zstd does not shrink them).
         public var compressionLevel: Int32 = 6
         /// Write without zstd even where it exists, exactly as a build without zstd (an
-        /// iOS app) does: checkpoints range-coded rather than zstd-compressed (batches are
-        /// range-coded in every build); `selectlog compact` compresses the checkpoints with
-        /// zstd later. A log made without zstd
-        /// stays without it when it is reopened for appending, whatever this says.
+        /// iOS app) does: checkpoints range-coded, not zstd-compressed (every build
+        /// range-codes batches); `selectlog compact` compresses the checkpoints with zstd
+        /// later. A log made without zstd stays so when reopened, whatever this says.
         public var storesUncompressed = false
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?

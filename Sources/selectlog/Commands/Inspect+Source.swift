@@ -46,11 +46,13 @@ enum Session {
             }
             defer { TemporaryFiles.delete(temporary) }
             var failure: String?
+            // Whether the view needs events past those recorded so far.
+            let needsMore = { needed.map { recorder.eventCount < $0 } ?? true }
             try Input.forEachScriptEvent(file, stopsAt: { message in
-                guard deferringBadLine || needed.map({ $0 <= recorder.eventCount }) == true else { return false }
+                guard deferringBadLine || !needsMore() else { return false }
                 failure = message
                 return true
-            }, needsMore: { needed.map { recorder.eventCount < $0 } ?? true }) { line, event in
+            }, needsMore: needsMore) { line, event in
                 do throws(LogError) {
                     try recorder.append(event)
                     return true
