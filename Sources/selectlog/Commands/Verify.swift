@@ -20,7 +20,10 @@ struct Verify: ParsableCommand {
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them, with the log's \
             permissions), and exits 0; it exits 1 for a file that is no log or whose file header is \
             damaged, 65 for a log a newer selectlog wrote, and 74 when the log or its directory cannot \
-            be written (nothing is cut in each case); a failed repair can be run again.
+            be written (nothing is cut in each case); a failed repair can be run again. With --json, \
+            prints the verdict as one JSON object (intact, events, records, bytes, the problem's kind, \
+            byte offset and reason, the notes), or an error object when the log cannot be read, with the \
+            same exit codes; it does not combine with --repair.
             """)
 
     @Argument(help: "A selectlog log.")
@@ -32,18 +35,37 @@ struct Verify: ParsableCommand {
     @Flag(help: "Cut the log back to its intact prefix; the cut bytes are kept beside it.")
     var repair = false
 
-    func run() throws {
-        try Input.withLogPath(log) { mapped, realFile in
-            if repair && !realFile {
-                complain("\(log): --repair needs a regular file, not a pipe; save the log to a file first")
-                throw Exit.usage
-            }
-            try verify(mapped)
+    @Flag(help: "Print the verdict as one JSON object.")
+    var json = false
+
+    mutating func validate() throws {
+        if json && repair {
+            throw ValidationError("--json reports a check and --repair a cut: verify with --json, then repair without it")
         }
     }
 
-    /// Verifies (and with --repair, repairs) the log at `mapped`, named `log` in messages.
-    private func verify(_ mapped: String) throws {
+    func run() throws {
+        var opened = false
+        do {
+            try Input.withLogPath(log) { mapped, realFile in
+                opened = true
+                try verify(mapped, realFile: realFile)
+            }
+        } catch let exit as ExitCode where json && !opened {
+            // Not opened (no such file, a directory, a device, piped input that is no log):
+            // the reason is on stderr, and a CI job reading the JSON gets an object too.
+            print(CheckOutput.json(verifying: log, unopened: exit))
+            throw exit
+        }
+    }
+
+    /// Verifies (and with --repair, repairs) the log at `mapped`, named `log` in messages;
+    /// `realFile`: `log` names the file itself, not a copy of piped input.
+    private func verify(_ mapped: String, realFile: Bool) throws {
+        if repair && !realFile {
+            complain("\(log): --repair needs a regular file, not a pipe; save the log to a file first")
+            throw Exit.usage
+        }
         let report: VerifyReport
         do {
             report = try LogReader.verify(path: mapped, replaying: deep)
@@ -53,7 +75,9 @@ struct Verify: ParsableCommand {
             if repair, ReadFailure.wasCut(mapped, log: log, error: error) { return try repairHolding(nil) }
             if error.path != nil { error.path = log }
             complain("\(error)")
-            if let note = ReadFailure.truncationNote(mapped, log: log, after: error) { complain(note) }
+            let note = ReadFailure.truncationNote(mapped, log: log, after: error)
+            if let note { complain(note) }
+            if json { print(CheckOutput.json(verifying: log, failedWith: error, truncated: note)) }
             throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }
         for note in report.notes { complain("\(log): \(note)") }
@@ -61,6 +85,7 @@ struct Verify: ParsableCommand {
             if repair { return try repairHolding(nil) }
             // What was read is gone: neither its verdict nor a cut at its offset holds.
             complain(note)
+            if json { print(CheckOutput.json(verifying: log, failedWith: LogError(.damaged, note, path: log), truncated: note)) }
             throw Exit.damaged
         }
         printVerdict(report, mapped)
@@ -77,7 +102,8 @@ struct Verify: ParsableCommand {
     /// Prints `report`'s verdict: intact, or where the damage or torn tail starts; `again`,
     /// a verdict of the log checked a second time, after it changed.
     private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false) {
-        print("\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
+        print(json ? CheckOutput.json(report, verifying: log, deep: deep)
+                   : "\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
         if let problem = report.problem, !problem.isNewer, problem.offset == 0, report.records == 0,
            let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
     }

@@ -49,9 +49,64 @@ enum CheckOutput {
     /// null, and `error` of kind "io" (exit 74), "usage" (64) or "notALog" (65: piped input
     /// that is no log, or too large to hold), with what is known of why.
     static func json(unopened log: String, exit: ExitCode) -> String {
+        let (error, kind) = unopened(log, exit: exit)
+        return json(error: error, log: log, kind: kind)
+    }
+
+    /// Why `log` could not be opened, as an error and its kind in JSON.
+    private static func unopened(_ log: String, exit: ExitCode) -> (LogError, String) {
         let reason = whyUnopened(log) ?? "cannot be read as a log (the reason is on stderr)"
         let kind = exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "notALog"
-        return json(error: LogError(exit == Exit.io ? .io : .notALog, reason, path: log), log: log, kind: kind)
+        return (LogError(exit == Exit.io ? .io : .notALog, reason, path: log), kind)
+    }
+
+    /// `verify --json`'s verdict: `intact`, the intact prefix's events, records and bytes
+    /// (`bytes` the file's size), the checkpoints a replay confirmed (`--deep`; null
+    /// without it), the first `problem` (null when intact; its kind "damaged", "tornTail",
+    /// "newer" or "notALog", its byte offset and reason) and the notes.
+    static func json(_ r: VerifyReport, verifying log: String, deep: Bool) -> String {
+        var o = ObjectWriter()
+        o.string("log", log)
+        o.bool("intact", r.isIntact)
+        o.raw("events", String(r.intactEvents))
+        o.raw("records", String(r.records))
+        o.raw("bytes", String(r.fileSize))
+        o.raw("intactBytes", String(r.intactBytes))
+        o.raw("checkpointsConfirmed", deep ? String(r.checkpointsReplayed) : "null")
+        if let p = r.problem {
+            var po = ObjectWriter()
+            po.string("kind", p.isNewer ? "newer" : p.isNotALog ? "notALog" : p.isTornTail ? "tornTail" : "damaged")
+            po.raw("offset", String(p.offset))
+            po.string("reason", p.reason)
+            o.raw("problem", po.text)
+        } else {
+            o.raw("problem", "null")
+        }
+        o.raw("notes", "[" + r.notes.map(JSONText.quote).joined(separator: ", ") + "]")
+        return o.text
+    }
+
+    /// `verify --json` when the log could not be verified: `intact` null and `error` (its
+    /// kind, byte offset, event and message; `truncated`, the note of a log cut while it
+    /// was read, replaces the message).
+    static func json(verifying log: String, failedWith error: LogError, truncated: String? = nil) -> String {
+        var error = error
+        if let truncated { error.message = truncated }
+        return json(verifying: log, error: error, kind: nil)
+    }
+
+    /// `verify --json` for a log that could not be opened (the reason is on stderr).
+    static func json(verifying log: String, unopened exit: ExitCode) -> String {
+        let (error, kind) = unopened(log, exit: exit)
+        return json(verifying: log, error: error, kind: kind)
+    }
+
+    private static func json(verifying log: String, error: LogError, kind: String?) -> String {
+        var o = ObjectWriter()
+        o.string("log", log)
+        o.raw("intact", "null")
+        o.raw("error", object(error, kind: kind))
+        return o.text
     }
 
     /// What `replay --json` and `inspect --json` print when FILE could not be read (the

@@ -61,7 +61,10 @@ enum ReadFailure {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
               first == UInt8(ascii: "{") || first == UInt8(ascii: "#") else { return nil }
-        return "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG` makes a log of it"
+        // Standard input (`-`): the same input piped to `record -`, not a file named `-`.
+        let input = name == "-" ? "the input looks like a JSON Lines script, not a log: piped to `selectlog record - -o LOG`, it"
+            : "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG`"
+        return "\(input) makes a log of it"
     }
 
     /// Says on stderr that the log named `name` was read from its records because its seek
