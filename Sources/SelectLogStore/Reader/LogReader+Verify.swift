@@ -57,7 +57,7 @@ extension LogReader {
         if scan.problem == nil, scan.recordCount > 0, scan.last?.header.kind != .index {
             // Intact as far as it goes, but not closed: a copy cut at a record boundary
             // looks just like this, and deserves a word.
-            report.notes.append("no seek index at its end: the log was not closed (it is still being recorded, or it was cut at a record boundary); readers rebuild the index by reading it")
+            report.notes.append("no seek index at its end: the log was not closed (it is still being recorded, or it was cut at a record boundary, as a crash or `verify --repair` leaves it); readers rebuild the index by reading it")
         }
         guard replaying, scan.problem == nil else { return report }
         let reader = try LogReader(path: path, engine: engine)

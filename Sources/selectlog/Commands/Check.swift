@@ -17,7 +17,7 @@ struct Check: ParsableCommand {
             (nothing diverged; --json says comparedNothing: true), and `compact` refuses it.
             """)
 
-    @Argument(help: "A selectlog log.")
+    @Argument(help: "A selectlog log; - reads standard input.")
     var log: String
 
     @Flag(help: "Print the report as one JSON object.")

@@ -18,7 +18,7 @@ struct Export: ParsableCommand {
             slice's undo then differs from the log's.
             """)
 
-    @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
+    @Argument(help: ArgumentHelp("A selectlog log or a JSON Lines script; - reads standard input.", valueName: "file"))
     var log: String
 
     @Option(help: "The first event of a slice (numbered from 1).")

@@ -64,7 +64,10 @@ extension Inspect {
             if reader.eventCount == 0 {
                 print("size        no events")
             } else {
-                print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)")
+                // Coded batches (format 3 on) are rarely worth zstd's while: say so, not "1.00x".
+                let batches = raw == stored ? "batches \(decimal(Double(stored) / Double(n))) bytes/event (zstd compressed none of them further)"
+                    : "batches \(decimal(Double(raw) / Double(n))) -> \(decimal(Double(stored) / Double(n))) bytes/event compressed (\(decimal(Double(raw) / Double(max(stored, 1))))x)"
+                print("size        \(decimal(Double(reader.fileSize) / Double(n))) bytes/event; \(batches)")
             }
         }
         print("gestures    \(counted(pans, "pan", "pans")), \(counted(taps, "tap", "taps")), \(counted(swipes, "swipe", "swipes"))")

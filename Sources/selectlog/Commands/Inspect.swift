@@ -14,22 +14,22 @@ struct Inspect: ParsableCommand {
             Every view has a --json form (see the README's "Inspect JSON" section).
             """)
 
-    @Argument(help: "A selectlog log or a JSON Lines script; - reads standard input.")
+    @Argument(help: ArgumentHelp("A selectlog log or a JSON Lines script; - reads standard input.", valueName: "file"))
     var log: String
 
     @Option(help: "List events A+1 through B (numbered from 1), one line each, with what each changed.")
     var events: String?
 
-    @Option(help: "Draw the table after N events (with --why: the row's path after N events).")
+    @Option(help: "Draw the table after N events (with --why or --history: the row's path after N events).")
     var at: Int?
 
     @Option(help: "What differs between the states after A and after B events, field by field.")
     var diff: String?
 
-    @Option(help: ArgumentHelp("The event that last changed a row's selection (S,R or S:R), or optionOpen, swipe, editor or contentOffset; and its gesture.", valueName: "row-or-field"))
+    @Option(help: ArgumentHelp("The event that last changed a row's selection (S,R, S:R or [S, R]), or optionOpen, swipe, editor or contentOffset; and its gesture.", valueName: "row-or-field"))
     var why: String?
 
-    @Option(help: ArgumentHelp("Every change of a row's selection over the log, following the row through edits.", valueName: "row"))
+    @Option(help: ArgumentHelp("Every change of a row's selection over the log, following the row through edits (S,R, S:R or [S, R]).", valueName: "row"))
     var history: String?
 
     @Option(help: ArgumentHelp("The first event after which an expectation holds (0: before any), its gesture, and the table before and after.", valueName: "expr"))

@@ -7,15 +7,17 @@ struct Replay: ParsableCommand {
         discussion: """
             FILE is a JSON Lines script or a log written by `record`; they are told apart by content. \
             Without --json, prints a summary and a text picture of the visible rows. \
-            With --expect, checks an expectation on the state (see `StateExpectation` and the README's \
-            debugging walkthrough): exit 0 when it holds, 1 when it does not (printing the values \
-            it read), 64 (usage) for an expression that does not parse.
+            With --expect, checks an expectation on the state (its grammar is in the README's \
+            Expectations section; for example 'selected contains [0, 9] and pan == null'): exit 0 \
+            when it holds, 1 when it does not (printing the values it read), 64 (usage) for an \
+            expression that does not parse; with --json it prints {"expect", "at", "holds", "reads"} \
+            instead of the state.
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
-    @Option(help: "The state after this many events (default: all). A script is still read to its end, and a bad line after them is noted.")
+    @Option(help: "The state after this many events (default: all). A script file is still read to its end, and a bad line after them is noted; a pipe or device only up to them.")
     var at: Int?
 
     @Flag(help: "Print the state as the JSON object of EVENTS.md section 6 ({\"file\", \"error\": {kind, message}} when FILE cannot be read).")

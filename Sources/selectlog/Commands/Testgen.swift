@@ -46,7 +46,7 @@ struct Testgen: ParsableCommand {
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
-        try checkOutput(output, input: file)
+        try checkOutput(output, input: file, replacingScript: false)
         let expectation = try Replay.parse(expect)
         let (events, lines) = try Session.events(of: file, command: "testgen", limit: Testgen.eventLimit, bytesEach: 380)
         let state = try Session.state(after: events, lines: lines, of: file)

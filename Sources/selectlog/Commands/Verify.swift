@@ -26,7 +26,7 @@ struct Verify: ParsableCommand {
             same exit codes; it does not combine with --repair.
             """)
 
-    @Argument(help: "A selectlog log.")
+    @Argument(help: "A selectlog log; - reads standard input.")
     var log: String
 
     @Flag(help: "Also replay every event and compare each checkpoint's state with the replay.")

@@ -21,7 +21,7 @@ struct View: ParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
-    @Option(help: "The window's first state: after this many events.")
+    @Option(help: "The window's first state: after this many events (--from 6: the state after event 6, so the page lists events 7 on; export --from 6 starts at event 6).")
     var from: Int?
 
     @Option(help: "The window's last state: after this many events.")
@@ -40,7 +40,7 @@ struct View: ParsableCommand {
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
-        try checkOutput(output, input: file)
+        try checkOutput(output, input: file, replacingScript: false)
         let source = try ViewerSource.open(file, from: from, to: to, at: at)
         let window: ViewerWindow
         do throws(ViewerWindow.Problem) {

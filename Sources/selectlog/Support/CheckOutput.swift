@@ -25,6 +25,11 @@ enum CheckOutput {
             }
             lines.append("\(log): same behaviour: \(r.compared)")
             lines.append(fingerprints)
+            if r.events > 0, r.gesturesCompared == 0, r.checkpointsCompared == 0, r.recordedBehaviour == r.behaviour {
+                // Not `comparedNothing`: the same fingerprint says this build behaves as the
+                // recording's on the corpus, but no state of this log was compared.
+                lines.append("the log holds no gesture end or checkpoint: only the behaviour fingerprints were compared")
+            }
             if r.recordedBehaviour != r.behaviour {
                 // The same states, but readers of this build do not trust its checkpoints.
                 lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(named)` re-records it with this build, whose readers then use its checkpoints")

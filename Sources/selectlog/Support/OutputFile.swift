@@ -73,9 +73,12 @@ func writeFile(_ path: String, replacing: Bool = true, replacingLog: Bool = fals
 /// the output would replace (`replacingLog` false; see `writeFile`). Standard output,
 /// devices and anything under /dev or /proc pass; `writeFile` says what goes wrong there.
 ///
+/// `replacingScript` false (`view`, `testgen`, whose output is no script): a JSON Lines
+/// script at `path` is refused too (exit 64), as a log is.
+///
 /// An empty `input` path, a usage error, is said first (exit 64), as it would be without
 /// this check.
-func checkOutput(_ path: String, input: String?, replacingLog: Bool = false) throws {
+func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, replacingScript: Bool = true) throws {
     if let input, input.isEmpty { _ = try InputFile(input) }
     guard path != "-", !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), standardStream(named: path) == nil else { return }
     var info = stat()
@@ -87,6 +90,10 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false) thr
         if !replacingLog, let fd = openIfLog(path) {
             close(fd)
             throw refuseReplacingLog(path)
+        }
+        if !replacingScript, info.st_mode & S_IFMT == S_IFREG, isScript(path) {
+            complain("\(path): is a JSON Lines script, which this output would replace; choose another output (or move the script away first)")
+            throw Exit.usage
         }
         return
     }
@@ -110,6 +117,24 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false) thr
         complain("\(path): cannot create: \(systemReason())")
         throw Exit.io
     }
+}
+
+/// Whether the regular file at `path` reads as a JSON Lines script: within its first
+/// 4 KiB, after a byte-order mark, blank lines and comment lines (`#`), a line that begins
+/// with `{`. A page (`<!DOCTYPE`) or a Swift file (`import`, `//`, `#if`) does not.
+private func isScript(_ path: String) -> Bool {
+    guard var bytes = (try? readPrefix(path, count: 4096))?[...] else { return false }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    while let first = bytes.first {
+        switch first {
+        case 0x20, 0x09, 0x0A, 0x0D: bytes = bytes.dropFirst()
+        case UInt8(ascii: "#"):
+            guard let end = bytes.firstIndex(of: 0x0A) else { return false }
+            bytes = bytes[(end + 1)...]
+        default: return first == UInt8(ascii: "{")
+        }
+    }
+    return false
 }
 
 /// The refusal (exit 64) to replace the log at `path` with a command's text output.

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// What a review of the command line as a new user would use it found (2026-12-06).
+@Suite("A new user's review of the command line")
+struct NewUserReviewTests {
+    static let example = CLI.root.appendingPathComponent("Examples/debugging-session.jsonl").path
+    static let expect = "selected contains [0, 6] and optionOpen == [0, 3]"
+
+    /// The arguments of `command` writing to `output`.
+    private func arguments(_ command: String, to output: String) -> [String] {
+        command == "view" ? ["view", Self.example, "-o", output]
+            : ["testgen", Self.example, "--expect", Self.expect, "-o", output]
+    }
+
+    @Test("view and testgen refuse to replace a JSON Lines script (a mistyped -o), and leave it as it was",
+          arguments: ["view", "testgen"])
+    func scriptIsNotReplaced(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for text in ["{\"type\": \"reload\", \"sections\": [3]}\n",
+                     "\u{FEFF}# a recorded session\n\n  {\"type\": \"tap\", \"x\": 10, \"y\": 10}\n"] {
+            let script = try CLI.write(text, to: "session.jsonl", in: dir)
+            let r = try CLI.run(arguments(command, to: script))
+            #expect(r.status == 64, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("is a JSON Lines script, which this output would replace"), "\(r.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: script)) == Data(text.utf8))
+        }
+    }
+
+    @Test("view and testgen still replace what they wrote before: a page, and a Swift file that begins with #if",
+          arguments: ["view", "testgen"])
+    func ownOutputIsReplaced(command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let previous = command == "view" ? "<!DOCTYPE html>\n<html></html>\n" : "#if canImport(Testing)\nimport Testing\n#endif\n"
+        let output = try CLI.write(previous, to: command == "view" ? "page.html" : "SessionTests.swift", in: dir)
+        let r = try CLI.run(arguments(command, to: output))
+        #expect(r.status == 0, "\(command): \(r.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) != previous)
+    }
+
+    @Test("check says when only the behaviour fingerprints were compared: a log of this build with no gesture end or checkpoint")
+    func onlyFingerprintsCompared() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let taps = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 30, \"rowHeight\": 50}]}\n{\"type\": \"tap\", \"x\": 10, \"y\": 10}\n", to: "taps.jsonl", in: dir)
+        let log = dir.appendingPathComponent("taps.slog").path
+        try #require(try CLI.run(["record", taps, "-o", log]).status == 0)
+        let r = try CLI.run(["check", log])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("same behaviour: 2 events replayed; 0 gestures and 0 checkpoints as recorded"), "\(r.stdout)")
+        #expect(r.stdout.contains("only the behaviour fingerprints were compared"), "\(r.stdout)")
+        // A log with gestures compares them, and says nothing of the kind.
+        let pans = dir.appendingPathComponent("pans.slog").path
+        try #require(try CLI.run(["record", Self.example, "-o", pans]).status == 0)
+        let compared = try CLI.run(["check", pans])
+        #expect(compared.status == 0, "\(compared.stderr)")
+        #expect(!compared.stdout.contains("only the behaviour fingerprints"), "\(compared.stdout)")
+    }
+
+    @Test("replay --expect's help gives an expectation that parses, and the object --json prints with it")
+    func expectHelp() throws {
+        let help = try CLI.run(["replay", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("{\"expect\", \"at\", \"holds\", \"reads\"}"), "\(help)")
+        let example = try #require(help.range(of: "for example '"), "\(help)")
+        let quoted = String(help[example.upperBound...].prefix { $0 != "'" })
+        let r = try CLI.run(["replay", Self.example, "--expect", quoted, "--json"])
+        #expect(r.status == 0 || r.status == 1, "\(quoted): \(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        #expect(Set(object.keys) == ["expect", "at", "holds", "reads"], "\(r.stdout)")
+    }
+}
