@@ -70,4 +70,20 @@ struct NewUserReviewTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
         #expect(Set(object.keys) == ["expect", "at", "holds", "reads"], "\(r.stdout)")
     }
+
+    @Test("replay --json and inspect --json give stderr's reason as the error's message, not a pointer to stderr",
+          arguments: [["replay", "--json"], ["inspect", "--json"], ["replay", "--at", "99", "--json"]])
+    func errorMessageIsTheReason(arguments: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = arguments.contains("--at") ? Self.example
+            : try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3, \"rowHeight\": 50}]}\n{\"type\": \"tap\", \"x\": 1}\n", to: "bad.jsonl", in: dir)
+        let r = try CLI.run([arguments[0], bad] + arguments.dropFirst())
+        #expect(r.status == (arguments.contains("--at") ? 64 : 65), "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        let error = try #require(object["error"] as? [String: Any])
+        let said = r.stderr.split(separator: "\n").map { $0.hasPrefix("selectlog: ") ? String($0.dropFirst(11)) : String($0) }
+        #expect(error["message"] as? String == said.joined(separator: "\n"), "\(r.stdout) against \(r.stderr)")
+        #expect((error["message"] as? String)?.contains(arguments.contains("--at") ? "has only" : "line 2: tap: missing field") == true, "\(r.stdout)")
+    }
 }

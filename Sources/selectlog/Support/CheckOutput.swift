@@ -60,7 +60,7 @@ enum CheckOutput {
 
     /// Why `log` could not be opened, as an error and its kind in JSON.
     private static func unopened(_ log: String, exit: ExitCode) -> (LogError, String) {
-        let reason = whyUnopened(log) ?? "cannot be read as a log (the reason is on stderr)"
+        let reason = whyUnopened(log) ?? Complaints.text ?? "cannot be read as a log"
         let kind = exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "notALog"
         return (LogError(exit == Exit.io ? .io : .notALog, reason, path: log), kind)
     }
@@ -116,7 +116,7 @@ enum CheckOutput {
 
     /// What `replay --json` and `inspect --json` print when FILE could not be read (the
     /// reason is on stderr, before anything went to standard output): `{"file": …,
-    /// "error": {"kind": …, "message": …}}`, of kind "io" (exit 74), "usage" (64: an
+    /// "error": {"kind": …, "message": …}}`, the message what stderr said, of kind "io" (exit 74), "usage" (64: an
     /// expectation that does not parse, `--at` past the end) or "invalidInput" (65:
     /// damaged, no log or script, an invalid line, a newer format), so that a CI job
     /// reading the JSON gets an object.
@@ -125,7 +125,7 @@ enum CheckOutput {
         o.string("file", file)
         var e = ObjectWriter()
         e.string("kind", exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "invalidInput")
-        e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? "the reason is on stderr")
+        e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? Complaints.text ?? "cannot be read")
         o.raw("error", e.text)
         return o.text
     }

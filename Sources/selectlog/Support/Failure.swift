@@ -20,7 +20,29 @@ func alreadyExists(_ path: String) -> ExitCode {
 /// (and any long word) is clipped to 80 characters, since inputs choose them.
 func complain(_ message: String) {
     var stderr = StandardError()
-    print("selectlog: \(Quoted.clipValues(in: message))", to: &stderr)
+    let clipped = Quoted.clipValues(in: message)
+    Complaints.note(clipped)
+    print("selectlog: \(clipped)", to: &stderr)
+}
+
+/// What `complain` has said so far, for the JSON error objects (`replay`, `inspect`,
+/// `check` and `verify` with `--json`): their `message` is what stderr said, not a
+/// pointer to it.
+enum Complaints {
+    // The command runs on one thread: the library's work it waits for calls back on it.
+    nonisolated(unsafe) private static var lines: [String] = []
+    nonisolated(unsafe) private static var length = 0
+
+    /// The first 8 messages, and no more than 4,000 characters of them, are kept.
+    static func note(_ message: String) {
+        guard lines.count < 8, length < 4_000 else { return }
+        let kept = String(message.prefix(4_000 - length))
+        lines.append(kept)
+        length += kept.count
+    }
+
+    /// The messages so far, a line each; nil when there are none.
+    static var text: String? { lines.isEmpty ? nil : lines.joined(separator: "\n") }
 }
 
 struct StandardError: TextOutputStream {
