@@ -1,4 +1,5 @@
 import ArgumentParser
+import SelectLog
 import SelectLogStore
 
 /// The version `selectlog --version` prints; the one place it is written.
@@ -31,6 +32,7 @@ struct SelectLogCommand: ParsableCommand {
         StandardStreams.prepare()
         LogTruncationGuard.install()
         do {
+            try refuseUnknownCommand(CommandLine.arguments.dropFirst().first)
             var command = try parseAsRoot(try Input.arguments(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
@@ -41,5 +43,16 @@ struct SelectLogCommand: ParsableCommand {
             exit(withError: Exit.invalidInput)
         }
         StandardStreams.finish()
+    }
+
+    /// A first argument that names no command (`selectlog replya s.slog`) is said to be one,
+    /// with the closest command's name, rather than left to read as "unexpected arguments".
+    private static func refuseUnknownCommand(_ first: String?) throws {
+        guard let first, !first.hasPrefix("-") else { return }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return }
+        let close = NameSuggestion.closest(to: first, among: names).map { " (did you mean `selectlog \($0)`?)" } ?? ""
+        complain("\(Quoted.clipValues(in: "\"\(first)\"")) is not a command\(close); `selectlog --help` lists them")
+        throw Exit.usage
     }
 }

@@ -86,4 +86,17 @@ struct NewUserReviewTests {
         #expect(error["message"] as? String == said.joined(separator: "\n"), "\(r.stdout) against \(r.stderr)")
         #expect((error["message"] as? String)?.contains(arguments.contains("--at") ? "has only" : "line 2: tap: missing field") == true, "\(r.stdout)")
     }
+
+    @Test("a first argument that names no command is said to be one, with the closest command (exit 64)")
+    func unknownCommand() throws {
+        let typo = try CLI.run(["replya", "session.slog"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "selectlog: \"replya\" is not a command (did you mean `selectlog replay`?); `selectlog --help` lists them\n", "\(typo.stderr)")
+        let file = try CLI.run(["session.slog"])
+        #expect(file.status == 64)
+        #expect(file.stderr.hasPrefix("selectlog: \"session.slog\" is not a command; "), "\(file.stderr)")
+        // Commands, help and options are as before.
+        #expect(try CLI.run(["help", "verify"]).stdout.contains("USAGE: selectlog verify"))
+        #expect(try CLI.run(["--version"]).status == 0)
+    }
 }
