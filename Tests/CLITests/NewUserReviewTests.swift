@@ -99,4 +99,19 @@ struct NewUserReviewTests {
         #expect(try CLI.run(["help", "verify"]).stdout.contains("USAGE: selectlog verify"))
         #expect(try CLI.run(["--version"]).status == 0)
     }
+
+    @Test("an input that is neither log nor script shows its first bytes as text when they are, and names a page")
+    func pageGivenAsInput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("page.html").path
+        try #require(try CLI.run(["view", Self.example, "-o", page]).status == 0)
+        let r = try CLI.run(["replay", page])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("it begins with bytes 3C 21 44 4F 43 54 59 50 (\"<!DOCTYP\"): an HTML page, such as `selectlog view` writes"), "\(r.stderr)")
+        let binary = try CLI.write("\u{01}\u{02}abc", to: "b.bin", in: dir)
+        let b = try CLI.run(["replay", binary])
+        #expect(b.status == 65)
+        #expect(b.stderr.hasSuffix("it begins with bytes 01 02 61 62 63\n"), "\(b.stderr)")
+    }
 }

@@ -54,8 +54,11 @@ public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var raw: Int64
     /// Time zero: the start of a session.
     public static let zero = Micros(raw: 0)
-    /// The latest time the event contract and the log accept.
-    public static let limit = Micros(raw: 1_000_000_000_000_000)
+    /// The latest time the event contract and the log accept: 9e12 ms, so that times an
+    /// app takes from the wall clock (milliseconds since 1970, about 1.8e12 today) fit
+    /// until the year 2255, and every time is exact as a double of microseconds (below
+    /// 2^53), as a viewer's script reads it.
+    public static let limit = Micros(raw: 9_000_000_000_000_000)
 
     /// A time of `raw` microseconds.
     @inlinable public init(raw: Int64) { self.raw = raw }

@@ -54,8 +54,13 @@ enum Input {
         guard let first = bytes.first, !"{# \t\r\n".utf8.contains(first) else { return nil }
         let shown = head.prefix(8).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " ")
         let matching = zip(head, LogFormat.magic).filter { $0 == $1 }.count
-        let hint = matching >= 4 ? " (close to a log's magic: a damaged log? `selectlog verify` checks it)" : ""
-        return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(hint)"
+        // Printable text is shown as text too (`("<!DOCTYP")`), and a page named as one.
+        let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
+        let page = bytes.prefix(5).map { $0 | 0x20 } == Array("<!doc".utf8) || bytes.prefix(5).map { $0 | 0x20 } == Array("<html".utf8)
+        let hint = matching >= 4 ? " (close to a log's magic: a damaged log? `selectlog verify` checks it)"
+            : page ? ": an HTML page, such as `selectlog view` writes" : ""
+        return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(text)\(hint)"
     }
 
     /// Whether `path` holds a log. Reads from the path: for a pipe, use `open(_:)`.

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// Times an app takes from the wall clock (milliseconds since 1970) are valid: a session
+/// stamped so is recorded, replayed and exported whole, not refused at its first line.
+@Suite("Wall-clock times")
+struct WallClockTimesTests {
+    @Test("a script stamped in milliseconds since 1970 records, checks and exports as it was written")
+    func epochMilliseconds() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = """
+            {"type": "reload", "t": 1765000000000, "sections": [{"rows": 20}]}
+            {"type": "tap", "t": 1765000000016.5, "x": 100, "y": 10}
+            {"type": "panBegan", "t": 1765000000100, "x": 100, "y": 300}
+            {"type": "panMoved", "t": 1765000000108.333, "x": 100, "y": 280}
+            {"type": "panEnded", "t": 1765000000116.667}
+
+            """
+        let path = try CLI.write(script, to: "wall.jsonl", in: dir)
+        let log = dir.appendingPathComponent("wall.slog").path
+        let recorded = try CLI.run(["record", path, "-o", log])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let replayed = try CLI.run(["replay", log, "--expect", "t == 1765000000116.667 and events == 5"])
+        #expect(replayed.status == 0, "\(replayed.stdout) \(replayed.stderr)")
+        #expect(try CLI.run(["check", log]).status == 0)
+        let exported = try CLI.run(["export", log])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let times = exported.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let t = line.range(of: "\"t\": ") else { return nil }
+            return String(line[t.upperBound...].prefix { $0 != "," && $0 != "}" })
+        }
+        #expect(times == ["1765000000000", "1765000000016.5", "1765000000100", "1765000000108.333", "1765000000116.667"], "\(exported.stdout)")
+    }
+
+    @Test("a time past 9e12 ms is refused at its line, saying the range")
+    func pastTheLimit() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try CLI.write("{\"type\": \"tick\", \"t\": 9000000000000.001}\n", to: "late.jsonl", in: dir)
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("line 1: tick: field \"t\" is out of range (0 to 9e12 ms)"), "\(r.stderr)")
+    }
+}
