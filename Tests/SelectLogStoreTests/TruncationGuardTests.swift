@@ -68,19 +68,23 @@ struct TruncationGuardTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("pages.bin").path
-        let pages = 4, page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = 16, page = Int(sysconf(Int32(_SC_PAGESIZE)))
         try Data(repeating: 0xA5, count: pages * page).write(to: URL(fileURLWithPath: path))
         let file = try MappedFile(path: path)
         let bytes = file.bytes
         #expect(bytes[page] == 0xA5)
         #expect(truncate(path, page) == 0)
         let before = LogTruncationGuard.faults
-        // The first page is still the file's; the others are gone.
+        // The first page is still the file's; the others are gone, every one of them zeros.
         #expect(bytes[page - 1] == 0xA5)
         #expect(bytes[page + 7] == 0)
+        #expect((1..<pages).allSatisfy { bytes[$0 * page + 11] == 0 })
         #expect(bytes[pages * page - 1] == 0)
-        // One fault mapped zeros over everything after the cut.
-        #expect(LogTruncationGuard.faults == before + 1)
+        // One fault mapped zeros over everything after the cut: not one fault a page (15).
+        // The count is the whole process's, so a fault of another test running beside
+        // this one may be counted too; a few are allowed for that.
+        let faults = LogTruncationGuard.faults - before
+        #expect((1...3).contains(faults), "\(faults) faults")
     }
 
     @Test("a mapping is watched while it is open, and its slot is free again once it is closed")
