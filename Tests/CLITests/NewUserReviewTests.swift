@@ -18,12 +18,15 @@ struct NewUserReviewTests {
     func scriptIsNotReplaced(command: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let comments = (1...600).map { "# comment line \($0) of a long header\n" }.joined()
         for text in ["{\"type\": \"reload\", \"sections\": [3]}\n",
-                     "\u{FEFF}# a recorded session\n\n  {\"type\": \"tap\", \"x\": 10, \"y\": 10}\n"] {
+                     "\u{FEFF}# a recorded session\r\n\r\n  {\"type\": \"tap\", \"x\": 10, \"y\": 10}\r\n",
+                     comments + "{\"type\": \"tick\"}\n",  // past the first 4 KiB
+                     "# only comments: a script of no events\n# still a script\n"] {
             let script = try CLI.write(text, to: "session.jsonl", in: dir)
             let r = try CLI.run(arguments(command, to: script))
             #expect(r.status == 64, "\(command): \(r.stderr)")
-            #expect(r.stderr.contains("is a JSON Lines script, which this output would replace"), "\(r.stderr)")
+            #expect(r.stderr.contains("looks like a JSON Lines script (its first line that is not blank or a # comment begins with {"), "\(r.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: script)) == Data(text.utf8))
         }
     }
@@ -113,5 +116,22 @@ struct NewUserReviewTests {
         let b = try CLI.run(["replay", binary])
         #expect(b.status == 65)
         #expect(b.stderr.hasSuffix("it begins with bytes 01 02 61 62 63\n"), "\(b.stderr)")
+    }
+
+    @Test("the error object's message leaves out notes said before the error (a torn tail ignored)")
+    func notesAreNotTheError() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("s.slog").path
+        try #require(try CLI.run(["record", Self.example, "-o", log]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        try bytes.prefix(bytes.count - 30).write(to: URL(fileURLWithPath: log))
+        let r = try CLI.run(["inspect", log, "--at", "99", "--json"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("note: ignoring a torn tail"), "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        let message = try #require((object["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.hasPrefix("--at 99: "), "\(message)")
+        #expect(!message.contains("note:"), "\(message)")
     }
 }

@@ -126,4 +126,29 @@ struct VerifyJSONTests {
         #expect(r.stderr.contains("the input looks like a JSON Lines script, not a log: piped to `selectlog record - -o LOG`, it makes a log of it"), "\(r.stderr)")
         #expect(!r.stderr.contains("./-"), "\(r.stderr)")
     }
+
+    @Test("--deep on a damaged log confirmed nothing: null, not 0; a piped script's size is not known: null, not the 64 bytes read")
+    func nullsWhereNothingIsKnown() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try log(20_000, in: dir)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let deep = try CLI.run(["verify", "--json", "--deep", path])
+        #expect(deep.status == 1, "\(deep.stderr)")
+        #expect(try object(deep)["checkpointsConfirmed"] is NSNull, "\(deep.stdout)")
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["verify", "--json", "-"]
+        let stdin = Pipe()
+        process.standardInput = stdin
+        let script = Data(("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n" + String(repeating: "{\"type\": \"tick\"}\n", count: 50)).utf8)
+        CLI.feed(stdin.fileHandleForWriting, script, closing: true, waiting: false)
+        let piped = try CLI.collect(process)
+        #expect(piped.status == 1, "\(piped.stderr)")
+        let o = try object(piped)
+        #expect(o["bytes"] is NSNull, "\(piped.stdout)")
+        #expect((o["problem"] as? [String: Any])?["kind"] as? String == "notALog")
+    }
 }

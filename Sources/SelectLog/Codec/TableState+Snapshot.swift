@@ -108,7 +108,7 @@ extension TableState {
         s.events = try r.count(limit: counterLimit)
         s.history.stepsRecorded = try r.count(limit: counterLimit)
         s.t = Micros(raw: try r.signed())
-        if s.t.raw < 0 || s.t > Micros.limit { throw r.fail("time \(s.t) out of range (0 to 9e12 ms)") }
+        if s.t.raw < 0 || s.t > Micros.limit { throw r.fail("time \(s.t) out of range (0 to 8e12 ms)") }
         var c = Configuration()
         c.allowsSelection = try r.bool()
         c.allowsMultipleSelection = try r.bool()

@@ -9,7 +9,7 @@
 /// and `target`, `panEnded`'s `targetOffset`) can be as large as the tallest content
 /// a table can have, about 1.02e17 pt: a UITableView of that many rows reports such
 /// offsets, and the engine only ever clamps them to its own content. A time `t` lies in
-/// `0...9e12` ms (milliseconds since 1970 fit). An index (a section or row of an index path, a section index, an
+/// `0...8e12` ms (milliseconds since 1970 fit). An index (a section or row of an index path, a section index, an
 /// option) and a count the binary log stores as a varint (`fingers`, `undoLimit`) is
 /// at most `Int32.max`, which also keeps it an `Int` on 32-bit platforms.
 public enum EventLimits {
@@ -20,7 +20,7 @@ public enum EventLimits {
     /// rows and 1,000,000 sections' headers and footers of `length` each, and the
     /// editor row (102,000,001 × 1e9 pt, about 1.02e17 pt).
     public static let offset = Points.contentLimit
-    /// The latest time an event may carry: 9e12 ms.
+    /// The latest time an event may carry: 8e12 ms.
     public static let time = Micros.limit
     /// The largest index or count field: 2,147,483,647.
     public static let index = Int(Int32.max)
@@ -54,7 +54,7 @@ public enum EventLimits {
 
     /// The sentence for a time outside `0...time`.
     static func timeOutOfRange(_ value: String) -> String {
-        "field \"t\" is out of range (0 to 9e12 ms), not \(value)"
+        "field \"t\" is out of range (0 to 8e12 ms), not \(value)"
     }
 
     /// The sentence for a whole number outside `lower...upper`.

@@ -54,11 +54,12 @@ public struct Micros: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var raw: Int64
     /// Time zero: the start of a session.
     public static let zero = Micros(raw: 0)
-    /// The latest time the event contract and the log accept: 9e12 ms, so that times an
+    /// The latest time the event contract and the log accept: 8e12 ms, so that times an
     /// app takes from the wall clock (milliseconds since 1970, about 1.8e12 today) fit
-    /// until the year 2255, and every time is exact as a double of microseconds (below
-    /// 2^53), as a viewer's script reads it.
-    public static let limit = Micros(raw: 9_000_000_000_000_000)
+    /// until the year 2223, and every time, written in milliseconds to the microsecond,
+    /// reads back exactly as a double (below 2^43 ms its spacing is under 1 µs), as the
+    /// viewer's script and a JSON reader read `t`.
+    public static let limit = Micros(raw: 8_000_000_000_000_000)
 
     /// A time of `raw` microseconds.
     @inlinable public init(raw: Int64) { self.raw = raw }

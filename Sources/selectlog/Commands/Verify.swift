@@ -21,8 +21,9 @@ struct Verify: ParsableCommand {
             permissions), and exits 0; it exits 1 for a file that is no log or whose file header is \
             damaged, 65 for a log a newer selectlog wrote, and 74 when the log or its directory cannot \
             be written (nothing is cut in each case); a failed repair can be run again. With --json, \
-            prints the verdict as one JSON object (intact, events, records, bytes, the problem's kind, \
-            byte offset and reason, the notes), or an error object when the log cannot be read, with the \
+            prints the verdict as one JSON object (intact; the intact prefix's events, records and bytes; \
+            the file's bytes; the checkpoints --deep confirmed; the problem's kind, byte offset and reason; \
+            the notes), or an error object when the log cannot be read, with the \
             same exit codes; it does not combine with --repair.
             """)
 
@@ -88,7 +89,7 @@ struct Verify: ParsableCommand {
             if json { print(CheckOutput.json(verifying: log, failedWith: LogError(.damaged, note, path: log), truncated: note)) }
             throw Exit.damaged
         }
-        printVerdict(report, mapped)
+        printVerdict(report, mapped, piped: !realFile)
         guard let problem = report.problem else { return }
         if problem.isNewer {
             // Not damage, and not to be cut: what this build cannot read, a newer one does.
@@ -100,9 +101,10 @@ struct Verify: ParsableCommand {
     }
 
     /// Prints `report`'s verdict: intact, or where the damage or torn tail starts; `again`,
-    /// a verdict of the log checked a second time, after it changed.
-    private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false) {
-        print(json ? CheckOutput.json(report, verifying: log, deep: deep)
+    /// a verdict of the log checked a second time, after it changed; `piped`, of a copy of
+    /// piped input.
+    private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false, piped: Bool = false) {
+        print(json ? CheckOutput.json(report, verifying: log, deep: deep, piped: piped)
                    : "\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
         if let problem = report.problem, !problem.isNewer, problem.offset == 0, report.records == 0,
            let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }

@@ -67,17 +67,20 @@ enum CheckOutput {
 
     /// `verify --json`'s verdict: `intact`, the intact prefix's events, records and bytes
     /// (`bytes` the file's size), the checkpoints a replay confirmed (`--deep`; null
-    /// without it), the first `problem` (null when intact; its kind "damaged", "tornTail",
-    /// "newer" or "notALog", its byte offset and reason) and the notes.
-    static func json(_ r: VerifyReport, verifying log: String, deep: Bool) -> String {
+    /// without it, and when a problem stopped the replay), the first `problem` (null when
+    /// intact; its kind "damaged", "tornTail", "newer" or "notALog", its byte offset and
+    /// reason) and the notes. `piped`: the log came through a pipe, whose copy stops at a
+    /// file header this build refuses, so its size is not known then (`bytes` null).
+    static func json(_ r: VerifyReport, verifying log: String, deep: Bool, piped: Bool) -> String {
         var o = ObjectWriter()
         o.string("log", log)
         o.bool("intact", r.isIntact)
         o.raw("events", String(r.intactEvents))
         o.raw("records", String(r.records))
-        o.raw("bytes", String(r.fileSize))
+        let refusedHeader = r.records == 0 && (r.problem?.isNotALog == true || r.problem?.isNewer == true)
+        o.raw("bytes", piped && refusedHeader ? "null" : String(r.fileSize))
         o.raw("intactBytes", String(r.intactBytes))
-        o.raw("checkpointsConfirmed", deep ? String(r.checkpointsReplayed) : "null")
+        o.raw("checkpointsConfirmed", deep && r.problem == nil ? String(r.checkpointsReplayed) : "null")
         if let p = r.problem {
             var po = ObjectWriter()
             po.string("kind", p.isNewer ? "newer" : p.isNotALog ? "notALog" : p.isTornTail ? "tornTail" : "damaged")
@@ -92,11 +95,16 @@ enum CheckOutput {
     }
 
     /// `verify --json` when the log could not be verified: `intact` null and `error` (its
-    /// kind, byte offset, event and message; `truncated`, the note of a log cut while it
-    /// was read, replaces the message).
+    /// kind, byte offset, event and message). `truncated`, the note of a log cut while it
+    /// was read (`LOG: the file was truncated …`), replaces the message, without the log's
+    /// name, and the offset and event, which no longer hold.
     static func json(verifying log: String, failedWith error: LogError, truncated: String? = nil) -> String {
         var error = error
-        if let truncated { error.message = truncated }
+        if let truncated {
+            error.message = truncated.hasPrefix(log + ": ") ? String(truncated.dropFirst(log.count + 2)) : truncated
+            error.offset = nil
+            error.eventIndex = nil
+        }
         return json(verifying: log, error: error, kind: nil)
     }
 

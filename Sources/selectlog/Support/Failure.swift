@@ -32,17 +32,25 @@ enum Complaints {
     // The command runs on one thread: the library's work it waits for calls back on it.
     nonisolated(unsafe) private static var lines: [String] = []
     nonisolated(unsafe) private static var length = 0
+    nonisolated(unsafe) private static var notes = ""
 
-    /// The first 8 messages, and no more than 4,000 characters of them, are kept.
+    /// The first 8 messages, and no more than 4,000 characters of them, are kept; notes
+    /// (`note: …`, `LOG: note: …`: a torn tail ignored, an index passed over), which are not
+    /// why a command failed, only when nothing else was said.
     static func note(_ message: String) {
+        if message.hasPrefix("note: ") || message.contains(": note: ") {
+            if lines.isEmpty, notes.isEmpty { notes = String(message.prefix(4_000)) }
+            return
+        }
         guard lines.count < 8, length < 4_000 else { return }
         let kept = String(message.prefix(4_000 - length))
         lines.append(kept)
         length += kept.count
     }
 
-    /// The messages so far, a line each; nil when there are none.
-    static var text: String? { lines.isEmpty ? nil : lines.joined(separator: "\n") }
+    /// The messages so far, a line each (the first note when there is nothing else); nil
+    /// when there are none.
+    static var text: String? { lines.isEmpty ? (notes.isEmpty ? nil : notes) : lines.joined(separator: "\n") }
 }
 
 struct StandardError: TextOutputStream {

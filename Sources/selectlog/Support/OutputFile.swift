@@ -92,7 +92,7 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
             throw refuseReplacingLog(path)
         }
         if !replacingScript, info.st_mode & S_IFMT == S_IFREG, isScript(path) {
-            complain("\(path): is a JSON Lines script, which this output would replace; choose another output (or move the script away first)")
+            complain("\(path): looks like a JSON Lines script (its first line that is not blank or a # comment begins with {, or it holds only comments), which this output would replace; choose another output (or move it away first)")
             throw Exit.usage
         }
         return
@@ -119,22 +119,28 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
     }
 }
 
-/// Whether the regular file at `path` reads as a JSON Lines script: within its first
-/// 4 KiB, after a byte-order mark, blank lines and comment lines (`#`), a line that begins
-/// with `{`. A page (`<!DOCTYPE`) or a Swift file (`import`, `//`, `#if`) does not.
+/// Whether the regular file at `path` reads as a JSON Lines script: after a byte-order
+/// mark, blank lines and comment lines (`#`), a line that begins with `{`; or comments
+/// alone (a script of no events, as `replay` reads it), or comments past the first MiB,
+/// which is all that is read. A page (`<!DOCTYPE`), a Swift file (`import`, `//`, `#if`
+/// before them) or an empty file does not.
 private func isScript(_ path: String) -> Bool {
-    guard var bytes = (try? readPrefix(path, count: 4096))?[...] else { return false }
+    let limit = 1 << 20
+    guard let head = try? readPrefix(path, count: limit) else { return false }
+    var bytes = head[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    var comments = false
     while let first = bytes.first {
         switch first {
         case 0x20, 0x09, 0x0A, 0x0D: bytes = bytes.dropFirst()
         case UInt8(ascii: "#"):
-            guard let end = bytes.firstIndex(of: 0x0A) else { return false }
+            comments = true
+            guard let end = bytes.firstIndex(of: 0x0A) else { return true }
             bytes = bytes[(end + 1)...]
         default: return first == UInt8(ascii: "{")
         }
     }
-    return false
+    return comments
 }
 
 /// The refusal (exit 64) to replace the log at `path` with a command's text output.
