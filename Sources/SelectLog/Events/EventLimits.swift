@@ -9,9 +9,10 @@
 /// and `target`, `panEnded`'s `targetOffset`) can be as large as the tallest content
 /// a table can have, about 1.02e17 pt: a UITableView of that many rows reports such
 /// offsets, and the engine only ever clamps them to its own content. A time `t` lies in
-/// `0...8e12` ms (milliseconds since 1970 fit). An index (a section or row of an index path, a section index, an
-/// option) and a count the binary log stores as a varint (`fingers`, `undoLimit`) is
-/// at most `Int32.max`, which also keeps it an `Int` on 32-bit platforms.
+/// `0...8e12` ms (milliseconds since 1970 fit). An index (a section or row of an index
+/// path, a section index, an option) and a count the binary log stores as a varint
+/// (`fingers`, `undoLimit`) is at most `Int32.max`, which also keeps it an `Int` on
+/// 32-bit platforms.
 public enum EventLimits {
     /// The largest magnitude of a length: 1e9 pt.
     public static let length = Points.limit

@@ -23,8 +23,8 @@ struct Verify: ParsableCommand {
             be written (nothing is cut in each case); a failed repair can be run again. With --json, \
             prints the verdict as one JSON object (intact; the intact prefix's events, records and bytes; \
             the file's bytes; the checkpoints --deep confirmed; the problem's kind, byte offset and reason; \
-            the notes), or an error object when the log cannot be read, with the \
-            same exit codes; it does not combine with --repair.
+            the notes), or an error object when the log cannot be read, with the same exit codes; \
+            it does not combine with --repair.
             """)
 
     @Argument(help: "A selectlog log; - reads standard input.")
