@@ -28,13 +28,26 @@ struct BridgeTests {
         }
     }
 
-    @Test("Points(rounding:) never traps: NaN gives zero, huge values and infinities clamp to a content offset's limit")
+    @Test("Points(rounding:) never traps: NaN, infinities and huge values give a value past a content offset's limit, which the engine refuses")
     func pointsEdges() throws {
-        #expect(Points(rounding: .nan) == .zero)
-        #expect(Points(rounding: .infinity) == EventLimits.offset)
-        #expect(Points(rounding: -.infinity) == -EventLimits.offset)
-        #expect(Points(rounding: 1e300) == EventLimits.offset)
-        #expect(Points(rounding: Double(Int64.max)) == EventLimits.offset)
+        let past = Points(raw: EventLimits.offset.raw + 1)
+        #expect(Points(rounding: .nan) == past)
+        #expect(Points(rounding: .infinity) == past)
+        #expect(Points(rounding: -.infinity) == Points(raw: -past.raw))
+        #expect(Points(rounding: 1e300) == past)
+        #expect(Points(rounding: Double(Int64.max)) == past)
+        #expect(Points(rounding: EventLimits.offset.doubleValue) == EventLimits.offset)
+        // Refused, not taken as zero (a tap on the first row) or as the bottom of the table.
+        var state = TableState()
+        try state.apply(.reload(sections: [SectionSpec(rows: 30)]))
+        for value in [Double.nan, .infinity, -.infinity, 1e300] {
+            #expect(throws: InvalidEvent.self) { try state.apply(TimedEvent(.tap(ViewportPoint(x: value, y: 10)))) }
+            #expect(throws: InvalidEvent.self) {
+                try state.apply(TimedEvent(.scroll(.to(Points(rounding: value)), phase: nil, target: nil)))
+            }
+        }
+        #expect(state.selection.isEmpty)
+        #expect(state.events == 1)
         // A tall table's offset keeps its value (a clamp to 1e9 pt would scroll elsewhere).
         let offset = Points(rounding: 3_456_789_012.5)
         #expect(offset == Points(raw: 3_456_789_012 * 64 + 32))
@@ -67,9 +80,14 @@ struct BridgeTests {
         #expect(Micros(seconds: 0) == .zero)
         #expect(Micros(seconds: -0.25) == Micros(raw: -250_000))
         #expect(Micros(seconds: 12.345678).seconds == 12.345678)
-        #expect(Micros(seconds: .nan) == .zero)
-        #expect(Micros(seconds: .infinity) == Micros.limit)
-        #expect(Micros(seconds: 1e300) == Micros.limit)
+        // Past the limit, infinite or NaN: 1 µs past the limit, which every event refuses.
+        let past = Micros(raw: Micros.limit.raw + 1)
+        #expect(Micros(seconds: .nan) == past)
+        #expect(Micros(seconds: .infinity) == past)
+        #expect(Micros(seconds: 1e300) == past)
+        #expect(Micros(seconds: -.infinity) == Micros(raw: -past.raw))
+        #expect(Micros(seconds: Micros.limit.seconds) == Micros.limit)
+        #expect(throws: InvalidEvent.self) { try TimedEvent(.tick, t: Micros(seconds: .nan)).validate() }
     }
 
     @Test("row paths to and from (section, row) pairs")

@@ -5,11 +5,14 @@ extension Points {
     /// `value` points rounded onto the 1/64 pt grid, half-way cases to even (spec 5.10.1),
     /// as the script decoder rounds numbers.
     ///
-    /// A value beyond ±`EventLimits.offset` (about 1.02e17 pt, the largest a field may
-    /// hold: a content offset's) is clamped to it and NaN gives zero, so no input traps.
-    /// A content offset past 1e9 pt (a table of tens of millions of rows) keeps its
-    /// value; a length past 1e9 pt is rejected by the engine, as in scripts, rather than
-    /// taken as a different, clamped value.
+    /// No input traps. A value beyond ±`EventLimits.offset` (about 1.02e17 pt, the
+    /// largest a field may hold: a content offset's), an infinity and NaN give a value
+    /// 1/64 pt past it, which every field rejects: an event made of it is refused by the
+    /// engine, as such a number is in a script, rather than taken as a clamped offset or
+    /// as zero (a `0 / 0` in an app's conversion tapping the first row). A content offset
+    /// past 1e9 pt (a table of tens of millions of rows) keeps its value; a length past
+    /// 1e9 pt is rejected by the engine, as in scripts, rather than taken as a different,
+    /// clamped value.
     ///
     /// ```swift
     /// let offset = Points(rounding: Double(scrollView.contentOffset.y))
@@ -26,7 +29,9 @@ extension Micros {
     /// `seconds` (a `TimeInterval`, `CACurrentMediaTime()` minus the session's start)
     /// rounded to the nearest microsecond, half-way cases to even.
     ///
-    /// A value beyond ±`Micros.limit` is clamped to it and NaN gives zero, so no input traps.
+    /// No input traps. A value beyond ±`Micros.limit`, an infinity and NaN give a time
+    /// 1 µs past it, which every event refuses as out of range, rather than a clamped
+    /// time or zero.
     ///
     /// ```swift
     /// let t = Micros(seconds: CACurrentMediaTime() - sessionStart)
@@ -41,12 +46,15 @@ extension Micros {
 
 /// Rounding a `Double` onto an integer grid without trapping.
 enum GridRounding {
-    /// `value * scale` rounded half to even and clamped to `[-limit, limit]`; NaN gives 0.
+    /// `value * scale` rounded half to even within `[-limit, limit]`; past it (an infinity
+    /// included), `limit + 1` with its sign, and for NaN `limit + 1`: out of range for the
+    /// field whose limit it is, so the engine refuses it. (`limit` is below `Int64.max`.)
     static func round(_ value: Double, scale: Double, limit: Int64) -> Int64 {
-        guard !value.isNaN else { return 0 }
+        guard !value.isNaN else { return limit + 1 }
         let scaled = toNearestOrEven(value * scale)
-        if scaled >= Double(limit) { return limit }
-        if scaled <= -Double(limit) { return -limit }
+        // The limit as a double may not be the limit exactly: that double is the limit.
+        if scaled >= Double(limit) { return scaled == Double(limit) ? limit : limit + 1 }
+        if scaled <= -Double(limit) { return scaled == -Double(limit) ? -limit : -(limit + 1) }
         return Int64(scaled)
     }
 

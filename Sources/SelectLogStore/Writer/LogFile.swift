@@ -7,7 +7,8 @@ import SelectLog
 
 /// A log file open for appending records. Used by one thread at a time.
 final class LogFile {
-    let path: String
+    /// The log's path (a new log made beside it takes it once renamed over it).
+    private(set) var path: String
     let header: FileHeader
     private(set) var size: Int
     /// The index entries of the records written or found, in order: one per record, but
@@ -71,6 +72,10 @@ final class LogFile {
                 return LogError(.alreadyExists, "a directory is here; a log is a file: name one inside it", path: path)
             }
             return LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
+        }
+        if !exclusive, staging, let replaced = try replaceBeside(path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
+                                                                 behaviour: behaviour, version: version) {
+            return replaced
         }
         var staged: String?
         var fd: Int32 = -1
@@ -155,6 +160,64 @@ final class LogFile {
         }
         return file
     }
+
+    /// Replaces the regular file at `path` with a new log made beside it and renamed over
+    /// it, holding the old file as its one writer meanwhile (`WriterClaim`: a log a
+    /// recorder is writing is refused, `.inUse`, as one a `LogReader` in this process has
+    /// open is). A reader of the old log in another process keeps reading it, where
+    /// emptying it in place raised SIGBUS there, and a failure to make the new log leaves
+    /// the old one as it was. The new file takes the old one's permissions. Nil, nothing
+    /// changed, where the file cannot be replaced so without changing more than its bytes
+    /// (none there, a link, a file with other hard links or another owner) or its
+    /// directory will not take the new file: it is then emptied in place, as before.
+    private static func replaceBeside(_ path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
+                                      behaviour: UInt64, version: UInt16?) throws(LogError) -> LogFile? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid() else { return nil }
+        // For writing where allowed: on NFS an exclusive lock needs it.
+        var old = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if old < 0 { old = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard old >= 0 else { return nil }
+        var opened = stat()
+        guard fstat(old, &opened) == 0, opened.st_ino == info.st_ino, opened.st_dev == info.st_dev else {
+            _ = closeDescriptor(old)
+            return nil
+        }
+        let claim: WriterClaim
+        do throws(LogError) { claim = try WriterClaim.take(old, path: path) } catch {
+            _ = closeDescriptor(old)
+            throw error
+        }
+        defer {
+            claim.release(old)
+            _ = closeDescriptor(old)
+        }
+        if MappedFile.readsPast(0, of: old) { throw MappedFile.readerInTheWay(path, doing: "replacing it") }
+        let staged = stagingPath(for: path)
+        let file: LogFile
+        do throws(LogError) {
+            file = try create(path: staged, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd, behaviour: behaviour,
+                              version: version, exclusive: true, staging: false)
+        } catch {
+            // A directory this user may not write, or a name taken: emptied in place.
+            if error.code == .alreadyExists || [EACCES, EPERM].contains(error.errnoCode ?? 0) { return nil }
+            throw error
+        }
+        file.setMode(info.st_mode & 0o7777)
+        guard rename(staged, path) == 0 else {
+            let reason = errno
+            unlink(staged)
+            if [EPERM, EACCES, EXDEV, ENOTSUP, EBUSY].contains(reason) { return nil }
+            errno = reason
+            throw FileIO.error("rename", path)
+        }
+        file.path = path
+        try FileIO.syncDirectory(of: path)
+        return file
+    }
+
+    /// Gives the file `mode` (its permission bits), as far as this user may.
+    private func setMode(_ mode: mode_t) { _ = fchmod(fd, mode) }
 
     /// Opens an existing log to append to it, as its one writer. `dropTail()` then cuts a
     /// torn tail and the index record of a clean close (written again on the next

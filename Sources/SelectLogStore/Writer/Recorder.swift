@@ -115,9 +115,9 @@ public final class Recorder: Sendable {
     /// `replacingExisting` is true: on relaunch an app must not overwrite the session
     /// the user just reported. In a build without zstd the checkpoints are range-coded
     /// rather than zstd-compressed.
-    /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`), nor one
-    /// a `LogReader` in this process has open (`.inUse`: emptied under the reader's
-    /// mapping, its next read would raise SIGBUS); close the reader (`LogReader.close()`) or let it go first.
+    /// A log another recorder has open is not replaced (`.inUse`, `WriterClaim`), nor one a
+    /// `LogReader` in this process has open (`.inUse`; `LogReader.close()` lets it go). The
+    /// new log is made beside the old and renamed over it: readers elsewhere keep the old.
     public convenience init(creating path: String, options: Options = Options(), replacingExisting: Bool = false) throws(LogError) {
         if let problem = options.problem(at: path) { throw problem }
         var salt = options.salt ?? 0
@@ -263,9 +263,9 @@ public final class Recorder: Sendable {
     ///
     /// The time is read under the recorder's lock, so events from any number of threads
     /// are stamped in the order they are appended and never rejected as out of order.
-    /// A stamp is never earlier than the last event's time: after a `TimedEvent`
-    /// appended with a time ahead of the clock (`now`), stamped events take that time
-    /// until the clock passes it.
+    /// A stamp is never earlier than the last event's time, nor past `Micros.limit`: after
+    /// a `TimedEvent` appended with a time ahead of the clock (`now`), stamped events take
+    /// that time until the clock passes it (and at the limit, keep it).
     @discardableResult
     public func append(_ event: consuming Event) throws(LogError) -> TableChanges {
         try append(TimedEvent(event), stamp: true)
@@ -328,7 +328,7 @@ public final class Recorder: Sendable {
         }
         var timed = given
         let before = s.pointee.engine.t
-        if stamp { timed.t = max(now, before) }
+        if stamp { timed.t = min(max(now, before), Micros.limit) }
         // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
         let slot = queue.slot(at: position)
         slot.initialize(to: Appended(event: consume timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
