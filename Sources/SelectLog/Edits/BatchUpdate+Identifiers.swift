@@ -41,7 +41,7 @@ public struct IdentifierDiffError: Error, Hashable, Sendable, CustomStringConver
             return "\(list) lists: identifier \"\(identifier)\" appears twice, at \(first.map { "\($0)" } ?? "?") and \(second.map { "\($0)" } ?? "?"); identifiers must be unique across all sections"
         case .sectionCountChanged:
             let (o, n) = sectionCounts ?? (0, 0)
-            return "the old lists have \(o) sections and the new lists \(n); insert or delete sections first"
+            return "the old lists have \(o) section\(o == 1 ? "" : "s") and the new lists \(n); insert or delete sections first"
         }
     }
 }

@@ -123,8 +123,11 @@ public enum LogRepair {
         /// `LogRepair.cut(_:at:checkedSize:waiting:)` of the held log.
         func cut(at offset: Int, checkedSize: Int? = nil) throws(LogError) -> Result {
             let size = try size()
-            guard offset >= 0, offset <= size else {
-                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(size) bytes (cut since it was checked? check it again)",
+            guard offset >= 0 else {
+                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): an offset is 0 or more", path: path)
+            }
+            guard offset <= size else {
+                throw LogError(.outOfRange, "cannot cut at byte offset \(offset): the file has \(ReportText.counted(size, "byte", "bytes")) (cut since it was checked? check it again)",
                                path: path)
             }
             // The header's own size (32 bytes in version 1, 40 since); 40 when it does not

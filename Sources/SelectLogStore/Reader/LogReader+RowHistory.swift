@@ -40,7 +40,7 @@ extension LogReader {
             // The state is let go at once: the walk below holds its own (a million sections'
             // state is 300 MB).
             guard try state(at: n).layout.contains(row) else {
-                throw LogError(.outOfRange, "row \(row) does not exist after \(n) events", path: path, eventIndex: n)
+                throw LogError(.outOfRange, "row \(row) does not exist after \(ReportText.counted(n, "event", "events"))", path: path, eventIndex: n)
             }
             var target = row
             var end = n
