@@ -74,4 +74,50 @@ struct ReplacingTests {
         try again.close()
         #expect(try LogReader(path: path).eventCount == 4)
     }
+
+    @Test("a writer that opened the log before another replaced it cannot claim the old file after: .inUse, nothing written where no reader looks")
+    func staleOpenIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.slog").path
+        _ = try log(500, at: path)
+        // Opened by its path, as `Recorder(appendingTo:)` opens it, then the log is replaced.
+        let stale = open(path, O_RDWR | O_CLOEXEC)
+        try #require(stale >= 0)
+        defer { close(stale) }
+        let replacing = try Recorder(creating: path, options: smallBatches(), replacingExisting: true)
+        try replacing.close()
+        let refused = #expect(throws: LogError.self) { _ = try WriterClaim.take(stale, path: path, verifying: true) }
+        #expect(refused?.code == .inUse, "\(String(describing: refused))")
+        #expect(refused?.message.contains("replaced this log while it was being opened") == true)
+        // The file the path names now is claimed as before.
+        let current = open(path, O_RDWR | O_CLOEXEC)
+        try #require(current >= 0)
+        defer { close(current) }
+        let claim = try WriterClaim.take(current, path: path, verifying: true)
+        claim.release(current)
+    }
+
+    @Test("the new log keeps the old one's group, and a log this user may not write is not replaced beside it")
+    func groupAndReadOnly() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("g.slog").path
+        _ = try log(300, at: path)
+        var before = stat(), after = stat()
+        #expect(stat(path, &before) == 0)
+        // As root, another group can be given; otherwise the user's own is carried.
+        let group: gid_t = geteuid() == 0 ? 65_534 : before.st_gid
+        #expect(chown(path, uid_t.max, group) == 0)
+        try Recorder(creating: path, options: smallBatches(), replacingExisting: true).close()
+        #expect(stat(path, &after) == 0)
+        #expect(after.st_gid == group)
+        #expect(after.st_ino != before.st_ino)
+        // Read-only: refused where this user is bound by the mode (root is not), as before.
+        guard geteuid() != 0 else { return }
+        #expect(chmod(path, 0o444) == 0)
+        let refused = #expect(throws: LogError.self) { try Recorder(creating: path, options: smallBatches(), replacingExisting: true) }
+        #expect(refused?.code == .io)
+        #expect(try LogReader(path: path).eventCount == 0)
+    }
 }

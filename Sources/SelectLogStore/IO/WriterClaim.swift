@@ -47,8 +47,20 @@ struct WriterClaim {
     var isRegularFile: Bool { key != nil }
 
     /// Claims the file `fd` is open on for writing; `.inUse` when another writer has it.
-    static func take(_ fd: Int32, path: String) throws(LogError) -> WriterClaim {
-        try take(fd, path: path, waits: false) {}
+    ///
+    /// `verifying`: `fd` was opened by `path`, which must still name that file once it is
+    /// claimed. A writer that replaced the log in between (a new log renamed over it)
+    /// held the old file until then; claimed after it, the old file would take this
+    /// writer's records where no reader looks (`.inUse`: open it again).
+    static func take(_ fd: Int32, path: String, verifying: Bool = false) throws(LogError) -> WriterClaim {
+        let claim = try take(fd, path: path, waits: false) {}
+        guard verifying, claim.isRegularFile else { return claim }
+        var named = stat(), opened = stat()
+        if stat(path, &named) == 0, fstat(fd, &opened) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
+            return claim
+        }
+        claim.release(fd)
+        throw LogError(.inUse, "another writer replaced this log while it was being opened; nothing was changed: open it again", path: path)
     }
 
     /// Claims the file `fd` is open on for writing, waiting for a writer in another

@@ -113,7 +113,7 @@ final class LogFile {
             return error
         }
         let claim: WriterClaim
-        do throws(LogError) { claim = try WriterClaim.take(fd, path: path) } catch { throw abandon(error) }
+        do throws(LogError) { claim = try WriterClaim.take(fd, path: path, verifying: staged == nil) } catch { throw abandon(error) }
         do throws(LogError) {
             if !exclusive, claim.isRegularFile { try MappedFile.truncate(fd, to: 0, path: path, doing: "replacing it") }
         } catch {
@@ -174,9 +174,9 @@ final class LogFile {
                                       behaviour: UInt64, version: UInt16?) throws(LogError) -> LogFile? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid() else { return nil }
-        // For writing where allowed: on NFS an exclusive lock needs it.
-        var old = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if old < 0 { old = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        // A file this user may not write is not replaced beside: emptied in place, its
+        // open fails as it always has.
+        let old = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard old >= 0 else { return nil }
         var opened = stat()
         guard fstat(old, &opened) == 0, opened.st_ino == info.st_ino, opened.st_dev == info.st_dev else {
@@ -184,7 +184,7 @@ final class LogFile {
             return nil
         }
         let claim: WriterClaim
-        do throws(LogError) { claim = try WriterClaim.take(old, path: path) } catch {
+        do throws(LogError) { claim = try WriterClaim.take(old, path: path, verifying: true) } catch {
             _ = closeDescriptor(old)
             throw error
         }
@@ -192,8 +192,16 @@ final class LogFile {
             claim.release(old)
             _ = closeDescriptor(old)
         }
-        if MappedFile.readsPast(0, of: old) { throw MappedFile.readerInTheWay(path, doing: "replacing it") }
+        // Kept for a reader in this process too, as when the log was emptied in place: an
+        // app that replaces the log its own viewer shows is told so.
+        if MappedFile.readsPast(0, of: old) {
+            throw LogError(.inUse, "a LogReader in this process has this log open; close it (LogReader.close()) or let it go before replacing the log. Nothing was changed",
+                           path: path)
+        }
+        // This process's staging name for `path`: a file left there by a process that died
+        // with this one's id (no writer of this process makes it while the old log is held).
         let staged = stagingPath(for: path)
+        unlink(staged)
         let file: LogFile
         do throws(LogError) {
             file = try create(path: staged, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd, behaviour: behaviour,
@@ -201,23 +209,31 @@ final class LogFile {
         } catch {
             // A directory this user may not write, or a name taken: emptied in place.
             if error.code == .alreadyExists || [EACCES, EPERM].contains(error.errnoCode ?? 0) { return nil }
-            throw error
+            // A full disk, say: the old log is as it was, and the error names it.
+            var named = error
+            if named.path == staged { named.path = path }
+            throw named
         }
-        file.setMode(info.st_mode & 0o7777)
+        file.carry(mode: info.st_mode & 0o7777, group: info.st_gid)
         guard rename(staged, path) == 0 else {
             let reason = errno
             unlink(staged)
-            if [EPERM, EACCES, EXDEV, ENOTSUP, EBUSY].contains(reason) { return nil }
+            if [EPERM, EACCES, EXDEV, ENOTSUP, EOPNOTSUPP, EBUSY].contains(reason) { return nil }
             errno = reason
             throw FileIO.error("rename", path)
         }
         file.path = path
-        try FileIO.syncDirectory(of: path)
+        // The new log is in place: a directory that cannot be synced no longer fails the
+        // replacement (the old log is gone either way).
+        try? FileIO.syncDirectory(of: path)
         return file
     }
 
-    /// Gives the file `mode` (its permission bits), as far as this user may.
-    private func setMode(_ mode: mode_t) { _ = fchmod(fd, mode) }
+    /// Gives the file `mode` (its permission bits) and `group`, as far as this user may.
+    private func carry(mode: mode_t, group: gid_t) {
+        _ = fchown(fd, uid_t.max, group)
+        _ = fchmod(fd, mode)
+    }
 
     /// Opens an existing log to append to it, as its one writer. `dropTail()` then cuts a
     /// torn tail and the index record of a clean close (written again on the next
@@ -228,7 +244,7 @@ final class LogFile {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }
         let claim: WriterClaim
-        do throws(LogError) { claim = try WriterClaim.take(fd, path: path) } catch {
+        do throws(LogError) { claim = try WriterClaim.take(fd, path: path, verifying: true) } catch {
             _ = closeDescriptor(fd)
             throw error
         }
