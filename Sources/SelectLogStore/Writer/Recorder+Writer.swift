@@ -105,8 +105,15 @@ struct RecorderWriter: Sendable {
                     position += 1
                 }
                 // The states taken go before callers waiting for them go on: at most
-                // `pendingStates` are ever held.
-                offered.removeFirst(nextOffered)
+                // `pendingStates` are ever held. They are let go under the engine lock: a
+                // caller that then finds a node of its own state unique (copy-on-write)
+                // changes it in place, and the lock orders this thread's reads of that
+                // node before it. (Released here alone, ThreadSanitizer saw the two as a
+                // race: nothing it can see ordered them.)
+                if nextOffered > 0 {
+                    let taken = nextOffered
+                    guarded.withLockedValue { _ in offered.removeFirst(taken) }
+                }
                 nextOffered = 0
                 let taken = position, offersTaken = offersTakenBefore + offersMet
                 // An append waiting for room, or for offered states to be taken, can go on.
