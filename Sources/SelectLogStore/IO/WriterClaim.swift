@@ -54,11 +54,7 @@ struct WriterClaim {
     /// writer's records where no reader looks (`.inUse`: open it again).
     static func take(_ fd: Int32, path: String, verifying: Bool = false) throws(LogError) -> WriterClaim {
         let claim = try take(fd, path: path, waits: false) {}
-        guard verifying, claim.isRegularFile else { return claim }
-        var named = stat(), opened = stat()
-        if stat(path, &named) == 0, fstat(fd, &opened) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino {
-            return claim
-        }
+        guard verifying, claim.isRegularFile, !FileIO.names(path, fd) else { return claim }
         claim.release(fd)
         throw LogError(.inUse, "another writer replaced this log while it was being opened; nothing was changed: open it again", path: path)
     }

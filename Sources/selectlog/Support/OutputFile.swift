@@ -194,8 +194,7 @@ func lockForReplacing(_ fd: Int32, path: String, shown: String) throws {
     // A recorder that replaced the log between this open and the lock held the old file
     // until then: the lock must be on the file `path` names now, or this command would
     // rename its output over that recorder's live log.
-    var named = stat(), opened = stat()
-    guard stat(path, &named) == 0, fstat(fd, &opened) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino else {
+    guard FileIO.names(path, fd) else {
         close(fd)
         complain("\(shown): another writer replaced it while this command opened it; nothing was changed: run the command again")
         throw Exit.io
