@@ -166,10 +166,11 @@ final class LogFile {
     /// recorder is writing is refused, `.inUse`, as one a `LogReader` in this process has
     /// open is). A reader of the old log in another process keeps reading it, where
     /// emptying it in place raised SIGBUS there, and a failure to make the new log leaves
-    /// the old one as it was. The new file takes the old one's permissions. Nil, nothing
-    /// changed, where the file cannot be replaced so without changing more than its bytes
-    /// (none there, a link, a file with other hard links or another owner) or its
-    /// directory will not take the new file: it is then emptied in place, as before.
+    /// the old one as it was. The new file takes the old one's permissions and group. Nil,
+    /// nothing changed, where the file cannot be replaced so without changing more than
+    /// its bytes (none there, a link, a file with other hard links or another owner, one
+    /// this user may not write) or its directory will not take the new file: it is then
+    /// emptied in place, as before.
     private static func replaceBeside(_ path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
                                       behaviour: UInt64, version: UInt16?) throws(LogError) -> LogFile? {
         var info = stat()
