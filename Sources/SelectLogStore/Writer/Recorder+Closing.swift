@@ -4,6 +4,13 @@ import SelectLog
 extension Recorder {
     /// Writes everything appended so far; with `.always`, syncs it too. After `close()`,
     /// which wrote everything, it returns at once, or throws what made the writer stop.
+    ///
+    /// It waits on the calling thread for the writer thread: a write and, with `.always`,
+    /// a sync, which can take tens of milliseconds on a busy device. On the main thread
+    /// that can cost a frame; it is what an app wants as it moves to the background (the
+    /// events then survive its termination), and elsewhere a background queue serves
+    /// better. It blocks rather than suspends: in an `async` function it holds its thread
+    /// until it returns. `close()` waits the same way, and also writes the seek index.
     public func flush() throws(LogError) {
         let durability = options.durability
         let target = guarded.withLockedValue { $0.engine.events }
