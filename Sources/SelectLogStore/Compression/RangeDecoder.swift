@@ -61,7 +61,16 @@ struct RangeDecoderCore {
         for _ in 0..<4 { code = code << 8 | nextByte() }
     }
 
-    var overran: Bool { position > count + 4 }
+    var overran: Bool { position > count &+ 4 }
+
+    /// Takes the registers of `c`, a copy of this core: the byte pointer and count are
+    /// the same in both.
+    @inline(__always)
+    mutating func store(_ c: RangeDecoderCore) {
+        position = c.position
+        range = c.range
+        code = c.code
+    }
 
     @inline(__always)
     private mutating func nextByte() -> UInt32 {
@@ -161,7 +170,7 @@ struct RangeDecoderCore {
     mutating func decodeDirect(count: Int) -> UInt64 {
         var c = self
         let v = c.directBits(count)
-        self = c
+        store(c)
         return v
     }
 }

@@ -15,7 +15,7 @@ extension RangeDecoderCore {
         // On a local copy, so that the registers are not stored at every model write.
         var c = self
         let v = c.decodeIntInline(m, base)
-        self = c
+        store(c)
         return v
     }
 
@@ -23,7 +23,7 @@ extension RangeDecoderCore {
     @inline(__always)
     mutating func decodeIntInline(_ m: ModelTable, _ base: Int) -> Int64 {
         var c = self
-        defer { self = c }
+        defer { store(c) }
         // Branched on at once, so decoded with the branch (only the chosen side's update).
         guard c.decodeLikely(m, base) else { return 0 }
         let negative = c.decodeBit(m, base &+ 1)
@@ -109,7 +109,7 @@ extension RangeDecoderCore {
             if c.decodeLikely(m, CodedModels.gridFlagBase &+ flag) { base = CodedModels.offGridBase } else { inThirds = true }
         }
         let r = c.decodeIntInline(m, base) &<< shift
-        self = c
+        store(c)
         let prediction = channel.prediction
         let v = inThirds ? ThirdsGrid.sixtyFourths(third: ThirdsGrid.third(prediction) &+ r) : prediction &+ r
         channel.update(v)

@@ -93,8 +93,9 @@ struct CodedEventDecoder {
         guard !isAtEnd else { return nil }
         // The registers in a local for the whole event, stored back once.
         var c = rc.core
-        defer { rc.core = c }
-        items += 1
+        // Only the registers: the byte pointer and count are constants of the batch.
+        defer { rc.core.store(c) }
+        items &+= 1
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail(c, "batch holds more items than the format allows") }
         let m = s.models.table
         var symbol = s.lastSymbol
@@ -276,7 +277,7 @@ struct CodedEventDecoder {
         let m = s.models.table
         let x = r.decodeValueInline(&s.channel(.fingerX).pointee, m, model: M.pointModel(tag, y: false), flag: M.Channel.fingerX.rawValue)
         let y = r.decodeValueInline(&s.channel(.fingerY).pointee, m, model: M.pointModel(tag, y: true), flag: M.Channel.fingerY.rawValue)
-        c = r
+        c.store(r)
         guard x.magnitude <= maxLength, y.magnitude <= maxLength else {
             throw fail(c, "position out of range")
         }
