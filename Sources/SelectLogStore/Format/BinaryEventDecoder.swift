@@ -134,6 +134,38 @@ struct BinaryEventDecoder {
         return try nextFromCoded(&record, records: true, fingerprints: true)
     }
 
+    /// Whether `next(run:_:limit:)` can read this decoder's batches (a coded one's).
+    var readsRuns: Bool { isCoded }
+
+    /// `next(into:)` over a run of events (`CodedEventDecoder.next(run:_:limit:start:)`) for
+    /// a decoder that `readsRuns`: the records at `out + count ..< out + limit`, then the
+    /// next event not a record, or nil (`count` below `limit`: the end of the batch; at
+    /// `limit`: the run is full, nothing more read). The same events, checks and errors
+    /// as `next(into:)` called for each; `count` is the records written when it throws.
+    mutating func next(run out: UnsafeMutablePointer<ReplayRecord>, _ count: inout Int, limit: Int) throws(BinaryError) -> TimedEvent? {
+        while true {
+            var start = 0
+            do {
+                if let e = try coded.next(run: out, &count, limit: limit, start: &start) {
+                    if coded.needsCheck { try check(e, at: start) }
+                    return e
+                }
+            } catch {
+                if coded.isNewer { isNewer = true }
+                throw error
+            }
+            if count == limit { return nil }
+            switch coded.marker {
+            case .end: return nil
+            case .fingerprint: continue
+            case .cold(let tag, let t, let bytes):
+                let e = try cold(tag, t, bytes, at: start)
+                try check(e, at: start)
+                return e
+            }
+        }
+    }
+
     /// The coded batch's next event for all three: `records` and `fingerprints` are
     /// constants in each, so `next()` carries none of the records' code.
     @inline(__always)

@@ -85,6 +85,24 @@ struct CodedEventDecoder {
         try next(&record, records: true)
     }
 
+    /// `next(into:)` over a run of records: each event that comes back as a record is
+    /// written at `out + count` and counted, until `count` is `limit` (then nil, and
+    /// nothing more read) or an item that is not a record, returned as `next(into:)`
+    /// returns it (nil, with `count` below `limit`: `marker` says what was read). `count`
+    /// is the records written when it throws, too. `start` is the position of the last
+    /// item's first byte. One call for the run, so that an event costs no call of its own.
+    mutating func next(run out: UnsafeMutablePointer<ReplayRecord>, _ count: inout Int, limit: Int,
+                       start: inout Int) throws(BinaryError) -> TimedEvent? {
+        while count < limit {
+            start = rc.position
+            let r = out + count
+            if let e = try next(&r.pointee, records: true) { return e }
+            if r.pointee.kind == .other { return nil }
+            count &+= 1
+        }
+        return nil
+    }
+
     /// The decoding of both: `records` is a constant in each, so `next()` carries none of
     /// the records' code.
     @inline(__always)

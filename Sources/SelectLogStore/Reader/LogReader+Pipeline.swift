@@ -182,7 +182,41 @@ extension LogReader {
                 // One record for the batch: the decoder sets its kind at every event, and the
                 // fields of that kind.
                 var record = ReplayRecord()
+                let batchEnd = batch.header.firstEvent + batch.header.eventCount
                 while true {
+                    // A run of records written in place, within the chunk's room, the segment
+                    // and the batch's count, so that every bound below holds for each and for
+                    // the event that ends the run; what comes after it takes the steps below.
+                    // The same events and errors as those steps, with no call an event: a
+                    // decoding thread took 901 instructions an event rather than 1,007 on 1M
+                    // standard events, 1,365 rather than 1,489 on a random walk (callgrind).
+                    if !fingerprints, index >= from, decoder.readsRuns {
+                        let limit = Swift.min(chunk.room, end - index, batchEnd - index)
+                        if limit > 0 {
+                            var n = 0
+                            let e: TimedEvent?
+                            do throws(BinaryError) {
+                                e = try decoder.next(run: chunk.tail, &n, limit: limit)
+                            } catch {
+                                chunk.commit(n)
+                                throw batchError(error, decoder, batch, index + n)
+                            }
+                            chunk.commit(n)
+                            index += n
+                            if let e {
+                                chunk.append(e)
+                                index += 1
+                            } else if n < limit {
+                                return index
+                            }
+                            if chunk.count == ReplayPipe.chunkEvents || chunk.weight >= ReplayPipe.chunkWeight {
+                                going = ReplayPipe.hand(.events(chunk), to: pipe)
+                                chunk = ReplayPipe.storage(from: pipe)
+                                guard going else { return nil }
+                            }
+                            continue
+                        }
+                    }
                     let e = try nextEvent(&decoder, into: &record, batch, index, fingerprints: fingerprints)
                     if e == nil, record.kind == .other { return index }
                     if fingerprints, e == nil, record.kind == .fingerprint {

@@ -149,6 +149,17 @@ final class EventChunk: @unchecked Sendable {
         fill.pointee.count = count &+ 1
     }
 
+    /// Where the next record goes, for a decoder that writes a run of them in place
+    /// (`BinaryEventDecoder.next(run:_:limit:)`): up to `room` of them, then `commit`.
+    var tail: UnsafeMutablePointer<ReplayRecord> { records + fill.pointee.count }
+    var room: Int { ReplayPipe.chunkEvents - fill.pointee.count }
+
+    /// Takes in the `n` records written at `tail`, all of a kind other than `.other`.
+    func commit(_ n: Int) {
+        precondition(n >= 0 && n <= room, "a replay chunk overfilled")
+        fill.pointee.count += n
+    }
+
     /// Moves `e` in; the chunk must not be full.
     func append(_ e: consuming TimedEvent) {
         precondition(fill.pointee.count < ReplayPipe.chunkEvents, "a replay chunk overfilled")
