@@ -74,7 +74,9 @@ struct CodedEventDecoder {
     /// The next event, or nil with `marker` saying what was read instead.
     mutating func next() throws(BinaryError) -> TimedEvent? {
         var unused = ReplayRecord()
-        return try next(&unused, records: false)
+        var c = rc.core
+        defer { rc.core.store(c) }
+        return try next(&unused, &c, records: false)
     }
 
     /// `next()` for a pipelined replay: a tick, pan sample, scroll or swipe move that needs
@@ -82,7 +84,9 @@ struct CodedEventDecoder {
     /// other events as `next()` returns them (`record.kind` is `.other`, as it is when the
     /// call returns nil with `marker` saying what was read instead).
     mutating func next(into record: inout ReplayRecord) throws(BinaryError) -> TimedEvent? {
-        try next(&record, records: true)
+        var c = rc.core
+        defer { rc.core.store(c) }
+        return try next(&record, &c, records: true)
     }
 
     /// `next(into:)` over a run of records: each event that comes back as a record is
@@ -90,29 +94,29 @@ struct CodedEventDecoder {
     /// nothing more read) or an item that is not a record, returned as `next(into:)`
     /// returns it (nil, with `count` below `limit`: `marker` says what was read). `count`
     /// is the records written when it throws, too. `start` is the position of the last
-    /// item's first byte. One call for the run, so that an event costs no call of its own.
+    /// item's first byte. One call for the run, so that an event costs no call of its own,
+    /// and the registers stay in a local from one event to the next.
     mutating func next(run out: UnsafeMutablePointer<ReplayRecord>, _ count: inout Int, limit: Int,
                        start: inout Int) throws(BinaryError) -> TimedEvent? {
+        var c = rc.core
+        defer { rc.core.store(c) }
         while count < limit {
-            start = rc.position
+            start = c.position
             let r = out + count
-            if let e = try next(&r.pointee, records: true) { return e }
+            if let e = try next(&r.pointee, &c, records: true) { return e }
             if r.pointee.kind == .other { return nil }
             count &+= 1
         }
         return nil
     }
 
-    /// The decoding of both: `records` is a constant in each, so `next()` carries none of
-    /// the records' code.
+    /// The decoding of all three: `records` is a constant in each, so `next()` carries none
+    /// of the records' code. `c` is the registers, in the caller's local (stored back by it
+    /// once: only the registers, as the byte pointer and count are constants of the batch).
     @inline(__always)
-    private mutating func next(_ r: inout ReplayRecord, records: Bool) throws(BinaryError) -> TimedEvent? {
+    private mutating func next(_ r: inout ReplayRecord, _ c: inout RangeDecoderCore, records: Bool) throws(BinaryError) -> TimedEvent? {
         if records { r.kind = .other }
         guard !isAtEnd else { return nil }
-        // The registers in a local for the whole event, stored back once.
-        var c = rc.core
-        // Only the registers: the byte pointer and count are constants of the batch.
-        defer { rc.core.store(c) }
         items &+= 1
         guard items <= LogFormat.Limits.batchEvents * 2 else { throw fail(c, "batch holds more items than the format allows") }
         let m = s.models.table
