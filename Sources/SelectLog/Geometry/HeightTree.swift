@@ -200,7 +200,10 @@ package struct HeightTree: Sendable {
     /// The sum of all heights.
     package var total: Points { Points(raw: root.sum) }
 
-    /// The height of row `index`, which must be in `0..<count`.
+    /// The height of row `index`, which must be in `0..<count`. Inlined: a caller that
+    /// read the tree out of an array (a pan's next row, `TableLayout.row(at:)`) retained
+    /// and released its root around a call, and the inlined walk makes none.
+    @inline(__always)
     package func height(at index: Int) -> Points {
         precondition(index >= 0 && index < count, "row index out of range")
         // A section of one leaf: read it without taking a reference to the walk's node

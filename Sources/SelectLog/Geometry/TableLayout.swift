@@ -224,20 +224,35 @@ public struct TableLayout: Equatable, Sendable {
     /// `y` and no editor row sits between them (a finger that moved on by one row).
     private func neighbourOfLastRow(containing y: Int64) -> RowMemo? {
         guard lastRow.lower < lastRow.upper else { return nil }
-        let r = lastRow.row
-        let rows = sections[r.section].rows
-        if y >= lastRow.upper {
+        let section = lastRow.row.section
+        precondition(sections.indices.contains(section), "the layout's row memo is out of date")
+        // The section's rows are read in place, through the array's storage: taken out of
+        // the array (`sections[section].rows`), the tree's root was retained and released
+        // around the lookup, on every sample that moves the finger on by a row.
+        return sections.withUnsafeBufferPointer {
+            TableLayout.neighbour(of: lastRow, containing: y, in: $0[section].rows, editorRow: editorRow)
+        }
+    }
+
+    /// `neighbourOfLastRow(containing:)` in the remembered row's section, `rows`. Inlined,
+    /// as `HeightTree.height(at:)` is, so that nothing between the read and the lookup is
+    /// a call that would make the caller retain the tree.
+    @inline(__always)
+    private static func neighbour(of memo: RowMemo, containing y: Int64, in rows: borrowing HeightTree,
+                                  editorRow: RowPath?) -> RowMemo? {
+        let r = memo.row
+        if y >= memo.upper {
             let next = RowPath(r.section, r.row + 1)
             guard next.row < rows.count, editorRow != r else { return nil }
             let h = rows.height(at: next.row).raw
-            guard h > 0, y < lastRow.upper + h else { return nil }
-            return RowMemo(lower: lastRow.upper, upper: lastRow.upper + h, row: next)
+            guard h > 0, y < memo.upper + h else { return nil }
+            return RowMemo(lower: memo.upper, upper: memo.upper + h, row: next)
         }
         let previous = RowPath(r.section, r.row - 1)
         guard previous.row >= 0, editorRow != previous else { return nil }
         let h = rows.height(at: previous.row).raw
-        guard h > 0, y >= lastRow.lower - h else { return nil }
-        return RowMemo(lower: lastRow.lower - h, upper: lastRow.lower, row: previous)
+        guard h > 0, y >= memo.lower - h else { return nil }
+        return RowMemo(lower: memo.lower - h, upper: memo.lower, row: previous)
     }
 
     /// What content offset `y` hits and, for a data row, the row's span of content y.
