@@ -43,13 +43,43 @@ extension TableState {
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0
             let end = s == hi.section ? hi.row + 1 : layout.rowCount(in: s)
-            selection.forEachRun(in: first..<end, section: s, members: !member) {
+            // The walk only gathers the runs, and they are noted after it: with the pan's
+            // and the delta's calls inside it, the walk retained and released the
+            // section's ranges on every step that changed a row. A step changes one run
+            // or two; more are noted in a second walk, as before.
+            var runs = FirstRuns()
+            selection.forEachRun(in: first..<end, section: s, members: !member) { runs.add($0) }
+            guard runs.count <= 2 else {
+                selection.forEachRun(in: first..<end, section: s, members: !member) {
+                    pan.noteChanged($0, in: s)
+                    changed.record(section: s, rows: $0, selected: member)
+                }
                 any = true
-                pan.noteChanged($0, in: s)
-                changed.record(section: s, rows: $0, selected: member)
+                continue
+            }
+            if let run = runs.first {
+                any = true
+                pan.noteChanged(run, in: s)
+                changed.record(section: s, rows: run, selected: member)
+            }
+            if let run = runs.second {
+                pan.noteChanged(run, in: s)
+                changed.record(section: s, rows: run, selected: member)
             }
         }
         return any
+    }
+
+    /// The first two runs a walk found, and how many it found.
+    private struct FirstRuns {
+        var first: Range<Int>?
+        var second: Range<Int>?
+        var count = 0
+
+        mutating func add(_ run: Range<Int>) {
+            if count == 0 { first = run } else if count == 1 { second = run }
+            count += 1
+        }
     }
 
     private static func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet, layout: borrowing TableLayout) {
