@@ -102,8 +102,11 @@ extension TableState {
     }
 
     /// Where every pan ends; a cancelled selection pan records the rows it puts back.
+    /// It switches on the phase and reads the pan's changed rows and finger where they
+    /// are: `gesture.state` built the whole selection pan (its changed rows a copy with
+    /// the pending run flipped in) only for this to read two of its fields and drop it.
     private mutating func finishPan(_ ending: PanEnding, _ changed: inout SelectionDelta) {
-        switch gesture.state {
+        switch gesture.phase {
         case .idle:
             return
         case .dragScroll:
@@ -127,7 +130,7 @@ extension TableState {
             case .ended, .cancelled: gesture.enter(.idle, kind: nil)
             case .interrupted: return
             }
-        case .waitingForStartRow(let pan), .running(let pan), .autoScrolling(let pan, _):
+        case .waitingForStartRow, .running, .autoScrolling:
             let cancel: Bool
             switch ending {
             case .ended: cancel = false
@@ -136,8 +139,9 @@ extension TableState {
             }
             // The rows the pan changed and are selected now were not before it, and the
             // others were: found run by run in the selection, without walking it.
-            let added = selection.rows(of: pan.changedRows, members: true)
-            let removed = selection.rows(of: pan.changedRows, members: false)
+            let changedRows = gesture.changedRows
+            let added = selection.rows(of: changedRows, members: true)
+            let removed = selection.rows(of: changedRows, members: false)
             if cancel {
                 history.selection.subtract(added)
                 history.selection.formUnion(removed)
@@ -146,7 +150,7 @@ extension TableState {
                 pushStep(.selection(added: added, removed: removed))
             }
             if case .interrupted = ending {
-                gesture.enter(.interrupted(finger: pan.finger), kind: .interrupted)
+                gesture.enter(.interrupted(finger: gesture.finger), kind: .interrupted)
             } else {
                 gesture.enter(.idle, kind: nil)
             }
