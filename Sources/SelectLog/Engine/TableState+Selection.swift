@@ -8,7 +8,8 @@ extension TableState {
 
     /// Sets every row from `a` to `b` (either order), both included, to `member`, in place.
     func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet) {
-        TableState.setRows(between: a, and: b, to: member, in: &set, layout: layout)
+        var layout = layout
+        TableState.setRows(between: a, and: b, to: member, in: &set, layout: &layout)
     }
 
     /// The same, on the selection, for a selection pan's move rule: records the rows
@@ -26,18 +27,19 @@ extension TableState {
     /// `setSelectedRows` past its one-row test, out of line.
     private mutating func changeSelectedRows(between a: RowPath, and b: RowPath, to member: Bool, recording changed: inout SelectionDelta) {
         // The runs that change: none means nothing to set.
-        guard TableState.noteChanges(between: a, and: b, to: member, in: history.selection, layout: layout,
+        guard TableState.noteChanges(between: a, and: b, to: member, in: history.selection, layout: &layout,
                                      pan: &gesture, &changed) else { return }
-        TableState.setRows(between: a, and: b, to: member, in: &history.selection, layout: layout)
+        TableState.setRows(between: a, and: b, to: member, in: &history.selection, layout: &layout)
     }
 
     /// Notes in the pan, and records, the rows from `a` to `b` whose selection is
     /// not `member` yet: the runs of each section that setting them to `member` changes.
     /// Returns whether there were any (whether the rows are not all `member` already).
     /// Static, on the parts it reads and writes: a method would copy the whole state to
-    /// pass `self`.
+    /// pass `self`. The layout is only read; it is `inout` to be passed by address, as
+    /// borrowed the caller copied it (16 words) on every step that changed rows.
     private static func noteChanges(between a: RowPath, and b: RowPath, to member: Bool, in selection: borrowing RowSet,
-                                    layout: borrowing TableLayout, pan: inout PanState, _ changed: inout SelectionDelta) -> Bool {
+                                    layout: inout TableLayout, pan: inout PanState, _ changed: inout SelectionDelta) -> Bool {
         var any = false
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
@@ -82,7 +84,8 @@ extension TableState {
         }
     }
 
-    private static func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet, layout: borrowing TableLayout) {
+    /// The layout is only read, and `inout` to be passed by address, as in `noteChanges`.
+    private static func setRows(between a: RowPath, and b: RowPath, to member: Bool, in set: inout RowSet, layout: inout TableLayout) {
         let (lo, hi) = a <= b ? (a, b) : (b, a)
         for s in lo.section...hi.section {
             let first = s == lo.section ? lo.row : 0
