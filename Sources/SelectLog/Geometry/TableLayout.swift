@@ -222,7 +222,9 @@ public struct TableLayout: Equatable, Sendable {
 
     /// The row just above or below the remembered one, in its section, when it contains
     /// `y` and no editor row sits between them (a finger that moved on by one row).
-    private func neighbourOfLastRow(containing y: Int64) -> RowMemo? {
+    /// Mutating only to take the layout by address: the caller, inlined into the move
+    /// rule, copied it (14 words) to call a non-mutating method.
+    private mutating func neighbourOfLastRow(containing y: Int64) -> RowMemo? {
         guard lastRow.lower < lastRow.upper else { return nil }
         let section = lastRow.row.section
         precondition(sections.indices.contains(section), "the layout's row memo is out of date")
