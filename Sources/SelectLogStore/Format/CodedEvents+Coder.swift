@@ -12,6 +12,8 @@ extension BinaryEventEncoder {
     private typealias M = CodedModels
     private typealias Registers = RangeEncoder.EncoderCore
 
+    /// Inlined into `append`, its one caller, so an event costs one call, not two.
+    @inline(__always)
     mutating func appendCoded(_ timed: TimedEvent) {
         var c = coder.core
         // The common events first, each with its kind and time inlined; the rest share one path.
