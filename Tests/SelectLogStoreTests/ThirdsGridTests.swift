@@ -33,6 +33,17 @@ struct ThirdsGridTests {
         }
     }
 
+    @Test("The encoder's test by remainder agrees with isThird, near zero, near 2^60 where it hands over, and at the extremes")
+    func encoderRemainderTest() {
+        let edge: Int64 = 1 << 60
+        for centre in [0, 1_000_000, -1_000_000, Points.contentLimit.raw, -Points.contentLimit.raw,
+                       edge, -edge, Int64.max - 2_000, Int64.min + 2_000] as [Int64] {
+            for v in (centre - 1_280)...(centre + 1_280) {
+                #expect(RangeEncoder.isThird(v) == ThirdsGrid.isThird(v), "v \(v)")
+            }
+        }
+    }
+
     /// Fingers, scroll deltas, targets and swipes on thirds, with values off that grid
     /// (half points, odd 1/64 pt) mixed in, and negative values.
     static func mixedEvents(seed: UInt64) -> [TimedEvent] {
