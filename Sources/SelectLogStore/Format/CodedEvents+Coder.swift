@@ -161,7 +161,8 @@ extension BinaryEventEncoder {
     @inline(never)
     private mutating func value(_ v: Int64, _ channel: M.Channel, model: Int, _ c: Registers) -> Registers {
         var c = c
-        coder.encodeValue(v, coded.channel(channel), coded.models.table, model: model, flag: channel.rawValue, &c)
+        coder.encodeValue(v, coded.channel(channel), coded.models.table, model: model, flag: channel.rawValue,
+                          inlinesNonzero: true, &c)
         return c
     }
 
@@ -184,7 +185,7 @@ extension BinaryEventEncoder {
         var v = p.x.raw
         for k in 0..<2 {
             coder.encodeValue(v, coded.channel(fingerCoordinate: k), m, model: model &+ k &* M.intSize,
-                              flag: M.Channel.fingerX.rawValue &+ k, &c)
+                              flag: M.Channel.fingerX.rawValue &+ k, inlinesNonzero: false, &c)
             v = p.y.raw
         }
         return c
@@ -217,6 +218,27 @@ extension RangeEncoder {
     @inline(never)
     mutating func encodeNonzero(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: EncoderCore) -> EncoderCore {
         var c = c
+        encodeNonzeroInline(v, m, base, &c)
+        return c
+    }
+
+    /// `encodeInt` with a nonzero integer coded inline, for `value` (scroll offsets and
+    /// deltas, targets, swipes), whose values are seldom zero: it saves the call, about 12
+    /// instructions an event on the random walks. `point` keeps the call: its standard
+    /// session's coordinates are mostly zero, and the inlined code cost their path more
+    /// than the calls saved (8 instructions an event).
+    @inline(__always)
+    mutating func encodeIntInline(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
+        if v == 0 {
+            encode(false, m.at(base), &c)
+        } else {
+            encodeNonzeroInline(v, m, base, &c)
+        }
+    }
+
+    /// `encodeNonzero`'s decisions.
+    @inline(__always)
+    mutating func encodeNonzeroInline(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
         encode(true, m.at(base), &c)
         encode(v < 0, m.at(base &+ 1), &c)
         let mag = v.magnitude
@@ -227,7 +249,7 @@ extension RangeEncoder {
             encode(false, m.at(tree &+ 2), &c)
             encode(false, m.at(tree &+ 4), &c)
             encode(false, m.at(tree &+ 8), &c)
-            return c
+            return
         }
         let n = 64 &- mag.leadingZeroBitCount            // 2...64
         // The bit length less one (15 for 16 or more), a 4-level tree under base + 2, unrolled.
@@ -243,7 +265,6 @@ extension RangeEncoder {
         } else {
             encodeDirect(mag, count: n &- 1, &c)
         }
-        return c
     }
 
     /// A bit length of 16 or more, less 16, under the long-length tree.
@@ -257,7 +278,7 @@ extension RangeEncoder {
     /// A value of the channel at `channel`, predicted; `flag` is the channel's grid-flag model.
     @inline(__always)
     mutating func encodeValue(_ v: Int64, _ channel: UnsafeMutablePointer<CodedChannel>, _ m: ModelTable, model: Int, flag: Int,
-                              _ c: inout EncoderCore) {
+                              inlinesNonzero: Bool, _ c: inout EncoderCore) {
         let prediction = channel.pointee.prediction
         let r = v &- prediction
         let grid = channel.pointee.grid
@@ -272,7 +293,7 @@ extension RangeEncoder {
             encode(off, m.at(CodedModels.gridFlagBase &+ flag), &c)
             if off { base = CodedModels.offGridBase } else { coded = ThirdsGrid.third(v) &- ThirdsGrid.third(prediction) }
         }
-        encodeInt(coded, m, base, &c)
+        if inlinesNonzero { encodeIntInline(coded, m, base, &c) } else { encodeInt(coded, m, base, &c) }
         channel.pointee.update(v)
     }
 
