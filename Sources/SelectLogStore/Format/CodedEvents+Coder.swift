@@ -94,7 +94,12 @@ extension BinaryEventEncoder {
         let step = t.raw &- coded.time
         let residual = step &- coded.lastStep(key)
         coder.encodeInt(residual, m, coded.timeModel(key), &c)
-        coded.noteTime(key, step: step, residual: residual, t: t.raw)
+        // `CodedState.noteTime`, with the residual's sign (0 zero, 1 plus, 2 minus) made
+        // without branches: 1 for nonzero, and 1 more for negative.
+        let models = coded.models
+        models.lastStep[key & 63] = step
+        models.lastSign[key & 63] = UInt8(truncatingIfNeeded: UInt64(bitPattern: residual) &>> 63) &+ (residual != 0 ? 1 : 0)
+        coded.time = t.raw
     }
 
     /// A scroll: its kind, its shape, its time, its fields.
