@@ -33,6 +33,20 @@ struct RangeCoderTests {
         #expect(mismatches == 0)
     }
 
+    @Test("the adaptation for a literal bit (min or max with the whole model) matches the reference for every model a coder holds")
+    func knownBitAdaptationMatchesReference() {
+        var mismatches = 0
+        for seen in UInt32(0)...30 {
+            for prob in UInt32(64)...65_472 {
+                let p = seen << 16 | prob
+                for bit in [false, true] where RangeCoder.adaptedInRangeKnownBit(p, bit) != RangeCoder.adaptedReference(p, bit) {
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("a fresh model steps by a quarter (s = 2 + floor(log2(n + 1)), as logs have always been written)")
     func freshStep() {
         // 32768 + (65536 - 32768) >> 2 and 32768 - 32768 >> 2, one bit seen.

@@ -68,6 +68,18 @@ enum RangeCoder {
         return (q & 0xFFFF) &- 64 > 65_408 ? p : q
     }
 
+    /// `adaptedInRangeSeasonedFirst` for a bit the code names (a literal): a seasoned model
+    /// then passes a bound only one way, so clamping is one comparison with the whole
+    /// model (its count is 30 either side), not a test of its probability's 16 bits.
+    @inline(__always)
+    static func adaptedInRangeKnownBit(_ p: UInt32, _ bit: Bool) -> UInt32 {
+        guard _fastPath(p >= seasoned) else { return adapted(p, bit) }
+        let prob = Int32(bitPattern: p & 0xFFFF)
+        let target: Int32 = bit ? 63 : 65_536
+        let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
+        return bit ? Swift.max(q, seasoned | 64) : Swift.min(q, seasoned | 65_472)
+    }
+
     /// `adapted` as first written, kept as the specification the tests hold it to.
     static func adaptedReference(_ p: UInt32, _ bit: Bool) -> UInt32 {
         let prob = p & 0xFFFF
@@ -155,6 +167,22 @@ struct RangeEncoder {
     @inline(__always)
     mutating func encode(_ bit: Bool, _ model: UnsafeMutablePointer<UInt32>, _ c: inout EncoderCore) {
         encode(bit, &model.pointee, &c)
+    }
+
+    /// `encode` for a bit the caller names as a literal (the zero of an integer, its
+    /// nonzero flag, a bit length of 1): its clamp is cheaper (`adaptedInRangeKnownBit`).
+    @inline(__always)
+    mutating func encode(known bit: Bool, _ model: UnsafeMutablePointer<UInt32>, _ c: inout EncoderCore) {
+        let p = model.pointee
+        let bound = (c.range &>> 16) &* (p & 0xFFFF)
+        if bit {
+            c.low &+= UInt64(bound)
+            c.range &-= bound
+        } else {
+            c.range = bound
+        }
+        model.pointee = RangeCoder.adaptedInRangeKnownBit(p, bit)
+        if c.range < RangeCoder.top { c = normalized(c) }
     }
 
     /// The registers `c` normalized: the top bytes of `low` shifted out until `range` is at

@@ -212,7 +212,7 @@ extension RangeEncoder {
     @inline(__always)
     mutating func encodeInt(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
         if v == 0 {
-            encode(false, m.at(base), &c)
+            encode(known: false, m.at(base), &c)
         } else {
             c = encodeNonzero(v, m, base, c)
         }
@@ -235,7 +235,7 @@ extension RangeEncoder {
     @inline(__always)
     mutating func encodeIntInline(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
         if v == 0 {
-            encode(false, m.at(base), &c)
+            encode(known: false, m.at(base), &c)
         } else {
             encodeNonzeroInline(v, m, base, &c)
         }
@@ -244,16 +244,16 @@ extension RangeEncoder {
     /// `encodeNonzero`'s decisions.
     @inline(__always)
     mutating func encodeNonzeroInline(_ v: Int64, _ m: ModelTable, _ base: Int, _ c: inout EncoderCore) {
-        encode(true, m.at(base), &c)
+        encode(known: true, m.at(base), &c)
         encode(v < 0, m.at(base &+ 1), &c)
         let mag = v.magnitude
         let tree = base &+ 2
         if mag == 1 {
             // The commonest: bit length 1, whose four tree decisions are 0s (nodes 1, 2, 4, 8), and nothing after.
-            encode(false, m.at(tree &+ 1), &c)
-            encode(false, m.at(tree &+ 2), &c)
-            encode(false, m.at(tree &+ 4), &c)
-            encode(false, m.at(tree &+ 8), &c)
+            encode(known: false, m.at(tree &+ 1), &c)
+            encode(known: false, m.at(tree &+ 2), &c)
+            encode(known: false, m.at(tree &+ 4), &c)
+            encode(known: false, m.at(tree &+ 8), &c)
             return
         }
         let n = 64 &- mag.leadingZeroBitCount            // 2...64
