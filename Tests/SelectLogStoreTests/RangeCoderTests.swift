@@ -33,13 +33,14 @@ struct RangeCoderTests {
         #expect(mismatches == 0)
     }
 
-    @Test("the adaptation for a literal bit (min or max with the whole model) matches the reference for every model a coder holds")
+    @Test("the encoder's adaptations (a literal bit's min or max, the seasoned test first) match the reference for every model a coder holds")
     func knownBitAdaptationMatchesReference() {
         var mismatches = 0
         for seen in UInt32(0)...30 {
             for prob in UInt32(64)...65_472 {
                 let p = seen << 16 | prob
-                for bit in [false, true] where RangeCoder.adaptedInRangeKnownBit(p, bit) != RangeCoder.adaptedReference(p, bit) {
+                for bit in [false, true] where RangeCoder.adaptedInRangeKnownBit(p, bit) != RangeCoder.adaptedReference(p, bit)
+                    || RangeCoder.adaptedInRangeSeasonedFirst(p, bit) != RangeCoder.adaptedReference(p, bit) {
                     mismatches += 1
                 }
             }

@@ -80,7 +80,8 @@ struct LogAssembler: Sendable {
         }
         encoder.append(event)
         if let gestureFingerprint { encoder.appendGestureFingerprint(gestureFingerprint) }
-        events += 1
+        // Wrapping arithmetic on the counts (they never near Int.max): no overflow checks per event.
+        events &+= 1
         if checkpoints.noted(eventAt: events), let offered {
             let snapshot = offered.snapshot()
             if checkpoints.wants(snapshot, pending: encoder.byteCount) {
@@ -91,7 +92,7 @@ struct LogAssembler: Sendable {
                 return
             }
         }
-        if events - sealedEvents >= batchEvents || encoder.byteCount >= batchBytes || gestureFingerprint != nil {
+        if events &- sealedEvents >= batchEvents || encoder.byteCount >= batchBytes || gestureFingerprint != nil {
             seal(into: &records)
         }
     }
