@@ -281,6 +281,7 @@ extension RangeEncoder {
     }
 
     /// A value of the channel at `channel`, predicted; `flag` is the channel's grid-flag model.
+    /// `inlinesNonzero`: a nonzero integer is coded here (`encodeIntInline`), not by a call.
     @inline(__always)
     mutating func encodeValue(_ v: Int64, _ channel: UnsafeMutablePointer<CodedChannel>, _ m: ModelTable, model: Int, flag: Int,
                               inlinesNonzero: Bool, _ c: inout EncoderCore) {
