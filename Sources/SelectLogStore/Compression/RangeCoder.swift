@@ -49,10 +49,17 @@ enum RangeCoder {
     @inline(__always)
     static func adaptedInRange(_ p: UInt32, _ bit: Bool) -> UInt32 {
         guard p >= seasoned else { return adapted(p, bit) }
+        let q = seasonedStep(p, bit)
+        return (q & 0xFFFF) &- 64 > 65_408 ? p : q
+    }
+
+    /// A seasoned model `p` after `bit`, before the clamp: its probability's step, added
+    /// to the whole model.
+    @inline(__always)
+    private static func seasonedStep(_ p: UInt32, _ bit: Bool) -> UInt32 {
         let prob = Int32(bitPattern: p & 0xFFFF)
         let target: Int32 = bit ? 63 : 65_536
-        let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
-        return (q & 0xFFFF) &- 64 > 65_408 ? p : q
+        return p &+ UInt32(bitPattern: (target &- prob) &>> 6)
     }
 
     /// `adaptedInRange` as the encoder takes it: a young model (fewer than 30 bits seen)
@@ -62,9 +69,7 @@ enum RangeCoder {
     @inline(__always)
     static func adaptedInRangeSeasonedFirst(_ p: UInt32, _ bit: Bool) -> UInt32 {
         guard _fastPath(p >= seasoned) else { return adapted(p, bit) }
-        let prob = Int32(bitPattern: p & 0xFFFF)
-        let target: Int32 = bit ? 63 : 65_536
-        let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
+        let q = seasonedStep(p, bit)
         return (q & 0xFFFF) &- 64 > 65_408 ? p : q
     }
 
@@ -74,9 +79,7 @@ enum RangeCoder {
     @inline(__always)
     static func adaptedInRangeKnownBit(_ p: UInt32, _ bit: Bool) -> UInt32 {
         guard _fastPath(p >= seasoned) else { return adapted(p, bit) }
-        let prob = Int32(bitPattern: p & 0xFFFF)
-        let target: Int32 = bit ? 63 : 65_536
-        let q = p &+ UInt32(bitPattern: (target &- prob) &>> 6)
+        let q = seasonedStep(p, bit)
         return bit ? Swift.max(q, seasoned | 64) : Swift.min(q, seasoned | 65_472)
     }
 
