@@ -155,6 +155,14 @@ struct RangeEncoder {
     @inline(__always)
     mutating func encode(_ bit: Bool, _ p: inout UInt32, _ c: inout EncoderCore) {
         let model = p
+        Self.narrow(bit, model, &c)
+        p = RangeCoder.adaptedInRangeSeasonedFirst(model, bit)
+        if c.range < RangeCoder.top { c = normalized(c) }
+    }
+
+    /// The registers' interval narrowed to `bit`'s share under `model`.
+    @inline(__always)
+    private static func narrow(_ bit: Bool, _ model: UInt32, _ c: inout EncoderCore) {
         let bound = (c.range &>> 16) &* (model & 0xFFFF)
         if bit {
             c.low &+= UInt64(bound)
@@ -162,8 +170,6 @@ struct RangeEncoder {
         } else {
             c.range = bound
         }
-        p = RangeCoder.adaptedInRangeSeasonedFirst(model, bit)
-        if c.range < RangeCoder.top { c = normalized(c) }
     }
 
     /// Codes `bit` under the model at `model` on the registers `c`.
@@ -177,13 +183,7 @@ struct RangeEncoder {
     @inline(__always)
     mutating func encode(known bit: Bool, _ model: UnsafeMutablePointer<UInt32>, _ c: inout EncoderCore) {
         let p = model.pointee
-        let bound = (c.range &>> 16) &* (p & 0xFFFF)
-        if bit {
-            c.low &+= UInt64(bound)
-            c.range &-= bound
-        } else {
-            c.range = bound
-        }
+        Self.narrow(bit, p, &c)
         model.pointee = RangeCoder.adaptedInRangeKnownBit(p, bit)
         if c.range < RangeCoder.top { c = normalized(c) }
     }
