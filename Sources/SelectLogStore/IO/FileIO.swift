@@ -111,7 +111,6 @@ package enum FileIO {
         _ = flock(fd, LOCK_UN)
     }
 
-    /// The error of a log another writer holds (`lockForWriting`).
     /// Whether `path` names the file `fd` is open on (the same device and inode): false
     /// once another file was renamed over it, or it was removed.
     package static func names(_ path: String, _ fd: Int32) -> Bool {
@@ -119,6 +118,7 @@ package enum FileIO {
         return stat(path, &named) == 0 && fstat(fd, &opened) == 0 && named.st_dev == opened.st_dev && named.st_ino == opened.st_ino
     }
 
+    /// The error of a log another writer holds (`lockForWriting`).
     package static func inUse(_ path: String) -> LogError {
         LogError(.inUse, "another writer has this log open (a recorder, in this process or another, or a selectlog command replacing or repairing it); nothing was changed: close that one first",
                  path: path)
