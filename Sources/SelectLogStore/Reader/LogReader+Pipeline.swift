@@ -209,7 +209,7 @@ extension LogReader {
                             } else if n < limit {
                                 return index
                             }
-                            if chunk.count == ReplayPipe.chunkEvents || chunk.weight >= ReplayPipe.chunkWeight {
+                            if chunk.isDue {
                                 going = ReplayPipe.hand(.events(chunk), to: pipe)
                                 chunk = ReplayPipe.storage(from: pipe)
                                 guard going else { return nil }
@@ -236,7 +236,7 @@ extension LogReader {
                     if index >= end { return nil }
                     if index >= from {
                         if let e { chunk.append(e) } else { chunk.append(record) }
-                        if chunk.count == ReplayPipe.chunkEvents || chunk.weight >= ReplayPipe.chunkWeight {
+                        if chunk.isDue {
                             going = ReplayPipe.hand(.events(chunk), to: pipe)
                             chunk = ReplayPipe.storage(from: pipe)
                             guard going else { return nil }

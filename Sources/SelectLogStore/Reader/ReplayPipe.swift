@@ -115,6 +115,9 @@ final class EventChunk: @unchecked Sendable {
 
     var count: Int { fill.pointee.count }
     var weight: Int { fill.pointee.weight }
+    /// Whether the chunk is to be handed over: it is full, or its events carry
+    /// `ReplayPipe.chunkWeight` bytes of lists and strings.
+    var isDue: Bool { count == ReplayPipe.chunkEvents || weight >= ReplayPipe.chunkWeight }
 
     init() {
         records = .allocate(capacity: ReplayPipe.chunkEvents)
