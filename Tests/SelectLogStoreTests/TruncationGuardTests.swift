@@ -17,7 +17,7 @@ struct TruncationGuardTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("cut.slog").path
         // Small batches and many checkpoints: a log of several pages from few events.
-        let events = Array(SyntheticSession(seed: 5, count: 4_000))
+        let events = Array(SyntheticSession(seed: 5, count: 8_000))
         _ = try writeLog(events, to: path, options: smallBatches(checkpointInterval: 200))
         // A cleanly closed log opens from its stored index: no record is read yet.
         let reader = try LogReader(path: path)
@@ -39,7 +39,7 @@ struct TruncationGuardTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("open.slog").path
-        let events = Array(SyntheticSession(seed: 6, count: 4_000))
+        let events = Array(SyntheticSession(seed: 6, count: 8_000))
         _ = try writeLog(events, to: path, options: smallBatches(checkpointInterval: 200))
         // Bytes after the index: the reader walks the records at open, and takes a tail
         // of zeros, or a record cut short, for a torn tail that a writer left.

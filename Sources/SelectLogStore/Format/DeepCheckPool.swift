@@ -178,10 +178,11 @@ final class DeepCheckPool: @unchecked Sendable {
             }
             guard let unit = next else { break }
             var decoder: BinaryEventDecoder?
+            var checkpoint: SnapshotDelta.Resolved?   // units hold batches only
             var passed = true
             for info in unit.records {
                 var newer = false
-                if LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder, newer: &newer, release: nil) != nil {
+                if LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder, checkpoint: &checkpoint, newer: &newer, release: nil) != nil {
                     passed = false
                     break
                 }

@@ -4,15 +4,16 @@ import SelectLog
 package enum LogFormat {
     /// The file's first 8 bytes.
     package static let magic: [UInt8] = Array("SELECTLG".utf8)
-    /// The newest version this build reads (it reads versions 1 to 6) and writes. Version
+    /// The newest version this build reads (it reads versions 1 to 7) and writes. Version
     /// 3 differs from 2 only in how a batch's events are encoded (coded batches); version 4
     /// adds continued batches (16-byte headers, models carried on from the batch before);
     /// version 5 adds codec 2, range-coded payloads (`ByteModelCoder`), for the
     /// checkpoints of a writer without zstd; version 6 codes values on a 3x screen's
-    /// grid (thirds of a point) in thirds.
-    package static let newestVersion: UInt16 = 6
-    /// The version a new log of this build gets, with or without zstd: 6.
-    package static let version: UInt16 = thirdsVersion
+    /// grid (thirds of a point) in thirds; version 7 stores a checkpoint as the changes
+    /// from the checkpoint before it (`SnapshotDelta`).
+    package static let newestVersion: UInt16 = 7
+    /// The version a new log of this build gets, with or without zstd: 7.
+    package static let version: UInt16 = deltaCheckpointsVersion
     /// The first version whose batches are range-coded (coded batches).
     package static let codedBatchesVersion: UInt16 = 3
     /// The first version with continued batches.
@@ -21,6 +22,8 @@ package enum LogFormat {
     package static let rangeCodedVersion: UInt16 = 5
     /// The first version whose channels code values on the grid of thirds in thirds.
     package static let thirdsVersion: UInt16 = 6
+    /// The first version whose checkpoints may be deltas (`SnapshotDelta`).
+    package static let deltaCheckpointsVersion: UInt16 = 7
     /// The file header of versions 2 and 3 (40 bytes; version 1's was 32).
     package static let fileHeaderSize = 40
     /// The file header of version 1.

@@ -96,6 +96,9 @@ struct LogScan {
         // The deep check's decoder, carried from batch to batch: a continued batch goes on
         // from the one before it.
         var decoder: BinaryEventDecoder?
+        // The deep check's last checkpoint, resolved: a delta checkpoint (version 7) is
+        // the changes from it.
+        var checkpoint: SnapshotDelta.Resolved?
         var previousIsBatch = false
         // Where the walk was when it last let go of pages, and where those it let go end.
         var releasedAt = 0, releasedThrough = 0
@@ -174,7 +177,7 @@ struct LogScan {
                     if header.kind == .index, let pool, !pool.waitForAll() { break }
                     var newer = false
                     if let why = LogScan.deepCheck(info, bytes, salt: salt, decompressor, version: version, decoder: &decoder,
-                                                   newer: &newer, release: release == nil ? nil : releaseBehind) {
+                                                   checkpoint: &checkpoint, newer: &newer, release: release == nil ? nil : releaseBehind) {
                         fail(why, end: info.end)
                         scan.problem?.isNewer = newer
                     }
@@ -255,11 +258,13 @@ struct LogScan {
     }
 
     /// Why the record `info` fails the deep checks, or nil; `decoder` carries a coded
-    /// window from one of its batches to the next. `newer` is set when it fails because a
-    /// newer selectlog wrote it (an event type or fields this reader does not know).
+    /// window from one of its batches to the next, and `checkpoint` the last checkpoint
+    /// checked, resolved, from one checkpoint to the next (a delta's base). `newer` is set
+    /// when it fails because a newer selectlog wrote it (an event type or fields this
+    /// reader does not know).
     static func deepCheck(_ info: RecordInfo, _ bytes: UnsafeRawBufferPointer, salt: UInt64, _ d: ZstdDecompressor?,
-                          version: UInt16, decoder: inout BinaryEventDecoder?, newer: inout Bool,
-                          release: ((Int) -> Void)?) -> String? {
+                          version: UInt16, decoder: inout BinaryEventDecoder?, checkpoint: inout SnapshotDelta.Resolved?,
+                          newer: inout Bool, release: ((Int) -> Void)?) -> String? {
         if info.header.kind == .index {
             // Checked where it lies, entry by entry: an index is as long as the log is.
             let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
@@ -292,8 +297,15 @@ struct LogScan {
             }
             return n == info.header.eventCount ? nil : "batch holds \(n) events, its header says \(info.header.eventCount)"
         case .checkpoint:
+            let resolved: SnapshotDelta.Resolved
+            do throws(LogError) {
+                resolved = try SnapshotDelta.resolve(raw, of: info, version: version, base: checkpoint)
+            } catch {
+                return error.message
+            }
+            checkpoint = resolved
             do throws(SnapshotError) {
-                let state = try TableState(snapshot: raw)
+                let state = try TableState(snapshot: resolved.bytes)
                 return LogScan.checkpointMismatch(state, info.header)
             } catch {
                 return "\(error)"

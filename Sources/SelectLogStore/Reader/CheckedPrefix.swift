@@ -48,6 +48,16 @@ struct CheckedPrefix {
     /// The last checkpoint after at most `n` events: its offset and the events before it.
     func checkpoint(atOrBefore n: Int) -> (offset: Int, first: Int)? { Self.last(checkpoints, atOrBefore: n) }
 
+    /// The checkpoint checked just before the one at `offset` (a delta checkpoint's base).
+    func checkpoint(before offset: Int) -> (offset: Int, first: Int)? {
+        var lo = 0, hi = checkpoints.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if checkpoints[mid].offset < offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? checkpoints[lo - 1] : nil
+    }
+
     /// Every checkpoint checked so far, in order: its offset and the events before it.
     var checkpointList: [(offset: Int, first: Int)] { checkpoints }
 

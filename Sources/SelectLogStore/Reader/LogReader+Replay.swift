@@ -27,7 +27,7 @@ extension LogReader {
 
     /// The state a checkpoint holds, checked against its header and the state's invariants.
     func checkpointState(_ c: RecordInfo) throws(LogError) -> TableState {
-        let raw = try payload(c)
+        let raw = try snapshot(of: c)
         let state: TableState
         do throws(SnapshotError) {
             state = try TableState(snapshot: raw)

@@ -59,6 +59,9 @@ public final class LogReader: Sendable {
     private let checked: LockedBox<CheckedPrefix>
     /// The zstd context, one per reader: reads from several tasks take turns with it.
     private let decompressor: LockedBox<ZstdDecompressor?>
+    /// The checkpoint snapshot resolved last: a walk of the checkpoints in order resolves
+    /// each delta from it, rather than from the whole snapshot up to 15 records back.
+    let lastResolved = LockedBox<SnapshotDelta.Resolved?>(nil)
 
     /// Opens the log at `path` for reading with this build's engine.
     public convenience init(path: String) throws(LogError) {
@@ -298,6 +301,13 @@ public final class LogReader: Sendable {
     func checkpointList() throws(LogError) -> [(offset: Int, first: Int)] {
         try advance(throughEvent: Int.max)
         return checked.withLockedValue { $0.checkpointList }
+    }
+
+    /// The checkpoint record just before the one at `offset` in the log, if any.
+    func checkpoint(before offset: Int) throws(LogError) -> RecordInfo? {
+        try advance(pastOffset: offset)
+        guard let (at, events) = checked.withLockedValue({ $0.checkpoint(before: offset) }) else { return nil }
+        return try record(at: at, events: events)
     }
 
     /// The checkpoint with the most events, at most `n`: one found before any damage

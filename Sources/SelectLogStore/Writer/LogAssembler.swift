@@ -26,6 +26,11 @@ struct LogAssembler: Sendable {
     private(set) var sealedEvents: Int
     private var batchBaseTime: Micros
     private var batchContinues = false
+    /// The log's format version: from 7 on, a checkpoint may be stored as a delta.
+    private let version: UInt16
+    /// The last checkpoint this assembler wrote, the base of the next one's delta (none
+    /// yet: the next checkpoint is stored whole, as after a reopen).
+    private var previous: SnapshotDelta.Resolved?
 
     /// Starts after `events` events at time `time`, in a log of format `version`.
     /// `since`: the events and coded bytes after the log's last checkpoint (a reopened log).
@@ -41,6 +46,7 @@ struct LogAssembler: Sendable {
         self.events = events
         self.sealedEvents = events
         self.batchBaseTime = time
+        self.version = version
     }
 
     /// The most coded bytes a batch holds before the event that ends it, whatever
@@ -84,10 +90,12 @@ struct LogAssembler: Sendable {
         events &+= 1
         if checkpoints.noted(eventAt: events), let offered {
             let snapshot = offered.snapshot()
-            if checkpoints.wants(snapshot, pending: encoder.byteCount) {
+            let (payload, depth) = checkpointPayload(snapshot, events: offered.events)
+            if checkpoints.wants(payload, pending: encoder.byteCount) {
                 seal(into: &records)
                 checkpoints.written()
-                records.append(.checkpoint(snapshot: snapshot, events: offered.events, t: offered.t))
+                records.append(.checkpoint(snapshot: payload, events: offered.events, t: offered.t))
+                previous = SnapshotDelta.Resolved(offset: 0, events: offered.events, depth: depth, bytes: snapshot)
                 encoder.endWindow()
                 return
             }
@@ -95,6 +103,17 @@ struct LogAssembler: Sendable {
         if events &- sealedEvents >= batchEvents || encoder.byteCount >= batchBytes || gestureFingerprint != nil {
             seal(into: &records)
         }
+    }
+
+    /// What a checkpoint of `snapshot` (the state after `events` events) stores, and its
+    /// depth: the changes from the last checkpoint written, when the format has them, the
+    /// chain is not at its deepest and they take under half the snapshot; else the snapshot.
+    private func checkpointPayload(_ snapshot: [UInt8], events: Int) -> (payload: [UInt8], depth: Int) {
+        if version >= LogFormat.deltaCheckpointsVersion, let previous, previous.depth < SnapshotDelta.maxDepth,
+           let delta = SnapshotDelta.make(from: previous.bytes, to: snapshot, depth: previous.depth + 1, baseEvents: previous.events) {
+            return (delta, previous.depth + 1)
+        }
+        return (snapshot, 0)
     }
 
     /// Ends the current batch, if it holds any event.

@@ -1,0 +1,48 @@
+import SelectLog
+
+extension LogReader {
+    /// Checkpoint `c`'s snapshot, resolved: its payload, or (version 7) the whole snapshot
+    /// its chain of deltas gives. The chain is walked back from `c` through the checkpoints
+    /// before it, each a depth shallower, to a whole snapshot or the one resolved last: at
+    /// most 15 records, and one for a walk of the checkpoints in order.
+    func snapshot(of c: RecordInfo) throws(LogError) -> [UInt8] {
+        let cached = lastResolved.withLockedValue { $0 }
+        if let cached, cached.offset == c.offset { return cached.bytes }
+        do throws(LogError) {
+            let raw = try payload(c)
+            guard header.version >= LogFormat.deltaCheckpointsVersion, SnapshotDelta.isDelta(raw) else {
+                lastResolved.withLockedValue { $0 = SnapshotDelta.Resolved(offset: c.offset, events: c.header.firstEvent, depth: 0, bytes: raw) }
+                return raw
+            }
+            // Newest first: each entry's base is the next one's record.
+            var chain = [(info: c, raw: raw, header: try SnapshotDelta.header(raw, of: c))]
+            var base: SnapshotDelta.Resolved?
+            while let newest = chain.last {
+                guard let before = try checkpoint(before: newest.info.offset) else { break }
+                if let cached, cached.offset == before.offset {
+                    base = cached
+                    break
+                }
+                let r = try payload(before)
+                guard SnapshotDelta.isDelta(r) else {
+                    base = SnapshotDelta.Resolved(offset: before.offset, events: before.header.firstEvent, depth: 0, bytes: r)
+                    break
+                }
+                let h = try SnapshotDelta.header(r, of: before)
+                // Depths fall by one a step, so the walk ends within 15 records.
+                try SnapshotDelta.check(newest.header, of: newest.info, base: before.header.firstEvent, depth: h.depth)
+                chain.append((before, r, h))
+            }
+            for link in chain.reversed() {
+                base = try SnapshotDelta.resolve(link.raw, of: link.info, version: header.version, base: base)
+            }
+            guard let resolved = base else { return raw }
+            lastResolved.withLockedValue { $0 = resolved }
+            return resolved.bytes
+        } catch {
+            var e = error
+            e.path = path
+            throw e
+        }
+    }
+}
