@@ -1,5 +1,5 @@
 // The one place that knows where a log's checksums are (docs/LOG-FORMAT.md,
-// versions 1 to 6; version 5's codec 2 and version 6's thirds change no layout), so that mutated logs get
+// versions 1 to 7; version 5's codec 2, version 6's thirds and version 7's delta checkpoints change no layout), so that mutated logs get
 // past them and reach the code behind (range-coded payloads included).
 // When the format changes, change this function.
 @testable import SelectLogStore

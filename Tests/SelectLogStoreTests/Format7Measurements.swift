@@ -3,14 +3,14 @@ import Testing
 @testable import SelectLog
 @testable import SelectLogStore
 
-/// What format 7's coder would store, against format 6, on 1M events of each synthetic
+/// What the rANS format's coder would store, against format 6, on 1M events of each synthetic
 /// session: the coded batches alone (no record headers, checkpoints or index), batches
 /// ended at gesture ends (or at 4,096 events) with a fingerprint there, windows of at
 /// least 8,192 events, tables from the window before (as a recorder must) and from the
 /// window itself (as `compact` could). Every window is decoded back and compared. A
 /// measurement for docs/PERFORMANCE.md, run on request (about 90 s in a debug build):
 /// `SELECTLOG_MEASURE=1 swift test --filter Format7Measurements`.
-@Suite("Format 7 sizes (a measurement)", .enabled(if: ProcessInfo.processInfo.environment["SELECTLOG_MEASURE"] != nil))
+@Suite("rANS format sizes (a measurement)", .enabled(if: ProcessInfo.processInfo.environment["SELECTLOG_MEASURE"] != nil))
 struct Format7Measurements {
     typealias Item = RANSBatchTests.Item
 
@@ -65,7 +65,7 @@ struct Format7Measurements {
         return (coded.sealed.reduce(0) { $0 + $1.count }, coded.counts)
     }
 
-    @Test("bytes per event of the coded batches, format 6 against format 7", arguments: ["standard", "random-walk", "random-walk-3x"])
+    @Test("bytes per event of the coded batches, format 6 against the rANS format", arguments: ["standard", "random-walk", "random-walk-3x"])
     func sizes(generator: String) throws {
         let n = 1_000_000
         let events: [TimedEvent] = switch generator {
@@ -90,8 +90,8 @@ struct Format7Measurements {
         }
         func perEvent(_ bytes: Int) -> String { String(format: "%.4f", Double(bytes) / Double(n)) }
         print("""
-            format 7 sizes, \(generator), bytes/event of coded batches: format 6 \(perEvent(six)); \
-            format 7, tables from the window before \(perEvent(live)) + tables \(perEvent(liveTables)) = \(perEvent(live + liveTables)); \
+            rANS format sizes, \(generator), bytes/event of coded batches: format 6 \(perEvent(six)); \
+            rANS format, tables from the window before \(perEvent(live)) + tables \(perEvent(liveTables)) = \(perEvent(live + liveTables)); \
             tables from the window itself \(perEvent(own)) + tables \(perEvent(ownTables)) = \(perEvent(own + ownTables))
             """)
     }

@@ -3,10 +3,10 @@ import Testing
 @testable import SelectLog
 @testable import SelectLogStore
 
-/// Format 7's batches (in progress): events coded as rANS symbols under a window's
+/// The rANS format's batches (in progress): events coded as rANS symbols under a window's
 /// tables decode to themselves, whether the tables were counted over the window before
 /// (a recorder) or the window itself (`compact`), and bytes no encoder wrote are refused.
-@Suite("rANS batches (format 7, in progress)")
+@Suite("rANS batches (a later format, in progress)")
 struct RANSBatchTests {
     enum Item: Equatable {
         case event(TimedEvent)

@@ -3,7 +3,7 @@ import SelectLog
 import Testing
 @testable import SelectLogStore
 
-/// The rANS coder format 7 is to use: round trips under several tables at once, escapes,
+/// The rANS coder a later format is to use: round trips under several tables at once, escapes,
 /// tables in their coded form, integers as classes, what a stream costs against its
 /// entropy, and bytes no encoder wrote.
 @Suite("rANS coder")

@@ -25,7 +25,7 @@ from rc import Damage, Decoder, s64, tree_models  # noqa: E402
 
 MIB = 1 << 20
 MAGIC = b"SELECTLG"
-NEWEST_VERSION = 6
+NEWEST_VERSION = 7  # "Version 7 differs from version 6 only in what a checkpoint's payload may hold", which this reader skips
 VERBOSE = False
 
 
@@ -497,7 +497,7 @@ class Log:
                 raise TornTail("file shorter than a header")
             raise Damage("bad magic")
         ver, hlen = struct.unpack_from("<HB", d, 8)
-        # "A version from 7 to 255 is refused as written by a newer selectlog ..., unless the
+        # "A version from 8 to 255 is refused as written by a newer selectlog ..., unless the
         # header is laid out as version 2's (byte 10 is 40) and its checksum fails: that is
         # damage, as are version 0 and versions past 255"
         if ver == 0 or ver > 255:

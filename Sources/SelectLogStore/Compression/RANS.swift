@@ -1,6 +1,6 @@
 /// A static rANS coder (range asymmetric numeral systems, after Duda; the 32-bit state
 /// with 16-bit renormalization and the two interleaved states of Giesen's `ryg_rans`),
-/// the entropy coder planned for format version 7's coded batches (docs/PERFORMANCE.md,
+/// the entropy coder planned for a later format version's coded batches (docs/PERFORMANCE.md,
 /// "A multi-symbol coder").
 ///
 /// Unlike the adaptive binary `RangeCoder`, whose models learn bit by bit, a symbol here

@@ -132,7 +132,7 @@ final class CodedModels: @unchecked Sendable {
     }
 
     /// Which of the four finger event kinds a point belongs to (0 tap, 1 panBegan, 2
-    /// panMoved, 3 panEnded), for its models (format 7: its contexts).
+    /// panMoved, 3 panEnded), for its models (the rANS format: its contexts).
     @inline(__always)
     static func fingerKind(_ tag: EventTag) -> Int {
         switch tag {

@@ -23,7 +23,7 @@ final class RANSDecodingTables: @unchecked Sendable {
     }
 }
 
-/// The decoding side of a format 7 batch (`RANSEventEncoder`): the items in the order
+/// The decoding side of a rANS-format batch (`RANSEventEncoder`): the items in the order
 /// they were coded, every value checked against `EventLimits` as format 6's decoder
 /// checks it, and a batch's end checked to be where its encoder left it.
 ///

@@ -1,6 +1,6 @@
 import SelectLog
 
-/// The encoding side of a format 7 batch (RANSEvents.swift): events become a list of
+/// The encoding side of a rANS-format batch (RANSEvents.swift): events become a list of
 /// steps, symbols under contexts and raw bits, as they are appended; `seal(with:)` codes
 /// the list under the window's tables. Counting the symbols as they come gives the tables
 /// of the window after (a recorder) or, with every batch of a window listed before any is

@@ -1,7 +1,8 @@
 import SelectLog
 
-// Format version 7 (in progress): coded batches on the static rANS coder (`RANS`). The
-// items, their order and their predictions are format 6's (CodedEvents.swift): what
+// A later format version (in progress; "format 7" in notes before 2026-12-06, when
+// delta checkpoints took that number): coded batches on the static rANS coder (`RANS`).
+// The items, their order and their predictions are format 6's (CodedEvents.swift): what
 // changes is that each group of format 6's binary decisions is one symbol under a
 // context's table. An item's kind and whether it has a time are one symbol; an integer
 // is its class (`IntegerClass`) and raw bits; a value on its channel's grid is one class
@@ -9,7 +10,7 @@ import SelectLog
 // `RANSContexts.offGrid`. Tables are fixed for a window: the writer chooses them before
 // coding (the window before's counts, or the window's own when it has them all).
 
-/// The contexts of a format 7 batch, each with its alphabet.
+/// The contexts of a rANS-format batch, each with its alphabet.
 enum RANSContexts {
     /// An item's kind and time flag (symbol × 2 + has time; 0 ends the batch, 64 is a
     /// gesture fingerprint), after the item symbol before it (at most 32).
