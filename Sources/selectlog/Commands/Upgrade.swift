@@ -11,7 +11,7 @@ struct Upgrade: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-record a log with this build: the current format version, this engine's fingerprints and checkpoints.",
         discussion: """
-            Reads every event of LOG (any format version this build reads, 1 to 6) and writes them again as this build \
+            Reads every event of LOG (any format version this build reads, 1 to 7) and writes them again as this build \
             records them, into a file beside the output that replaces it only once the new log is complete: \
             LOG itself without -o. Fails, leaving LOG and the output untouched, if this build rejects an event \
             or LOG is not a log or a newer selectlog's (exit 65), or LOG is damaged (exit 1). A torn tail (the last record cut short) is left out with a \
