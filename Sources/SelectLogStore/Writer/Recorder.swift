@@ -258,6 +258,17 @@ public final class Recorder: Sendable {
         Micros(raw: timeOrigin.raw &+ (ContinuousClock.now - clockOrigin).wholeMicroseconds)
     }
 
+    /// The stamp of an event appended after one at `before`: the recorder's time `now`,
+    /// but never earlier than `before` nor past `Micros.limit`.
+    ///
+    /// Never inlined: `ContinuousClock.Instant` is a resilient type, so a function that
+    /// reads the clock makes room for it on the stack at entry (two metadata look-ups and
+    /// about 45 instructions, callgrind), which every append paid, stamped or not.
+    @inline(never)
+    private func stampTime(after before: Micros) -> Micros {
+        min(max(now, before), Micros.limit)
+    }
+
     /// Validates `event`, stamped with the recorder's monotonic clock, and adds it to the
     /// current batch; returns what it changed.
     ///
@@ -328,7 +339,11 @@ public final class Recorder: Sendable {
         }
         var timed = given
         let before = s.pointee.engine.t
-        if stamp { timed.t = min(max(now, before), Micros.limit) }
+        if stamp { timed.t = stampTime(after: before) }
+        // Weighed before it goes into its slot: read back from the slot after `apply`, the
+        // event's tag waited for the slot's stores (a line the writer thread last held)
+        // to complete, about 4% of an append (perf).
+        let weight = Self.weight(of: timed.event)
         // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
         let slot = queue.slot(at: position)
         slot.initialize(to: Appended(event: consume timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
@@ -345,7 +360,7 @@ public final class Recorder: Sendable {
         // An event of lists or strings counts its bytes; when those of the events the writer
         // has not taken reach `queueWeight` (asked only then), this append waits (below).
         var drains = false
-        if let weight = Self.weight(of: slot.pointee.event.event) {
+        if let weight {
             s.pointee.appendedWeight &+= weight
             if s.pointee.appendedWeight &- s.pointee.takenWeight >= options.queueWeight {
                 s.pointee.takenWeight = writer.withLockedValue { $0.takenWeight }
