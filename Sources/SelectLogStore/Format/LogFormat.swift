@@ -223,58 +223,65 @@ package struct RecordHeader: Sendable, Equatable {
     /// The header's length in the file.
     package var size: Int { continues ? LogFormat.continuedHeaderSize : LogFormat.recordHeaderSize }
 
-    /// The header followed by `stored` (the payload as stored), checksummed with `salt`.
-    static func record(_ header: RecordHeader, payload stored: [UInt8], salt: UInt64) -> [UInt8] {
-        if header.continues { return continuedRecord(header, payload: stored, salt: salt) }
-        var w = BinaryWriter(capacity: LogFormat.recordHeaderSize + stored.count)
-        w.append(LogFormat.recordMagic)
-        w.u8(header.kind.rawValue)
-        w.u32(0)                                   // header checksum, patched below
-        w.u32(CRC32C.checksum(stored, salt: salt)) // payload checksum
-        w.u32(UInt32(header.storedLength))
-        w.u32(UInt32(header.rawLength))
-        w.u32(UInt32(header.eventCount))
-        w.u64(UInt64(header.firstEvent))
-        w.u64(UInt64(bitPattern: header.baseTime.raw))
-        w.u8(header.codec)
-        w.u8(0)
-        w.u8(0)
-        w.u8(0)
-        w.u32(0)
-        w.patchU32(headerChecksum(w.bytes, salt: salt), at: 4)
-        w.append(stored)
-        return w.bytes
+    /// Appends the header and then `stored` (the payload as stored, whose salted CRC-32C
+    /// is `checksum`, computed once by the caller, which keeps it for the index) to `out`,
+    /// checksummed with `salt`. Written in place at the end of `out`, so that a writer
+    /// lays several records out in one buffer and writes them at once.
+    static func write(_ header: RecordHeader, payload stored: [UInt8], checksum: UInt32, salt: UInt64,
+                      into out: inout BinaryWriter) {
+        let start = out.count
+        if header.continues {
+            writeContinued(header, payload: stored, checksum: checksum, salt: salt, into: &out)
+            return
+        }
+        out.append(LogFormat.recordMagic)
+        out.u8(header.kind.rawValue)
+        out.u32(0)                                 // header checksum, patched below
+        out.u32(checksum)                          // payload checksum
+        out.u32(UInt32(header.storedLength))
+        out.u32(UInt32(header.rawLength))
+        out.u32(UInt32(header.eventCount))
+        out.u64(UInt64(header.firstEvent))
+        out.u64(UInt64(bitPattern: header.baseTime.raw))
+        out.u8(header.codec)
+        out.u8(0)
+        out.u8(0)
+        out.u8(0)
+        out.u32(0)
+        let check = out.bytes.withUnsafeBytes { b in
+            headerChecksum(UnsafeRawBufferPointer(rebasing: b[start..<(start + LogFormat.recordHeaderSize)]), salt: salt)
+        }
+        out.patchU32(check, at: start + 4)
+        out.append(stored)
     }
 
     /// A continued batch: "SLR" "b", a 16-bit header check (the low half of the salted
     /// CRC-32C of bytes 0-3 and 6-15), the payload's CRC, the stored length (u24) and the
     /// event count (u24). The payload is stored (codec 0).
-    private static func continuedRecord(_ header: RecordHeader, payload stored: [UInt8], salt: UInt64) -> [UInt8] {
-        var w = BinaryWriter(capacity: LogFormat.continuedHeaderSize + stored.count)
-        w.append(LogFormat.recordMagic)
-        w.u8(LogFormat.continuedKind)
-        w.u8(0)
-        w.u8(0)
-        w.u32(CRC32C.checksum(stored, salt: salt))
+    private static func writeContinued(_ header: RecordHeader, payload stored: [UInt8], checksum: UInt32, salt: UInt64,
+                                       into out: inout BinaryWriter) {
+        let start = out.count
+        out.append(LogFormat.recordMagic)
+        out.u8(LogFormat.continuedKind)
+        out.u8(0)
+        out.u8(0)
+        out.u32(checksum)
         for v in [stored.count, header.eventCount] {
-            w.u8(UInt8(truncatingIfNeeded: v))
-            w.u8(UInt8(truncatingIfNeeded: v >> 8))
-            w.u8(UInt8(truncatingIfNeeded: v >> 16))
+            out.u8(UInt8(truncatingIfNeeded: v))
+            out.u8(UInt8(truncatingIfNeeded: v >> 8))
+            out.u8(UInt8(truncatingIfNeeded: v >> 16))
         }
-        let check = continuedHeaderCheck(w.bytes, salt: salt)
-        w.bytes[4] = UInt8(truncatingIfNeeded: check)
-        w.bytes[5] = UInt8(truncatingIfNeeded: check >> 8)
-        w.append(stored)
-        return w.bytes
+        let check = out.bytes.withUnsafeBytes { b in
+            continuedHeaderCheck(UnsafeRawBufferPointer(rebasing: b[start..<(start + LogFormat.continuedHeaderSize)]), salt: salt)
+        }
+        out.bytes[start + 4] = UInt8(truncatingIfNeeded: check)
+        out.bytes[start + 5] = UInt8(truncatingIfNeeded: check >> 8)
+        out.append(stored)
     }
 
     /// The check of a continued batch's header: the low 16 bits of the salted CRC-32C of
-    /// bytes 0-3 and 6-15.
-    static func continuedHeaderCheck(_ bytes: [UInt8], salt: UInt64) -> UInt16 {
-        bytes.withUnsafeBytes { continuedHeaderCheck($0, salt: salt) }
-    }
-
-    /// The same, read in place (no copy: every continued batch a reader walks passes here).
+    /// bytes 0-3 and 6-15, read in place (no copy: every continued batch a reader walks
+    /// passes here).
     static func continuedHeaderCheck(_ b: UnsafeRawBufferPointer, salt: UInt64) -> UInt16 {
         var crc = CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
         crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: b[0..<4]))
@@ -282,12 +289,8 @@ package struct RecordHeader: Sendable, Equatable {
         return UInt16(truncatingIfNeeded: crc)
     }
 
-    /// The checksum over bytes 0-3 and 8-47 of a header (everything but itself).
-    static func headerChecksum(_ bytes: [UInt8], salt: UInt64) -> UInt32 {
-        bytes.withUnsafeBytes { headerChecksum($0, salt: salt) }
-    }
-
-    /// The same, read in place (no copy: every record a reader walks passes here).
+    /// The checksum over bytes 0-3 and 8-47 of a header (everything but itself), read in
+    /// place (no copy: every record a reader walks passes here).
     static func headerChecksum(_ b: UnsafeRawBufferPointer, salt: UInt64) -> UInt32 {
         var crc = CRC32C.checksum(UnsafeRawBufferPointer(start: nil, count: 0), salt: salt)
         crc = CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: b[0..<4]))

@@ -51,7 +51,7 @@ package final class LogRewriter {
     }
 
     private func write() throws(LogError) {
-        for record in records { try file.append(record, compressor: compressor) }
+        try file.append(records, compressor: compressor)
         records.removeAll(keepingCapacity: true)
     }
 

@@ -276,6 +276,18 @@ final class LogFile {
     /// (codec 2) when that makes it smaller; the index is always stored.
     func append(_ kind: RecordKind, payload raw: [UInt8], firstEvent: Int, eventCount: Int, baseTime: Micros,
                 continues: Bool = false, compressor: ZstdCompressor?) throws(LogError) {
+        var out = BinaryWriter(capacity: 0)
+        let info = layOut(kind, payload: raw, firstEvent: firstEvent, eventCount: eventCount, baseTime: baseTime,
+                          continues: continues, compressor: compressor, at: size, into: &out)
+        try write(out.bytes)
+        note(info)
+    }
+
+    /// Lays one record out (as `append` describes) at the end of `out`, for the file
+    /// offset `offset`; returns what the index needs of it (`note` it once written). The
+    /// payload's checksum is computed once, for the header and the index both.
+    func layOut(_ kind: RecordKind, payload raw: [UInt8], firstEvent: Int, eventCount: Int, baseTime: Micros,
+                continues: Bool, compressor: ZstdCompressor?, at offset: Int, into out: inout BinaryWriter) -> RecordInfo {
         var stored = raw
         var codec = LogFormat.codecRaw
         let coded = kind == .batch && header.version >= LogFormat.codedBatchesVersion
@@ -296,17 +308,27 @@ final class LogFile {
         var header = RecordHeader(kind: kind, storedLength: stored.count, rawLength: raw.count, eventCount: eventCount,
                                   firstEvent: firstEvent, baseTime: continues ? .zero : baseTime, codec: codec)
         header.continues = continues
-        let bytes = RecordHeader.record(header, payload: stored, salt: self.header.salt)
-        let offset = size
-        try write(bytes)
         let checksum = CRC32C.checksum(stored, salt: self.header.salt)
-        let info = RecordInfo(offset: offset, header: header, payloadChecksum: checksum)
-        if continues, !entries.isEmpty {
+        RecordHeader.write(header, payload: stored, checksum: checksum, salt: self.header.salt, into: &out)
+        return RecordInfo(offset: offset, header: header, payloadChecksum: checksum)
+    }
+
+    /// Notes a record `layOut` made, once written: the index's entries and the event count.
+    func note(_ info: RecordInfo) {
+        if info.header.continues, !entries.isEmpty {
             entries[entries.count - 1].add(continued: info)
         } else {
             entries.append(IndexEntry(info))
         }
-        if kind == .batch { self.eventCount = firstEvent + eventCount }
+        if info.header.kind == .batch { eventCount = info.header.firstEvent + info.header.eventCount }
+    }
+
+    /// Writes `bytes`, records that `layOut` made one after another from the end of the
+    /// file, and notes `infos`, theirs, once written (none when the write fails).
+    func write(laidOut bytes: [UInt8], _ infos: [RecordInfo]) throws(LogError) {
+        guard !bytes.isEmpty else { return }
+        try write(bytes)
+        for info in infos { note(info) }
     }
 
     func sync() throws(LogError) { try FileIO.syncData(fd, path: path) }

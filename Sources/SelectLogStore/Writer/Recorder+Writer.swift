@@ -136,7 +136,7 @@ struct RecorderWriter: Sendable {
             var synced = false
             do throws(LogError) {
                 if !records.isEmpty { lastSeal = ContinuousClock.now }
-                for record in records { try output.file.append(record, compressor: output.compressor) }
+                try output.file.append(records, compressor: output.compressor)
                 records.removeAll(keepingCapacity: true)
                 let unsynced = syncedUpTo < upTo
                 switch durability {
