@@ -57,11 +57,13 @@ final class AppendQueue: @unchecked Sendable {
 
     /// Runs `body` on the item at `position` (published, not yet taken) in its slot, then
     /// destroys it there (on the writer thread). Borrowed in place with an exclusive
-    /// access: read through the pointer, the compiler copied the item first.
+    /// access: read through the pointer, the compiler copied the item first. An item whose
+    /// event owns nothing (`Recorder.ownsNothing`; its other fields are plain numbers) has
+    /// nothing to destroy, and is left as it is, to be overwritten.
     @inline(__always)
     func consume(at position: Int, _ body: (inout Recorder.Appended) -> Void) {
         let slot = slots + (position & mask)
         body(&slot.pointee)
-        slot.deinitialize(count: 1)
+        if !Recorder.ownsNothing(slot.pointee.event.event) { slot.deinitialize(count: 1) }
     }
 }
