@@ -9,8 +9,7 @@ import Testing
 /// window that began before it leaves segment k - 1 empty). Wherever the cuts fall, the
 /// replay must be indistinguishable from decoding and applying in turn: the same state,
 /// the same error at the same event, no event applied twice or skipped. The logs here have
-/// windows of 300 to 600 events (a checkpoint every 300, stored as deltas since format 7;
-/// a whole one, every 16th, may be put off to 600; a window
+/// windows of about 600 events (a checkpoint every 300, most put off to 600; a window
 /// starts after each), in batches of up to 100, so segments of 97 to 2,500 events cut both
 /// at windows and inside them.
 @Suite("Pipelined replay: segments that start at windows")

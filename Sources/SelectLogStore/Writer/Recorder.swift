@@ -60,9 +60,9 @@ public final class Recorder: Sendable {
         /// reopened for appending keeps its own.
         public var checkpointInterval = 8192
         /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to two
-        /// intervals) while what it stores is over an eighth of the coded event bytes since
-        /// the last one, so that large snapshots stay a small part of the log (since format
-        /// 7 most checkpoints store only their changes). Off: one at every multiple.
+        /// intervals) while its snapshot is over an eighth of the coded event bytes since the
+        /// last one, so that large snapshots stay a small part of the log (since format 7
+        /// most are stored as their changes). Off: one at every multiple.
         public var putsOffLargeCheckpoints = true
         /// The zstd level for checkpoints, from -131,072 (fastest) to 22 (ignored in a
         /// build without zstd, which range-codes them; batches are range-coded in every

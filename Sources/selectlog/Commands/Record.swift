@@ -6,7 +6,7 @@ import SelectLogStore
 struct LogWriting: ParsableArguments {
     @Option(name: .customLong("checkpoint-interval"),
             help: ArgumentHelp("A state checkpoint exactly every this many events (a snapshot over the 16 MiB record limit is left out).",
-                               discussion: "Without it, a checkpoint every 8192 events, most stored as the changes from the one before, put off (up to twice as far) while what it stores outweighs an eighth of the events since the last one."))
+                               discussion: "Without it, a checkpoint every 8192 events, put off (up to twice as far) while a snapshot outweighs an eighth of the events since the last one; most are stored as the changes from the one before."))
     var checkpointInterval: Int?
 
     @Option(help: "When to fsync: none, interval (every second), or always (every flush). (default: interval)")
