@@ -218,7 +218,14 @@ final class LogFile {
             if let cut = mapped.cutError() { throw cut }
         }
         guard let header = scan.header else {
-            throw LogError(.damaged, scan.problem?.reason ?? "no file header", path: path, offset: 0)
+            // The kind and offset a reader gives the same file header (`LogReader(path:)`):
+            // a newer selectlog's log is `.unsupported`, not damage, so that an app
+            // downgraded below its logs is not sent to repair them (INTEGRATION.md §9
+            // repairs on `.damaged`). A file that is no log stays `.damaged` at offset 0:
+            // that resume repairs it, finds nothing intact and starts a new session.
+            let problem = scan.problem
+            throw LogError(problem?.isNewer == true ? .unsupported : .damaged, problem?.reason ?? "no file header",
+                           path: path, offset: problem?.offset ?? 0)
         }
         if let problem = scan.problem, !problem.isTornTail {
             throw LogError(.damaged, "\(problem.reason); \(repairHint)", path: path,

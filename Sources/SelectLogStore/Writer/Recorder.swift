@@ -142,7 +142,9 @@ public final class Recorder: Sendable {
     /// resumes from the state after the last logged event, and the recorder's clock
     /// from its time. A log another recorder has open is refused (`.inUse`, `WriterClaim`)
     /// before anything is read or cut: its last record may still be in flight. A log
-    /// whose events fail their checks is refused (`.damaged`) as it is. A `LogReader` in
+    /// whose events fail their checks is refused (`.damaged`) as it is; one from a newer
+    /// selectlog (its format version, a required feature) with `.unsupported`, at the byte
+    /// offset `LogReader(path:)` names: no repair is to be made of it. A `LogReader` in
     /// this process may have the log open meanwhile: it reads nothing past the last record.
     public convenience init(appendingTo path: String, options: Options = Options()) throws(LogError) {
         // The checkpoint interval is the log's own.
