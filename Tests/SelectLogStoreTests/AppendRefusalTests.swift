@@ -56,6 +56,18 @@ struct AppendRefusalTests {
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "a refused log was changed")
     }
 
+    /// LOG-FORMAT.md: bits 16-31 of the feature flags are required features. The refusal
+    /// names the unknown ones as the header holds them, so that they can be looked up.
+    @Test("unknown required feature bits are named as the header holds them (bit 20: 0x00100000), not shifted down")
+    func requiredFeaturesNamed() throws {
+        let (dir, path, _) = try forged("bit20.slog") { b in b[14] |= 0x10 }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for error in [readerError(path), recorderError(path)] {
+            #expect(error?.message.contains("0x00100000") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("(0x10)") == false, "\(String(describing: error))")
+        }
+    }
+
     /// INTEGRATION.md §9's resume repairs on `.damaged` and starts a new session when
     /// nothing is intact: a file that is no log takes that path, as before.
     @Test("a file that is no log is refused as damaged at offset 0, and the documented resume starts a new session")

@@ -43,6 +43,9 @@ package enum LogFormat {
     package static let featureZstd: UInt32 = 1 << 0
     /// The log holds checkpoints.
     package static let featureCheckpoints: UInt32 = 1 << 1
+    /// The required feature bits (16-31), where the header holds them.
+    static let requiredFeatures: UInt32 = 0xFFFF_0000
+    /// The required features this reader knows, where the header holds them: none yet.
     static let knownRequiredFeatures: UInt32 = 0
 
     /// Record payload codecs. "stored" payloads are the raw bytes, still checksummed
@@ -168,9 +171,9 @@ package struct FileHeader: Sendable, Equatable {
             let salt = try r.u64()
             let interval = try r.u32()
             let behaviour: UInt64? = version >= 2 ? try r.u64() : nil
-            let required = features >> 16
-            guard required & ~LogFormat.knownRequiredFeatures == 0 else {
-                return .failure(LogError(.unsupported, "the log needs features this reader does not know (0x\(String(required, radix: 16)))", offset: 12))
+            let unknown = features & LogFormat.requiredFeatures & ~LogFormat.knownRequiredFeatures
+            guard unknown == 0 else {
+                return .failure(LogError(.unsupported, "the log needs features this reader does not know (\(Self.named(unknown)))", offset: 12))
             }
             return .success(FileHeader(version: version, features: features, salt: salt, checkpointInterval: interval, behaviour: behaviour))
         } catch {
@@ -180,6 +183,14 @@ package struct FileHeader: Sendable, Equatable {
 }
 
 extension FileHeader {
+    /// Feature bits as the header holds them and by number, "0x00100000: bit 20", so that
+    /// they can be looked up in LOG-FORMAT.md (the bits shifted down named another bit).
+    static func named(_ bits: UInt32) -> String {
+        let hex = String(bits, radix: 16)
+        let numbers = (0..<32).filter { bits >> $0 & 1 == 1 }.map(String.init)
+        return "0x\(String(repeating: "0", count: max(0, 8 - hex.count)))\(hex): bit\(numbers.count == 1 ? "" : "s") \(numbers.joined(separator: ", "))"
+    }
+
     /// Whether a header of `size` bytes at the start of `bytes` (at least that many)
     /// ends with the CRC-32C of the bytes before it, as `encoded()` writes it.
     private static func checksumMatches(_ bytes: UnsafeRawBufferPointer, size: Int) -> Bool {
