@@ -20,8 +20,15 @@ struct Shrink: ParsableCommand {
     @Option(help: ArgumentHelp("What must hold at the end, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
     var expect: String
 
-    @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines; - for standard output).", transform: OutputPath.nonEmpty)
+    @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines; - for standard output). An existing file is replaced only when shrink wrote it (it begins with \"# shrunk by selectlog\") or with --force.", transform: OutputPath.nonEmpty)
     var output: String
+
+    @Flag(help: "Replace the file at -o even when shrink did not write it (a script, notes); never a selectlog log nor the input.")
+    var force = false
+
+    /// How every script shrink writes begins: a file at -o that begins so is its own
+    /// earlier output, replaced without --force.
+    static let header = "# shrunk by selectlog"
 
     /// The most events `shrink` takes: it holds them all (about 90 bytes each, 900 MB at
     /// the limit), and its replays grow with them.
@@ -30,7 +37,7 @@ struct Shrink: ParsableCommand {
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
-        try checkOutput(output, input: file)
+        try checkOutput(output, input: file, ownOutput: force ? nil : Shrink.header)
         let expectation = try Replay.parse(expect)
         let (events, lines) = try Session.events(of: file, command: "shrink", limit: Shrink.eventLimit, bytesEach: 90)
         // Every event checked, as every line was decoded: an event the engine refuses after
@@ -54,7 +61,7 @@ struct Shrink: ParsableCommand {
         progress.finish()
         // Controls escaped: a line break in the file's name or in EXPR would start a line
         // that is not a comment, and the script would not replay.
-        var text = "# shrunk by selectlog from \(events.count) events of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
+        var text = "\(Shrink.header) from \(events.count) events of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
         for e in result.events { text += EventEncoder.line(e) + "\n" }
         try writeFile(output, Array(text.utf8))
         let elapsed = ContinuousClock.now - started

@@ -76,9 +76,15 @@ func writeFile(_ path: String, replacing: Bool = true, replacingLog: Bool = fals
 /// `replacingScript` false (`view`, `testgen`, whose output is no script): a JSON Lines
 /// script at `path` is refused too (exit 64), as a log is.
 ///
+/// `ownOutput` (`shrink` without `--force`): an existing regular file at `path` is
+/// replaced only when it begins with these bytes, as every output of the command does, or
+/// is empty; any other (a bundled example, a script of the user's) is refused (exit 64),
+/// naming `--force`: a mistyped `-o` must not lose a file the command did not write.
+///
 /// An empty `input` path, a usage error, is said first (exit 64), as it would be without
 /// this check.
-func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, replacingScript: Bool = true) throws {
+func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, replacingScript: Bool = true,
+                 ownOutput: String? = nil) throws {
     if let input, input.isEmpty { _ = try InputFile(input) }
     guard path != "-", !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), standardStream(named: path) == nil else { return }
     var info = stat()
@@ -93,6 +99,11 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
         }
         if !replacingScript, info.st_mode & S_IFMT == S_IFREG, isScript(path) {
             complain("\(path): looks like a JSON Lines script (its first line that is not blank or a # comment begins with {, or it holds only comments), which this output would replace; choose another output (or move it away first)")
+            throw Exit.usage
+        }
+        if let ownOutput, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
+           (try? readPrefix(path, count: ownOutput.utf8.count)) != Array(ownOutput.utf8) {
+            complain("\(path): exists and is not an output of this command (those begin with \"\(ownOutput)\"); choose another output, or add --force to replace it")
             throw Exit.usage
         }
         return
