@@ -28,13 +28,21 @@ struct SelectLogCommand: ParsableCommand {
     /// command reads it is damage to report (`ReadFailure`), not a crash. A command that
     /// succeeds although a read met such a cut (every reader checks for one when it
     /// checks records, so none should) still fails: its answer may rest on zeros.
+    ///
+    /// Help and the version (the requests that end in 0) are printed here, through the
+    /// standard output that `StandardStreams.finish()` checks: ArgumentParser's
+    /// `exit(withError:)` prints them itself and exits 0 when they could not be written
+    /// (`selectlog --help > /dev/full`), where every other output exits 74.
     static func main() {
         StandardStreams.prepare()
         LogTruncationGuard.install()
         do {
-            try refuseUnknownCommand(CommandLine.arguments.dropFirst().first)
+            try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot(try Input.arguments(Array(CommandLine.arguments.dropFirst())))
             try command.run()
+        } catch where exitCode(for: error) == .success {
+            let text = fullMessage(for: error)
+            if !text.isEmpty { print(text) }
         } catch {
             exit(withError: error)
         }
@@ -47,12 +55,27 @@ struct SelectLogCommand: ParsableCommand {
 
     /// A first argument that names no command (`selectlog replya s.slog`) is said to be one,
     /// with the closest command's name, rather than left to read as "unexpected arguments".
-    private static func refuseUnknownCommand(_ first: String?) throws {
-        guard let first, !first.hasPrefix("-") else { return }
-        let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        guard !names.contains(first) else { return }
-        let close = NameSuggestion.closest(to: first, among: names).map { " (did you mean `selectlog \($0)`?)" } ?? ""
-        complain("\(Quoted.clipValues(in: "\"\(first)\"")) is not a command\(close); `selectlog --help` lists them")
+    /// So is a name after `help` (`selectlog help replya`), for which ArgumentParser would
+    /// print the root's help and exit 0, as though it had been answered.
+    private static func refuseUnknownCommand(_ arguments: [String]) throws {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
+        try refuse(first, unless: configuration.subcommands.map { $0._commandName } + ["help"], under: "selectlog")
+        guard first == "help" else { return }
+        var commands = configuration.subcommands, path = "selectlog"
+        for name in arguments.dropFirst().prefix(while: { !$0.hasPrefix("-") }) {
+            try refuse(name, unless: commands.map { $0._commandName }, under: path)
+            guard let command = commands.first(where: { $0._commandName == name }) else { return }
+            commands = command.configuration.subcommands
+            path += " \(name)"
+        }
+    }
+
+    /// Refuses (64) `name` when it is none of `names`, the commands of `path`.
+    private static func refuse(_ name: String, unless names: [String], under path: String) throws {
+        guard !names.contains(name) else { return }
+        let close = NameSuggestion.closest(to: name, among: names).map { " (did you mean `\(path) \($0)`?)" } ?? ""
+        let of = path == "selectlog" ? "" : " of `\(path)`\(names.isEmpty ? ", which has none" : "")"
+        complain("\(Quoted.clipValues(in: "\"\(name)\"")) is not a command\(of)\(close); `selectlog --help` lists them")
         throw Exit.usage
     }
 }

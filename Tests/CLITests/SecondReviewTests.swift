@@ -35,4 +35,44 @@ struct SecondReviewTests {
         #expect(try shrink(to: empty).status == 0)
         #expect(try CLI.run(["replay", empty, "--expect", Self.expect]).status == 0)
     }
+
+    /// Runs `script` with `bash -c`, `$0` being the selectlog executable.
+    private func shell(_ script: String) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, CLI.executable.path]
+        return try CLI.collect(process)
+    }
+
+    /// README: a command exits 74 with "cannot write standard output" when its output
+    /// cannot be written; help and the version are output too.
+    @Test("help and the version that cannot be written exit 74 saying so, as every other output does",
+          arguments: ["--help", "replay --help", "help replay", "help", "--version", "inspect -h"])
+    func helpToFullDevice(_ arguments: String) throws {
+        let r = try shell("\"$0\" \(arguments) > /dev/full")
+        #expect(r.status == 74, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains("cannot write standard output"), "\(arguments): \(r.stderr)")
+    }
+
+    @Test("help that can be written still exits 0 with the command's help on standard output")
+    func helpStillWorks() throws {
+        for (arguments, usage) in [(["--help"], "USAGE: selectlog <subcommand>"), (["help"], "USAGE: selectlog <subcommand>"),
+                                   (["help", "replay"], "USAGE: selectlog replay"), (["replay", "--help"], "USAGE: selectlog replay")] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(arguments): \(r.stderr)")
+            #expect(r.stdout.contains(usage), "\(arguments): \(r.stdout)")
+        }
+        #expect(try CLI.run(["--version"]).stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("help for a name that is no command is refused (64) as that name alone is, not answered with the root help")
+    func helpForNoCommand() throws {
+        for arguments in [["help", "bogus"], ["help", "replya"], ["help", "replay", "bogus"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stdout)")
+            #expect(r.stderr.contains("not a command"), "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty, "\(arguments): \(r.stdout)")
+        }
+        #expect(try CLI.run(["help", "replya"]).stderr.contains("did you mean `selectlog replay`?"))
+    }
 }
