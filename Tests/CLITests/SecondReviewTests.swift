@@ -1,4 +1,5 @@
 import Foundation
+import SelectLogStore
 import Testing
 
 /// A second review of the command line as a new user would use it (2026-12-06, later).
@@ -74,5 +75,28 @@ struct SecondReviewTests {
             #expect(r.stdout.isEmpty, "\(arguments): \(r.stdout)")
         }
         #expect(try CLI.run(["help", "replya"]).stderr.contains("did you mean `selectlog replay`?"))
+    }
+
+    /// README, "Trust across builds": a fingerprint that differs is what the reader knows;
+    /// whether the engines behave differently is `check`'s to say, and it may say they do not.
+    @Test("replay of a log whose fingerprint differs says that, not that its engine behaves differently, where check finds the same behaviour")
+    func fingerprintNoticeSaysWhatIsKnown() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("old.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "256", "--durability", "none"]).status == 0)
+        // A build whose fingerprint corpus differed, behaving the same.
+        var header = try LogReader(path: log).header
+        header.behaviour = ~(header.behaviour ?? 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try handle.write(contentsOf: header.encoded())
+        try handle.close()
+        #expect(try CLI.run(["check", log]).status == 0)
+        let replayed = try CLI.run(["replay", log])
+        #expect(replayed.status == 0)
+        #expect(!replayed.stderr.contains("behaves differently"), "\(replayed.stderr)")
+        #expect(!replayed.stderr.contains("part ways"), "\(replayed.stderr)")
+        #expect(replayed.stderr.contains("behaviour fingerprint"), "\(replayed.stderr)")
+        #expect(replayed.stderr.contains("replaying from the start instead of using its checkpoints"), "\(replayed.stderr)")
     }
 }

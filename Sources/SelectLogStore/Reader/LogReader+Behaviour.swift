@@ -86,22 +86,24 @@ final class RebuiltCheckpoints: @unchecked Sendable {
     }
 }
 
-/// What the log says to people when this build's engine behaves differently from the
-/// one that wrote a log.
+/// What the log says to people when its behaviour fingerprint differs from this build's.
+/// A fingerprint that differs is all a reader knows: the engines may behave alike (the
+/// fingerprint's corpus changed) or not, which only `selectlog check` tells, so the
+/// notices claim no more.
 package enum BehaviourNotice {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var said = false
 
     /// The notice for a log whose checkpoints this build does not trust.
     package static func untrusted(path: String, recorded: UInt64?) -> String {
-        let who = recorded.map { "an engine that behaves differently (behaviour fingerprint \(TableState.hex($0)), this build \(TableState.hex(BehaviourFingerprint.current)))" }
-            ?? "a version 1 selectlog, which did not record its engine's behaviour"
-        return "selectlog: \(path) was written by \(who); replaying from the start instead of using its checkpoints (`selectlog check` shows where the engines part ways)"
+        let why = recorded.map { "\(path): its behaviour fingerprint \(TableState.hex($0)) differs from this build's \(TableState.hex(BehaviourFingerprint.current))" }
+            ?? "\(path) was written by a version 1 selectlog, which did not record its engine's behaviour"
+        return "selectlog: \(why); replaying from the start instead of using its checkpoints (`selectlog check` says whether this build replays it the same)"
     }
 
     /// Why appending to a log written by another engine is refused.
     static func appendRefusal(recorded: UInt64) -> String {
-        "the log was written by an engine that behaves differently (behaviour fingerprint \(TableState.hex(recorded)), this build \(TableState.hex(BehaviourFingerprint.current))); start a new log, or run `selectlog upgrade` to re-record it with this build"
+        "the log's behaviour fingerprint \(TableState.hex(recorded)) differs from this build's \(TableState.hex(BehaviourFingerprint.current)); start a new log, or run `selectlog upgrade` to re-record it with this build"
     }
 
     /// Keeps the notice unsaid for the rest of the process: `selectlog check`, which

@@ -5,8 +5,8 @@ extension LogReader {
     /// checkpoints against their headers and invariants, and the stored seek index
     /// against the records walked. With `replaying`, also replays every event with this
     /// build and compares each checkpoint's state hash with the replayed state's (when the
-    /// log was written by an engine that behaves like this build's; otherwise that part
-    /// is skipped and a note says why).
+    /// log's behaviour fingerprint is this build's; otherwise that part is skipped and a
+    /// note says why).
     ///
     /// The batches of a file of 1 MiB or more are checked on two other threads while this
     /// one walks the records; the report is the one a walk in turn gives (a log that
@@ -62,7 +62,7 @@ extension LogReader {
         guard replaying, scan.problem == nil else { return report }
         let reader = try LogReader(path: path, engine: engine)
         guard reader.checkpointsTrusted else {
-            report.notes.append("checkpoints not compared with a replay: the log was written by an engine that behaves differently (see `selectlog check`)")
+            report.notes.append("checkpoints not compared with a replay: the log's behaviour fingerprint differs from this build's (`selectlog check` says whether this build replays it the same)")
             return report
         }
         do throws(LogError) {
