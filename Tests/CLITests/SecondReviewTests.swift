@@ -99,4 +99,44 @@ struct SecondReviewTests {
         #expect(replayed.stderr.contains("behaviour fingerprint"), "\(replayed.stderr)")
         #expect(replayed.stderr.contains("replaying from the start instead of using its checkpoints"), "\(replayed.stderr)")
     }
+
+    static let head = #"{"type": "reload", "sections": [{"rows": 5}]}"# + "\n" + #"{"type": "tap", "x": 20, "y": 10}"# + "\n"
+
+    /// README: a view that names its last event reads a script from a pipe only up to it;
+    /// `--first` needs the events up to the first where its expectation holds, and `--why`
+    /// or `--history` with `--at N` the first N. Before, each recorded the whole endless
+    /// stream first (`timeout` ended it: 124).
+    @Test("inspect - --first, and --why or --history with --at N, answer an endless stream",
+          arguments: [["--first", "events == 3"], ["--first", "events == 3", "--json"], ["--first", "events == 0"],
+                      ["--why", "0,0", "--at", "5"], ["--why", "contentOffset", "--at", "5"], ["--history", "0,0", "--at", "5"]])
+    func endlessStream(_ view: [String]) throws {
+        let quoted = view.map { "'\($0)'" }.joined(separator: " ")
+        let r = try shell("{ printf '%s' '\(Self.head)'; yes '{\"type\": \"tick\"}'; } | timeout 20 \"$0\" inspect - \(quoted)")
+        #expect(r.status == 0, "\(view): \(r.stderr)")
+        if view[0] == "--first" {
+            let n = view[1] == "events == 3" ? "3" : "0"
+            #expect(r.stdout.contains(view.contains("--json") ? "\"event\": \(n)," : n == "0" ? "holds before the first event" : "first holds after event 3"),
+                    "\(r.stdout)")
+        } else {
+            #expect(r.stdout.contains("after 5 events"), "\(r.stdout)")
+        }
+    }
+
+    @Test("--first of a script file still counts its events; --why --at N of one with a bad line after N answers with a note, as --at N does")
+    func scriptFiles() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ticks = String(repeating: #"{"type": "tick"}"# + "\n", count: 5)
+        let script = try CLI.write(Self.head + ticks, to: "s.jsonl", in: dir)
+        let first = try CLI.run(["inspect", script, "--first", "events == 3"])
+        #expect(first.status == 0 && first.stdout.contains("first holds after event 3 of 7"), "\(first.stdout)")
+        let bad = try CLI.write(Self.head + ticks + "{bad\n", to: "bad.jsonl", in: dir)
+        for view in [["--why", "0,0", "--at", "4"], ["--history", "0,0", "--at", "4"]] {
+            let r = try CLI.run(["inspect", bad] + view)
+            #expect(r.status == 0, "\(view): \(r.stderr)")
+            #expect(r.stderr.contains("line 8") && r.stderr.contains("reading the 7 events before it"), "\(view): \(r.stderr)")
+        }
+        // Without --at, the view needs every event: the bad line is the error.
+        #expect(try CLI.run(["inspect", bad, "--why", "0,0"]).status == 65)
+    }
 }

@@ -33,7 +33,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, isScript, _) = try Session.open(log, upTo: to)
+        let (reader, isScript, _, _) = try Session.open(log, upTo: to)
         var out = OutputBuffer()
         do {
             if from == nil && to == nil {

@@ -7,29 +7,19 @@ extension Inspect {
     /// forward replay that evaluates the expectation on the state after every event.
     /// `badLine`: a script's invalid line after the events `reader` holds, noted when the
     /// answer comes before it (as `replay --at N` notes it) and the error when not.
-    func first(_ reader: LogReader, _ expectation: StateExpectation, badLine: String? = nil) throws {
+    /// `whole`: false when `reader` holds a stream's events only up to the answer (see
+    /// `Session.open`), whose count is then not the input's, and is not printed as one.
+    func first(_ reader: LogReader, _ expectation: StateExpectation, badLine: String? = nil, whole: Bool = true) throws {
         let text = expectation.text
         var state = TableState()
         var found: Int? = expectation.holds(in: state) ? 0 : nil
         if found == nil {
             let progress = Progress("first", total: reader.eventCount)
-            // An expectation on the hash gets it from a hasher that keeps the table's part
-            // while the table stays the same (`StateHasher`), not from a walk of every row
-            // height after every event.
-            let readsHash = expectation.fields.contains("hash")
-            var hasher = StateHasher()
+            var watch = ExpectationWatch(expectation)
             try reader.forEachEvent { (i, e) throws(LogError) -> Bool in
                 try reader.apply(e, index: i, to: &state)
                 if i & 0xFFFF == 0 { progress.update(i) }
-                // The hash made only when the evaluation reaches it, once an event.
-                var known: UInt64?
-                let holds = !readsHash ? expectation.holds(in: state) : expectation.holds(in: state) {
-                    if let known { return known }
-                    let hash = hasher.hash(state)
-                    known = hash
-                    return hash
-                }
-                if holds {
+                if watch.holds(in: state) {
                     found = i + 1
                     return false
                 }
@@ -77,7 +67,7 @@ extension Inspect {
             print(TablePicture(state).text)
             return
         }
-        print("\(text) first holds after event \(n) of \(reader.eventCount), at t \(state.t) ms")
+        print("\(text) first holds after event \(n)\(whole ? " of \(reader.eventCount)" : " (the input read no further)"), at t \(state.t) ms")
         print("  event \(n): \(Inspect.describe(event, number: n, log: log))")
         if let g = gesture, g.events.count > 1 {
             print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)")
@@ -89,5 +79,34 @@ extension Inspect {
         print(TablePicture(before).text)
         print("\nafter (after event \(n)):")
         print(TablePicture(state).text)
+    }
+}
+
+/// Whether an expectation holds in the state after each event of a replay, in order
+/// (`inspect --first`, and the reading of a stream that stops at its answer). An
+/// expectation on the hash gets it from a hasher that keeps the table's part while the
+/// table stays the same (`StateHasher`), not from a walk of every row height after
+/// every event.
+struct ExpectationWatch {
+    let expectation: StateExpectation
+    private let readsHash: Bool
+    private var hasher = StateHasher()
+
+    init(_ expectation: StateExpectation) {
+        self.expectation = expectation
+        readsHash = expectation.fields.contains("hash")
+    }
+
+    /// Whether the expectation holds in `state`, the state after the next event.
+    mutating func holds(in state: TableState) -> Bool {
+        guard readsHash else { return expectation.holds(in: state) }
+        // The hash made only when the evaluation reaches it, once an event.
+        var known: UInt64?
+        return expectation.holds(in: state) {
+            if let known { return known }
+            let hash = hasher.hash(state)
+            known = hash
+            return hash
+        }
     }
 }

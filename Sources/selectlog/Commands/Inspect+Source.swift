@@ -24,11 +24,18 @@ enum Session {
     /// as `badLine` (its message, naming the file and the line) with a reader of the
     /// events before it; the view notes it when it answers from them, and fails with it
     /// when not.
-    static func open(_ path: String, upTo needed: Int? = nil, deferringBadLine: Bool = false) throws
-        -> (reader: LogReader, isScript: Bool, badLine: String?) {
+    ///
+    /// A script from a pipe or a device is read only as far as the view needs, as `replay
+    /// --at N` reads one, so that an endless stream is answered: `upTo` events, or up to
+    /// the first state after which `answered` says true (`inspect --first`: its
+    /// expectation holds). `whole` is false when reading stopped there, the rest unread:
+    /// the reader's count of events is then no count of the input's.
+    static func open(_ path: String, upTo needed: Int? = nil, until answered: ((TableState) -> Bool)? = nil,
+                     deferringBadLine: Bool = false) throws
+        -> (reader: LogReader, isScript: Bool, badLine: String?, whole: Bool) {
         switch try Input.open(path) {
         case .log(let reader):
-            return (reader, false, nil)
+            return (reader, false, nil, true)
         case .script(let file):
             let temporary = "\(temporaryDirectory())/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
             var options = Recorder.Options()
@@ -46,8 +53,11 @@ enum Session {
             }
             defer { TemporaryFiles.delete(temporary) }
             var failure: String?
-            // Whether the view needs events past those recorded so far.
-            let needsMore = { needed.map { recorder.eventCount < $0 } ?? true }
+            // Whether the view needs events past those recorded so far. Asked only of a
+            // pipe or a device (`Input.forEachScriptEvent`), after every event.
+            let needsMore = {
+                (needed.map { recorder.eventCount < $0 } ?? true) && !(answered?(recorder.state) ?? false)
+            }
             try Input.forEachScriptEvent(file, stopsAt: { message in
                 guard deferringBadLine || !needsMore() else { return false }
                 failure = message
@@ -61,6 +71,7 @@ enum Session {
                     return false
                 }
             }
+            let whole = file.kind == .regular || needsMore()
             do {
                 try recorder.close()
             } catch {
@@ -75,7 +86,7 @@ enum Session {
                 Input.noteBadLine(failure, eventsBefore: recorder.eventCount)
             }
             do {
-                return (try LogReader(path: temporary), true, deferringBadLine ? failure : nil)
+                return (try LogReader(path: temporary), true, deferringBadLine ? failure : nil, whole)
             } catch {
                 complain("\(error)")
                 throw Exit.io

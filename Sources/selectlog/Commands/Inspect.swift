@@ -54,18 +54,24 @@ struct Inspect: ParsableCommand {
     func run() throws {
         // The events a view needs, where it names its end: a script's invalid line after
         // them does not stop it (Session.open).
+        // (`--why` and `--history` with `--at N` look back from the state after N events.)
         let needed: Int? = if let events { try InspectRange.bounds(events, option: "--events").to }
             else if let diff { try InspectRange.bounds(diff, option: "--diff").to }
-            else if let at, why == nil, history == nil { at }
+            else if let at { at }
             else { nil }
-        // `--first` needs the events up to its answer, which it finds as it reads. Its
-        // expectation is parsed first: a mistake in it is found at once (64), however long
-        // (or endless) the input.
+        // `--first` needs the events up to its answer, which it finds as it reads: a
+        // stream is read no further than the first state where the expectation holds.
+        // Its expectation is parsed first: a mistake in it is found at once (64), however
+        // long (or endless) the input.
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
-        let (expectation, reader, isScript, badLine) = try CheckOutput.reading(log, asJSON: json) {
+        let (expectation, reader, isScript, badLine, whole) = try CheckOutput.reading(log, asJSON: json) {
             let expectation = try first.map { try Replay.parse($0, option: "--first") }
-            let (reader, isScript, badLine) = try Session.open(log, upTo: needed, deferringBadLine: first != nil)
-            return (expectation, reader, isScript, badLine)
+            let answered = expectation.map { expectation -> (TableState) -> Bool in
+                var watch = ExpectationWatch(expectation)
+                return { watch.holds(in: $0) }
+            }
+            let (reader, isScript, badLine, whole) = try Session.open(log, upTo: needed, until: answered, deferringBadLine: first != nil)
+            return (expectation, reader, isScript, badLine, whole)
         }
         do {
             if let events {
@@ -81,7 +87,7 @@ struct Inspect: ParsableCommand {
             } else if let history {
                 try self.history(reader, history)
             } else if let expectation {
-                try self.first(reader, expectation, badLine: badLine)
+                try self.first(reader, expectation, badLine: badLine, whole: whole)
             } else if let why {
                 try explain(reader, what: why)
             } else if let at {
