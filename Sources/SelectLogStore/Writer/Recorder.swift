@@ -33,64 +33,6 @@ import SelectLog
 /// are not retried: the kernel may have dropped the dirty pages); events acknowledged
 /// by an earlier `flush()` stay readable.
 public final class Recorder: Sendable {
-    /// When written batches reach the disk.
-    public enum Durability: Sendable, Equatable {
-        /// Never synced by the recorder (the OS writes back in its own time).
-        case none
-        /// Synced at most this often (and on close).
-        case interval(milliseconds: Int)
-        /// Synced (`fdatasync`; `F_FULLFSYNC` on Apple platforms) before every `flush()` returns.
-        case always
-    }
-
-    /// How a recorder batches, compresses and syncs; the defaults suit an app.
-    public struct Options: Sendable {
-        /// When written batches are synced to disk.
-        public var durability = Durability.interval(milliseconds: 1000)
-        /// A batch is written when it holds this many events (at least 1; more than
-        /// 1,048,576, the format's limit for a batch, is taken as that)…
-        public var batchEvents = 4096
-        /// … or this many encoded bytes (at least 1; more than 4 MiB is taken as that)…
-        public var batchBytes = 64 * 1024
-        /// … or has waited this long (at least 1).
-        public var flushIntervalMilliseconds = 250
-        /// A checkpoint every this many events, up to 4,294,967,295 (but see
-        /// `putsOffLargeCheckpoints`); `LogReader.state(at:)` replays at most this many,
-        /// or twice as many. 0: no checkpoints (`state(at:)` replays from the start). A log
-        /// reopened for appending keeps its own.
-        public var checkpointInterval = 8192
-        /// Puts a checkpoint off to the next multiple of `checkpointInterval` (up to two
-        /// intervals) while its snapshot is over an eighth of the coded event bytes since the
-        /// last one, so that large snapshots stay a small part of the log (since format 7
-        /// most are stored as their changes). Off: one at every multiple.
-        public var putsOffLargeCheckpoints = true
-        /// The zstd level for checkpoints, from -131,072 (fastest) to 22 (ignored in a
-        /// build without zstd, which range-codes them; batches are range-coded in every
-        /// build, and zstd does not shrink them).
-        public var compressionLevel: Int32 = 6
-        /// Write without zstd even where it exists, exactly as a build without zstd (an
-        /// iOS app) does: checkpoints range-coded, not zstd-compressed (every build
-        /// range-codes batches); `selectlog compact` compresses the checkpoints with zstd
-        /// later. A log made without zstd stays so when reopened, whatever this says.
-        public var storesUncompressed = false
-        /// The file's checksum salt; random when nil.
-        public var salt: UInt64?
-        /// The format version of a new log (tests write the versions before this build's,
-        /// which readers must still read); nil: this build's (`LogFormat.version`).
-        package var formatVersion: UInt16?
-        /// Events the writer thread may fall behind before `append` waits (rounded up to a
-        /// power of two); tests make it tiny to exercise the wait.
-        var queueCapacity = Recorder.queueCapacity
-        /// The bytes of lists and strings the queued events may hold (`Recorder.queueWeight`);
-        /// tests make it small to exercise the wait.
-        var queueWeight = Recorder.queueWeight
-        /// Writes that would take the log past this many bytes fail, as on a full disk
-        /// (`LogFile.failsWritesPast`); tests set it to fail the writer part-way.
-        var failsWritesPast = Int.max
-        /// The defaults.
-        public init() {}
-    }
-
     /// The log's path.
     public let path: String
     /// The options the recorder was created with.
