@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SelectLogStore
 
 /// Runs the built `selectlog` binary.
 struct CLI {
@@ -80,6 +81,20 @@ struct CLI {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("selectlog-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
+    }
+
+    /// A 3,000-event log at `old.slog` in `dir` whose header names another behaviour
+    /// fingerprint (a build whose fingerprint corpus differed) while its states are this
+    /// build's: `check` finds the same behaviour.
+    static func logWithOtherFingerprint(in dir: URL) throws -> String {
+        let log = dir.appendingPathComponent("old.slog").path
+        #expect(try run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "256", "--durability", "none"]).status == 0)
+        var header = try LogReader(path: log).header
+        header.behaviour = ~(header.behaviour ?? 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try handle.write(contentsOf: header.encoded())
+        try handle.close()
+        return log
     }
 
     static func write(_ text: String, to name: String, in dir: URL) throws -> String {

@@ -222,14 +222,7 @@ struct LogCommandTests {
     func checkPointsToUpgrade() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("old.slog").path
-        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "256", "--durability", "none"]).status == 0)
-        // The header of a build whose fingerprint corpus differed (an older one), behaving the same.
-        var header = try LogReader(path: log).header
-        header.behaviour = ~(header.behaviour ?? 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try handle.write(contentsOf: header.encoded())
-        try handle.close()
+        let log = try CLI.logWithOtherFingerprint(in: dir)
 
         let replayed = try CLI.run(["replay", log])
         #expect(replayed.stderr.contains("replaying from the start instead of using its checkpoints"), "\(replayed.stderr)")

@@ -83,14 +83,7 @@ struct SecondReviewTests {
     func fingerprintNoticeSaysWhatIsKnown() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("old.slog").path
-        #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "256", "--durability", "none"]).status == 0)
-        // A build whose fingerprint corpus differed, behaving the same.
-        var header = try LogReader(path: log).header
-        header.behaviour = ~(header.behaviour ?? 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try handle.write(contentsOf: header.encoded())
-        try handle.close()
+        let log = try CLI.logWithOtherFingerprint(in: dir)
         #expect(try CLI.run(["check", log]).status == 0)
         let replayed = try CLI.run(["replay", log])
         #expect(replayed.status == 0)
