@@ -303,11 +303,11 @@ public final class LogReader: Sendable {
         return checked.withLockedValue { $0.checkpointList }
     }
 
-    /// The checkpoint record just before the one at `offset` in the log, if any.
-    func checkpoint(before offset: Int) throws(LogError) -> RecordInfo? {
+    /// Where the checkpoint record just before the one at `offset` is, and the events
+    /// before it, if there is one (from what the reader keeps: no page of the file is read).
+    func checkpoint(before offset: Int) throws(LogError) -> (offset: Int, first: Int)? {
         try advance(pastOffset: offset)
-        guard let (at, events) = checked.withLockedValue({ $0.checkpoint(before: offset) }) else { return nil }
-        return try record(at: at, events: events)
+        return checked.withLockedValue { $0.checkpoint(before: offset) }
     }
 
     /// The checkpoint with the most events, at most `n`: one found before any damage
