@@ -13,7 +13,8 @@ struct LogAssembler: Sendable {
     /// A record to write, in the order made.
     enum Record: Sendable {
         case batch(raw: [UInt8], first: Int, count: Int, baseTime: Micros, continues: Bool)
-        case checkpoint(snapshot: [UInt8], events: Int, t: Micros)
+        /// `payload`: the state's snapshot, or (format 7) its delta from the checkpoint before.
+        case checkpoint(payload: [UInt8], events: Int, t: Micros)
     }
 
     private var encoder: BinaryEventEncoder
@@ -94,10 +95,10 @@ struct LogAssembler: Sendable {
             // ends the coder's window, and a checkpoint at every interval (787 rather than
             // 610 in 10M standard events) made a replay from disk 4% slower.
             if checkpoints.wants(snapshot, pending: encoder.byteCount) {
-                let (payload, depth) = checkpointPayload(snapshot, events: offered.events)
+                let (payload, depth) = checkpointPayload(snapshot)
                 seal(into: &records)
                 checkpoints.written()
-                records.append(.checkpoint(snapshot: payload, events: offered.events, t: offered.t))
+                records.append(.checkpoint(payload: payload, events: offered.events, t: offered.t))
                 previous = SnapshotDelta.Resolved(offset: 0, events: offered.events, depth: depth, bytes: snapshot)
                 encoder.endWindow()
                 return
@@ -108,10 +109,10 @@ struct LogAssembler: Sendable {
         }
     }
 
-    /// What a checkpoint of `snapshot` (the state after `events` events) stores, and its
-    /// depth: the changes from the last checkpoint written, when the format has them, the
-    /// chain is not at its deepest and they take under half the snapshot; else the snapshot.
-    private func checkpointPayload(_ snapshot: [UInt8], events: Int) -> (payload: [UInt8], depth: Int) {
+    /// What a checkpoint of `snapshot` stores, and its depth: the changes from the last
+    /// checkpoint written, when the format has them, the chain is not at its deepest and
+    /// they take under half the snapshot; else the snapshot.
+    private func checkpointPayload(_ snapshot: [UInt8]) -> (payload: [UInt8], depth: Int) {
         if version >= LogFormat.deltaCheckpointsVersion, let previous, previous.depth < SnapshotDelta.maxDepth,
            let delta = SnapshotDelta.make(from: previous.bytes, to: snapshot, depth: previous.depth + 1, baseEvents: previous.events) {
             return (delta, previous.depth + 1)
@@ -147,7 +148,7 @@ extension LogFile {
         for record in records {
             switch record {
             case .batch(let raw, _, _, _, _): laidOut += LogFormat.recordHeaderSize + raw.count
-            case .checkpoint(let snapshot, _, _): laidOut += LogFormat.recordHeaderSize + snapshot.count
+            case .checkpoint(let payload, _, _): laidOut += LogFormat.recordHeaderSize + payload.count
             }
         }
         var out = BinaryWriter(capacity: Swift.min(laidOut, Self.writeChunk))
@@ -166,8 +167,8 @@ extension LogFile {
             case let .batch(raw, first, count, baseTime, continues):
                 info = layOut(.batch, payload: raw, firstEvent: first, eventCount: count, baseTime: baseTime,
                               continues: continues, compressor: compressor, at: start + out.count, into: &out)
-            case let .checkpoint(snapshot, events, t):
-                info = layOut(.checkpoint, payload: snapshot, firstEvent: events, eventCount: 0, baseTime: t,
+            case let .checkpoint(payload, events, t):
+                info = layOut(.checkpoint, payload: payload, firstEvent: events, eventCount: 0, baseTime: t,
                               continues: false, compressor: compressor, at: start + out.count, into: &out)
             }
             infos.append(info)

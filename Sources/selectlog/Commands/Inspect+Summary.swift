@@ -60,7 +60,7 @@ extension Inspect {
             }
         }
         if !isScript {
-            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (\(reader.header.checkpointInterval == 0 ? "none asked for" : "at multiples of \(reader.header.checkpointInterval) events")), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
+            print("records     \(counted(batches, "batch", "batches")), \(counted(checkpoints, "checkpoint", "checkpoints")) (\(reader.header.checkpointInterval == 0 ? "none asked for" : "at multiples of \(counted(Int(reader.header.checkpointInterval), "event", "events"))")), index \(reader.usedStoredIndex ? "stored" : "rebuilt by scanning")")
             if reader.eventCount == 0 {
                 print("size        no events")
             } else {

@@ -105,7 +105,6 @@ struct Replay: ParsableCommand {
         return (head + String(characters[start..<end]) + tail, at - start + head.count + 1)
     }
 
-    /// At most 300 characters of a long value, saying how much was left out.
     /// The most selected rows a message lists.
     static let listedRows = 30
 
@@ -115,6 +114,7 @@ struct Replay: ParsableCommand {
         shortened(value.description) + (more > 0 ? " (and \(more) more rows)" : "")
     }
 
+    /// At most 300 characters of a long value, saying how much was left out.
     static func shortened(_ text: String) -> String {
         guard text.count > 300 else { return text }
         return String(text.prefix(300)) + "… (\(text.count - 300) more characters)"
