@@ -96,7 +96,14 @@ struct Verify: ParsableCommand {
             complain("\(log): check it with a newer selectlog\(repair ? "; nothing was cut" : "")")
             throw Exit.invalidInput
         }
-        guard repair else { throw Exit.damaged }
+        guard repair else {
+            // The way on, which every other command's report of damage names (on stderr:
+            // stdout keeps the verdict alone). A copy of piped input has no file to cut.
+            if !json, realFile {
+                complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair` keeps the intact part and moves the rest beside the log")
+            }
+            throw Exit.damaged
+        }
         try repairHolding(report)
     }
 
