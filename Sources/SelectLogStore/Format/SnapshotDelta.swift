@@ -52,6 +52,11 @@ enum SnapshotDelta {
         var events: Int
         var depth: Int
         var bytes: [UInt8]
+
+        /// Checkpoint `info`, whose payload `snapshot` is a whole snapshot (depth 0).
+        static func whole(_ snapshot: [UInt8], of info: RecordInfo) -> Resolved {
+            Resolved(offset: info.offset, events: info.header.firstEvent, depth: 0, bytes: snapshot)
+        }
     }
 
     static func isDelta(_ payload: [UInt8]) -> Bool { payload.first == marker }
@@ -120,10 +125,13 @@ extension SnapshotDelta {
     /// base is missing, holds other events, has another depth, or does not give its
     /// snapshot is damage, named at the checkpoint's offset.
     static func resolve(_ raw: [UInt8], of info: RecordInfo, version: UInt16, base: Resolved?) throws(LogError) -> Resolved {
-        guard version >= LogFormat.deltaCheckpointsVersion, isDelta(raw) else {
-            return Resolved(offset: info.offset, events: info.header.firstEvent, depth: 0, bytes: raw)
-        }
-        let h = try header(raw, of: info)
+        guard version >= LogFormat.deltaCheckpointsVersion, isDelta(raw) else { return .whole(raw, of: info) }
+        return try resolve(raw, try header(raw, of: info), of: info, base: base)
+    }
+
+    /// Delta `raw` of checkpoint `info`, whose header `h` is read already, applied to
+    /// `base` (as `resolve(_:of:version:base:)` says).
+    static func resolve(_ raw: [UInt8], _ h: Header, of info: RecordInfo, base: Resolved?) throws(LogError) -> Resolved {
         guard let base else {
             throw damaged("a delta checkpoint with no checkpoint before it", info)
         }

@@ -11,7 +11,7 @@ extension LogReader {
         do throws(LogError) {
             let raw = try payload(c)
             guard header.version >= LogFormat.deltaCheckpointsVersion, SnapshotDelta.isDelta(raw) else {
-                lastResolved.withLockedValue { $0 = SnapshotDelta.Resolved(offset: c.offset, events: c.header.firstEvent, depth: 0, bytes: raw) }
+                lastResolved.withLockedValue { $0 = .whole(raw, of: c) }
                 return raw
             }
             // Newest first: each entry's base is the next one's record.
@@ -29,7 +29,7 @@ extension LogReader {
                 let before = try record(at: at, events: events)
                 let r = try payload(before)
                 guard SnapshotDelta.isDelta(r) else {
-                    base = SnapshotDelta.Resolved(offset: before.offset, events: before.header.firstEvent, depth: 0, bytes: r)
+                    base = .whole(r, of: before)
                     break
                 }
                 let h = try SnapshotDelta.header(r, of: before)
@@ -38,7 +38,7 @@ extension LogReader {
                 chain.append((before, r, h))
             }
             for link in chain.reversed() {
-                base = try SnapshotDelta.resolve(link.raw, of: link.info, version: header.version, base: base)
+                base = try SnapshotDelta.resolve(link.raw, link.header, of: link.info, base: base)
             }
             guard let resolved = base else { return raw }
             lastResolved.withLockedValue { $0 = resolved }

@@ -286,8 +286,7 @@ final class LogFile {
         var out = BinaryWriter(capacity: 0)
         let info = layOut(kind, payload: raw, firstEvent: firstEvent, eventCount: eventCount, baseTime: baseTime,
                           continues: continues, compressor: compressor, at: size, into: &out)
-        try write(out.bytes)
-        note(info)
+        try write(laidOut: out.bytes, [info])
     }
 
     /// Lays one record out (as `append` describes) at the end of `out`, for the file
