@@ -50,8 +50,10 @@ extension LogFile {
         unlink(staged)
         let file: LogFile
         do throws(LogError) {
+            // Made private, then given the old log's mode: a log kept from other users is
+            // not readable by them while its replacement is written beside it.
             file = try create(path: staged, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd, behaviour: behaviour,
-                              version: version, exclusive: true, staging: false)
+                              version: version, exclusive: true, staging: false, mode: 0o600)
         } catch {
             // A directory this user may not write, or a name taken: emptied in place.
             if error.code == .alreadyExists || [EACCES, EPERM].contains(error.errnoCode ?? 0) { return nil }

@@ -63,9 +63,10 @@ final class LogFile {
     /// that died between creating the file and writing its header left an empty file no
     /// recorder would open, and `Recorder(creating:)` refusing it as existing). Where the
     /// file system has no hard links, the file is created at `path` directly.
+    /// `mode`: the permission bits a new file is made with (less the umask).
     static func create(path: String, checkpointInterval: Int, salt: UInt64, zstd: Bool,
                        behaviour: UInt64 = BehaviourFingerprint.current, version: UInt16? = nil,
-                       exclusive: Bool = false, staging: Bool = true) throws(LogError) -> LogFile {
+                       exclusive: Bool = false, staging: Bool = true, mode: mode_t = 0o644) throws(LogError) -> LogFile {
         func alreadyExists() -> LogError {
             var info = stat()
             if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
@@ -81,14 +82,14 @@ final class LogFile {
         var fd: Int32 = -1
         if exclusive, staging {
             let name = stagingPath(for: path)
-            fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if fd >= 0 { staged = name }
         }
         if fd < 0 {
             // A log being replaced is emptied only once its lock is taken, below: one
             // that another recorder is writing is left as it is.
             // Non-blocking, so that a FIFO nobody reads is an error, not a wait for good.
-            fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
+            fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (exclusive ? O_EXCL : 0), mode)
             var info = stat()
             if fd < 0, errno == ENXIO, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
                 throw LogError(.io, "a FIFO that nothing reads is here; a log is written to a file (or to a FIFO with a reader)", path: path)

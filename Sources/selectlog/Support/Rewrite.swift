@@ -70,6 +70,10 @@ struct Rewrite {
     static func recorder(for output: String, replacement: Rewrite?, force: Bool,
                          options: Recorder.Options) throws(LogError) -> Recorder {
         let path = replacement?.partial ?? output
+        var options = options
+        // Owner-only until the replaced file's owner and mode are carried over, below: its
+        // header is written (and the file named) before that can be done.
+        if replacement != nil { options.filePermissions = 0o600 }
         let recorder = try TemporaryFiles.creatingLog(at: path) { () throws(LogError) in
             try Recorder(creating: path, options: options, replacingExisting: force && replacement == nil)
         }
