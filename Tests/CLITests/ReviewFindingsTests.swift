@@ -282,7 +282,7 @@ struct OutputAndRowFindingsTests {
         #expect(test.status == 0 && test.stdout.contains("struct ReproductionTests"), "\(test.stderr)")
         let page = try CLI.run(["view", script, "-o", "-"], in: dir)
         #expect(page.status == 0 && page.stdout.hasPrefix("<!DOCTYPE html>"), "\(page.stderr)")
-        #expect(page.stderr.contains("wrote -"), "\(page.stderr)")
+        #expect(page.stderr.contains("wrote standard output: "), "\(page.stderr)")
         for arguments in [["record", script, "-o", "-"], ["synthesize", "--events", "10", "-o", "-"], ["compact", script, "-o", "-"],
                           ["upgrade", script, "-o", "-"]] {
             let r = try CLI.run(arguments, in: dir)

@@ -233,4 +233,47 @@ struct ReportDescriptionTests {
         #expect(two.description.hasPrefix("2 events, no times\n1 batch, 0 checkpoints; "), "\(two)")
         #expect(two.description.hasSuffix("\ntypes: reload 1, tick 1"), "\(two)")
     }
+
+    @Test("a repair of a log whose magic alone is damaged writes the magic again and says what was there; other header damage is left as it is")
+    func repairOfTheMagic() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("m.slog").path
+        try writeLog(Array(SyntheticSession(seed: 26, count: 500)), to: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        var damaged = original
+        damaged.replaceSubrange(0..<4, with: [0, 0, 0, 0])
+        try damaged.write(to: URL(fileURLWithPath: path))
+        #expect(damaged.withUnsafeBytes(FileHeader.onlyMagicDamaged))
+        #expect { try LogReader(path: path) } throws: { e in
+            (e as? LogError).map { $0.code == .damaged && $0.offset == 0 && $0.message == FileHeader.damagedMagic } ?? false
+        }
+        let found = try LogReader.verify(path: path)
+        #expect(found.problem?.isDamagedMagic == true && found.problem?.isNotALog == false)
+
+        let outcome = try LogRepair.repair(path, checked: found)
+        #expect(outcome.restoredMagic == [0, 0, 0, 0] + Array("CTLG".utf8))
+        #expect(outcome.isIntact && outcome.cut == nil && outcome.report.problem == nil && outcome.checkedWhileHeld)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        #expect(outcome.description.split(separator: "\n").dropFirst().first == "repaired: wrote its magic \"SELECTLG\" again over bytes 0-7, which read 00 00 00 00 43 54 4C 47")
+
+        // The checksum covers the magic: with another header byte damaged too, nothing is written.
+        damaged[24] ^= 1
+        try damaged.write(to: URL(fileURLWithPath: path))
+        #expect(!damaged.withUnsafeBytes(FileHeader.onlyMagicDamaged))
+        let refused = try LogRepair.repair(path)
+        #expect(refused.restoredMagic == nil && !refused.isIntact && refused.report.problem?.isNotALog == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged)
+    }
+
+    @Test("a span of time as the reports write it: m:ss.mmm, h:mm:ss.mmm from an hour, never a trap on a negative span")
+    func durations() {
+        #expect(ReportText.duration(0) == "0:00.000")
+        #expect(ReportText.duration(2_200_000) == "0:02.200")
+        #expect(ReportText.duration(3_599_999_999) == "59:59.999")
+        #expect(ReportText.duration(3_600_000_000) == "1:00:00.000")
+        #expect(ReportText.duration(14_690_580_000) == "4:04:50.580")
+        #expect(ReportText.duration(-999_000) == "-0:00.999")
+        #expect(ReportText.duration(Int64.min) == "-2562047788:00:54.775")
+    }
 }

@@ -55,7 +55,12 @@ package struct FileHeader: Sendable, Equatable {
         guard bytes.count >= LogFormat.fileHeaderSizeV1 else {
             return .failure(LogError(.damaged, "file header is incomplete", offset: 0))
         }
-        guard Array(bytes[0..<8]) == LogFormat.magic else { return .failure(LogError(.notALog, "not a selectlog log (bad magic)", offset: 0)) }
+        guard Array(bytes[0..<8]) == LogFormat.magic else {
+            if onlyMagicDamaged(bytes) {
+                return .failure(LogError(.damaged, damagedMagic, offset: 0))
+            }
+            return .failure(LogError(.notALog, "not a selectlog log (bad magic)", offset: 0))
+        }
         let version = UInt16(bytes[8]) | UInt16(bytes[9]) << 8
         guard version >= 1 && version <= LogFormat.newestVersion else {
             // A newer format may lay its header out otherwise; but a header in this layout
@@ -107,6 +112,20 @@ extension FileHeader {
         let hex = String(bits, radix: 16)
         let numbers = (0..<32).filter { bits >> $0 & 1 == 1 }.map(String.init)
         return "0x\(String(repeating: "0", count: max(0, 8 - hex.count)))\(hex): bit\(numbers.count == 1 ? "" : "s") \(numbers.joined(separator: ", "))"
+    }
+
+    /// The reason given for a header whose magic alone is damaged (`onlyMagicDamaged`).
+    package static let damagedMagic = "its magic (bytes 0-7) is damaged; the rest of its file header checks out"
+
+    /// Whether `bytes` begins with a log's file header but for its first 8 bytes: one that
+    /// decodes, checksum and all, once "SELECTLG" is put there. The header's checksum
+    /// covers the magic, so other bytes pass this by chance once in 2^32: such a file is a
+    /// log whose magic was overwritten, which `LogRepair.repair` writes again.
+    package static func onlyMagicDamaged(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= LogFormat.fileHeaderSizeV1, !bytes.prefix(8).elementsEqual(LogFormat.magic) else { return false }
+        var patched = Array(bytes.prefix(LogFormat.fileHeaderSize))
+        patched.replaceSubrange(0..<8, with: LogFormat.magic)
+        return patched.withUnsafeBytes { (try? decode($0).get()) != nil }
     }
 
     /// Whether a header of `size` bytes at the start of `bytes` (at least that many)

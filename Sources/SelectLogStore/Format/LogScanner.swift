@@ -26,6 +26,9 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     /// Written by a newer selectlog: a format version, an event type or fields this
     /// reader does not know. Not damage: a newer build reads it, and nothing is to be cut.
     public var isNewer = false
+    /// Damage to the file header's first 8 bytes alone, the magic: the rest of the header
+    /// checks out (its checksum covers the magic). `LogRepair.repair` writes the magic again.
+    public var isDamagedMagic = false
     public var description: String { "byte offset \(offset): \(reason)" }
 }
 
@@ -81,7 +84,7 @@ struct LogScan {
         switch FileHeader.decode(bytes) {
         case .failure(let e):
             scan.problem = LogProblem(offset: e.offset ?? 0, reason: e.message, isTornTail: false, isNotALog: e.code == .notALog,
-                                      isNewer: e.code == .unsupported)
+                                      isNewer: e.code == .unsupported, isDamagedMagic: FileHeader.onlyMagicDamaged(bytes))
             return scan
         case .success(let h):
             scan.header = h

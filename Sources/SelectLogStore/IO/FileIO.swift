@@ -234,6 +234,21 @@ package enum FileIO {
         return Int(st.st_size)
     }
 
+    /// Writes all of `bytes` at `offset` (not at the end: `pwrite`), retrying short writes and EINTR.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(LogError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer in
+                pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("pwrite", path)
+            }
+            done += n
+        }
+    }
+
     /// Reads `count` bytes at `offset`.
     static func read(_ fd: Int32, at offset: Int, count: Int, path: String) throws(LogError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)

@@ -50,9 +50,13 @@ public enum LogRepair {
         /// file header, so there was nothing to keep, or a newer selectlog wrote what this
         /// build cannot read (`report.problem.isNewer`), which is kept for a newer build.
         public var cut: Result?
+        /// What the log's first 8 bytes read before the repair wrote its magic there again
+        /// (`LogProblem.isDamagedMagic`); nil when it did not. `report` is then the check
+        /// made after, which `cut` acted on.
+        public var restoredMagic: [UInt8]?
 
         /// Whether the log is intact now: it was, or the repair cut it back to its intact
-        /// prefix. False when its file header is damaged, it is not a log, it is cut
+        /// prefix (after writing its magic again, if it did). False when its file header is damaged, it is not a log, it is cut
         /// inside its header (no prefix can be kept), or a newer selectlog wrote part of
         /// it: the file is left as it was.
         public var isIntact: Bool { report.problem == nil || cut != nil }
@@ -94,6 +98,15 @@ public enum LogRepair {
                 LogTruncationGuard.answerFaultsSoFar()
                 outcome = Outcome(report: try LogReader.verify(path: path, replaying: replaying), checkedWhileHeld: true, cut: nil)
             }
+            if outcome.report.problem?.isDamagedMagic == true {
+                // The rest of the header checks out, so the file is this log: write the
+                // magic again, then check the log as it now reads (it may be damaged
+                // further on too).
+                outcome.restoredMagic = try held.restoreMagic()
+                LogTruncationGuard.answerFaultsSoFar()
+                outcome.report = try LogReader.verify(path: path, replaying: replaying)
+                outcome.checkedWhileHeld = true
+            }
             let report = outcome.report
             // What a newer selectlog wrote is no damage: a newer build reads it, so it is kept.
             guard let problem = report.problem, !problem.isNewer, report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return outcome }
@@ -118,6 +131,18 @@ public enum LogRepair {
                 throw LogError(.closed, "the log is no longer held (its repair has ended)", path: path)
             }
             return try FileIO.fileSize(fd, path: path)
+        }
+
+        /// Writes the magic over the held log's first 8 bytes and syncs it; returns what
+        /// they read before.
+        func restoreMagic() throws(LogError) -> [UInt8] {
+            guard try size() >= LogFormat.fileHeaderSizeV1 else {
+                throw LogError(.outOfRange, "cannot write the magic again: the file is shorter than a file header (checked again? it was cut)", path: path)
+            }
+            let before = try FileIO.read(fd, at: 0, count: LogFormat.magic.count, path: path)
+            try FileIO.writeAll(fd, LogFormat.magic, at: 0, path: path)
+            try FileIO.syncData(fd, path: path)
+            return before
         }
 
         /// `LogRepair.cut(_:at:checkedSize:waiting:)` of the held log.
@@ -338,14 +363,28 @@ extension LogRepair.Outcome: CustomStringConvertible {
     /// damaged at byte offset 2437: record payload checksum mismatch; 1253 intact events
     /// repaired: kept 2437 bytes (1253 events); saved 1351 cut bytes in /logs/m.slog.cut-2437
     /// ```
-    public var description: String { "\(report)\n\(action)" }
+    public var description: String { "\(report)\n\(restored.map { $0 + "\n" } ?? "")\(action)" }
+
+    /// That the repair wrote the magic again, and what was there, as `selectlog verify
+    /// --repair` says it; nil when it did not. `action` says what it did after.
+    package var restored: String? {
+        restoredMagic.map { before in
+            "repaired: wrote its magic \"SELECTLG\" again over bytes 0-7, which read "
+                + before.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+        }
+    }
 
     /// What the repair did, as `selectlog verify --repair` says it after the log's name.
     package var action: String {
         if let cut {
             return "repaired: kept \(ReportText.counted(cut.keptBytes, "byte", "bytes")) (\(ReportText.counted(report.intactEvents, "event", "events"))); \(cut.saved)"
         }
-        guard let problem = report.problem else { return "nothing to cut" }
+        return Self.cannot(report.problem)
+    }
+
+    /// Why nothing was cut, for `problem` (nil: nothing to cut).
+    private static func cannot(_ problem: LogProblem?) -> String {
+        guard let problem else { return "nothing to cut" }
         return problem.isNewer ? "not repaired: a newer selectlog wrote what this build cannot read, so it is no damage to cut"
             : problem.isNotALog ? "cannot repair: it is not a selectlog log"
             : problem.isTornTail ? "cannot repair: it is cut inside its file header, before any event, so there is nothing to keep"

@@ -43,7 +43,7 @@ extension LogSummary: CustomStringConvertible {
             lines.append("0 events")
         } else if let firstT {
             let last = lastT ?? firstT
-            lines.append("\(ReportText.counted(events, "event", "events")), t \(firstT) ms to \(last) ms (\(Self.duration(last.raw &- firstT.raw)))")
+            lines.append("\(ReportText.counted(events, "event", "events")), t \(firstT) ms to \(last) ms (\(ReportText.duration(last.raw &- firstT.raw)))")
         } else {
             lines.append("\(ReportText.counted(events, "event", "events")), no times")
         }
@@ -60,15 +60,6 @@ extension LogSummary: CustomStringConvertible {
             lines.append("types: " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// `raw` microseconds as m:ss.mmm, as `selectlog inspect` writes a session's length.
-    /// (A description never traps: a forged log's times may run backwards.)
-    private static func duration(_ raw: Int64) -> String {
-        let ms = raw.magnitude / 1000
-        let minutes = ms / 60_000, seconds = (ms / 1000) % 60, millis = ms % 1000
-        let padded = String(millis)
-        return "\(raw < 0 ? "-" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(String(repeating: "0", count: max(0, 3 - padded.count)))\(padded)"
     }
 }
 

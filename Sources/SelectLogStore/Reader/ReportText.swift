@@ -16,4 +16,16 @@ package enum ReportText {
     package static func events(_ range: ClosedRange<Int>) -> String {
         range.count == 1 ? "event \(range.lowerBound + 1)" : "events \(range.lowerBound + 1)-\(range.upperBound + 1)"
     }
+
+    /// `raw` microseconds as m:ss.mmm, or h:mm:ss.mmm from an hour on (a session recorded
+    /// over an afternoon reads `4:04:50.580`, not `244:50.580`), truncated to the millisecond.
+    /// Never traps: a forged log's times may run backwards, so a span may be negative.
+    package static func duration(_ raw: Int64) -> String {
+        let ms = raw.magnitude / 1000
+        let hours = ms / 3_600_000, minutes = ms / 60_000 % 60, seconds = ms / 1000 % 60, millis = ms % 1000
+        func two(_ v: UInt64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let three = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        let clock = hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds))" : "\(minutes):\(two(seconds))"
+        return "\(raw < 0 ? "-" : "")\(clock).\(three)"
+    }
 }

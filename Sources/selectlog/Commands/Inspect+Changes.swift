@@ -10,6 +10,10 @@ extension Inspect {
         var out = OutputBuffer()
         // Also when a read fails part-way: the events listed before the damage are shown.
         defer { out.flush() }
+        // The columns widen to the widest number seen so far and stay that wide: times never
+        // go back, so a long session (a clock since boot passes 10^7 ms in under three hours)
+        // shifts the columns once, not at every time with fewer decimals.
+        var indexWidth = 8, timeWidth = 10
         try reader.forEachEvent(from: range.from, to: range.to) { (i, e) throws(LogError) -> Bool in
             let before = state
             try reader.apply(e, index: i, to: &state)
@@ -27,7 +31,10 @@ extension Inspect {
                 let fields = EventEncoder.line(TimedEvent(e.event)).dropFirst(("{\"type\": \"" + e.event.typeName + "\"").count)
                 let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : ""
                 let changed = changes.isEmpty ? "" : "  -> " + changes.map(\.description).joined(separator: "; ")
-                out.line("\(pad(String(i + 1), 8)) \(pad(state.t.description, 10)) ms  \(e.event.typeName)\(body.isEmpty ? "" : " " + body)\(changed)")
+                let index = String(i + 1), time = state.t.description
+                indexWidth = max(indexWidth, index.count)
+                timeWidth = max(timeWidth, time.count)
+                out.line("\(pad(index, indexWidth)) \(pad(time, timeWidth)) ms  \(e.event.typeName)\(body.isEmpty ? "" : " " + body)\(changed)")
             }
             return true
         }

@@ -56,7 +56,7 @@ extension Inspect {
                 // No event has a time (a script without "t"): none to show, as the JSON's nulls say.
                 print("events      \(reader.eventCount), no times")
             } else {
-                print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(duration(Micros(raw: lastT.raw - first.raw))))")
+                print("events      \(reader.eventCount), t \(first) ms to \(lastT) ms (\(ReportText.duration(lastT.raw &- first.raw)))")
             }
         }
         if !isScript {

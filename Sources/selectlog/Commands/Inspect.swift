@@ -190,10 +190,3 @@ func percent(_ part: Int, _ whole: Int) -> String {
     let tenths = (part * 1000 + max(whole, 1) / 2) / max(whole, 1)
     return pad("\(tenths / 10).\(tenths % 10)%", 6)
 }
-
-/// A duration as m:ss.mmm.
-func duration(_ t: Micros) -> String {
-    let ms = t.raw / 1000
-    let minutes = ms / 60_000, seconds = (ms / 1000) % 60, millis = ms % 1000
-    return "\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(String(repeating: "0", count: 3 - String(millis).count))\(millis)"
-}

@@ -75,7 +75,7 @@ struct Record: ParsableCommand {
             complain("\(script): is a log, not a script; record reads JSON Lines scripts (`selectlog upgrade` or `compact` rewrites a log)")
             throw Exit.invalidInput
         }
-        try Input.checkScript(head, path: script)
+        try Input.checkScript(head, of: input, path: script)
         // A directory, or a path that cannot be made, said as such (not "already exists").
         try checkOutput(output, input: script, replacingLog: true)
         if let existing = FileIdentity(path: output) {

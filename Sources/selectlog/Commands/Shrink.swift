@@ -66,7 +66,7 @@ struct Shrink: ParsableCommand {
         try writeFile(output, Array(text.utf8))
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms; wrote \(output)")
+        complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms; wrote \(outputName(output))")
     }
 }
 

@@ -98,9 +98,15 @@ struct Verify: ParsableCommand {
         }
         guard repair else {
             // The way on, which every other command's report of damage names (on stderr:
-            // stdout keeps the verdict alone). A copy of piped input has no file to cut.
+            // stdout keeps the verdict alone), where a repair can do something: a copy of
+            // piped input has no file to cut, and a log damaged inside its file header (but
+            // for its magic alone) keeps nothing.
             if !json, realFile {
-                complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair` keeps the intact part and moves the rest beside the log")
+                if problem.isDamagedMagic {
+                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair` writes its magic again (and cuts any damage further on)")
+                } else if report.intactBytes >= LogFormat.fileHeaderSizeV1 {
+                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair` keeps the intact part and moves the rest beside the log")
+                }
             }
             throw Exit.damaged
         }
@@ -139,6 +145,11 @@ struct Verify: ParsableCommand {
             throw error.code == .unsupported ? Exit.invalidInput : (error.code == .damaged ? Exit.damaged : Exit.io)
         }
         let report = outcome.report
+        if let restored = outcome.restored {
+            // What it did first; then the log as it reads now, and what was done about that.
+            print("\(log): \(restored)")
+            guard report.problem != nil else { return print("\(log): checked again, intact now") }
+        }
         guard let problem = report.problem else {
             print("\(log): checked again, intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
             return

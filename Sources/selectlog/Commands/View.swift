@@ -72,7 +72,7 @@ struct View: ParsableCommand {
         }
         let events = data.from == data.to ? "the state after \(data.to) of \(source.eventCount) events"
             : "events \(data.from + 1)..\(data.to) of \(source.eventCount)"
-        let wrote = "wrote \(output): \(events), \(pageBytes) bytes"
+        let wrote = "wrote \(outputName(output)): \(events), \(pageBytes) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
         if namesStandardOutput(output) { FileHandleWriter.writeStderr(wrote + "\n") } else { print(wrote) }
     }

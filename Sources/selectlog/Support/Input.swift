@@ -28,7 +28,7 @@ enum Input {
         let file = try InputFile(path)
         let head = try file.peek(LogFormat.magic.count)
         if isLog(head: head) { return .log(try openLog(file)) }
-        try checkScript(head, path: path)
+        try checkScript(head, of: file, path: path)
         return .script(file)
     }
 
@@ -36,9 +36,11 @@ enum Input {
     /// first bytes), and notes an empty one on stderr: an empty script is valid (no
     /// events), but an empty input is more often a failed upload or a pipe whose writer
     /// failed, which a CI job's output should show.
-    static func checkScript(_ head: [UInt8], path: String) throws {
+    static func checkScript(_ head: [UInt8], of file: InputFile, path: String) throws {
         if head.isEmpty { complain("\(path): empty (0 bytes): read as a script of no events") }
-        if let problem = notAScript(head) {
+        // A file header's worth is read only for bytes close to the magic (not from a
+        // terminal someone types a script into).
+        if let problem = try notAScript(head, header: { try file.peek(LogFormat.fileHeaderSize) }) {
             complain("\(path): \(problem)")
             throw Exit.invalidInput
         }
@@ -48,7 +50,10 @@ enum Input {
     /// script's first line is JSON (`{`), a comment (`#`) or blank, after an optional
     /// byte-order mark. A random binary file, or a log whose magic was damaged, would
     /// otherwise be reported as "line 1: not valid JSON".
-    static func notAScript(_ head: [UInt8]) -> String? {
+    /// `header` gives the file's first 40 bytes, asked for only when its first 8 are
+    /// close to the magic: a log whose magic alone is damaged (the rest of its header
+    /// checks out) is named as one, with the repair that writes the magic again.
+    static func notAScript(_ head: [UInt8], header: () throws -> [UInt8]) throws -> String? {
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first, !"{# \t\r\n".utf8.contains(first) else { return nil }
@@ -58,7 +63,10 @@ enum Input {
         let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
             ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
         let page = bytes.prefix(5).map { $0 | 0x20 } == Array("<!doc".utf8) || bytes.prefix(5).map { $0 | 0x20 } == Array("<html".utf8)
-        let hint = matching >= 4 ? " (close to a log's magic: a damaged log? `selectlog verify` checks it)"
+        if matching >= 4, try header().withUnsafeBytes(FileHeader.onlyMagicDamaged) {
+            return "a selectlog log whose magic (its first 8 bytes, which should read \"SELECTLG\") is damaged: they are \(shown)\(text); the rest of its file header checks out, and `selectlog verify --repair` writes the magic again"
+        }
+        let hint = matching >= 4 ? " (close to a log's magic, but no log's file header follows)"
             : page ? ": an HTML page, such as `selectlog view` writes" : ""
         return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(text)\(hint)"
     }

@@ -212,6 +212,10 @@ func lockForReplacing(_ fd: Int32, path: String, shown: String) throws {
     }
 }
 
+/// How a report names where output went: `standard output` for `-`, as a reader would
+/// say it (`wrote -` reads like a file named `-`); any other path as given.
+func outputName(_ path: String) -> String { path == "-" ? "standard output" : path }
+
 /// Whether `path` names this command's standard output (`-o /dev/stdout`), where a
 /// command's own lines would mix with what it wrote.
 func namesStandardOutput(_ path: String) -> Bool { standardStream(named: path) == 1 }

@@ -95,7 +95,8 @@ enum ReadFailure {
     /// What to run for `error`, or nil when `verify --repair` cannot help: the error is
     /// not damage at a byte offset (an event the engine rejects, say, which `verify`
     /// finds intact), the damage is in the file header (which `verify --repair` refuses
-    /// to cut), or the error is about another file (a command's output).
+    /// to cut) other than its magic alone (which it writes again), or the error is about
+    /// another file (a command's output).
     static func repairHint(for error: LogError, log name: String, piped: Bool) -> String? {
         if error.code == .damaged, error.offset == nil, let index = error.eventIndex, error.message.hasPrefix(LogReader.rejectedByEngine),
            error.path == nil || error.path == name {
@@ -104,6 +105,10 @@ enum ReadFailure {
             let file = piped ? "FILE` (the log saved to a file)" : "\(name.shellWord)`"
             return "only a replay finds this damage: `selectlog verify --deep --repair \(file) cuts the log back to before event \(index + 1)'s record, "
                 + "saving the rest beside it (`selectlog check` tells a build that behaves differently)"
+        }
+        if error.code == .damaged, error.offset == 0, error.message.hasPrefix(FileHeader.damagedMagic), error.path == nil || error.path == name {
+            return piped ? "save the log to a file and run `selectlog verify --repair FILE` to write its magic again"
+                : "run `selectlog verify --repair \(name.shellWord)` to write its magic again"
         }
         guard error.code == .damaged, let offset = error.offset, offset >= LogFormat.fileHeaderSizeV1,
               error.path == nil || error.path == name else { return nil }

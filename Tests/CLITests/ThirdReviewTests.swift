@@ -1,0 +1,136 @@
+import Foundation
+import SelectLogStore
+import Testing
+
+/// Findings of the second review (2026-12-06) fixed later that day: a log whose magic
+/// alone is damaged, and the reports' numbers past an hour and past 10^7 ms.
+@Suite("The second review's findings, fixed later")
+struct ThirdReviewTests {
+    static let example = CLI.root.appendingPathComponent("Examples/debugging-session.jsonl").path
+
+    /// A log of the bundled example in `dir`, and its bytes.
+    private func log(in dir: URL, named name: String = "a.slog") throws -> (path: String, bytes: Data) {
+        let path = dir.appendingPathComponent(name).path
+        let made = try CLI.run(["record", Self.example, "-o", path])
+        #expect(made.status == 0, "\(made.stderr)")
+        return (path, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    private func write(_ bytes: Data, to path: String) throws { try bytes.write(to: URL(fileURLWithPath: path)) }
+
+    @Test("a log whose magic alone is damaged is named as one, and verify --repair writes the magic again: the log is whole again")
+    func damagedMagicRepaired() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, original) = try log(in: dir)
+        var damaged = original
+        damaged[0] = UInt8(ascii: "X")
+        try write(damaged, to: path)
+
+        // A reading command says what it is and what repairs it, not "is it a log?".
+        let replay = try CLI.run(["replay", path])
+        #expect(replay.status == 65)
+        #expect(replay.stderr.contains("magic") && replay.stderr.contains("verify --repair"), "\(replay.stderr)")
+        // verify calls it damage at offset 0 and names the repair that helps.
+        let verify = try CLI.run(["verify", path])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("damaged at byte offset 0") && verify.stdout.contains("magic"), "\(verify.stdout)")
+        #expect(verify.stderr.contains("--repair` writes its magic again"), "\(verify.stderr)")
+        let check = try CLI.run(["check", path])
+        #expect(check.status == 65)
+        #expect(check.stderr.contains("verify --repair \(path)` to write its magic again"), "\(check.stderr)")
+
+        let repair = try CLI.run(["verify", "--repair", path])
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        #expect(repair.stdout.contains("wrote its magic \"SELECTLG\" again over bytes 0-7, which read 58 45 4C 45 43 54 4C 47"), "\(repair.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        #expect(try CLI.run(["verify", path]).status == 0)
+    }
+
+    @Test("a damaged magic and damage further on: the repair writes the magic, then cuts back to the intact prefix")
+    func damagedMagicAndRecord() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, original) = try log(in: dir)
+        var damaged = original
+        damaged[3] ^= 0x20
+        damaged[damaged.count - 10] ^= 0x5A
+        try write(damaged, to: path)
+        let repair = try CLI.run(["verify", "--repair", path])
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        #expect(repair.stdout.contains("wrote its magic") && repair.stdout.contains("checked again, damaged at byte offset")
+                && repair.stdout.contains("repaired: kept"), "\(repair.stdout)")
+        let now = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(now.count < original.count && now == original.prefix(now.count))
+        #expect(try CLI.run(["verify", path]).status == 0)
+    }
+
+    @Test("damage to the file header a repair cannot mend gets no hint to run the repair; bytes merely close to the magic are no log")
+    func noUselessRepairHint() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, original) = try log(in: dir)
+        var damaged = original
+        damaged[0] = UInt8(ascii: "X")
+        damaged[20] ^= 0x01  // the salt too: the header no longer checks out with the magic put back
+        try write(damaged, to: path)
+        let verify = try CLI.run(["verify", path])
+        #expect(verify.status == 1)
+        #expect(!verify.stderr.contains("--repair"), "\(verify.stderr)")
+        let replay = try CLI.run(["replay", path])
+        #expect(replay.status == 65)
+        #expect(replay.stderr.contains("close to a log's magic") && !replay.stderr.contains("--repair"), "\(replay.stderr)")
+
+        var header = original
+        header[30] ^= 0x01  // inside the header (the fingerprint), the magic intact
+        try write(header, to: path)
+        let headerOnly = try CLI.run(["verify", path])
+        #expect(headerOnly.status == 1)
+        #expect(!headerOnly.stderr.contains("--repair"), "\(headerOnly.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == header)
+    }
+
+    @Test("a session longer than an hour is shown as h:mm:ss.mmm")
+    func hours() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 5}], "t": 1000}
+            {"type": "tap", "x": 10, "y": 10, "t": 14691580}
+
+            """, to: "long.jsonl", in: dir)
+        let log = dir.appendingPathComponent("long.slog").path
+        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
+        for input in [script, log] {
+            let r = try CLI.run(["inspect", input])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("(4:04:50.580)"), "\(r.stdout)")
+        }
+    }
+
+    @Test("inspect --events keeps its time column aligned past 10^7 ms")
+    func wideTimes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 5}], "t": 12345678.25}
+            {"type": "tap", "x": 10, "y": 10, "t": 12345679}
+            {"type": "tap", "x": 10, "y": 10, "t": 12345680.5}
+
+            """, to: "wide.jsonl", in: dir)
+        let r = try CLI.run(["inspect", script, "--events", "0..3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let columns = r.stdout.split(separator: "\n").map(String.init).compactMap { line in
+            line.range(of: " ms  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+        }
+        #expect(columns.count == 3 && Set(columns).count == 1, "\(r.stdout)")
+    }
+
+    @Test("shrink -o - says it wrote standard output, not a file named -")
+    func shrinkToStandardOutput() throws {
+        let r = try CLI.run(["shrink", Self.example, "--expect", "selected contains [0, 6] and optionOpen == [0, 3]", "-o", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("wrote standard output") && !r.stderr.contains("wrote -"), "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("# shrunk by selectlog"))
+    }
+}
