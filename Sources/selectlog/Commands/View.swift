@@ -46,7 +46,11 @@ struct View: ParsableCommand {
         do throws(ViewerWindow.Problem) {
             window = try ViewerWindow(total: source.eventCount, from: from, to: to, at: at)
         } catch {
-            complain("\(file): \(error.message)")
+            if let past = error.pastEnd {
+                complain("\(past.option) \(past.value): \(file) has only \(counted(past.events, "event", "events"))")
+            } else {
+                complain("\(file): \(error.message)")
+            }
             throw Exit.usage
         }
         var data = try collect(source, window)

@@ -10,6 +10,9 @@ struct ViewerWindow: Equatable {
     /// A window that cannot be made, with a sentence saying why.
     struct Problem: Error {
         var message: String
+        /// For an option past the last event: which, its value and the events there are
+        /// (`view` says it as every command does: `--at 99: LOG has only 12 events`).
+        var pastEnd: (option: String, value: Int, events: Int)?
     }
 
     let from: Int
@@ -19,7 +22,9 @@ struct ViewerWindow: Equatable {
 
     init(total: Int, from: Int?, to: Int?, at: Int?, limit: Int = ViewerWindow.limit) throws(Problem) {
         for (name, value) in [("--from", from), ("--to", to), ("--at", at)] {
-            if let value, value > total { throw Problem(message: "\(name) \(value): there are only \(total) events") }
+            if let value, value > total {
+                throw Problem(message: "\(name) \(value): there are only \(total) events", pastEnd: (name, value, total))
+            }
         }
         var low: Int, high: Int
         switch (from, to) {
