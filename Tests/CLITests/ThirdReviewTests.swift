@@ -133,4 +133,21 @@ struct ThirdReviewTests {
         #expect(r.stderr.contains("wrote standard output") && !r.stderr.contains("wrote -"), "\(r.stderr)")
         #expect(r.stdout.hasPrefix("# shrunk by selectlog"))
     }
+
+    @Test("--checkpoint-interval 0 writes a log without checkpoints, as Recorder.Options allows; every view replays from the start")
+    func noCheckpoints() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("none.slog").path
+        let made = try CLI.run(["synthesize", "--events", "20000", "-o", log, "--checkpoint-interval", "0"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let summary = try CLI.run(["inspect", log])
+        #expect(summary.stdout.contains("0 checkpoints (none asked for)"), "\(summary.stdout)")
+        let at = try CLI.run(["replay", log, "--at", "15000", "--json"])
+        let start = try CLI.run(["replay", log, "--at", "15000", "--json", "--from-start"])
+        #expect(at.status == 0 && at.stdout == start.stdout && !at.stdout.isEmpty, "\(at.stderr)")
+        #expect(try CLI.run(["verify", "--deep", log]).status == 0)
+        let negative = try CLI.run(["record", Self.example, "-o", dir.appendingPathComponent("x.slog").path, "--checkpoint-interval", "-1"])
+        #expect(negative.status == 64 && negative.stderr.contains("from 0 (no checkpoints)"), "\(negative.stderr)")
+    }
 }

@@ -5,7 +5,7 @@ import SelectLogStore
 /// Options shared by the commands that write logs.
 struct LogWriting: ParsableArguments {
     @Option(name: .customLong("checkpoint-interval"),
-            help: ArgumentHelp("A state checkpoint exactly every this many events (a snapshot over the 16 MiB record limit is left out).",
+            help: ArgumentHelp("A state checkpoint exactly every this many events (a snapshot over the 16 MiB record limit is left out); 0: none, every view replays from the start.",
                                discussion: "Without it, a checkpoint every 8192 events, put off (up to twice as far) while a snapshot outweighs an eighth of the events since the last one; most are stored as the changes from the one before."))
     var checkpointInterval: Int?
 
@@ -23,7 +23,7 @@ struct LogWriting: ParsableArguments {
     }
 
     func validate() throws {
-        if let n = checkpointInterval, n < 1 || UInt32(exactly: n) == nil { throw ValidationError("--checkpoint-interval must be from 1 to 4294967295") }
+        if let n = checkpointInterval, UInt32(exactly: n) == nil { throw ValidationError("--checkpoint-interval must be from 0 (no checkpoints) to 4294967295") }
         if let batchEvents, batchEvents < 1 || batchEvents > 1 << 20 { throw ValidationError("--batch-events must be from 1 to 1048576 (a batch's most events)") }
     }
 
