@@ -150,4 +150,32 @@ struct ThirdReviewTests {
         let negative = try CLI.run(["record", Self.example, "-o", dir.appendingPathComponent("x.slog").path, "--checkpoint-interval", "-1"])
         #expect(negative.status == 64 && negative.stderr.contains("from 0 (no checkpoints)"), "\(negative.stderr)")
     }
+
+    @Test("a compressed log or script is named as compressed, with the command that decompresses it",
+          arguments: [("gzip", ".gz", "gunzip -k"), ("zstd", ".zst", "zstd -d")])
+    func compressedInput(_ format: String, _ suffix: String, _ command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (log, _) = try log(in: dir)
+        let script = try CLI.write(try String(contentsOfFile: Self.example, encoding: .utf8), to: "s.jsonl", in: dir)
+        for file in [log, script] {
+            let packed = file + suffix
+            if format == "gzip" {
+                // gzip is on every machine (Debian's is essential); the hint reads the magic alone.
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["gzip", "-k", "-f", file]
+                #expect(try CLI.collect(process).status == 0)
+            } else {
+                try (Data([0x28, 0xB5, 0x2F, 0xFD]) + Data(contentsOf: URL(fileURLWithPath: file))).write(to: URL(fileURLWithPath: packed))
+            }
+            for arguments in [["replay", packed], ["verify", packed], ["check", packed], ["inspect", packed]] {
+                let r = try CLI.run(arguments)
+                #expect(r.status != 0, "\(arguments)")
+                #expect(r.stderr.contains("\(packed) is \(format)-compressed: decompress it first: `\(command) \(packed)`"), "\(arguments): \(r.stderr)")
+            }
+            let piped = try CLI.runOnOpenInput(["replay", "-"], input: try Data(contentsOf: URL(fileURLWithPath: packed)))
+            #expect(piped.result.stderr.contains("the input is \(format)-compressed: pipe it through `\(format) -dc` first"), "\(piped.result.stderr)")
+        }
+    }
 }

@@ -120,7 +120,8 @@ struct Verify: ParsableCommand {
         print(json ? CheckOutput.json(report, verifying: log, deep: deep, piped: piped)
                    : "\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
         if let problem = report.problem, !problem.isNewer, problem.offset == 0, report.records == 0,
-           let hint = ReadFailure.scriptHint(mapped, log: log) { complain(hint) }
+           let hint = ReadFailure.scriptHint(mapped, log: log)
+            ?? (try? readPrefix(mapped, count: 8)).flatMap({ ReadFailure.compressedHint($0, name: log) }) { complain(hint) }
     }
 
     /// Cuts the log back to its intact prefix, holding it as its one writer from the check

@@ -40,7 +40,7 @@ enum Input {
         if head.isEmpty { complain("\(path): empty (0 bytes): read as a script of no events") }
         // A file header's worth is read only for bytes close to the magic (not from a
         // terminal someone types a script into).
-        if let problem = try notAScript(head, header: { try file.peek(LogFormat.fileHeaderSize) }) {
+        if let problem = try notAScript(head, path: path, header: { try file.peek(LogFormat.fileHeaderSize) }) {
             complain("\(path): \(problem)")
             throw Exit.invalidInput
         }
@@ -53,7 +53,7 @@ enum Input {
     /// `header` gives the file's first 40 bytes, asked for only when its first 8 are
     /// close to the magic: a log whose magic alone is damaged (the rest of its header
     /// checks out) is named as one, with the repair that writes the magic again.
-    static func notAScript(_ head: [UInt8], header: () throws -> [UInt8]) throws -> String? {
+    static func notAScript(_ head: [UInt8], path: String, header: () throws -> [UInt8]) throws -> String? {
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first, !"{# \t\r\n".utf8.contains(first) else { return nil }
@@ -67,7 +67,8 @@ enum Input {
             return "a selectlog log whose magic (its first 8 bytes, which should read \"SELECTLG\") is damaged: they are \(shown)\(text); the rest of its file header checks out, and `selectlog verify --repair` writes the magic again"
         }
         let hint = matching >= 4 ? " (close to a log's magic, but no log's file header follows)"
-            : page ? ": an HTML page, such as `selectlog view` writes" : ""
+            : page ? ": an HTML page, such as `selectlog view` writes"
+            : ReadFailure.compressedHint(head, name: path).map { " (\($0))" } ?? ""
         return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(text)\(hint)"
     }
 

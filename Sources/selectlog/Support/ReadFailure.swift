@@ -29,7 +29,8 @@ enum ReadFailure {
             if let note = truncationNote(mapped ?? name, log: name, after: error) { complain(note) }
             return
         }
-        if error.code == .notALog, let hint = scriptHint(mapped ?? name, log: name) { complain(hint) }
+        if error.code == .notALog, let hint = scriptHint(mapped ?? name, log: name)
+            ?? (try? readPrefix(mapped ?? name, count: 8)).flatMap({ compressedHint($0, name: name) }) { complain(hint) }
         guard isLog, let hint = repairHint(for: error, log: name, piped: mapped.map { $0 != name } ?? false) else { return }
         complain(hint)
     }
@@ -65,6 +66,21 @@ enum ReadFailure {
         let input = name == "-" ? "the input looks like a JSON Lines script, not a log: piped to `selectlog record - -o LOG`, it"
             : "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG`"
         return "\(input) makes a log of it"
+    }
+
+    /// For a file that is neither a log nor a script because it is compressed (a log or
+    /// a script attached to a bug report as `session.slog.gz`): what it is and the command
+    /// that gives the file back. Nil for other bytes.
+    static func compressedHint(_ head: some Collection<UInt8>, name: String) -> String? {
+        // The command for a file, and the filter for piped input.
+        let kinds: [(magic: [UInt8], format: String, file: String, pipe: String)] = [
+            ([0x1F, 0x8B], "gzip", "gunzip -k", "gzip -dc"), ([0x28, 0xB5, 0x2F, 0xFD], "zstd", "zstd -d", "zstd -dc"),
+            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz", "unxz -k", "xz -dc"), (Array("BZh".utf8), "bzip2", "bunzip2 -k", "bzip2 -dc"),
+            ([0x50, 0x4B, 0x03, 0x04], "zip", "unzip", "unzip -p"),
+        ]
+        guard let kind = kinds.first(where: { head.starts(with: $0.magic) }) else { return nil }
+        return name == "-" ? "the input is \(kind.format)-compressed: pipe it through `\(kind.pipe)` first"
+            : "\(name) is \(kind.format)-compressed: decompress it first: `\(kind.file) \(name.shellWord)`"
     }
 
     /// Says on stderr that the log named `name` was read from its records because its seek
