@@ -178,4 +178,19 @@ struct ThirdReviewTests {
             #expect(piped.result.stderr.contains("the input is \(format)-compressed: pipe it through `\(format) -dc` first"), "\(piped.result.stderr)")
         }
     }
+
+    @Test("a file header alone (a recorder that never closed) is intact, with the note that the log was not closed; a closed empty log has no note")
+    func headerAlone() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, bytes) = try log(in: dir)
+        try write(bytes.prefix(40), to: path)
+        let r = try CLI.run(["verify", path])
+        #expect(r.status == 0 && r.stdout.contains("intact: 0 events in 0 records"), "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("no seek index at its end: the log was not closed"), "\(r.stderr)")
+        let empty = dir.appendingPathComponent("empty.slog").path
+        #expect(try CLI.run(["record", try CLI.write("", to: "empty.jsonl", in: dir), "-o", empty]).status == 0)
+        let closed = try CLI.run(["verify", empty])
+        #expect(closed.status == 0 && !closed.stderr.contains("no seek index"), "\(closed.stderr)")
+    }
 }

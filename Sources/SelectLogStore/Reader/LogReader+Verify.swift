@@ -54,9 +54,10 @@ extension LogReader {
         var report = VerifyReport(fileSize: bytes.count, intactEvents: scan.eventCount,
                                   intactBytes: scan.problem == nil ? bytes.count : scan.goodEnd,
                                   records: scan.recordCount, problem: scan.problem)
-        if scan.problem == nil, scan.recordCount > 0, scan.last?.header.kind != .index {
+        if scan.problem == nil, scan.last?.header.kind != .index {
             // Intact as far as it goes, but not closed: a copy cut at a record boundary
-            // looks just like this, and deserves a word.
+            // looks just like this, and deserves a word. So does a file header alone: a
+            // closed log has an index record even with no events.
             report.notes.append("no seek index at its end: the log was not closed (it is still being recorded, or it was cut at a record boundary, as a crash or `verify --repair` leaves it); readers rebuild the index by reading it")
         }
         guard replaying, scan.problem == nil else { return report }
