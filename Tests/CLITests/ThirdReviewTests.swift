@@ -193,4 +193,19 @@ struct ThirdReviewTests {
         let closed = try CLI.run(["verify", empty])
         #expect(closed.status == 0 && !closed.stderr.contains("no seek index"), "\(closed.stderr)")
     }
+
+    @Test("a damaged seek index is named as the index, which readers pass over, not as any record's payload")
+    func damagedIndexNamed() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, original) = try log(in: dir)
+        var damaged = original
+        damaged[damaged.count - 3] ^= 0x55  // inside the index, the last record
+        try write(damaged, to: path)
+        let r = try CLI.run(["verify", path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains(": seek index payload checksum mismatch (the index alone: readers pass it over and read every event from the records); 12 intact events"),
+                "\(r.stdout)")
+        #expect(try CLI.run(["replay", path]).status == 0)
+    }
 }

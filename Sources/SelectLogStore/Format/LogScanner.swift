@@ -274,7 +274,9 @@ struct LogScan {
             let start = info.payloadStart
             let passed: ((Int) -> Void)? = release.map { r in { (n: Int) in r(start + n) } }
             guard LogIndexCheck.checksum(stored, salt: salt, release: passed) == info.payloadChecksum else {
-                return "record payload checksum mismatch"
+                // Named: readers pass a damaged index over (every event is in the records
+                // before it), so this damage loses nothing, unlike a batch's.
+                return "seek index payload checksum mismatch (the index alone: readers pass it over and read every event from the records)"
             }
             // Its entries are decoded (and compared with the records) by `verify` as it walks.
             guard info.header.codec == LogFormat.codecRaw, LogIndex.Entries(stored, at: info.offset, version: version) != nil else {
