@@ -56,9 +56,9 @@ public enum LogRepair {
         public var restoredMagic: [UInt8]?
 
         /// Whether the log is intact now: it was, or the repair cut it back to its intact
-        /// prefix (after writing its magic again, if it did). False when its file header is damaged, it is not a log, it is cut
-        /// inside its header (no prefix can be kept), or a newer selectlog wrote part of
-        /// it: the file is left as it was.
+        /// prefix (after writing its magic again, if it did). False when its file header
+        /// is damaged, it is not a log, it is cut inside its header (no prefix can be
+        /// kept), or a newer selectlog wrote part of it: the file is left as it was.
         public var isIntact: Bool { report.problem == nil || cut != nil }
     }
 
@@ -137,7 +137,7 @@ public enum LogRepair {
         /// they read before.
         func restoreMagic() throws(LogError) -> [UInt8] {
             guard try size() >= LogFormat.fileHeaderSizeV1 else {
-                throw LogError(.outOfRange, "cannot write the magic again: the file is shorter than a file header (checked again? it was cut)", path: path)
+                throw LogError(.outOfRange, "cannot write the magic again: the file is now shorter than a file header (cut since it was checked)", path: path)
             }
             let before = try FileIO.read(fd, at: 0, count: LogFormat.magic.count, path: path)
             try FileIO.writeAll(fd, LogFormat.magic, at: 0, path: path)
