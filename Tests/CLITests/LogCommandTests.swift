@@ -70,8 +70,8 @@ struct LogCommandTests {
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("damaged at byte offset \(victim.offset): record payload checksum mismatch; \(victim.header.firstEvent) intact events"))
         // The way on, as other commands' reports of damage give it.
-        #expect(bad.stderr.contains("`selectlog verify --repair` keeps the intact part"), "\(bad.stderr)")
-        #expect(try CLI.run(["verify", log, "--deep"]).stderr.contains("`selectlog verify --deep --repair`"))
+        #expect(bad.stderr.contains("`selectlog verify --repair \(log)` keeps the intact part"), "\(bad.stderr)")
+        #expect(try CLI.run(["verify", log, "--deep"]).stderr.contains("`selectlog verify --deep --repair \(log)`"))
         let replay = try CLI.run(["replay", log])
         #expect(replay.status == 65)
         #expect(replay.stderr.contains("byte offset \(victim.offset)"))

@@ -35,7 +35,7 @@ struct ThirdReviewTests {
         let verify = try CLI.run(["verify", path])
         #expect(verify.status == 1)
         #expect(verify.stdout.contains("damaged at byte offset 0") && verify.stdout.contains("magic"), "\(verify.stdout)")
-        #expect(verify.stderr.contains("--repair` writes its magic again"), "\(verify.stderr)")
+        #expect(verify.stderr.contains("`selectlog verify --repair \(path)` writes its magic again"), "\(verify.stderr)")
         let check = try CLI.run(["check", path])
         #expect(check.status == 65)
         #expect(check.stderr.contains("verify --repair \(path)` to write its magic again"), "\(check.stderr)")
@@ -207,5 +207,23 @@ struct ThirdReviewTests {
         #expect(r.stdout.contains(": seek index payload checksum mismatch (the index alone: readers pass it over and read every event from the records); 12 intact events"),
                 "\(r.stdout)")
         #expect(try CLI.run(["replay", path]).status == 0)
+    }
+
+    @Test("one event is counted as one event, not 1 events, in --why, --diff and --at's refusal")
+    func oneEvent() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 5}], "t": 1000}
+
+            """, to: "one.jsonl", in: dir)
+        let why = try CLI.run(["inspect", script, "--why", "0,1"])
+        #expect(why.stdout.hasPrefix("row [0, 1] after 1 event is not selected"), "\(why.stdout)")
+        let field = try CLI.run(["inspect", script, "--why", "optionOpen"])
+        #expect(field.stdout.hasPrefix("optionOpen after 1 event is "), "\(field.stdout)")
+        let diff = try CLI.run(["inspect", script, "--diff", "0..1"])
+        #expect(diff.stdout.hasPrefix("after 0 events -> after 1 event: "), "\(diff.stdout)")
+        let past = try CLI.run(["inspect", script, "--why", "0,1", "--at", "2"])
+        #expect(past.status == 64 && past.stderr.contains("has only 1 event"), "\(past.stderr)")
     }
 }

@@ -74,7 +74,7 @@ extension Inspect {
             return
         }
         func line(_ c: StateChange) -> String { "  \(c.field.padding(toLength: 15, withPad: " ", startingAt: 0))\(c.before) -> \(c.after)" }
-        print("after \(range.from) events -> after \(range.to) events: \(count == 0 ? "no differences" : count == 1 ? "1 field differs" : "\(count) fields differ")")
+        print("after \(counted(range.from, "event", "events")) -> after \(counted(range.to, "event", "events")): \(count == 0 ? "no differences" : count == 1 ? "1 field differs" : "\(count) fields differ")")
         for c in head { print(line(c)) }
         if !followed.isEmpty {
             for l in followed.lines(before: a.selection.count, after: b.selection.count, reloadedAt: reloadedAt) { print(l) }

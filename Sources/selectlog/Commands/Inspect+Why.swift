@@ -32,7 +32,7 @@ extension Inspect {
     func explain(_ reader: LogReader, what: String) throws {
         let n = at ?? reader.eventCount
         guard n <= reader.eventCount else {
-            complain("--at \(n): \(log) has only \(reader.eventCount) events")
+            complain("--at \(n): \(log) has only \(counted(reader.eventCount, "event", "events"))")
             throw Exit.usage
         }
         if Inspect.whyFields.contains(what) {
@@ -52,7 +52,7 @@ extension Inspect {
         progress.finish()
         let value = expectation.value(in: try reader.state(at: n))
         try report(reader, subject: field, at: n, kind: index == nil ? "untouched" : "changed", index: index, pathThen: nil,
-                   headline: "\(field) after \(n) events is \(value)")
+                   headline: "\(field) after \(counted(n, "event", "events")) is \(value)")
     }
 
     /// `--why S,R`: the event that last changed the row's selection (or created it).
@@ -69,7 +69,7 @@ extension Inspect {
         let selected = try reader.state(at: n).selection.contains(row)
         try report(reader, subject: "[\(row.section), \(row.row)]", at: n, kind: kind, index: history.event,
                    pathThen: history.pathThen.map { then in then == row ? nil : then } ?? nil,
-                   headline: "row \(row) after \(n) events is \(selected ? "selected" : "not selected")", rowThen: history.pathThen)
+                   headline: "row \(row) after \(counted(n, "event", "events")) is \(selected ? "selected" : "not selected")", rowThen: history.pathThen)
     }
 
     /// Prints the answer. `index` is 0-based; the user sees event `index + 1`, the event

@@ -97,15 +97,16 @@ struct Verify: ParsableCommand {
             throw Exit.invalidInput
         }
         guard repair else {
-            // The way on, which every other command's report of damage names (on stderr:
-            // stdout keeps the verdict alone), where a repair can do something: a copy of
-            // piped input has no file to cut, and a log damaged inside its file header (but
-            // for its magic alone) keeps nothing.
+            // The way on, which every other command's report of damage names, with the log
+            // quoted for a shell as they quote it (on stderr: stdout keeps the verdict
+            // alone), where a repair can do something: a copy of piped input has no file
+            // to cut, and a log damaged inside its file header (but for its magic alone)
+            // keeps nothing.
             if !json, realFile {
                 if problem.isDamagedMagic {
-                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair` writes its magic again (and cuts any damage further on)")
+                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair \(log.shellWord)` writes its magic again (and cuts any damage further on)")
                 } else if report.intactBytes >= LogFormat.fileHeaderSizeV1 {
-                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair` keeps the intact part and moves the rest beside the log")
+                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair \(log.shellWord)` keeps the intact part and moves the rest beside the log")
                 }
             }
             throw Exit.damaged

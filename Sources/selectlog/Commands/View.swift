@@ -74,7 +74,7 @@ struct View: ParsableCommand {
         try writeFile(output) { write in
             pageBytes = try ViewerPage.write(title: file, data: data, to: write)
         }
-        let events = data.from == data.to ? "the state after \(data.to) of \(source.eventCount) events"
+        let events = data.from == data.to ? "the state after \(data.to) of \(counted(source.eventCount, "event", "events"))"
             : "events \(data.from + 1)..\(data.to) of \(source.eventCount)"
         let wrote = "wrote \(outputName(output)): \(events), \(pageBytes) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
