@@ -78,7 +78,7 @@ struct HostileInputTests {
                 #expect(!r.stderr.contains("not valid JSON"), "\(command): \(r.stderr)")
             }
         }
-        #expect(try CLI.run(["replay", log]).stderr.contains("they are 53 45 4C 45 43 58 4C 47 (\"SELECXLG\"); the rest of its file header checks out, and `selectlog verify --repair` writes the magic again"))
+        #expect(try CLI.run(["replay", log]).stderr.contains("they are 53 45 4C 45 43 58 4C 47 (\"SELECXLG\"); the rest of its file header checks out, and `selectlog verify --repair \(log)` writes the magic again"))
         // record takes scripts only: a log or noise is refused before any output exists.
         let out = dir.appendingPathComponent("out.slog").path
         for file in [noise, log] {

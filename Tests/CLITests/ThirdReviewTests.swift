@@ -226,4 +226,48 @@ struct ThirdReviewTests {
         let past = try CLI.run(["inspect", script, "--why", "0,1", "--at", "2"])
         #expect(past.status == 64 && past.stderr.contains("has only 1 event"), "\(past.stderr)")
     }
+
+    @Test("a log whose magic was zeroed, or now begins as a script would, is a damaged log to every command, which verify does not call a script")
+    func magicLikeAScript() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, original) = try log(in: dir)
+        for first in [[UInt8](repeating: 0, count: 8), Array("{".utf8), Array("# ".utf8)] {
+            var damaged = original
+            damaged.replaceSubrange(0..<first.count, with: first)
+            try write(damaged, to: path)
+            for command in ["inspect", "replay", "export"] {
+                let r = try CLI.run([command, path])
+                #expect(r.status == 65, "\(command): \(r.stderr)")
+                #expect(r.stderr.contains("a selectlog log whose magic") && r.stderr.contains("verify --repair \(path)"), "\(command): \(r.stderr)")
+            }
+            let verify = try CLI.run(["verify", path])
+            #expect(verify.status == 1 && !verify.stderr.contains("JSON Lines script"), "\(verify.stderr)")
+            // A page or a test written over it is refused, as over any log.
+            let page = try CLI.run(["view", Self.example, "-o", path])
+            #expect(page.status == 64, "\(page.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged)
+        }
+    }
+
+    @Test("piped verify --json of a log whose header was refused gives bytes null: only its first bytes were copied")
+    func pipedRefusedHeaderBytes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (_, original) = try log(in: dir)
+        var damaged = original
+        damaged[0] = UInt8(ascii: "X")
+        let r = try CLI.runOnOpenInput(["verify", "--json", "-"], input: damaged)
+        #expect(r.result.stdout.contains("\"bytes\": null") && r.result.stdout.contains("its magic"), "\(r.result.stdout)")
+    }
+
+    @Test("a compressed file without its format's suffix gets a command that works on it")
+    func compressedWithoutSuffix() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, original) = try log(in: dir)
+        try write(Data([0x1F, 0x8B, 0x08, 0x00]) + original, to: path)
+        let r = try CLI.run(["verify", path])
+        #expect(r.stderr.contains("is gzip-compressed: decompress it first: `gzip -dc \(path) > FILE`"), "\(r.stderr)")
+    }
 }

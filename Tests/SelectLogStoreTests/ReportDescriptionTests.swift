@@ -276,4 +276,35 @@ struct ReportDescriptionTests {
         #expect(ReportText.duration(-999_000) == "-0:00.999")
         #expect(ReportText.duration(Int64.min) == "-2562047788:00:54.775")
     }
+
+    @Test("a repair acting on a check made before it held the log writes the magic only if the header still needs it")
+    func staleMagicCheck() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("m.slog").path
+        try writeLog(Array(SyntheticSession(seed: 27, count: 300)), to: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        var damaged = original
+        damaged[0] = 0
+        try damaged.write(to: URL(fileURLWithPath: path))
+        let before = try LogReader.verify(path: path)
+        #expect(before.problem?.isDamagedMagic == true)
+        // Another repair wrote the magic meanwhile: the size is the same, the check stale.
+        try original.write(to: URL(fileURLWithPath: path))
+        let outcome = try LogRepair.repair(path, checked: before)
+        #expect(outcome.restoredMagic == nil && outcome.isIntact && outcome.report.problem == nil, "\(outcome)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    }
+
+    @Test("compact makes its copy as private as its source from the first byte")
+    func compactKeepsPrivacy() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        guard Zstd.isAvailable else { return }
+        let source = dir.appendingPathComponent("s.slog").path, copy = dir.appendingPathComponent("c.slog").path
+        try writeLog(Array(SyntheticSession(seed: 28, count: 300)), to: source)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: source)
+        _ = try Recorder.compact(source, into: copy)
+        #expect(try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? Int == 0o600)
+    }
 }

@@ -66,7 +66,11 @@ public enum LogRepair {
     /// back to its intact prefix (`cut(_:at:checkedSize:waiting:)`), all while holding
     /// it as its one writer, so that the check still holds when it cuts: a recorder or
     /// another repair of the log in another process is waited for (`waiting` is called
-    /// once before it waits), one in this process refuses it (`.inUse`).
+    /// once before it waits), one in this process refuses it (`.inUse`). A log whose
+    /// magic alone is damaged (`LogProblem.isDamagedMagic`) first gets the magic written
+    /// again (`Outcome.restoredMagic`), if its header still reads so once held, and is
+    /// checked again; a cut that then fails throws an error that says the magic was
+    /// written.
     ///
     /// - Parameters:
     ///   - path: The log's file.
@@ -100,8 +104,9 @@ public enum LogRepair {
             }
             if outcome.report.problem?.isDamagedMagic == true {
                 // The rest of the header checks out, so the file is this log: write the
-                // magic again, then check the log as it now reads (it may be damaged
-                // further on too).
+                // magic again (if it is still damaged now that the log is held: a check
+                // made before, unheld, may be another repair's to act on), then check
+                // the log as it now reads (it may be damaged further on too).
                 outcome.restoredMagic = try held.restoreMagic()
                 LogTruncationGuard.answerFaultsSoFar()
                 outcome.report = try LogReader.verify(path: path, replaying: replaying)
@@ -110,7 +115,15 @@ public enum LogRepair {
             let report = outcome.report
             // What a newer selectlog wrote is no damage: a newer build reads it, so it is kept.
             guard let problem = report.problem, !problem.isNewer, report.intactBytes >= LogFormat.fileHeaderSizeV1 else { return outcome }
-            outcome.cut = try held.cut(at: report.intactBytes, checkedSize: report.fileSize)
+            do throws(LogError) {
+                outcome.cut = try held.cut(at: report.intactBytes, checkedSize: report.fileSize)
+            } catch {
+                // The magic written stays written: the error says so, as the outcome would.
+                guard let restored = outcome.restored else { throw error }
+                var told = error
+                told.message = "\(restored); then \(error.message)"
+                throw told
+            }
             return outcome
         }
     }
@@ -133,16 +146,16 @@ public enum LogRepair {
             return try FileIO.fileSize(fd, path: path)
         }
 
-        /// Writes the magic over the held log's first 8 bytes and syncs it; returns what
-        /// they read before.
-        func restoreMagic() throws(LogError) -> [UInt8] {
-            guard try size() >= LogFormat.fileHeaderSizeV1 else {
-                throw LogError(.outOfRange, "cannot write the magic again: the file is now shorter than a file header (cut since it was checked)", path: path)
-            }
-            let before = try FileIO.read(fd, at: 0, count: LogFormat.magic.count, path: path)
+        /// Writes the magic over the held log's first 8 bytes and syncs it, when its file
+        /// header, read again now, still checks out but for them; returns what they read
+        /// before, or nil when nothing was written (another repair wrote it meanwhile).
+        func restoreMagic() throws(LogError) -> [UInt8]? {
+            _ = try size()
+            let head = try FileIO.read(fd, at: 0, count: LogFormat.fileHeaderSize, path: path)
+            guard head.withUnsafeBytes(FileHeader.onlyMagicDamaged) else { return nil }
             try FileIO.writeAll(fd, LogFormat.magic, at: 0, path: path)
             try FileIO.syncData(fd, path: path)
-            return before
+            return Array(head.prefix(LogFormat.magic.count))
         }
 
         /// `LogRepair.cut(_:at:checkedSize:waiting:)` of the held log.

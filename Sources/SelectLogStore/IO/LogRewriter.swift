@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SelectLog
 
 /// Writes a log in one go, on the caller's thread, as a recorder of the given engine
@@ -19,12 +24,12 @@ package final class LogRewriter {
     package private(set) var state = TableState()
 
     /// Creates (or replaces) the log at `path`; with `exclusive`, only creates it (see
-    /// `LogFile.create`).
+    /// `LogFile.create`), with the permission bits `mode` (less the umask).
     package init(path: String, engine: EngineBehaviour = .standard, checkpointInterval: Int = 8192, batchEvents: Int = 4096,
                  salt: UInt64 = 0x5E1E_C7ED, zstd: Bool = true, putsOffLargeCheckpoints: Bool = true,
-                 exclusive: Bool = false) throws(LogError) {
+                 exclusive: Bool = false, mode: mode_t = 0o644) throws(LogError) {
         file = try LogFile.create(path: path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
-                                  behaviour: engine.fingerprint, exclusive: exclusive)
+                                  behaviour: engine.fingerprint, exclusive: exclusive, mode: mode)
         self.engine = engine
         self.compressor = zstd && Zstd.isAvailable ? ZstdCompressor(level: 6) : nil
         self.checkpointInterval = checkpointInterval

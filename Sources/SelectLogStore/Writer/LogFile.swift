@@ -149,7 +149,7 @@ final class LogFile {
                         throw FileIO.error("link", path)
                     }
                     return try create(path: path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
-                                      behaviour: behaviour, version: version, exclusive: true, staging: false)
+                                      behaviour: behaviour, version: version, exclusive: true, staging: false, mode: mode)
                 }
                 made = true
             }

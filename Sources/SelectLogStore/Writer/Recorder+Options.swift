@@ -43,9 +43,11 @@ extension Recorder {
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
         /// The permission bits a log this recorder creates is made with, less the umask
-        /// (0o644 by default; ignored when it appends to a log). A private log asks for
-        /// 0o600 here rather than changing the mode after: the file never has wider
-        /// permissions, not even for the moment before a `chmod`.
+        /// (0o644 by default). A private log asks for 0o600 here rather than changing the
+        /// mode after: the file never has wider permissions, not even for the moment
+        /// before a `chmod`. Not used when the recorder appends to a log, nor when
+        /// `replacingExisting` replaces a file: the new log then takes that file's mode
+        /// and group (made owner-only until it has them).
         public var filePermissions: UInt16 = 0o644
         /// The format version of a new log (tests write the versions before this build's,
         /// which readers must still read); nil: this build's (`LogFormat.version`).

@@ -40,6 +40,8 @@ enum Session {
             let temporary = "\(temporaryDirectory())/selectlog-script-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).slog"
             var options = Recorder.Options()
             options.durability = .none
+            // The script's events, in a file of this user's alone (as a piped input's copy is).
+            options.filePermissions = 0o600
             let recorder: Recorder
             TemporaryFiles.add(temporary)
             do {

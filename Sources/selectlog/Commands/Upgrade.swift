@@ -57,8 +57,11 @@ struct Upgrade: ParsableCommand {
             // Every checkpoint where LOG has every one (recorded with an exact interval).
             let everyOne = try reader.checkpointsAtEveryInterval()
             target.removeIfInterrupted()
+            // As private as LOG from its first byte (its mode is carried over at the end too).
+            var info = stat()
+            let mode: mode_t = stat(mapped, &info) == 0 ? info.st_mode & 0o666 : 0o644
             writer = try TemporaryFiles.creatingLog(at: target.partial) { () throws(LogError) in
-                try LogRewriter(path: target.partial, checkpointInterval: interval, putsOffLargeCheckpoints: !everyOne, exclusive: true)
+                try LogRewriter(path: target.partial, checkpointInterval: interval, putsOffLargeCheckpoints: !everyOne, exclusive: true, mode: mode)
             }
             try reader.forEachEvent { (_, e) throws(LogError) -> Bool in
                 try writer.append(e)

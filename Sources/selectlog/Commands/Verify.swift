@@ -18,9 +18,11 @@ struct Verify: ParsableCommand {
             at a record boundary without its seek index (still being written, or cut there) is intact: \
             its index is rebuilt by reading. With --repair, cuts the log back to its intact prefix, \
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them, with the log's \
-            permissions), and exits 0; it exits 1 for a file that is no log or whose file header is \
-            damaged, 65 for a log a newer selectlog wrote, and 74 when the log or its directory cannot \
-            be written (nothing is cut in each case); a failed repair can be run again. With --json, \
+            permissions), and exits 0; a log whose magic (its first 8 bytes) alone is damaged gets \
+            the magic written again first. It exits 1 for a file that is no log or whose file header is \
+            otherwise damaged, 65 for a log a newer selectlog wrote, and 74 when the log or its directory cannot \
+            be written (nothing is cut in each case, though a magic written stays written, and the \
+            error says so); a failed repair can be run again. With --json, \
             prints the verdict as one JSON object (intact; the intact prefix's events, records and bytes; \
             the file's bytes; the checkpoints --deep confirmed; the problem's kind, byte offset and reason; \
             the notes), or an error object when the log cannot be read, with the same exit codes; \
@@ -120,7 +122,7 @@ struct Verify: ParsableCommand {
     private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false, piped: Bool = false) {
         print(json ? CheckOutput.json(report, verifying: log, deep: deep, piped: piped)
                    : "\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
-        if let problem = report.problem, !problem.isNewer, problem.offset == 0, report.records == 0,
+        if let problem = report.problem, !problem.isNewer, !problem.isDamagedMagic, problem.offset == 0, report.records == 0,
            let hint = ReadFailure.scriptHint(mapped, log: log)
             ?? (try? readPrefix(mapped, count: 8)).flatMap({ ReadFailure.compressedHint($0, name: log) }) { complain(hint) }
     }

@@ -77,7 +77,9 @@ enum CheckOutput {
         o.bool("intact", r.isIntact)
         o.raw("events", String(r.intactEvents))
         o.raw("records", String(r.records))
-        let refusedHeader = r.records == 0 && (r.problem?.isNotALog == true || r.problem?.isNewer == true)
+        // Piped input whose file header was refused (no log, a damaged header or magic, a
+        // newer build's) is copied no further than its first 64 bytes: its size is unknown.
+        let refusedHeader = r.records == 0 && r.problem.map { !$0.isTornTail && $0.offset < LogFormat.fileHeaderSize } == true
         o.raw("bytes", piped && refusedHeader ? "null" : String(r.fileSize))
         o.raw("intactBytes", String(r.intactBytes))
         o.raw("checkpointsConfirmed", deep && r.problem == nil ? String(r.checkpointsReplayed) : "null")

@@ -38,8 +38,15 @@ enum Input {
     /// failed, which a CI job's output should show.
     static func checkScript(_ head: [UInt8], of file: InputFile, path: String) throws {
         if head.isEmpty { complain("\(path): empty (0 bytes): read as a script of no events") }
-        // A file header's worth is read only for bytes close to the magic (not from a
-        // terminal someone types a script into).
+        // A regular file is asked for a file header's worth whatever its first bytes: a
+        // log whose magic was zeroed, or now begins with `{`, is a damaged log, not a
+        // script. Other input only when its first bytes are close to the magic (not a
+        // terminal someone types a script into, nor a pipe a script trickles through).
+        let regular = file.kind == .regular && path != "-"
+        if regular, try file.peek(LogFormat.fileHeaderSize).withUnsafeBytes(FileHeader.onlyMagicDamaged) {
+            complain("\(path): \(damagedMagic(head, path: path))")
+            throw Exit.invalidInput
+        }
         if let problem = try notAScript(head, path: path, header: { try file.peek(LogFormat.fileHeaderSize) }) {
             complain("\(path): \(problem)")
             throw Exit.invalidInput
@@ -63,13 +70,22 @@ enum Input {
         let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
             ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
         let page = bytes.prefix(5).map { $0 | 0x20 } == Array("<!doc".utf8) || bytes.prefix(5).map { $0 | 0x20 } == Array("<html".utf8)
-        if matching >= 4, try header().withUnsafeBytes(FileHeader.onlyMagicDamaged) {
-            return "a selectlog log whose magic (its first 8 bytes, which should read \"SELECTLG\") is damaged: they are \(shown)\(text); the rest of its file header checks out, and `selectlog verify --repair` writes the magic again"
-        }
+        if matching >= 4, try header().withUnsafeBytes(FileHeader.onlyMagicDamaged) { return damagedMagic(head, path: path) }
         let hint = matching >= 4 ? " (close to a log's magic, but no log's file header follows)"
             : page ? ": an HTML page, such as `selectlog view` writes"
             : ReadFailure.compressedHint(head, name: path).map { " (\($0))" } ?? ""
         return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(text)\(hint)"
+    }
+
+    /// What a log whose magic alone is damaged is, from its first bytes, and the repair
+    /// (of a file: piped input is saved to one first).
+    static func damagedMagic(_ head: [UInt8], path: String) -> String {
+        let shown = head.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+        let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
+        let repair = path == "-" ? "saved to a file, `selectlog verify --repair FILE` writes the magic again"
+            : "`selectlog verify --repair \(path.shellWord)` writes the magic again"
+        return "a selectlog log whose magic (its first 8 bytes, which should read \"SELECTLG\") is damaged: they are \(shown)\(text); the rest of its file header checks out, and \(repair)"
     }
 
     /// Whether `path` holds a log. Reads from the path: for a pipe, use `open(_:)`.

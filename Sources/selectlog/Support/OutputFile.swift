@@ -160,8 +160,9 @@ private func refuseReplacingLog(_ path: String) -> ExitCode {
     return Exit.usage
 }
 
-/// A descriptor of the regular file at `path` when it begins with a log's magic; nil for
-/// anything else (nothing there, a short or other file, a FIFO, which is never opened).
+/// A descriptor of the regular file at `path` when it begins with a log's magic, or with
+/// a log's file header whose magic alone is damaged (a log `verify --repair` mends); nil
+/// for anything else (nothing there, a short or other file, a FIFO, which is never opened).
 private func openIfLog(_ path: String) -> Int32? {
     var info = stat()
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -169,9 +170,11 @@ private func openIfLog(_ path: String) -> Int32? {
     var fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     if fd < 0 { fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
     guard fd >= 0 else { return nil }
-    var head = [UInt8](repeating: 0, count: LogFormat.magic.count)
+    var head = [UInt8](repeating: 0, count: LogFormat.fileHeaderSize)
     let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, n == head.count, head == Array(LogFormat.magic) else {
+    let isLog = n >= LogFormat.magic.count && (head.starts(with: LogFormat.magic)
+        || head.prefix(max(n, 0)).withUnsafeBytes(FileHeader.onlyMagicDamaged))
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, isLog else {
         close(fd)
         return nil
     }

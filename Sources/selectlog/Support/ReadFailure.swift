@@ -72,15 +72,21 @@ enum ReadFailure {
     /// a script attached to a bug report as `session.slog.gz`): what it is and the command
     /// that gives the file back. Nil for other bytes.
     static func compressedHint(_ head: some Collection<UInt8>, name: String) -> String? {
-        // The command for a file, and the filter for piped input.
-        let kinds: [(magic: [UInt8], format: String, file: String, pipe: String)] = [
-            ([0x1F, 0x8B], "gzip", "gunzip -k", "gzip -dc"), ([0x28, 0xB5, 0x2F, 0xFD], "zstd", "zstd -d", "zstd -dc"),
-            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz", "unxz -k", "xz -dc"), (Array("BZh".utf8), "bzip2", "bunzip2 -k", "bzip2 -dc"),
-            ([0x50, 0x4B, 0x03, 0x04], "zip", "unzip", "unzip -p"),
+        // The command for a file with the format's suffix (which the tool needs to name
+        // what it writes), the filter for piped input or a file without it.
+        let kinds: [(magic: [UInt8], format: String, suffix: String, file: String, filter: String)] = [
+            ([0x1F, 0x8B], "gzip", ".gz", "gunzip -k", "gzip -dc"), ([0x28, 0xB5, 0x2F, 0xFD], "zstd", ".zst", "zstd -d", "zstd -dc"),
+            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "xz", ".xz", "unxz -k", "xz -dc"), (Array("BZh".utf8), "bzip2", ".bz2", "bunzip2 -k", "bzip2 -dc"),
+            ([0x50, 0x4B, 0x03, 0x04], "zip", ".zip", "unzip", "unzip -p"),
         ]
         guard let kind = kinds.first(where: { head.starts(with: $0.magic) }) else { return nil }
-        return name == "-" ? "the input is \(kind.format)-compressed: pipe it through `\(kind.pipe)` first"
-            : "\(name) is \(kind.format)-compressed: decompress it first: `\(kind.file) \(name.shellWord)`"
+        if name == "-" {
+            // unzip reads no pipe: the archive is saved first.
+            return kind.format == "zip" ? "the input is a zip archive: save it to a file and `unzip` it first"
+                : "the input is \(kind.format)-compressed: pipe it through `\(kind.filter)` first"
+        }
+        let command = name.hasSuffix(kind.suffix) ? "`\(kind.file) \(name.shellWord)`" : "`\(kind.filter) \(name.shellWord) > FILE`"
+        return "\(name) is \(kind.format)-compressed: decompress it first: \(command)"
     }
 
     /// Says on stderr that the log named `name` was read from its records because its seek
