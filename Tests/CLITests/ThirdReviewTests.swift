@@ -270,4 +270,26 @@ struct ThirdReviewTests {
         let r = try CLI.run(["verify", path])
         #expect(r.stderr.contains("is gzip-compressed: decompress it first: `gzip -dc \(path) > FILE`"), "\(r.stderr)")
     }
+
+    @Test("record --force over a file whose group the user cannot give: the group's bits are not handed to the user's own group")
+    func groupNotCarried() throws {
+        // Needs another user to run as: root, with util-linux's setpriv (Linux CI has both).
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, _) = try log(in: dir)
+        let script = try CLI.write(try String(contentsOfFile: Self.example, encoding: .utf8), to: "s.jsonl", in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir.path)
+        // Owned by nobody (65534), in group 100, which nobody is not in once its groups are cleared.
+        try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 100, .posixPermissions: 0o640], ofItemAtPath: path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.executable.path, "record", script, "-o", path, "--force"]
+        let r = try CLI.collect(process)
+        #expect(r.status == 0, "\(r.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let group = (attributes[.groupOwnerAccountID] as? NSNumber)?.intValue, mode = attributes[.posixPermissions] as? Int
+        // Either the group came along with its bits, or neither did.
+        #expect(group == 100 ? mode == 0o640 : mode == 0o600, "group \(group ?? -1), mode \(String(mode ?? 0, radix: 8))")
+    }
 }

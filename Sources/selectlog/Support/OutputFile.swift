@@ -328,12 +328,15 @@ private func writeWhole(_ target: (path: String, replaces: Bool), shown: String,
 /// Gives the file open on `fd` the owner (where this user may) and then the mode of the
 /// file at `path`, through the descriptor (a name could be swapped for a link meanwhile):
 /// a replacement keeps the replaced file's. The owner first, as a change of owner clears
-/// the set-user-ID bits.
+/// the set-user-ID bits. A group this user cannot give the file (not one of its groups)
+/// takes its permission bits with it: they would otherwise go to this user's own group,
+/// which the replaced file did not let in.
 func carryOwnerAndMode(of path: String, to fd: Int32) {
-    var info = stat()
+    var info = stat(), now = stat()
     guard stat(path, &info) == 0 else { return }
-    _ = fchown(fd, info.st_uid, info.st_gid)
-    _ = fchmod(fd, info.st_mode & 0o7777)
+    if fchown(fd, info.st_uid, info.st_gid) != 0 { _ = fchown(fd, uid_t.max, info.st_gid) }
+    let grouped = fstat(fd, &now) == 0 && now.st_gid == info.st_gid
+    _ = fchmod(fd, info.st_mode & (grouped ? 0o7777 : 0o7777 & ~0o2070))
 }
 
 /// What `-o` may name.
