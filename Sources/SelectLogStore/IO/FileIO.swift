@@ -19,16 +19,18 @@ package enum FileIO {
         return flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0
     }
 
-    /// Writes all of `bytes` at the end of `fd`, retrying short writes and EINTR.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(LogError) {
+    /// Writes all of `bytes` at the end of `fd`, or at `offset` (`pwrite`), retrying
+    /// short writes and EINTR.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int? = nil, path: String) throws(LogError) {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if let offset { pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+                else { write(fd, buffer.baseAddress! + done, buffer.count - done) }
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw error("write", path)
+                throw error(offset == nil ? "write" : "pwrite", path)
             }
             done += n
         }
@@ -234,19 +236,23 @@ package enum FileIO {
         return Int(st.st_size)
     }
 
-    /// Writes all of `bytes` at `offset` (not at the end: `pwrite`), retrying short writes and EINTR.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(LogError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("pwrite", path)
-            }
-            done += n
-        }
+    /// Gives the file open on `fd` `mode` (its permission bits), and `owner` and `group`
+    /// as far as this user may. A group it cannot give (not one of its groups) takes its
+    /// bits with it: they would otherwise go to this user's own group, which the file the
+    /// mode came from did not let in.
+    package static func carry(mode: mode_t, owner: uid_t? = nil, group: gid_t, to fd: Int32) {
+        var now = stat()
+        // The owner and group together where this user may (root), else the group alone.
+        if owner.map({ fchown(fd, $0, group) }) != 0 { _ = fchown(fd, uid_t.max, group) }
+        let grouped = fstat(fd, &now) == 0 && now.st_gid == group
+        _ = fchmod(fd, grouped ? mode : mode & ~0o2070)
+    }
+
+    /// The read and write bits of the file at `path` (`0o600`, `0o644`, …), for a copy of
+    /// it to be made with from its first byte; nil when it cannot be looked at.
+    package static func readWriteBits(of path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o666 : nil
     }
 
     /// Reads `count` bytes at `offset`.

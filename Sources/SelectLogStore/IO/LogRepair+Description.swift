@@ -25,8 +25,7 @@ extension LogRepair.Outcome: CustomStringConvertible {
     /// --repair` says it; nil when it did not. `action` says what it did after.
     package var restored: String? {
         restoredMagic.map { before in
-            "repaired: wrote its magic \"SELECTLG\" again over bytes 0-7, which read "
-                + before.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+            "repaired: wrote its magic \"SELECTLG\" again over bytes 0-7, which read \(ReportText.bytes(before))"
         }
     }
 

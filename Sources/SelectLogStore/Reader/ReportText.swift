@@ -17,6 +17,11 @@ package enum ReportText {
         range.count == 1 ? "event \(range.lowerBound + 1)" : "events \(range.lowerBound + 1)-\(range.upperBound + 1)"
     }
 
+    /// Bytes as two uppercase hex digits each, spaced: `58 45 4C 45`.
+    package static func bytes(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+    }
+
     /// `raw` microseconds as m:ss.mmm, or h:mm:ss.mmm from an hour on (a session recorded
     /// over an afternoon reads `4:04:50.580`, not `244:50.580`), truncated to the millisecond.
     /// Never traps: a forged log's times may run backwards, so a span may be negative.

@@ -162,15 +162,9 @@ final class LogFile {
         return file
     }
 
-    /// Gives the file `mode` (its permission bits) and `group`, as far as this user may: a
-    /// group it cannot give (not one of its groups) takes its bits with it, which would
-    /// otherwise go to this user's own group.
-    func carry(mode: mode_t, group: gid_t) {
-        var now = stat()
-        _ = fchown(fd, uid_t.max, group)
-        let grouped = fstat(fd, &now) == 0 && now.st_gid == group
-        _ = fchmod(fd, grouped ? mode : mode & ~0o2070)
-    }
+    /// Gives the file `mode` (its permission bits) and `group`, as far as this user may
+    /// (`FileIO.carry`).
+    func carry(mode: mode_t, group: gid_t) { FileIO.carry(mode: mode, group: group, to: fd) }
 
     /// Takes `path` as its name: the file was renamed there (`replaceBeside`).
     func renamed(to path: String) { self.path = path }

@@ -63,8 +63,7 @@ extension Recorder {
         options.flushIntervalMilliseconds = 60_000
         // The copy is as private as its source from its first byte (a 0600 log's compacted
         // copy, written beside it before it is renamed over it, is never 0644 meanwhile).
-        var info = stat()
-        if stat(source, &info) == 0 { options.filePermissions = UInt16(info.st_mode & 0o666) }
+        if let bits = FileIO.readWriteBits(of: source) { options.filePermissions = UInt16(bits) }
         let expected = try copy(log, into: destination, options: options, replacingExisting: replacingExisting)
         let written = try LogReader(path: destination).state(at: log.eventCount)
         guard written == expected, written.hashHex == expected.hashHex else {

@@ -58,8 +58,7 @@ struct Upgrade: ParsableCommand {
             let everyOne = try reader.checkpointsAtEveryInterval()
             target.removeIfInterrupted()
             // As private as LOG from its first byte (its mode is carried over at the end too).
-            var info = stat()
-            let mode: mode_t = stat(mapped, &info) == 0 ? info.st_mode & 0o666 : 0o644
+            let mode = FileIO.readWriteBits(of: mapped) ?? 0o644
             writer = try TemporaryFiles.creatingLog(at: target.partial) { () throws(LogError) in
                 try LogRewriter(path: target.partial, checkpointInterval: interval, putsOffLargeCheckpoints: !everyOne, exclusive: true, mode: mode)
             }

@@ -104,12 +104,10 @@ struct Verify: ParsableCommand {
             // alone), where a repair can do something: a copy of piped input has no file
             // to cut, and a log damaged inside its file header (but for its magic alone)
             // keeps nothing.
-            if !json, realFile {
-                if problem.isDamagedMagic {
-                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair \(log.shellWord)` writes its magic again (and cuts any damage further on)")
-                } else if report.intactBytes >= LogFormat.fileHeaderSizeV1 {
-                    complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair \(log.shellWord)` keeps the intact part and moves the rest beside the log")
-                }
+            let does = problem.isDamagedMagic ? "writes its magic again (and cuts any damage further on)"
+                : report.intactBytes >= LogFormat.fileHeaderSizeV1 ? "keeps the intact part and moves the rest beside the log" : nil
+            if !json, realFile, let does {
+                complain("\(log): `selectlog verify\(deep ? " --deep" : "") --repair \(log.shellWord)` \(does)")
             }
             throw Exit.damaged
         }
@@ -123,8 +121,7 @@ struct Verify: ParsableCommand {
         print(json ? CheckOutput.json(report, verifying: log, deep: deep, piped: piped)
                    : "\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
         if let problem = report.problem, !problem.isNewer, !problem.isDamagedMagic, problem.offset == 0, report.records == 0,
-           let hint = ReadFailure.scriptHint(mapped, log: log)
-            ?? (try? readPrefix(mapped, count: 8)).flatMap({ ReadFailure.compressedHint($0, name: log) }) { complain(hint) }
+           let hint = ReadFailure.notALogHint(mapped, log: log) { complain(hint) }
     }
 
     /// Cuts the log back to its intact prefix, holding it as its one writer from the check

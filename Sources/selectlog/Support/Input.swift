@@ -43,11 +43,11 @@ enum Input {
         // script. Other input only when its first bytes are close to the magic (not a
         // terminal someone types a script into, nor a pipe a script trickles through).
         let regular = file.kind == .regular && path != "-"
-        if regular, try file.peek(LogFormat.fileHeaderSize).withUnsafeBytes(FileHeader.onlyMagicDamaged) {
+        if regular || !startsAsScript(head) && nearMagic(head), try file.peek(LogFormat.fileHeaderSize).withUnsafeBytes(FileHeader.onlyMagicDamaged) {
             complain("\(path): \(damagedMagic(head, path: path))")
             throw Exit.invalidInput
         }
-        if let problem = try notAScript(head, path: path, header: { try file.peek(LogFormat.fileHeaderSize) }) {
+        if let problem = notAScript(head, path: path) {
             complain("\(path): \(problem)")
             throw Exit.invalidInput
         }
@@ -56,36 +56,42 @@ enum Input {
     /// Why an input that is not a log is no script either, from its first bytes: a
     /// script's first line is JSON (`{`), a comment (`#`) or blank, after an optional
     /// byte-order mark. A random binary file, or a log whose magic was damaged, would
-    /// otherwise be reported as "line 1: not valid JSON".
-    /// `header` gives the file's first 40 bytes, asked for only when its first 8 are
-    /// close to the magic: a log whose magic alone is damaged (the rest of its header
-    /// checks out) is named as one, with the repair that writes the magic again.
-    static func notAScript(_ head: [UInt8], path: String, header: () throws -> [UInt8]) throws -> String? {
-        var bytes = head[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let first = bytes.first, !"{# \t\r\n".utf8.contains(first) else { return nil }
-        let shown = head.prefix(8).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " ")
-        let matching = zip(head, LogFormat.magic).filter { $0 == $1 }.count
-        // Printable text is shown as text too (`("<!DOCTYP")`), and a page named as one.
-        let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
+    /// otherwise be reported as "line 1: not valid JSON". (A log whose magic alone is
+    /// damaged is told apart before, by `checkScript`.)
+    static func notAScript(_ head: [UInt8], path: String) -> String? {
+        guard !startsAsScript(head) else { return nil }
+        let bytes = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
         let page = bytes.prefix(5).map { $0 | 0x20 } == Array("<!doc".utf8) || bytes.prefix(5).map { $0 | 0x20 } == Array("<html".utf8)
-        if matching >= 4, try header().withUnsafeBytes(FileHeader.onlyMagicDamaged) { return damagedMagic(head, path: path) }
-        let hint = matching >= 4 ? " (close to a log's magic, but no log's file header follows)"
+        let hint = nearMagic(head) ? " (close to a log's magic, but no log's file header follows)"
             : page ? ": an HTML page, such as `selectlog view` writes"
             : ReadFailure.compressedHint(head, name: path).map { " (\($0))" } ?? ""
-        return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(shown)\(text)\(hint)"
+        return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(described(head))\(hint)"
+    }
+
+    /// Whether `head` begins as a script may: JSON (`{`), a comment (`#`) or blank, after
+    /// an optional byte-order mark; an empty input too (a script of no events).
+    private static func startsAsScript(_ head: [UInt8]) -> Bool {
+        let bytes = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+        return bytes.first.map { "{# \t\r\n".utf8.contains($0) } ?? true
+    }
+
+    /// Whether at least half of the magic's bytes are in place in `head`.
+    private static func nearMagic(_ head: [UInt8]) -> Bool { zip(head, LogFormat.magic).filter { $0 == $1 }.count >= 4 }
+
+    /// The first 8 bytes of `head` in hex, and as text too when they are printable
+    /// (`("<!DOCTYP")`), for a message naming what a file begins with.
+    private static func described(_ head: [UInt8]) -> String {
+        let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
+        return ReportText.bytes(head.prefix(8)) + text
     }
 
     /// What a log whose magic alone is damaged is, from its first bytes, and the repair
     /// (of a file: piped input is saved to one first).
     static func damagedMagic(_ head: [UInt8], path: String) -> String {
-        let shown = head.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
-        let text = head.prefix(8).allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            ? " (\"\(String(decoding: head.prefix(8), as: UTF8.self))\")" : ""
         let repair = path == "-" ? "saved to a file, `selectlog verify --repair FILE` writes the magic again"
             : "`selectlog verify --repair \(path.shellWord)` writes the magic again"
-        return "a selectlog log whose magic (its first 8 bytes, which should read \"SELECTLG\") is damaged: they are \(shown)\(text); the rest of its file header checks out, and \(repair)"
+        return "a selectlog log whose magic (its first 8 bytes, which should read \"SELECTLG\") is damaged: they are \(described(head)); the rest of its file header checks out, and \(repair)"
     }
 
     /// Whether `path` holds a log. Reads from the path: for a pipe, use `open(_:)`.

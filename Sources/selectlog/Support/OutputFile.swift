@@ -173,7 +173,7 @@ private func openIfLog(_ path: String) -> Int32? {
     var head = [UInt8](repeating: 0, count: LogFormat.fileHeaderSize)
     let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
     let isLog = n >= LogFormat.magic.count && (head.starts(with: LogFormat.magic)
-        || head.prefix(max(n, 0)).withUnsafeBytes(FileHeader.onlyMagicDamaged))
+        || head.prefix(n).withUnsafeBytes(FileHeader.onlyMagicDamaged))
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, isLog else {
         close(fd)
         return nil
@@ -332,11 +332,9 @@ private func writeWhole(_ target: (path: String, replaces: Bool), shown: String,
 /// takes its permission bits with it: they would otherwise go to this user's own group,
 /// which the replaced file did not let in.
 func carryOwnerAndMode(of path: String, to fd: Int32) {
-    var info = stat(), now = stat()
+    var info = stat()
     guard stat(path, &info) == 0 else { return }
-    if fchown(fd, info.st_uid, info.st_gid) != 0 { _ = fchown(fd, uid_t.max, info.st_gid) }
-    let grouped = fstat(fd, &now) == 0 && now.st_gid == info.st_gid
-    _ = fchmod(fd, info.st_mode & (grouped ? 0o7777 : 0o7777 & ~0o2070))
+    FileIO.carry(mode: info.st_mode & 0o7777, owner: info.st_uid, group: info.st_gid, to: fd)
 }
 
 /// What `-o` may name.

@@ -29,8 +29,7 @@ enum ReadFailure {
             if let note = truncationNote(mapped ?? name, log: name, after: error) { complain(note) }
             return
         }
-        if error.code == .notALog, let hint = scriptHint(mapped ?? name, log: name)
-            ?? (try? readPrefix(mapped ?? name, count: 8)).flatMap({ compressedHint($0, name: name) }) { complain(hint) }
+        if error.code == .notALog, let hint = notALogHint(mapped ?? name, log: name) { complain(hint) }
         guard isLog, let hint = repairHint(for: error, log: name, piped: mapped.map { $0 != name } ?? false) else { return }
         complain(hint)
     }
@@ -66,6 +65,12 @@ enum ReadFailure {
         let input = name == "-" ? "the input looks like a JSON Lines script, not a log: piped to `selectlog record - -o LOG`, it"
             : "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG`"
         return "\(input) makes a log of it"
+    }
+
+    /// For a file that is no log: how to make one of it (`scriptHint`), or how to
+    /// decompress it (`compressedHint`); nil when neither applies.
+    static func notALogHint(_ path: String, log name: String) -> String? {
+        scriptHint(path, log: name) ?? (try? readPrefix(path, count: 8)).flatMap { compressedHint($0, name: name) }
     }
 
     /// For a file that is neither a log nor a script because it is compressed (a log or
