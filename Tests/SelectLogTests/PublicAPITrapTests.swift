@@ -140,4 +140,57 @@ struct PublicAPITrapTests {
         #expect(throws: SnapshotError.self) { try TableState(snapshot: forged) }
         #expect(try TableState(snapshot: bytes) == state)
     }
+
+    /// A strip-enabled table with a pan under way, for the forged-snapshot tests below.
+    private func panningState() throws -> TableState {
+        var state = try play(#"{"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}"#)
+        try state.apply(.viewport(width: Points(390), height: Points(600)))
+        try state.apply(.reload(sections: [SectionSpec(rows: 100)]))
+        try state.apply(.select(rows: [RowPath(0, 7)]))
+        try state.apply(TimedEvent(.panBegan(ViewportPoint(x: Points(10), y: Points(22)), fingers: 1), t: .milliseconds(1)))
+        try state.apply(TimedEvent(.panMoved(ViewportPoint(x: Points(10), y: Points(140))), t: .milliseconds(2)))
+        return state
+    }
+
+    @Test("a snapshot with settings no configure event may set is refused, before a tick or a swipe can trap on them",
+          arguments: ["rowsPerSecond", "stripWidth", "jitter", "optionWidth"])
+    func snapshotSettings(field: String) throws {
+        var state = try panningState()
+        switch field {
+        case "rowsPerSecond": state.configuration.strip.rowsPerSecond = Points(-20)
+        case "stripWidth": state.configuration.strip.stripWidth = Points(-1)
+        case "jitter": state.configuration.strip.jitter = Points(-3)
+        default: state.configuration.optionWidth = Points(-80)
+        }
+        #expect { try TableState(snapshot: state.snapshot()) } throws: { e in
+            (e as? SnapshotError)?.reason.contains(field) == true
+        }
+        // The same state with its settings as an event left them reads back.
+        let sound = try panningState()
+        #expect(try TableState(snapshot: sound.snapshot()) == sound)
+    }
+
+    @Test("a snapshot with a viewport no viewport event may give is refused", arguments: ["width", "height"])
+    func snapshotViewport(field: String) throws {
+        var state = try panningState()
+        if field == "width" { state.viewport.width = Points(-1) } else { state.viewport.height = Points(-600) }
+        #expect { try TableState(snapshot: state.snapshot()) } throws: { e in
+            (e as? SnapshotError)?.reason.contains(field) == true
+        }
+    }
+
+    @Test("a snapshot whose pan changed rows the table does not have is refused, before the pan's end records them as an undo step")
+    func snapshotPanRows() throws {
+        var state = try panningState()
+        guard case .running(var pan) = state.gesture.state else {
+            Issue.record("the pan is not running: \(state.gesture.state)")
+            return
+        }
+        pan.changedRows.insert(RowPath(0, 150))
+        state.gesture.enter(.running(pan), kind: pan.kind)
+        #expect(state.invariantViolations().contains { $0.contains("[0, 150]") })
+        #expect { try TableState(snapshot: state.snapshot()) } throws: { e in
+            (e as? SnapshotError)?.reason.contains("[0, 150] does not exist") == true
+        }
+    }
 }

@@ -127,6 +127,13 @@ extension TableState {
         c.undoLimit = try r.count(limit: Int(Int32.max))
         s.configuration = c
         let editorHeight = try length(&r)
+        // Settings as a `configure` event may give them: a negative auto-scroll rate
+        // trapped at the next `tick`, a negative option width at the next swipe.
+        do throws(InvalidEvent) {
+            try TimedEvent(.configure(ConfigurationPatch(setting: c, editorHeight: editorHeight))).validate()
+        } catch {
+            throw r.fail("settings no event could make: \(error.reason)")
+        }
         // Every section takes at least a byte, so a count past the bytes left is damage.
         // Storage is reserved by what the bytes left could hold, never by a count's claim
         // alone (a forged count made a reader allocate hundreds of megabytes up front).
@@ -157,7 +164,13 @@ extension TableState {
             guard s.layout.contains(row) else { throw r.fail("editor row out of range") }
             s.layout.openEditor(below: row)
         }
-        s.viewport = ViewportSize(width: try r.points(), height: try r.points())
+        let width = try r.points(), height = try r.points()
+        do throws(InvalidEvent) {
+            try TimedEvent(.viewport(width: width, height: height)).validate()
+        } catch {
+            throw r.fail("a viewport no event could give: \(error.reason)")
+        }
+        s.viewport = ViewportSize(width: width, height: height)
         s.contentOffset = try r.points(limit: .contentLimit)
         s.editing = try r.bool()
         s.selection = try readSet(&r)

@@ -36,18 +36,22 @@ extension TableState {
         return problems
     }
 
-    private func collectInvariantViolations(into problems: inout [String], wholeHistory: Bool) {
-        func rowsExist(_ set: RowSet, _ what: String) {
-            for (s, list) in set.sections {
-                guard s >= 0 && s < layout.sectionCount else {
-                    problems.append("\(what): section \(s) does not exist")
-                    continue
-                }
-                if let last = list.last, last >= layout.rowCount(in: s) || (list.first ?? 0) < 0 {
-                    problems.append("\(what): row [\(s), \(last)] does not exist")
-                }
+    /// Adds a problem for each section of `set` that is not in the table, or that names
+    /// rows past its last; `what` says whose rows they are.
+    private func collectMissingRows(_ set: RowSet, _ what: String, into problems: inout [String]) {
+        for (s, list) in set.sections {
+            guard s >= 0 && s < layout.sectionCount else {
+                problems.append("\(what): section \(s) does not exist")
+                continue
+            }
+            if let last = list.last, last >= layout.rowCount(in: s) || (list.first ?? 0) < 0 {
+                problems.append("\(what): row [\(s), \(last)] does not exist")
             }
         }
+    }
+
+    private func collectInvariantViolations(into problems: inout [String], wholeHistory: Bool) {
+        func rowsExist(_ set: RowSet, _ what: String) { collectMissingRows(set, what, into: &problems) }
         // Selection.
         rowsExist(selection, "selection")
         if wholeHistory, let (s, _) = selection.sections.first(where: { !$0.rows.isSound }) {
@@ -176,6 +180,8 @@ extension TableState {
         if !isMultiple { problems.append("a selection pan in a single mode") }
         if pan.kind == .multiSelect && (!editing || pan.reversal != .restore) { problems.append("a multi-select pan outside editing or without restore") }
         if pan.kind != .strip && pan.kind != .multiSelect { problems.append("a selection pan of kind \(pan.kind)") }
+        // The pan's end records them as an undo step, whose rows must exist.
+        collectMissingRows(pan.changedRows, "the pan's changed rows", into: &problems)
         guard let rows = pan.rows else {
             if !pan.changedRows.isEmpty { problems.append("the selection changed before the pan's start row") }
             return

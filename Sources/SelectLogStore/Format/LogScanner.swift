@@ -357,25 +357,14 @@ extension LogScan {
                           isTornTail: torn)
     }
 
-    /// Why a decoded checkpoint disagrees with its record header, or nil.
+    /// Why a decoded checkpoint disagrees with its record header, or nil. (Settings and a
+    /// viewport no event could give, and the state's invariants, `TableState(snapshot:)`
+    /// has checked.)
     static func checkpointMismatch(_ state: TableState, _ header: RecordHeader) -> String? {
         if state.events != header.firstEvent {
             return "checkpoint holds the state after \(state.events) events, its header says \(header.firstEvent)"
         }
         if state.t != header.baseTime { return "checkpoint's state has t \(state.t.raw), its header says \(header.baseTime.raw)" }
-        return configurationProblem(state)
-    }
-
-    /// Why a checkpoint's settings are ones no `configure` event could have made (a
-    /// negative auto-scroll rate, say, which would trap at the next `tick`), or nil:
-    /// the settings go through the same validation as every event.
-    static func configurationProblem(_ state: TableState) -> String? {
-        let p = ConfigurationPatch(setting: state.configuration, editorHeight: state.layout.editorHeight)
-        do throws(InvalidEvent) {
-            try TimedEvent(.configure(p)).validate()
-            return nil
-        } catch {
-            return "checkpoint holds settings no event could make: \(error)"
-        }
+        return nil
     }
 }
