@@ -54,7 +54,9 @@ let package = Package(
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
         // The on-disk log. Depends on the core, never the other way round.
-        .target(name: "SelectLogStore", dependencies: ["SelectLog"] + zstdDependencies, swiftSettings: checkedLibrarySettings),
+        // A prefetch for writing, which Swift has no spelling of (`AppendQueue`).
+        .target(name: "CPrefetch"),
+        .target(name: "SelectLogStore", dependencies: ["SelectLog", "CPrefetch"] + zstdDependencies, swiftSettings: checkedLibrarySettings),
         // The integration guide's thin UIKit forwarding code (`#if canImport(UIKit)`).
         .target(name: "SelectLogUIKit", dependencies: ["SelectLog", "SelectLogStore"]),
         // The command line.

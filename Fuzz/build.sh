@@ -41,7 +41,7 @@ fi
 if newer "$B/libSelectLogStore.a" Sources/SelectLogStore; then
     echo "fuzz: building SelectLogStore"
     rm -f "$B/libSelectLogStore.a"
-    $SWIFTC $FLAGS -parse-as-library -module-name SelectLogStore -I "$B" -I Sources/CZstd -emit-module \
+    $SWIFTC $FLAGS -parse-as-library -module-name SelectLogStore -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -emit-module \
         -emit-module-path "$B/SelectLogStore.swiftmodule" -emit-library -static -o "$B/libSelectLogStore.a" \
         $(find Sources/SelectLogStore -name '*.swift' | sort)
 fi
@@ -55,7 +55,7 @@ for h in script log; do
         echo "fuzz: linking $OUT"
         rm -f "$OUT"
         # ld.gold warns about ASan's local symbols on every link: noise, left out.
-        $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -L "$B" \
+        $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -L "$B" \
             $SRC -lSelectLogStore -lSelectLog -lzstd -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
         [ -x "$OUT" ] || { echo "fuzz: could not link $OUT" >&2; exit 1; }
     fi

@@ -290,6 +290,7 @@ public final class Recorder: Sendable {
         let weight = Self.weight(of: timed.event)
         // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
         let slot = queue.slot(at: position)
+        queue.prefetch(after: position)
         slot.initialize(to: Appended(event: consume timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
         let changes: TableChanges
         do throws(InvalidEvent) {
