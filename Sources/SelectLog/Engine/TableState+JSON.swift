@@ -1,6 +1,17 @@
 extension TableState {
     /// The state as the JSON object of spec 6, with keys in the spec's order.
+    ///
+    /// `selected` lists every selected row, so the text grows with the selection: 100
+    /// million selected rows make about 1.5 GB of it, and the string is held whole.
+    /// `writeJSON(_:)` hands the same text over in pieces instead.
     public var json: String { json(listingSelection: true) }
+
+    /// The state JSON (`json`), handed to `emit` in pieces of about 64 KiB in order, so
+    /// that a state whose selection lists millions of rows can be written to a file or a
+    /// socket without the whole text in memory.
+    public func writeJSON(_ emit: (String) -> Void) {
+        writeJSON(listingSelection: true, emit)
+    }
 
     /// The state JSON; with `listingSelection` false, `selected` is `[]` whatever is
     /// selected: for callers that read the other fields of states whose selection can
@@ -14,7 +25,7 @@ extension TableState {
     /// The state JSON (`json`), handed to `emit` in pieces of about 64 KiB, so that a
     /// state whose selection lists millions of rows is written without being held
     /// (`replay --json` of 100,000,000 selected rows: 1.5 GB of text).
-    package func writeJSON(listingSelection: Bool = true, _ emit: (String) -> Void) {
+    package func writeJSON(listingSelection: Bool, _ emit: (String) -> Void) {
         var out = "{"
         // Whether a key was written: `out.count` would count every character so far, at
         // every key (67 s for a state of 100,000,000 selected rows).

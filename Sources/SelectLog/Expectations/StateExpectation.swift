@@ -68,7 +68,9 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         withoutActuallyEscaping(hash) { StateExpectation.truth(root, state, $0) }
     }
 
-    /// The expectation's value in `state` (usually a boolean).
+    /// The expectation's value in `state` (usually a boolean). The value of `selected`
+    /// itself is the list of every selected row (about 135 bytes a row while it is held);
+    /// `count(selected)` and `selected contains …` are worked out without listing them.
     public func value(in state: TableState) -> ExpectationValue { StateExpectation.evaluate(root, state).value(in: state) }
 
     /// The fields the expectation reads, as paths (`selected`, `pan.kind`), each once,
@@ -96,7 +98,8 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
     }
 
     /// Each field the expectation reads, with its value in `state`: what a failed check
-    /// prints.
+    /// prints. `selected` is listed whole, however many rows it holds;
+    /// `reads(in:listingAtMost:)` lists the first rows only.
     public func reads(in state: TableState) -> [(path: String, value: ExpectationValue)] {
         fields.map { ($0, StateExpectation.read($0, in: state)) }
     }
