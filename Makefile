@@ -166,7 +166,8 @@ mutation:
 	python3 Tools/mutation/mutate.py --mutants $(MUTANTS) --seed $(SEED)
 
 # libFuzzer harnesses (script decoder + engine + both codecs; log reader on forged
-# files), FUZZ_SECONDS each: make fuzz FUZZ_SECONDS=600. Findings: .build-fuzz/findings/.
+# files; snapshot reader on patched snapshots of real states), FUZZ_SECONDS each:
+# make fuzz FUZZ_SECONDS=600. Findings: .build-fuzz/findings/.
 fuzz: deps
 	$(SWIFT) build --product selectlog
 	Fuzz/build.sh

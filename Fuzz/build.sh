@@ -45,18 +45,21 @@ if newer "$B/libSelectLogStore.a" Sources/SelectLogStore; then
         -emit-module-path "$B/SelectLogStore.swiftmodule" -emit-library -static -o "$B/libSelectLogStore.a" \
         $(find Sources/SelectLogStore -name '*.swift' | sort)
 fi
-for h in script log; do
+# The snapshot harness needs SelectLog alone: linked without the store and zstd.
+for h in script log snapshot; do
+    LIB="$B/libSelectLogStore.a" LIBS="-lSelectLogStore -lSelectLog -lzstd"
     case $h in
         script) SRC="Fuzz/ScriptHarness.swift" ;;
         log) SRC="Fuzz/LogHarness.swift Fuzz/LogForge.swift" ;;
+        snapshot) SRC="Fuzz/SnapshotHarness.swift" LIB="$B/libSelectLog.a" LIBS="-lSelectLog" ;;
     esac
     OUT="$B/fuzz-$h"
-    if [ ! -f "$OUT" ] || [ "$B/libSelectLogStore.a" -nt "$OUT" ] || [ -n "$(find $SRC -newer "$OUT")" ]; then
+    if [ ! -f "$OUT" ] || [ "$LIB" -nt "$OUT" ] || [ -n "$(find $SRC -newer "$OUT")" ]; then
         echo "fuzz: linking $OUT"
         rm -f "$OUT"
         # ld.gold warns about ASan's local symbols on every link: noise, left out.
         $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -L "$B" \
-            $SRC -lSelectLogStore -lSelectLog -lzstd -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
+            $SRC $LIBS -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
         [ -x "$OUT" ] || { echo "fuzz: could not link $OUT" >&2; exit 1; }
     fi
 done

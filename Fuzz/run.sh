@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs each libFuzzer harness for FUZZ_SECONDS (default 60), seeded from Examples/
-# (scripts, and logs recorded from them) and from Fuzz/Seeds/ (past findings).
+# (scripts, and logs recorded from them) and from Fuzz/Seeds/ (past findings, and the
+# snapshot harness's base states).
 # Usage: Fuzz/run.sh [SECONDS]; exits non-zero on the first finding, whose input
 # libFuzzer saves as $FUZZ_BUILD/findings/<harness>-crash-*.
 set -eu
@@ -11,9 +12,10 @@ SELECTLOG=${SELECTLOG:-.build/debug/selectlog}
 # A build without zstd (`SELECTLOG_WITHOUT_ZSTD=1 swift build --scratch-path .build-nozstd`),
 # when there is one: its logs are format 5, their checkpoints range-coded (codec 2).
 SELECTLOG_NOZSTD=${SELECTLOG_NOZSTD:-.build-nozstd/debug/selectlog}
-mkdir -p "$B/corpus-script" "$B/corpus-log" "$B/findings"
+mkdir -p "$B/corpus-script" "$B/corpus-log" "$B/corpus-snapshot" "$B/findings"
 cp Examples/*.jsonl Examples/bugs/*.jsonl Fuzz/Seeds/script/* "$B/corpus-script/" 2>/dev/null || true
 cp Fuzz/Seeds/log/* "$B/corpus-log/" 2>/dev/null || true
+cp Fuzz/Seeds/snapshot/* "$B/corpus-snapshot/" 2>/dev/null || true
 if [ -x "$SELECTLOG" ]; then
     # Each example twice, in the format this build writes: a checkpoint every 4 events, and
     # one every 64 (format 4: windows of many continued batches between checkpoints).
@@ -34,8 +36,8 @@ if [ -x "$SELECTLOG_NOZSTD" ]; then
             --batch-events 2 --checkpoint-interval 16 --durability none >/dev/null 2>&1 || true
     done
 fi
-# FUZZ_HARNESSES: which harnesses to run (default both), e.g. FUZZ_HARNESSES=log.
-for h in ${FUZZ_HARNESSES:-script log}; do
+# FUZZ_HARNESSES: which harnesses to run (default all three), e.g. FUZZ_HARNESSES=log.
+for h in ${FUZZ_HARNESSES:-script log snapshot}; do
     if [ ! -x "$B/fuzz-$h" ] && [ -n "${FUZZ_OPTIONAL:-}" ]; then
         echo "fuzz: no $B/fuzz-$h (this toolchain has no libFuzzer): skipped"
         continue
@@ -45,9 +47,13 @@ for h in ${FUZZ_HARNESSES:-script log}; do
     # loaded shared machine (a 10 s timeout reported a 0.1 s-CPU input as a finding).
     # A log reader allocates by the format's limits (16 MiB payloads), never by a header's
     # claim: any single allocation over 64 MB is a finding.
-    extra=""
+    # A snapshot input is 3 header bytes and at most 32 patches of 4, so longer ones mean
+    # nothing more; its seeds are headers alone, and libFuzzer's default, to let inputs
+    # grow a byte at a time, kept it on one patch for its first minute (-len_control=0).
+    extra="" max_len=65536
     [ "$h" = log ] && extra="-malloc_limit_mb=64"
-    "$B/fuzz-$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 $extra -max_len=65536 \
+    [ "$h" = snapshot ] && extra="-len_control=0" max_len=131
+    "$B/fuzz-$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 $extra -max_len=$max_len \
         -artifact_prefix="$B/findings/$h-" -print_final_stats=1 "$B/corpus-$h" 2>"$B/fuzz-$h.log" \
         || { tail -40 "$B/fuzz-$h.log"; echo "fuzz: $h found a problem; input in $B/findings/"; exit 1; }
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$B/fuzz-$h.log" | sed "s/^/fuzz: $h /"
