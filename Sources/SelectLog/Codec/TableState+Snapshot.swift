@@ -91,6 +91,16 @@ extension TableState {
         return p
     }
 
+    /// Refuses values of a snapshot (`what`) that `event`, which would set them, could not
+    /// give: they pass the same validation as every event.
+    private static func eventCouldGive(_ event: Event, _ what: String, _ r: inout BinaryReader) throws(BinaryError) {
+        do throws(InvalidEvent) {
+            try TimedEvent(event).validate()
+        } catch {
+            throw r.fail("\(what) no event could give: \(error.reason)")
+        }
+    }
+
     /// The most a snapshot's counters (events, undo steps recorded, editor openings) may
     /// say: half of `Int.max`, so that counting on from any of them cannot overflow.
     static let counterLimit = Int.max / 2
@@ -129,11 +139,7 @@ extension TableState {
         let editorHeight = try length(&r)
         // Settings as a `configure` event may give them: a negative auto-scroll rate
         // trapped at the next `tick`, a negative option width at the next swipe.
-        do throws(InvalidEvent) {
-            try TimedEvent(.configure(ConfigurationPatch(setting: c, editorHeight: editorHeight))).validate()
-        } catch {
-            throw r.fail("settings no event could make: \(error.reason)")
-        }
+        try eventCouldGive(.configure(ConfigurationPatch(setting: c, editorHeight: editorHeight)), "settings", &r)
         // Every section takes at least a byte, so a count past the bytes left is damage.
         // Storage is reserved by what the bytes left could hold, never by a count's claim
         // alone (a forged count made a reader allocate hundreds of megabytes up front).
@@ -165,11 +171,7 @@ extension TableState {
             s.layout.openEditor(below: row)
         }
         let width = try r.points(), height = try r.points()
-        do throws(InvalidEvent) {
-            try TimedEvent(.viewport(width: width, height: height)).validate()
-        } catch {
-            throw r.fail("a viewport no event could give: \(error.reason)")
-        }
+        try eventCouldGive(.viewport(width: width, height: height), "a viewport", &r)
         s.viewport = ViewportSize(width: width, height: height)
         s.contentOffset = try r.points(limit: .contentLimit)
         s.editing = try r.bool()
