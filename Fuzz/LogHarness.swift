@@ -31,11 +31,6 @@ public func fuzzLog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-func finding(_ message: String) -> Never {
-    print("FINDING: \(message)")
-    fatalError(message)
-}
-
 func checkLog() {
     // With `replaying`, verify also compares every checkpoint with a replay from the start.
     let intact = (try? LogReader.verify(path: logPath, replaying: true))?.isIntact ?? false

@@ -12,12 +12,6 @@ public func fuzzScript(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Stops the fuzzer with a finding: libFuzzer saves the input that caused it.
-func finding(_ message: String) -> Never {
-    print("FINDING: \(message)")
-    fatalError(message)
-}
-
 func checkScript(_ bytes: [UInt8]) {
     // Split the input where its first byte says, so chunk boundaries are fuzzed too.
     let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)

@@ -16,12 +16,6 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Stops the fuzzer with a finding: libFuzzer saves the input that caused it.
-func finding(_ message: String) -> Never {
-    print("FINDING: \(message)")
-    fatalError(message)
-}
-
 // MARK: The input
 
 /// The input: three header bytes choosing the base state, then patches of its snapshot.

@@ -49,9 +49,9 @@ fi
 for h in script log snapshot; do
     LIB="$B/libSelectLogStore.a" LIBS="-lSelectLogStore -lSelectLog -lzstd"
     case $h in
-        script) SRC="Fuzz/ScriptHarness.swift" ;;
-        log) SRC="Fuzz/LogHarness.swift Fuzz/LogForge.swift" ;;
-        snapshot) SRC="Fuzz/SnapshotHarness.swift" LIB="$B/libSelectLog.a" LIBS="-lSelectLog" ;;
+        script) SRC="Fuzz/ScriptHarness.swift Fuzz/Finding.swift" ;;
+        log) SRC="Fuzz/LogHarness.swift Fuzz/LogForge.swift Fuzz/Finding.swift" ;;
+        snapshot) SRC="Fuzz/SnapshotHarness.swift Fuzz/Finding.swift" LIB="$B/libSelectLog.a" LIBS="-lSelectLog" ;;
     esac
     OUT="$B/fuzz-$h"
     if [ ! -f "$OUT" ] || [ "$LIB" -nt "$OUT" ] || [ -n "$(find $SRC -newer "$OUT")" ]; then
