@@ -168,8 +168,36 @@ struct CheckVerdictTests {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments): \(r.stdout)")
             let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
             #expect(error["kind"] as? String == kind, "\(arguments): \(r.stdout)")
+            // The same keys as every error object, whatever failed.
+            #expect(Set(error.keys) == ["kind", "offset", "event", "message"], "\(arguments): \(r.stdout)")
             #expect(!r.stderr.isEmpty)
         }
         #expect(try CLI.run(["replay", "--json", missing]).stdout.contains("cannot open: No such file or directory"))
+    }
+
+    /// A damaged log's error object gives the damage's byte offset, as `verify --json`
+    /// does, rather than leaving a CI job to parse it out of the message.
+    @Test("replay --json of a damaged log names the damage's offset and event in its error object")
+    func damageOffsetAsJSON() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("d.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "--batch-events", "100", "-o", log]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes[bytes.count / 2] ^= 0x5A
+        try bytes.write(to: URL(fileURLWithPath: log))
+        let verdict = try CLI.run(["verify", "--json", log])
+        let verified = try #require(try JSONSerialization.jsonObject(with: Data(verdict.stdout.utf8)) as? [String: Any], "\(verdict.stdout)")
+        let problem = try #require(verified["problem"] as? [String: Any], "\(verdict.stdout)")
+        let offset = problem["offset"] as? Int
+        let r = try CLI.run(["replay", "--json", "--from-start", log])
+        #expect(r.status == 65, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
+        #expect(error["kind"] as? String == "invalidInput")
+        #expect(offset != nil && error["offset"] as? Int == offset, "\(r.stdout) against verify's \(offset)")
+        // The first event the damaged record holds: after the intact ones.
+        let intact = verified["events"] as? Int
+        #expect(intact != nil && error["event"] as? Int == intact.map { $0 + 1 }, "\(r.stdout) against verify's \(intact) intact events")
     }
 }

@@ -126,18 +126,31 @@ enum CheckOutput {
 
     /// What `replay --json` and `inspect --json` print when FILE could not be read (the
     /// reason is on stderr, before anything went to standard output): `{"file": …,
-    /// "error": {"kind": …, "message": …}}`, the message what stderr said, of kind "io" (exit 74), "usage" (64: an
-    /// expectation that does not parse, `--at` past the end) or "invalidInput" (65:
-    /// damaged, no log or script, an invalid line, a newer format), so that a CI job
-    /// reading the JSON gets an object.
+    /// "error": {"kind", "offset", "event", "message"}}`, the message what stderr said, of
+    /// kind "io" (exit 74), "usage" (64: an expectation that does not parse, `--at` past
+    /// the end) or "invalidInput" (65: damaged, no log or script, an invalid line, a newer
+    /// format), so that a CI job reading the JSON gets an object. The offset and the event
+    /// are those of the log's error on stderr (`ReadFailure.first`), null when it named
+    /// none or the failure was no log's: the same four keys as every error object.
     static func json(failedToRead file: String, exit: ExitCode) -> String {
         var o = ObjectWriter()
         o.string("file", file)
         var e = ObjectWriter()
         e.string("kind", exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "invalidInput")
+        let error = exit == Exit.io ? nil : ReadFailure.first
+        e.raw("offset", error?.offset.map { String($0) } ?? "null")
+        e.raw("event", eventJSON(error))
         e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? Complaints.text ?? "cannot be read")
         o.raw("error", e.text)
         return o.text
+    }
+
+    /// An error's event in JSON: 1-based (as `LogError.description` numbers it, without
+    /// overflow at `Int.max`), null when it names none. An out-of-range error's index is
+    /// the count asked for, not an event.
+    private static func eventJSON(_ error: LogError?) -> String {
+        guard let error, error.code != .outOfRange, let index = error.eventIndex, index >= 0 else { return "null" }
+        return String(UInt(index) + 1)
     }
 
     /// `body`, the reading of `file` before anything is printed; when it fails and `asJSON`,
@@ -190,8 +203,7 @@ enum CheckOutput {
         }
         e.string("kind", given ?? coded)
         e.raw("offset", error.offset.map { String($0) } ?? "null")
-        // An out-of-range error's index is the count asked for, not an event.
-        e.raw("event", error.code == .outOfRange ? "null" : error.eventIndex.map { String($0 + 1) } ?? "null")
+        e.raw("event", eventJSON(error))
         e.string("message", error.message)
         return e.text
     }

@@ -15,6 +15,12 @@ import SelectLogStore
 /// error met at open has already been reported when the command sees it (as an
 /// `ExitCode`, not a `LogError`), so it is never reported twice.
 enum ReadFailure {
+    /// The first error `report` printed (none after a read found the log cut short), for
+    /// the `offset` and `event` of a JSON error object printed after it
+    /// (`CheckOutput.json(failedToRead:exit:)`).
+    // The command runs on one thread: the library's work it waits for calls back on it.
+    nonisolated(unsafe) private(set) static var first: LogError?
+
     /// Prints `error` on stderr, naming the log as the user did (`name`, not the
     /// temporary copy `mapped` that a piped log is read from), then, for damage in the
     /// log's bytes after its file header, the `verify --repair` command that cuts the
@@ -25,10 +31,12 @@ enum ReadFailure {
         if let mapped, error.path == mapped { error.path = name }
         complain("\(error)")
         if LogTruncationGuard.faults > 0 {
+            // The offset and the event were those of bytes that are gone.
             // The bytes read are gone, not damaged: nothing to repair.
             if let note = truncationNote(mapped ?? name, log: name, after: error) { complain(note) }
             return
         }
+        if first == nil { first = error }
         if error.code == .notALog, let hint = notALogHint(mapped ?? name, log: name) { complain(hint) }
         guard isLog, let hint = repairHint(for: error, log: name, piped: mapped.map { $0 != name } ?? false) else { return }
         complain(hint)
