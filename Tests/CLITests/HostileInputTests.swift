@@ -189,6 +189,17 @@ struct HostileInputTests {
         #expect(r.stderr.contains("Examples: is a directory, not a script or a log"), "\(r.stderr)")
     }
 
+    /// The commands that take only a log do not say a script would do.
+    @Test("a directory is a clear error for the commands that take only a log, naming a log", arguments: [
+        ["verify", "Examples"], ["check", "Examples"], ["compact", "Examples", "-o", "/nonexistent/x.slog"],
+        ["upgrade", "Examples", "-o", "/nonexistent/x.slog"], ["compact", "Examples"],
+    ])
+    func directoryForLogCommands(arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("Examples: is a directory, not a log") && !r.stderr.contains("script"), "\(r.stderr)")
+    }
+
     @Test("record refuses to write over its own script, even with --force, and over a log without --force")
     func recordRefusesToOverwrite() throws {
         let dir = try CLI.temporaryDirectory()

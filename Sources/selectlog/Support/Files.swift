@@ -93,8 +93,10 @@ final class InputFile {
         throw Exit.io
     }
 
-    /// Opens `path` (or standard input for `-`); complains and exits 74 when it cannot be read.
-    init(_ path: String) throws {
+    /// Opens `path` (or standard input for `-`); complains and exits 74 when it cannot be
+    /// read. `expecting` names what the command reads, for a directory's error: a
+    /// command that takes only logs does not say a script would do.
+    init(_ path: String, expecting: String = "a script or a log") throws {
         self.path = path
         if path.isEmpty {
             complain("an empty path: name a file, or - for standard input")
@@ -126,7 +128,7 @@ final class InputFile {
         case S_IFCHR, S_IFBLK: kind = .device
         case S_IFDIR:
             if ownsDescriptor { close(fd) }
-            complain("\(path): is a directory, not a script or a log")
+            complain("\(path): is a directory, not \(expecting)")
             throw Exit.io
         default: kind = .other
         }

@@ -227,7 +227,7 @@ enum Input {
     /// Opens a log for reading; a torn tail is reported on stderr, damage exits 65
     /// (reported by `ReadFailure`, like damage that a later read finds).
     static func openLog(_ path: String) throws -> LogReader {
-        try openLog(InputFile(path))
+        try openLog(InputFile(path, expecting: "a log"))
     }
 
     /// Calls `body` with a path where the log at `path` can be mapped: `path` itself for a
@@ -243,7 +243,7 @@ enum Input {
     }
 
     static func withLogPath<T>(_ path: String, _ body: (_ mapped: String, _ realFile: Bool) throws -> T) throws -> T {
-        let file = try InputFile(path)
+        let file = try InputFile(path, expecting: "a log")
         if file.kind == .regular && file.path != "-" { return try body(path, true) }
         if file.kind == .device && file.path != "-" && file.path != "/dev/stdin" && !file.path.hasPrefix("/dev/fd/") {
             complain("\(path): is a device, not a log file")

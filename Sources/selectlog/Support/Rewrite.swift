@@ -109,7 +109,7 @@ struct Rewrite {
             var info = stat()
             if log != "-", stat(log, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
                 // Missing, unreadable or a directory: the input's own error, as every command gives it.
-                _ = try InputFile(log)
+                _ = try InputFile(log, expecting: "a log")
             }
             if logPath == nil, let unresolved {
                 // A file that exists, whose absolute path is longer than the system's
