@@ -268,4 +268,34 @@ struct APIAuditTests {
             #expect(try mode(path) == Int(asked ?? 0o644) & ~mask)
         }
     }
+
+    /// `replay(into:to:)` can check only a state's event count. A state from elsewhere
+    /// with the right count must not trap: the first event the engine rejects against it
+    /// is an error at that event, and the state keeps the events before it, in turn and
+    /// pipelined alike.
+    @Test("replay(into:to:) of a state from another log: no trap, the rejected event named, the events before it applied",
+          arguments: [2, 70_000])
+    func replayIntoAnotherState(ticks: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("r.slog").path
+        var options = Recorder.Options()
+        options.durability = .none
+        let recorder = try Recorder(creating: path, options: options)
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 50)])))
+        for _ in 0..<ticks { try recorder.append(TimedEvent(.tick)) }
+        try recorder.append(TimedEvent(.select(rows: [RowPath(0, 40)])))
+        try recorder.close()
+        let reader = try LogReader(path: path)
+        // Another table of one event: 3 rows, so row 40 is not there.
+        var state = TableState()
+        try state.apply(TimedEvent(.reload(sections: [SectionSpec(rows: 3)])))
+        #expect { try reader.replay(into: &state, to: reader.eventCount) } throws: { error in
+            guard let e = error as? LogError else { return false }
+            return e.code == .damaged && e.eventIndex == ticks + 1
+        }
+        #expect(state.events == ticks + 1)
+        #expect(state.invariantViolations().isEmpty)
+        #expect(state.selection.isEmpty)
+    }
 }

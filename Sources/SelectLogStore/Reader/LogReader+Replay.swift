@@ -42,6 +42,13 @@ extension LogReader {
 
     /// Applies events `state.events..<n` to `state`. `n` past the log's events, or before
     /// the events `state` has seen, is `LogError.Code.outOfRange`, and `state` is as it was.
+    ///
+    /// `state` should be this log's own state after `state.events` events (from
+    /// `state(at:)`, an earlier replay, or an empty `TableState()`): its event count is all
+    /// the reader can check. Another state is not refused, and nothing traps, but the
+    /// engine judges this log's events against it, and one it rejects is reported as the
+    /// log's damage at that event (`.damaged`), with `state` as it was after the events
+    /// before it.
     public func replay(into state: inout TableState, to n: Int) throws(LogError) {
         try reading { () throws(LogError) in
             try checkPosition(n)
