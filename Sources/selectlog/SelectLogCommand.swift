@@ -36,6 +36,7 @@ struct SelectLogCommand: ParsableCommand {
     static func main() {
         StandardStreams.prepare()
         LogTruncationGuard.install()
+        StandardStreams.boundHelpWidth()
         do {
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot(try Input.arguments(Array(CommandLine.arguments.dropFirst())))
@@ -44,7 +45,15 @@ struct SelectLogCommand: ParsableCommand {
             let text = fullMessage(for: error)
             if !text.isEmpty { print(text) }
         } catch {
-            exit(withError: error)
+            // ArgumentParser's messages repeat what was typed (`The value '…' is invalid`,
+            // `Unknown option`, a `ValidationError` naming a value) and print it whole and
+            // raw: clipped and escaped here, a line at a time, as every message of ours is.
+            let text = fullMessage(for: error)
+            if !text.isEmpty {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                FileHandleWriter.writeStderr(lines.map { Quoted.clipValues(in: String($0)).escapingControls }.joined(separator: "\n") + "\n")
+            }
+            exit(withError: exitCode(for: error))
         }
         if LogTruncationGuard.unansweredFaults > 0 {
             complain("a log was truncated by another process while it was read, so the answer above may rest on bytes that are gone; read it again")

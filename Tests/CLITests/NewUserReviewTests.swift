@@ -31,16 +31,24 @@ struct NewUserReviewTests {
         }
     }
 
-    @Test("view and testgen still replace what they wrote before: a page, and a Swift file that begins with #if",
+    /// A page, or a Swift file that begins with `#if`, is not taken for a script (whose
+    /// `#` comments it resembles): one the command did not write is refused as that, and
+    /// `--force` replaces it; what the command wrote before is replaced without it.
+    @Test("view and testgen replace a page or a Swift file that begins with #if with --force, and what they wrote before without it",
           arguments: ["view", "testgen"])
     func ownOutputIsReplaced(command: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let previous = command == "view" ? "<!DOCTYPE html>\n<html></html>\n" : "#if canImport(Testing)\nimport Testing\n#endif\n"
         let output = try CLI.write(previous, to: command == "view" ? "page.html" : "SessionTests.swift", in: dir)
-        let r = try CLI.run(arguments(command, to: output))
+        let refused = try CLI.run(arguments(command, to: output))
+        #expect(refused.status == 64 && refused.stderr.contains("is not an output of this command"), "\(command): \(refused.stderr)")
+        #expect(!refused.stderr.contains("JSON Lines script"), "\(command): \(refused.stderr)")
+        let r = try CLI.run(arguments(command, to: output) + ["--force"])
         #expect(r.status == 0, "\(command): \(r.stderr)")
-        #expect(try String(contentsOfFile: output, encoding: .utf8) != previous)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written != previous)
+        #expect(try CLI.run(arguments(command, to: output)).status == 0, "its own output again")
     }
 
     @Test("check says when only the behaviour fingerprints were compared: a log of this build with no gesture end or checkpoint")

@@ -155,8 +155,9 @@ struct OutputSafetyTests {
             + #"{"type": "viewport", "width": 390, "height": 500}"# + "\n" + #"{"type": "reload", "sections": [{"rows": 40}]}"# + "\n"
         for row in 0..<40 { taps += #"{"type": "select", "rows": [[0, \#(row)]]}"# + "\n" }
         let script = try CLI.write(taps, to: "taps.jsonl", in: dir)
-        // shrink with --force: the previous output is not a script it wrote.
-        let commands = [["view", log], ["shrink", script, "--expect", "count(selected) >= 40", "--force"], ["testgen", Self.script, "--expect", "true"]]
+        // With --force: the previous output is not one the command wrote.
+        let commands = [["view", log, "--force"], ["shrink", script, "--expect", "count(selected) >= 40", "--force"],
+                        ["testgen", Self.script, "--expect", "true", "--force"]]
         for command in commands {
             for output in [out, link] {
                 try Data(previous.utf8).write(to: URL(fileURLWithPath: out))
@@ -199,7 +200,7 @@ struct OutputSafetyTests {
         let out = dir.appendingPathComponent("out.html").path, second = dir.appendingPathComponent("second.html").path
         try Data("old\n".utf8).write(to: URL(fileURLWithPath: out))
         try FileManager.default.linkItem(atPath: out, toPath: second)
-        #expect(try CLI.run(["view", log, "-o", out]).status == 0)
+        #expect(try CLI.run(["view", log, "-o", out, "--force"]).status == 0)
         #expect(try Self.bytes(second) == Self.bytes(out) && Self.bytes(out).count > 1024)
         // -o /dev/stdout with standard output redirected to a file: the page alone in that
         // file, the command's own line on standard error (written after the page, the line

@@ -39,6 +39,11 @@ struct Inspect: ParsableCommand {
     var json = false
 
     func validate() throws {
+        // With --json, in `run()`, so that a mistake ends in the JSON error object.
+        if !json { try checkOptions() }
+    }
+
+    private func checkOptions() throws {
         let views = [events != nil, diff != nil, why != nil, first != nil, history != nil, at != nil && why == nil && history == nil].filter { $0 }.count
         if views > 1 {
             throw ValidationError("choose one of --events, --at, --diff, --why, --history and --first (--at also goes with --why or --history: the moment they look back from)")
@@ -52,6 +57,7 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
+        if json { try CheckOutput.validating(log, checkOptions) }
         // The events a view needs, where it names its end: a script's invalid line after
         // them does not stop it (Session.open).
         // (`--why` and `--history` with `--at N` look back from the state after N events.)

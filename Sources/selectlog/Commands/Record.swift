@@ -105,7 +105,7 @@ struct Record: ParsableCommand {
         let kept = { (events: Int) in
             complain(replacement == nil
                      ? "\(output): kept the \(counted(events, "valid event", "valid events")) before it"
-                     : "\(output): unchanged (--force replaces it only with a whole recording\(events == 0 ? "" : "; the \(counted(events, "valid event", "valid events")) before the bad line were not kept"))")
+                     : "\(output): unchanged (--force replaces it only with a whole recording\(events == 0 ? "" : "; the \(counted(events, "valid event", "valid events")) before the bad line \(events == 1 ? "was" : "were") not kept"))")
         }
         var failure: String?
         do {

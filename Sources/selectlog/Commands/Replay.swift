@@ -30,10 +30,16 @@ struct Replay: ParsableCommand {
     var expect: String?
 
     func validate() throws {
+        // With --json, in `run()`, so that a mistake ends in the JSON error object.
+        if !json { try checkOptions() }
+    }
+
+    private func checkOptions() throws {
         if let at, at < 0 { throw ValidationError("--at takes a number of events, 0 or more") }
     }
 
     func run() throws {
+        if json { try CheckOutput.validating(file, checkOptions) }
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
         let (expectation, state) = try CheckOutput.reading(file, asJSON: json) {
             (try expect.map { try Replay.parse($0) }, try Input.state(of: file, at: at, fromStart: fromStart))

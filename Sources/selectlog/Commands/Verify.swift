@@ -69,6 +69,13 @@ struct Verify: ParsableCommand {
             complain("\(log): --repair needs a regular file, not a pipe; save the log to a file first")
             throw Exit.usage
         }
+        // The cut bytes are saved beside the name given: for /dev/stdin, /dev/fd/N or
+        // /proc/self/fd/N (a log redirected in) that is /dev or /proc, where root could
+        // write them. As for an in-place `compact` or `upgrade`, such names are streams.
+        if repair && (log.hasPrefix("/dev/") || log.hasPrefix("/proc/")) {
+            complain("\(log): --repair needs the log's own path, not a name under /dev or /proc (the cut bytes are saved beside the log)")
+            throw Exit.usage
+        }
         let report: VerifyReport
         do {
             report = try LogReader.verify(path: mapped, replaying: deep)

@@ -21,6 +21,9 @@ struct View: ParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
+    @Flag(help: "Replace the file at -o even when view did not write it (notes, a page of your own); never a selectlog log, a script nor the input.")
+    var force = false
+
     @Option(help: "The window's first state: after this many events (--from 6: the state after event 6, so the page lists events 7 on; export --from 6 starts at event 6).")
     var from: Int?
 
@@ -40,7 +43,8 @@ struct View: ParsableCommand {
     func run() throws {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
-        try checkOutput(output, input: file, replacingScript: false)
+        try checkOutput(output, input: file, replacingScript: false, ownOutput: force ? nil : ViewerPage.opening,
+                        ownOutputShown: "are HTML pages titled \"selectlog view — …\"")
         let source = try ViewerSource.open(file, from: from, to: to, at: at)
         let window: ViewerWindow
         do throws(ViewerWindow.Problem) {

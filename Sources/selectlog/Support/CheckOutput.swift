@@ -153,6 +153,21 @@ enum CheckOutput {
         return String(UInt(index) + 1)
     }
 
+    /// Runs a command's checks of its options, which `validate()` leaves to `run()` with
+    /// `--json`: ArgumentParser prints a mistake found in `validate()` with the usage and
+    /// nothing on standard output, where a CI job reading the JSON needs an object. A
+    /// mistake here is said on stderr and ends in `json(failedToRead:exit:)` (kind
+    /// "usage", exit 64), as a mistake found later does.
+    static func validating(_ file: String, _ check: () throws -> Void) throws {
+        do {
+            try check()
+        } catch let error as ValidationError {
+            complain(error.message)
+            print(json(failedToRead: file, exit: Exit.usage))
+            throw Exit.usage
+        }
+    }
+
     /// `body`, the reading of `file` before anything is printed; when it fails and `asJSON`,
     /// `json(failedToRead:exit:)` goes to standard output first.
     static func reading<T>(_ file: String, asJSON: Bool, _ body: () throws -> T) throws -> T {

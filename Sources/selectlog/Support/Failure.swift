@@ -16,11 +16,15 @@ func alreadyExists(_ path: String) -> ExitCode {
     return Exit.usage
 }
 
-/// Prints `message` on stderr, prefixed with the program name; any value it quotes
-/// (and any long word) is clipped to 80 characters, since inputs choose them.
+/// Prints `message` on stderr, prefixed with the program name, as one line: any value it
+/// quotes (and any long word) is clipped to 80 characters, since inputs choose them, and
+/// every scalar a terminal could act on, a line break too, is written as `\u{1B}`
+/// (`escapingControls`). Values a message quotes are escaped where they are put in
+/// (`Quoted.value`), but a path is not quoted, and a file name may hold an escape
+/// sequence or a newline (`selectlog: forged` on a line of its own) like any other byte.
 func complain(_ message: String) {
     var stderr = StandardError()
-    let clipped = Quoted.clipValues(in: message)
+    let clipped = Quoted.clipValues(in: message).escapingControls
     Complaints.note(clipped)
     print("selectlog: \(clipped)", to: &stderr)
 }

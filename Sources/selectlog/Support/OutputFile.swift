@@ -80,11 +80,13 @@ func writeFile(_ path: String, replacing: Bool = true, replacingLog: Bool = fals
 /// replaced only when it begins with these bytes, as every output of the command does, or
 /// is empty; any other (a bundled example, a script of the user's) is refused (exit 64),
 /// naming `--force`: a mistyped `-o` must not lose a file the command did not write.
+/// `ownOutputShown` says how those begin in the message, when the bytes themselves
+/// (several lines of HTML) would not read well there.
 ///
 /// An empty `input` path, a usage error, is said first (exit 64), as it would be without
 /// this check.
 func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, replacingScript: Bool = true,
-                 ownOutput: String? = nil) throws {
+                 ownOutput: String? = nil, ownOutputShown: String? = nil) throws {
     if let input, input.isEmpty { _ = try InputFile(input) }
     guard path != "-", !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), standardStream(named: path) == nil else { return }
     var info = stat()
@@ -103,7 +105,8 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
         }
         if let ownOutput, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
            (try? readPrefix(path, count: ownOutput.utf8.count)) != Array(ownOutput.utf8) {
-            complain("\(path): exists and is not an output of this command (those begin with \"\(ownOutput)\"); choose another output, or add --force to replace it")
+            let shown = ownOutputShown ?? "begin with \"\(ownOutput)\""
+            complain("\(path): exists and is not an output of this command (those \(shown)); choose another output, or add --force to replace it")
             throw Exit.usage
         }
         return

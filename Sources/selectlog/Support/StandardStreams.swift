@@ -27,6 +27,22 @@ enum StandardStreams {
         TemporaryFiles.installHandlers()
     }
 
+    /// Keeps the width ArgumentParser wraps help to within what its wrapping takes. It
+    /// wraps an option's help at the width less a 26-column label: at 26 columns or fewer
+    /// a debug build traps (an `assertionFailure`) and a release build drops the help
+    /// text, and `COLUMNS=-9223372036854775808` overflows the subtraction (a trap in
+    /// every build). It reads `COLUMNS`, else the terminal's width: one outside
+    /// 40...1000 is set in `COLUMNS` to the nearer end, which ArgumentParser then reads.
+    static func boundHelpWidth() {
+        var width = getenv("COLUMNS").flatMap { Int(String(cString: $0)) }
+        if width == nil {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { width = Int(size.ws_col) }
+        }
+        guard let width, !(40...1000).contains(width) else { return }
+        setenv("COLUMNS", String(min(max(width, 40), 1000)), 1)
+    }
+
     /// Fails the command (exit 74) when its output did not all reach standard output
     /// (`> /dev/full`, a full disk, a file size limit, a pipe closed early with SIGPIPE
     /// ignored), which would otherwise end in 0 with the output cut short.

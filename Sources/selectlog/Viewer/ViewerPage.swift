@@ -17,15 +17,15 @@ enum ViewerPage {
         return bytes
     }
 
+    /// How every page begins, up to its title's text: a file at `view -o` that begins so
+    /// is an earlier page, which `view` replaces without `--force`.
+    static let opening = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>selectlog view \u{2014} "
+
     /// The markup before the data.
     private static func head(title: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>selectlog view — \(escape(title))</title>
+        opening + """
+        \(escape(title))</title>
         <style>
         \(style)
         </style>
