@@ -133,7 +133,7 @@ public final class Recorder: Sendable {
         let queue = AppendQueue(capacity: options.queueCapacity)
         self.queue = queue
         self.guarded = EngineLock(CallerState(engine: engine, checkpointInterval: options.checkpointInterval,
-                                              queueCapacity: queue.capacity))
+                                              queueCapacity: queue.capacity, publishEvery: options.batchEvents))
         self.writer = LockedBox(WriterState(events: engine.events))
         let compresses = Zstd.isAvailable && !options.storesUncompressed
         self.output = RecorderFile(file: file, compressor: compresses ? ZstdCompressor(level: options.compressionLevel) : nil)
@@ -242,19 +242,59 @@ public final class Recorder: Sendable {
     /// checkpoint offer, every `batchEvents` events) and when the queue is full. It holds
     /// the engine lock with `lock()`/`unlock()` rather than in a closure, so that the
     /// changes are not passed back through the closure.
+    ///
+    /// What most appends do is here and nothing else: one comparison before the slot is
+    /// written (`CallerState.checkAt`) and one test after `apply`; the rest is in
+    /// `makeRoom(_:)` and `publish(_:slot:position:endsGesture:weight:)`, out of line, so
+    /// that the common path reads no options, keeps no counter and spills little.
     @inline(__always)
     private func append(_ given: consuming TimedEvent, stamp: Bool) throws(LogError) -> TableChanges {
-        let interval = options.checkpointInterval, wakeAt = max(1, options.batchEvents)
+        // Weighed before the lock (the stamp changes only the time) and before it goes into
+        // its slot: read back from the slot after `apply`, the event's tag waited for the
+        // slot's stores (a line the writer thread last held) to complete, about 4% of an
+        // append (perf).
+        var timed = given
+        let weight = Self.weight(of: timed.event)
         let s = guarded.lock()
-        // The event's slot: the queue position is the event count. The queue is full only
-        // when the writer is `queueCapacity` events behind; then wait for it.
-        var position: Int
+        // The event's slot: the queue position is the event count.
+        var position = s.pointee.engine.events
+        if position >= s.pointee.checkAt { position = try makeRoom(s) }
+        let before = s.pointee.engine.t
+        if stamp { timed.t = stampTime(after: before) }
+        // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
+        let slot = queue.slot(at: position)
+        queue.prefetch(after: position)
+        slot.initialize(to: Appended(event: consume timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
+        let changes: TableChanges
+        do throws(InvalidEvent) {
+            changes = try Self.apply(&slot.pointee, to: &s.pointee)
+        } catch {
+            slot.deinitialize(count: 1)
+            guarded.unlock()
+            throw LogError(.invalidEvent, error.description, path: path, eventIndex: position, invalidEvent: error)
+        }
+        // `publishAt` is at most `nextOffer`, so this also catches a checkpoint offer.
+        if changes.endsGesture || weight != nil || s.pointee.engine.events >= s.pointee.publishAt {
+            publish(s, slot: slot, position: position, endsGesture: changes.endsGesture, weight: weight)
+        } else {
+            guarded.unlock()
+        }
+        return changes
+    }
+
+    /// Before an append at `s.pointee.engine.events` reaches `CallerState.checkAt`: throws
+    /// (the engine lock released) after `close()` or a failure; waits, without the engine
+    /// lock, while the queue is full (the writer `queueCapacity` events behind) or while
+    /// `pendingStates` offered states wait for the writer and this event may offer
+    /// another; returns the position of the event's slot, the engine lock held.
+    @inline(never)
+    private func makeRoom(_ s: UnsafeMutablePointer<CallerState>) throws(LogError) -> Int {
         while true {
             guard !s.pointee.closed, !s.pointee.failed else {
                 guarded.unlock()
                 throw closedError()
             }
-            position = s.pointee.engine.events
+            let position = s.pointee.engine.events
             if position >= s.pointee.freeEnd {
                 let capacity = queue.capacity
                 s.pointee.freeEnd = writer.withLockedValue { $0.taken } + capacity
@@ -279,28 +319,17 @@ public final class Recorder: Sendable {
                     continue
                 }
             }
-            break
+            return position
         }
-        var timed = given
-        let before = s.pointee.engine.t
-        if stamp { timed.t = stampTime(after: before) }
-        // Weighed before it goes into its slot: read back from the slot after `apply`, the
-        // event's tag waited for the slot's stores (a line the writer thread last held)
-        // to complete, about 4% of an append (perf).
-        let weight = Self.weight(of: timed.event)
-        // Into its slot first (see `AppendQueue.slot(at:)`); taken back out if invalid.
-        let slot = queue.slot(at: position)
-        queue.prefetch(after: position)
-        slot.initialize(to: Appended(event: consume timed, before: before, gestureFingerprint: nil, offersCheckpoint: false))
-        let changes: TableChanges
-        do throws(InvalidEvent) {
-            changes = try Self.apply(&slot.pointee, to: &s.pointee)
-        } catch {
-            slot.deinitialize(count: 1)
-            guarded.unlock()
-            throw LogError(.invalidEvent, error.description, path: path, eventIndex: position, invalidEvent: error)
-        }
-        let endsGesture = changes.endsGesture
+    }
+
+    /// After an append whose event ended a gesture, carries lists or strings, or reached
+    /// `CallerState.publishAt`: notes the gesture fingerprint and the event's weight,
+    /// offers a checkpoint, publishes to the writer thread, then releases the engine lock
+    /// (the caller's, held on entry) and waits for the writer when the queue is too heavy.
+    @inline(never)
+    private func publish(_ s: UnsafeMutablePointer<CallerState>, slot: UnsafeMutablePointer<Appended>, position: Int,
+                         endsGesture: Bool, weight: Int?) {
         if endsGesture { slot.pointee.gestureFingerprint = Self.gestureFingerprint(&s.pointee) }
         // An event of lists or strings counts its bytes; when those of the events the writer
         // has not taken reach `queueWeight` (asked only then), this append waits (below).
@@ -314,21 +343,21 @@ public final class Recorder: Sendable {
         }
         // `LogAssembler.offersCheckpoint(after:interval:)`, without a division per event:
         // the count grows by one an event, so it reaches each multiple of the interval.
-        let offers = s.pointee.engine.events >= s.pointee.nextOffer
-        s.pointee.sinceWake &+= 1
+        let events = s.pointee.engine.events
+        let offers = events >= s.pointee.nextOffer
         // The writer takes the published events at a gesture end, a checkpoint offer and
-        // every `wakeAt` events. The wake-up (a system call) is made only when it sleeps,
+        // every `batchEvents` events. The wake-up (a system call) is made only when it sleeps,
         // and not after a busy round, when it wakes itself within a millisecond.
         var wakesWriter = false
-        if endsGesture || offers || drains || s.pointee.sinceWake >= wakeAt {
-            s.pointee.sinceWake = 0
+        if endsGesture || offers || drains || events >= s.pointee.publishAt {
             var offered: TableState?
             if offers {
                 slot.pointee.offersCheckpoint = true
                 offered = s.pointee.engine
                 s.pointee.offersMade += 1
-                s.pointee.nextOffer = LogAssembler.nextOffer(after: s.pointee.engine.events, interval: interval)
+                s.pointee.nextOffer = LogAssembler.nextOffer(after: events, interval: options.checkpointInterval)
             }
+            s.pointee.publishAt = min(s.pointee.nextOffer, events &+ s.pointee.publishEvery)
             let published = position + 1
             wakesWriter = writer.withLockedValue { w in
                 w.published = max(w.published, published)
@@ -342,7 +371,6 @@ public final class Recorder: Sendable {
         // in between, so one seen above already waits.
         if wakesWriter { writer.wakeUnlocked() }
         if drains { waitForWriter(publishing: position + 1) { $0.taken > position } }
-        return changes
     }
 
     /// Applies the event in `item` (in its queue slot) to the engine: both borrowed through
