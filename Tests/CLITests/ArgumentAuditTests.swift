@@ -146,6 +146,23 @@ struct ArgumentAuditTests {
         }
     }
 
+    /// `upgrade /dev/stdin -o LOG < LOG` is a rewrite in place through a stream: refused,
+    /// but the message said to pass -o, which was given.
+    @Test("compact and upgrade of /dev/stdin with -o naming the same log say it is the input, and how to rewrite it in place",
+          arguments: [("upgrade", ["--force"]), ("compact", [])])
+    func outputIsRedirectedInput(command: String, extra: [String]) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("q.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        let r = try run([command, "/dev/stdin", "-o", log] + extra, stdinFile: log)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("\(log): is the input /dev/stdin itself") && r.stderr.contains("`selectlog \(command) \(log)`")
+                && !r.stderr.contains("pass -o"), "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == bytes)
+    }
+
     @Test("record's note on a bad line counts one valid event in the singular")
     func oneValidEventNotKept() throws {
         let dir = try CLI.temporaryDirectory()

@@ -118,7 +118,14 @@ struct Rewrite {
                 throw Exit.io
             }
             guard let logPath, !log.hasPrefix("/dev/"), !log.hasPrefix("/proc/"), isRegularFile(logPath) else {
-                complain("\(log): cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT")
+                if let output, isRegularFile(logPath ?? "") {
+                    // `-o` names the very file the input is redirected from (`/dev/stdin < LOG`).
+                    let command = ["compact": "compact", "upgrading": "upgrade"][suffix]
+                    let inPlace = command.map { " (`selectlog \($0) \(output.shellWord)`)" } ?? ""
+                    complain("\(output): is the input \(log) itself; to rewrite it in place, name it as the input\(inPlace), or choose another output")
+                } else {
+                    complain("\(log): cannot be replaced in place (standard input, a pipe or a device); pass -o OUTPUT")
+                }
                 throw Exit.usage
             }
             return Rewrite(shown: log, path: logPath, partial: FileIO.sibling(of: logPath, suffix: temporarySuffix(suffix)), inPlace: true, replaces: true)
