@@ -31,8 +31,8 @@ enum ReadFailure {
         if let mapped, error.path == mapped { error.path = name }
         complain("\(error)")
         if LogTruncationGuard.faults > 0 {
-            // The offset and the event were those of bytes that are gone.
-            // The bytes read are gone, not damaged: nothing to repair.
+            // The bytes read are gone, not damaged: nothing to repair, and no offset or
+            // event for a JSON error object (`first`).
             if let note = truncationNote(mapped ?? name, log: name, after: error) { complain(note) }
             return
         }
