@@ -3,8 +3,9 @@ SWIFT ?= swift
 EXAMPLE ?= Examples/strip-pan-autoscroll.jsonl
 N ?= 1000
 FUZZ_SECONDS ?= 60
+STRESS_SECONDS ?= 600
 
-.PHONY: deps build demo test test-build nozstd-build fuzz-smoke-build test-nozstd nozstd-roundtrip tsan bench crash-test fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
+.PHONY: deps build demo test test-build nozstd-build fuzz-smoke-build test-nozstd nozstd-roundtrip tsan bench crash-test stress fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
 
 # libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
 # Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
@@ -140,6 +141,12 @@ cost-audit: deps
 crash-test: deps
 	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
 	CRASH_KILLS=$(N) $(TEST_BUILD) test --skip-build $(TEST_FLAGS) --filter CrashTests
+
+# The recorder from several threads with tiny options, seed after seed, for longer:
+# make stress STRESS_SECONDS=1800 (make test: about 6 s).
+stress: deps
+	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+	SELECTLOG_STRESS_SECONDS=$(STRESS_SECONDS) $(TEST_BUILD) test --skip-build $(TEST_FLAGS) --filter RecorderStressTests
 
 # The log format read by a second implementation written from docs/LOG-FORMAT.md alone
 # (Tools/independent-reader), compared with `selectlog export` on the logs check.sh makes (part of make test).
