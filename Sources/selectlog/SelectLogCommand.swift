@@ -45,14 +45,8 @@ struct SelectLogCommand: ParsableCommand {
             let text = fullMessage(for: error)
             if !text.isEmpty { print(text) }
         } catch {
-            // ArgumentParser's messages repeat what was typed (`The value '…' is invalid`,
-            // `Unknown option`, a `ValidationError` naming a value) and print it whole and
-            // raw: clipped and escaped here, a line at a time, as every message of ours is.
-            let text = fullMessage(for: error)
-            if !text.isEmpty {
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                FileHandleWriter.writeStderr(lines.map { Quoted.clipValues(in: String($0)).escapingControls }.joined(separator: "\n") + "\n")
-            }
+            let text = shownSafely(fullMessage(for: error))
+            if !text.isEmpty { FileHandleWriter.writeStderr(text + "\n") }
             exit(withError: exitCode(for: error))
         }
         if LogTruncationGuard.unansweredFaults > 0 {
@@ -60,6 +54,29 @@ struct SelectLogCommand: ParsableCommand {
             exit(withError: Exit.invalidInput)
         }
         StandardStreams.finish()
+    }
+
+    /// `message`, ArgumentParser's text for a command line it refused, as every message of
+    /// ours is shown: each value clipped (`Quoted.clipValues`) and every scalar a terminal
+    /// could act on escaped. Its messages repeat what was typed (`The value '…' is invalid`,
+    /// `Unknown option '…'`) inside lines of their own making (the usage after the error),
+    /// so the typed newlines cannot be told from its own. When an argument holds such a
+    /// scalar, the message is made again from the arguments escaped
+    /// (`String.escapingControls`), which fail to parse the same way; should they not, the
+    /// whole message is shown as one line.
+    private static func shownSafely(_ message: String) -> String {
+        var text = message
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains(where: { $0.unicodeScalars.contains(where: \.isUnsafeToShow) }) {
+            do {
+                _ = try parseAsRoot(try Input.arguments(arguments.map(\.escapingControls)))
+                return Quoted.clipValues(in: message).escapingControls
+            } catch {
+                text = fullMessage(for: error)
+            }
+        }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Quoted.clipValues(in: String($0)).escapingControls }.joined(separator: "\n")
     }
 
     /// A first argument that names no command (`selectlog replya s.slog`) is said to be one,

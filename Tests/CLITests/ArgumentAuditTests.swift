@@ -81,9 +81,17 @@ struct ArgumentAuditTests {
             #expect(r.stderr.contains("\\u{1B}"), "\(arguments.map { $0.prefix(40) }): \(r.stderr.prefix(300))")
             #expect(r.stderr.utf8.count < 3_000, "\(arguments.map { $0.prefix(40) }): \(r.stderr.utf8.count) bytes")
         }
-        // A path's newline cannot start a line of its own.
-        let path = try run(["replay", "/nonexistent/a\nselectlog: forged.slog"])
-        #expect(!path.stderr.split(separator: "\n").contains { $0.hasPrefix("selectlog: forged") }, "\(path.stderr)")
+        // A typed newline cannot start a line of its own: in a path (our message), an
+        // option's value and an unknown option (ArgumentParser's), a row (our ValidationError).
+        for arguments in [["replay", "/nonexistent/a\nselectlog: forged.slog"],
+                          ["replay", "Examples/editor-row.jsonl", "--at", "1\nselectlog: forged"],
+                          ["replay", "Examples/editor-row.jsonl", "--x\nselectlog: forged"],
+                          ["inspect", "Examples/editor-row.jsonl", "--why", "x\nselectlog: forged"],
+                          ["inspect", "Examples/editor-row.jsonl", "--events", "1..\nselectlog: forged"]] {
+            let r = try run(arguments)
+            #expect(r.status == 64 || r.status == 74, "\(arguments): \(r.status)")
+            #expect(!r.stderr.split(separator: "\n").contains { $0.hasPrefix("selectlog: forged") }, "\(arguments): \(r.stderr)")
+        }
     }
 
     /// The README: any view that fails (exit 64, 65, 74) prints the error object. The

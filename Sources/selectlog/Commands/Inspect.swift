@@ -138,7 +138,7 @@ struct Inspect: ParsableCommand {
             let fields = option == "--why" ? ", or one of \(Inspect.whyFields.sorted().joined(separator: ", "))" : ""
             let close = option == "--why" ? NameSuggestion.closest(to: text, among: Inspect.whyFields) : nil
             let hint = close.map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw ValidationError("\(option) takes a row as S,R, S:R or [S, R] (section and row, 0 or more)\(fields); not \"\(text)\"\(hint)")
+            throw ValidationError("\(option) takes a row as S,R, S:R or [S, R] (section and row, 0 or more)\(fields); not \(Quoted.value(text))\(hint)")
         }
         return RowPath(section, row)
     }
@@ -161,9 +161,9 @@ struct InspectRange {
         guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]) else {
             // Digits that overflow are a number too large, not a malformed range.
             let digits = parts.count == 2 && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
-            throw ValidationError("\(usage), not \"\(text)\"\(digits ? " (a number past \(Int.max))" : "")")
+            throw ValidationError("\(usage), not \(Quoted.value(text))\(digits ? " (a number past \(Int.max))" : "")")
         }
-        guard (a ?? 0) <= (b ?? Int.max) else { throw ValidationError("\(usage), not \"\(text)\"") }
+        guard (a ?? 0) <= (b ?? Int.max) else { throw ValidationError("\(usage), not \(Quoted.value(text))") }
         return (a, b)
     }
 
