@@ -49,7 +49,7 @@ struct ArgumentAuditTests {
         bytes.append(contentsOf: [1, 2, 3, 4, 5])   // a torn tail, which a repair would cut
         try bytes.write(to: URL(fileURLWithPath: log))
         let before = try FileManager.default.contentsOfDirectory(atPath: "/dev").filter { $0.contains(".cut-") }
-        for name in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+        for name in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "//dev/stdin", "/./dev/stdin", "/dev/../dev/stdin"] {
             let r = try run(["verify", "--repair", name], stdinFile: log)
             #expect(r.status == 64, "\(name): \(r.stderr)")
             #expect(r.stderr.contains("--repair needs the log's own path"), "\(name): \(r.stderr)")
@@ -60,6 +60,30 @@ struct ArgumentAuditTests {
         #expect(after == before, "cut bytes saved in /dev: \(after)")
         // The log's own path is repaired as before.
         #expect(try run(["verify", "--repair", log]).status == 0)
+    }
+
+    /// A directory of its own under /dev (a tmpfs) holds files, not streams: a log there
+    /// is repaired, compacted in place and upgraded as any other.
+    @Test("a log in /dev/shm is repaired and rewritten in place as any other")
+    func logInDevShm() throws {
+        guard access("/dev/shm", W_OK) == 0 else { return }
+        let log = "/dev/shm/selectlog-tests-\(UUID().uuidString).slog"
+        defer {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [] where name.hasPrefix(String(log.dropFirst(9))) {
+                unlink("/dev/shm/" + name)
+            }
+        }
+        #expect(try CLI.run(["synthesize", "--events", "2000", "-o", log]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes.append(contentsOf: [1, 2, 3, 4, 5])
+        try bytes.write(to: URL(fileURLWithPath: log))
+        let repaired = try run(["verify", "--repair", log])
+        #expect(repaired.status == 0 && repaired.stdout.contains("saved 5 cut bytes in \(log).cut-"), "\(repaired.stdout) \(repaired.stderr)")
+        for command in [["compact", log], ["upgrade", log]] {
+            let r = try run(command)
+            #expect(r.status == 0, "\(command): \(r.stderr)")
+        }
+        #expect(try run(["verify", log]).status == 0)
     }
 
     /// Controls in what was typed reached the terminal raw: a command name, an option's

@@ -71,9 +71,9 @@ struct Verify: ParsableCommand {
         }
         // The cut bytes are saved beside the name given: for /dev/stdin, /dev/fd/N or
         // /proc/self/fd/N (a log redirected in) that is /dev or /proc, where root could
-        // write them. As for an in-place `compact` or `upgrade`, such names are streams.
-        if repair && (log.hasPrefix("/dev/") || log.hasPrefix("/proc/")) {
-            complain("\(log): --repair needs the log's own path, not a name under /dev or /proc (the cut bytes are saved beside the log)")
+        // write them (`namesAStream`; a log in /dev/shm is repaired as any other).
+        if repair && namesAStream(log) {
+            complain("\(log): --repair needs the log's own path, not a name of a stream in /dev or /proc (the cut bytes are saved beside the log)")
             throw Exit.usage
         }
         let report: VerifyReport

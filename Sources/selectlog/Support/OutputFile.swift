@@ -88,7 +88,7 @@ func writeFile(_ path: String, replacing: Bool = true, replacingLog: Bool = fals
 func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, replacingScript: Bool = true,
                  ownOutput: String? = nil, ownOutputShown: String? = nil) throws {
     if let input, input.isEmpty { _ = try InputFile(input) }
-    guard path != "-", !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/"), standardStream(named: path) == nil else { return }
+    guard path != "-", !namesAStream(path), standardStream(named: path) == nil else { return }
     var info = stat()
     if stat(path, &info) == 0 {
         if info.st_mode & S_IFMT == S_IFDIR {
@@ -246,7 +246,7 @@ func refuseStandardOutputForLog(_ output: String?) throws {
 /// `replacing`) the regular file it names through its links, when only its bytes would
 /// change; nil when it is written in place.
 private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, replaces: Bool)? {
-    guard !path.hasPrefix("/dev/"), !path.hasPrefix("/proc/") else { return nil }
+    guard !namesAStream(path) else { return nil }
     var info = stat()
     if stat(path, &info) != 0 {
         // Nothing there: made whole. A dangling link is written through (or, creating
@@ -270,6 +270,21 @@ func replacesOnlyBytes(_ info: stat, at path: String) -> Bool {
 
 /// The directory `path` names an entry of: what precedes its last slash (`/` for a path
 /// at the root), or `.` for a bare name.
+/// Whether `path` names a stream or a device of the system rather than a file of its own:
+/// a name in `/dev` itself or `/dev/fd` (`/dev/stdin`, `/dev/fd/0`, `/dev/null`), or in
+/// `/proc` (`/proc/self/fd/0`), however spelled (`//dev/stdin`, `../../dev/stdin`): the
+/// directory is resolved, and the name judged by where it is. A file in a directory of
+/// its own under `/dev` (`/dev/shm`, a tmpfs) is a file: it is rewritten, repaired and
+/// replaced whole like any other. Such a name read as a file is one redirected in
+/// (`/dev/stdin < LOG`), whose neighbours (a repair's cut bytes, a rewrite's temporary
+/// copy) would go into `/dev`.
+func namesAStream(_ path: String) -> Bool {
+    guard let real = realpath(parentDirectory(of: path), nil) else { return false }
+    defer { free(real) }
+    let directory = String(cString: real)
+    return directory == "/dev" || directory == "/dev/fd" || directory == "/proc" || directory.hasPrefix("/proc/")
+}
+
 func parentDirectory(of path: String) -> String {
     let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
     return slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."

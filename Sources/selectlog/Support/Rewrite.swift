@@ -117,7 +117,7 @@ struct Rewrite {
                 complain("\(log): cannot resolve its absolute path (\(unresolved)), so it cannot be replaced in place; pass -o OUTPUT")
                 throw Exit.io
             }
-            guard let logPath, !log.hasPrefix("/dev/"), !log.hasPrefix("/proc/"), isRegularFile(logPath) else {
+            guard let logPath, !namesAStream(log), isRegularFile(logPath) else {
                 if let output, isRegularFile(logPath ?? "") {
                     // `-o` names the very file the input is redirected from (`/dev/stdin < LOG`).
                     let command = ["compact": "compact", "upgrading": "upgrade"][suffix]
