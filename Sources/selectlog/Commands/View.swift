@@ -21,7 +21,7 @@ struct View: ParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
 
-    @Flag(help: "Replace the file at -o even when view did not write it (notes, a page of your own); never a selectlog log, a script nor the input.")
+    @Flag(help: "Replace the file at -o even when view did not write it (notes, a page of your own); never a selectlog log, a script or the input.")
     var force = false
 
     @Option(help: "The window's first state: after this many events (--from 6: the state after event 6, so the page lists events 7 on; export --from 6 starts at event 6).")

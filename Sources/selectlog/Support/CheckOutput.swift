@@ -128,7 +128,7 @@ enum CheckOutput {
     /// reason is on stderr, before anything went to standard output): `{"file": …,
     /// "error": {"kind", "offset", "event", "message"}}`, the message what stderr said, of
     /// kind "io" (exit 74), "usage" (64: an expectation that does not parse, `--at` past
-    /// the end) or "invalidInput" (65: damaged, no log or script, an invalid line, a newer
+    /// the end, a mistake in an option's value, `validating`) or "invalidInput" (65: damaged, no log or script, an invalid line, a newer
     /// format), so that a CI job reading the JSON gets an object. The offset and the event
     /// are those of the log's error on stderr (`ReadFailure.first`), null when it named
     /// none or the failure was no log's: the same four keys as every error object.
