@@ -268,8 +268,6 @@ func replacesOnlyBytes(_ info: stat, at path: String) -> Bool {
         && (geteuid() == 0 || info.st_uid == geteuid())
 }
 
-/// The directory `path` names an entry of: what precedes its last slash (`/` for a path
-/// at the root), or `.` for a bare name.
 /// Whether `path` names a stream or a device of the system rather than a file of its own:
 /// a name in `/dev` itself or `/dev/fd` (`/dev/stdin`, `/dev/fd/0`, `/dev/null`), or in
 /// `/proc` (`/proc/self/fd/0`), however spelled (`//dev/stdin`, `../../dev/stdin`): the
@@ -285,6 +283,8 @@ func namesAStream(_ path: String) -> Bool {
     return directory == "/dev" || directory == "/dev/fd" || directory == "/proc" || directory.hasPrefix("/proc/")
 }
 
+/// The directory `path` names an entry of: what precedes its last slash (`/` for a path
+/// at the root), or `.` for a bare name.
 func parentDirectory(of path: String) -> String {
     let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
     return slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
