@@ -38,7 +38,7 @@ struct Compact: ParsableCommand {
         // Where the new log goes, settled before LOG is read (standard input is refused
         // in place before it is copied). Another log at -o is replaced only with --force,
         // as `upgrade`, `record` and `synthesize` replace a log.
-        let target = try Rewrite.target(log: log, output: output, suffix: "compact")
+        let target = try Rewrite.target(log: log, output: output, suffix: "compact", command: "compact")
         if !target.inPlace, target.replaces, !force {
             throw alreadyExists(target.shown)
         }

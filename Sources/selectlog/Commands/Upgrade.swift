@@ -31,7 +31,7 @@ struct Upgrade: ParsableCommand {
     func run() throws {
         // Where the new log goes, settled before LOG is read (standard input is refused
         // in place before it is copied).
-        let target = try Rewrite.target(log: log, output: output, suffix: "upgrading")
+        let target = try Rewrite.target(log: log, output: output, suffix: "upgrading", command: "upgrade")
         if !target.inPlace, target.replaces, !force {
             throw alreadyExists(target.shown)
         }

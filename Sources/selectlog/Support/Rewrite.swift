@@ -30,15 +30,17 @@ struct Rewrite {
     let replaces: Bool
 
     /// The target of rewriting `log` into `output` (LOG itself when nil); `suffix` names
-    /// the temporary file. Exits 64 when LOG cannot be replaced in place (standard input,
-    /// a device or a file under /dev or /proc), 74 when the output is not a regular file.
+    /// the temporary file, and `command` (`compact`, `upgrade`) the command a message
+    /// suggests for a rewrite in place. Exits 64 when LOG cannot be replaced in place
+    /// (standard input, a device, a stream's name in /dev or /proc: `namesAStream`), 74
+    /// when the output is not a regular file.
     ///
     /// What is replaced is locked as its one writer for the rest of the command
     /// (`FileIO.lockForWriting`): a log a recorder is appending to is refused (exit 74),
     /// since the recorder would go on writing into the file the rename unlinks.
-    static func target(log: String, output: String?, suffix: String) throws -> Rewrite {
+    static func target(log: String, output: String?, suffix: String, command: String? = nil) throws -> Rewrite {
         try refuseStandardOutputForLog(output)
-        let target = try place(log: log, output: output, suffix: suffix)
+        let target = try place(log: log, output: output, suffix: suffix, command: command)
         try target.lockReplaced()
         return target
     }
@@ -101,7 +103,7 @@ struct Rewrite {
         try lockForReplacing(fd, path: path, shown: shown)
     }
 
-    private static func place(log: String, output: String?, suffix: String) throws -> Rewrite {
+    private static func place(log: String, output: String?, suffix: String, command: String?) throws -> Rewrite {
         let logPath = resolved(log)
         let unresolved = logPath == nil && log != "-" && errno == ENAMETOOLONG ? systemReason() : nil
         let inPlace = output.map { logPath != nil && resolved($0) == logPath } ?? true
@@ -120,7 +122,6 @@ struct Rewrite {
             guard let logPath, !namesAStream(log), isRegularFile(logPath) else {
                 if let output, isRegularFile(logPath ?? "") {
                     // `-o` names the very file the input is redirected from (`/dev/stdin < LOG`).
-                    let command = ["compact": "compact", "upgrading": "upgrade"][suffix]
                     let inPlace = command.map { " (`selectlog \($0) \(output.shellWord)`)" } ?? ""
                     complain("\(output): is the input \(log) itself; to rewrite it in place, name it as the input\(inPlace), or choose another output")
                 } else {
