@@ -57,8 +57,8 @@ struct SelectLogCommand: ParsableCommand {
     }
 
     /// `message`, ArgumentParser's text for a command line it refused, as every message of
-    /// ours is shown: each value clipped (`Quoted.clipValues`) and every scalar a terminal
-    /// could act on escaped. Its messages repeat what was typed (`The value '…' is invalid`,
+    /// ours is shown (`String.shownInMessage`): each value clipped and every scalar a
+    /// terminal could act on escaped, a line at a time. Its messages repeat what was typed (`The value '…' is invalid`,
     /// `Unknown option '…'`) inside lines of their own making (the usage after the error),
     /// so the typed newlines cannot be told from its own. When an argument holds such a
     /// scalar, the message is made again from the arguments escaped
@@ -70,13 +70,13 @@ struct SelectLogCommand: ParsableCommand {
         if arguments.contains(where: { $0.unicodeScalars.contains(where: \.isUnsafeToShow) }) {
             do {
                 _ = try parseAsRoot(try Input.arguments(arguments.map(\.escapingControls)))
-                return Quoted.clipValues(in: message).escapingControls
+                return message.shownInMessage
             } catch {
                 text = fullMessage(for: error)
             }
         }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { Quoted.clipValues(in: String($0)).escapingControls }.joined(separator: "\n")
+            .map { String($0).shownInMessage }.joined(separator: "\n")
     }
 
     /// A first argument that names no command (`selectlog replya s.slog`) is said to be one,

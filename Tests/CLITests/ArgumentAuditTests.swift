@@ -67,10 +67,12 @@ struct ArgumentAuditTests {
     @Test("a log in /dev/shm is repaired and rewritten in place as any other")
     func logInDevShm() throws {
         guard access("/dev/shm", W_OK) == 0 else { return }
-        let log = "/dev/shm/selectlog-tests-\(UUID().uuidString).slog"
+        let name = "selectlog-tests-\(UUID().uuidString).slog"
+        let log = "/dev/shm/" + name
         defer {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [] where name.hasPrefix(String(log.dropFirst(9))) {
-                unlink("/dev/shm/" + name)
+            // The log and the cut bytes saved beside it.
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [] where file.hasPrefix(name) {
+                unlink("/dev/shm/" + file)
             }
         }
         #expect(try CLI.run(["synthesize", "--events", "2000", "-o", log]).status == 0)

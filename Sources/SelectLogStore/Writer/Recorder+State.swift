@@ -34,7 +34,7 @@ extension Recorder {
         private(set) var checkAt = 0
         /// The event count at which an append publishes to the writer thread even without a
         /// gesture end: `Recorder.Options.batchEvents` after the last it published, or the
-        /// next checkpoint offer if sooner. Kept by `Recorder.publish(_:slot:position:endsGesture:weight:)`.
+        /// next checkpoint offer if sooner. Set by `publishNext(after:)`.
         var publishAt: Int
         /// `Recorder.Options.batchEvents` (at least 1): how many events an append lets wait
         /// for the writer thread before it publishes them.
@@ -45,8 +45,15 @@ extension Recorder {
             nextOffer = LogAssembler.nextOffer(after: engine.events, interval: checkpointInterval)
             freeEnd = engine.events + queueCapacity
             self.publishEvery = max(1, publishEvery)
-            publishAt = min(nextOffer, engine.events &+ self.publishEvery)
+            publishAt = 0
+            publishNext(after: engine.events)
             updateCheckAt()
+        }
+
+        /// Sets `publishAt` for events published up to `events`: `publishEvery` on, or the
+        /// next checkpoint offer if sooner (which `append` thus catches in the same test).
+        mutating func publishNext(after events: Int) {
+            publishAt = min(nextOffer, events &+ publishEvery)
         }
 
         private mutating func updateCheckAt() {

@@ -357,7 +357,7 @@ public final class Recorder: Sendable {
                 s.pointee.offersMade += 1
                 s.pointee.nextOffer = LogAssembler.nextOffer(after: events, interval: options.checkpointInterval)
             }
-            s.pointee.publishAt = min(s.pointee.nextOffer, events &+ s.pointee.publishEvery)
+            s.pointee.publishNext(after: events)
             let published = position + 1
             wakesWriter = writer.withLockedValue { w in
                 w.published = max(w.published, published)

@@ -24,9 +24,16 @@ func alreadyExists(_ path: String) -> ExitCode {
 /// sequence or a newline (`selectlog: forged` on a line of its own) like any other byte.
 func complain(_ message: String) {
     var stderr = StandardError()
-    let clipped = Quoted.clipValues(in: message).escapingControls
+    let clipped = message.shownInMessage
     Complaints.note(clipped)
     print("selectlog: \(clipped)", to: &stderr)
+}
+
+extension String {
+    /// A line of a message as every message shows it: each value it quotes and each long
+    /// word clipped (`Quoted.clipValues`), then every scalar a terminal could act on, a
+    /// line break too, written as `\u{1B}` (`escapingControls`).
+    var shownInMessage: String { Quoted.clipValues(in: self).escapingControls }
 }
 
 /// What `complain` has said so far, for the JSON error objects (`replay`, `inspect`,
