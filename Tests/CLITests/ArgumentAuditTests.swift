@@ -199,4 +199,30 @@ struct ArgumentAuditTests {
         #expect(r.status == 65)
         #expect(r.stderr.contains("the 1 valid event before the bad line was not kept"), "\(r.stderr)")
     }
+
+    /// A suggested command named a path with a control in single quotes, where every
+    /// message escapes it (`\u{A}`): pasted, it named another file.
+    @Test("a path with controls in a suggested command is written $'…' and a shell reads it back as the path")
+    func controlsInSuggestedCommands() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("a'b\\c\n\u{1B}[31m\u{202E}\u{85}d\tz.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("garbage".utf8))
+        try handle.close()
+        let r = try CLI.run(["compact", log])
+        #expect(r.status != 0)
+        let marker = "`selectlog verify --repair "
+        let start = try #require(r.stderr.range(of: marker), "\(r.stderr)")
+        let word = try #require(r.stderr[start.upperBound...].split(separator: "`").first.map(String.init))
+        #expect(word.hasPrefix("$'") && !word.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
+                "\(word)")
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-c", "printf %s " + word]
+        let echoed = try CLI.collect(bash)
+        #expect(echoed.stdout == log, "\(word)")
+    }
 }

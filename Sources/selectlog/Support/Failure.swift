@@ -74,14 +74,42 @@ extension String {
     /// The path as one word of a command a user can paste into a shell: as it is when it
     /// holds only characters no shell treats specially, else in single quotes (a quote
     /// inside written `'\''`); a relative path that begins with `-` gets `./` first, so
-    /// that the command does not take it for an option. (Controls are escaped where the
-    /// message is printed, as everywhere.)
+    /// that the command does not take it for an option. A path with a scalar a terminal
+    /// could act on (`isUnsafeToShow`: a newline, an escape, a bidi control) is written
+    /// `$'…'` with that scalar as `\n`, `\x1B` or `\xE2\x80\xAE`, which bash and zsh read
+    /// back as the path: printed raw it could forge a line, and escaped inside plain quotes
+    /// (as every message escapes it) it would name another file.
     var shellWord: String {
         let path = hasPrefix("-") ? "./" + self : self
+        if path.unicodeScalars.contains(where: \.isUnsafeToShow) { return path.dollarQuoted }
         let plain = !path.isEmpty && path.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_./:@%+=,-".unicodeScalars.contains($0))
         }
         return plain ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    /// The text in ANSI-C quotes, `$'…'`: a backslash and a quote escaped, and every
+    /// scalar that `isUnsafeToShow` written as an escape, so that the word holds none.
+    private var dollarQuoted: String {
+        var out = "$'"
+        for u in unicodeScalars {
+            switch u {
+            case "\\": out += "\\\\"
+            case "'": out += "\\'"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where u.isUnsafeToShow:
+                // Its UTF-8 bytes as `\xHH`, which every shell with `$'…'` reads in any
+                // locale (bash 3.2 has no `\u`).
+                for byte in String(u).utf8 {
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    out += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                }
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "'"
     }
 
     /// The log named on the command line as a suggested command's argument: `shellWord`,
