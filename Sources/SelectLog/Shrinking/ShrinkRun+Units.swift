@@ -122,7 +122,7 @@ extension ShrinkRun {
         var state = TableState()
         while i < events.count {
             guard ShrinkRun.isScrollOrTick(events[i].event) else {
-                do { try state.apply(events[i]) } catch { return }
+                do { try state.applyDiscardingChanges(events[i]) } catch { return }
                 i += 1
                 continue
             }
@@ -131,7 +131,7 @@ extension ShrinkRun {
             var scrolls = 0
             while j < events.count, ShrinkRun.isScrollOrTick(events[j].event) {
                 if case .scroll = events[j].event { scrolls += 1 }
-                do { try probe.apply(events[j]) } catch { return }
+                do { try probe.applyDiscardingChanges(events[j]) } catch { return }
                 j += 1
             }
             if j - i >= 2, scrolls > 0, probe.pan == nil, !probe.decelerating, !probe.dragging {
@@ -146,7 +146,7 @@ extension ShrinkRun {
                 }
             }
             while i < j {
-                do { try state.apply(events[i]) } catch { return }
+                do { try state.applyDiscardingChanges(events[i]) } catch { return }
                 i += 1
             }
         }

@@ -99,7 +99,7 @@ struct ShrinkRun {
         tests += 1
         var state = prefix
         for e in suffix {
-            do { try state.apply(e) } catch { return false }
+            do { try state.applyDiscardingChanges(e) } catch { return false }
         }
         return expectation.holds(in: state)
     }
@@ -112,7 +112,7 @@ struct ShrinkRun {
         var state = TableState()
         if expectation.holds(in: state) { return [] }
         for (i, e) in events.enumerated() {
-            do { try state.apply(e) } catch { throw .invalidEvent(index: i + 1, reason: error) }
+            do { try state.applyDiscardingChanges(e) } catch { throw .invalidEvent(index: i + 1, reason: error) }
             if expectation.holds(in: state) {
                 report("cut", i + 1)
                 return Array(events[...i])
@@ -137,7 +137,7 @@ struct ShrinkRun {
                 } else {
                     for e in units[i..<end].joined() {
                         // The kept units passed as a whole, so every event applies.
-                        do { try prefix.apply(e) } catch { return }
+                        do { try prefix.applyDiscardingChanges(e) } catch { return }
                     }
                     i = end
                 }
