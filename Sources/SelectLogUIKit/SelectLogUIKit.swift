@@ -138,6 +138,9 @@ public final class TableViewForwarder: NSObject {
     /// Sets the table view's selection and offset from what an event changed.
     public func mirror(_ changes: TableChanges) {
         guard let tableView else { return }
+        // A two-finger multi-select pan turns editing on by itself (EVENTS.md 5.3): before
+        // the rows, so that UIKit's setEditing does not clear the ones mirrored below.
+        if let editing = changes.editing, tableView.isEditing != editing { tableView.setEditing(editing, animated: true) }
         for row in changes.deselected { tableView.deselectRow(at: IndexPath(row), animated: false) }
         for row in changes.selected { tableView.selectRow(at: IndexPath(row), animated: false, scrollPosition: .none) }
         if let offset = changes.contentOffset?.to {

@@ -199,6 +199,7 @@ struct TableChangesPropertyTests {
                 #expect(mirror.offset == state.contentOffset, "\(what): offset")
                 #expect(mirror.swiping == (state.options.swipe != nil), "\(what): swipe")
                 #expect(changes.swipeChanged == (before.options.swipe != state.options.swipe), "\(what): swipeChanged")
+                #expect(changes.editing == (before.editing != state.editing ? state.editing : nil), "\(what): editing")
                 let kind: GestureKind? = state.pan.map { GestureKind($0.kind) }
                 #expect(mirror.pan == kind, "\(what): pan")
                 if changes.undoStepRecorded, !event.event.isReload {

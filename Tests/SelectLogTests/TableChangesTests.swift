@@ -159,4 +159,28 @@ struct TableChangesTests {
         let idle = try apply(&s, #"{"type": "scroll", "phase": "idle"}"#)
         #expect(idle.isEmpty)
     }
+
+    /// A two-finger multi-select pan turns editing on by itself (EVENTS.md 5.3, rule 1): a
+    /// host that mirrors only `TableChanges`, as `TableViewForwarder` does, learns of it here.
+    @Test("editing is reported when an event changes it: a multi-select panBegan, a changing setEditing; nil otherwise")
+    func editingChanges() throws {
+        var s = TableState()
+        var cfg = ConfigurationPatch()
+        cfg.allowsMultipleSelectionDuringEditing = true
+        cfg.multiSelectInteraction = true
+        try s.apply(.configure(cfg))
+        try s.apply(.reload(sections: [SectionSpec(rows: 20, rowHeight: Points(50))]))
+        let tap = try s.apply(.tap(ViewportPoint(x: Points(100), y: Points(25))))
+        #expect(tap.editing == nil && tap.selected == [p(0, 0)])
+        let began = try s.apply(.panBegan(ViewportPoint(x: Points(100), y: Points(175)), fingers: 2))
+        #expect(s.editing)
+        #expect(began.editing == true)
+        #expect(began.deselected == [p(0, 0)] && began.selected == [p(0, 3)], "editing on clears the selection, as setEditing")
+        let cancelled = try s.apply(.panCancelled)
+        #expect(s.editing && cancelled.editing == nil, "5.10.5: editing stays on")
+        #expect(try s.apply(.setEditing(false)).editing == false)
+        #expect(try s.apply(.setEditing(false)).editing == nil)
+        #expect(try s.apply(.setEditing(true)).editing == true)
+        #expect(try s.apply(.tap(ViewportPoint(x: Points(100), y: Points(25)))).editing == nil)
+    }
 }

@@ -100,6 +100,17 @@ public struct TableChanges: Hashable, Sendable {
         get { lists?.editor }
         set { if newValue != nil || lists?.editor != nil { mutableLists().editor = newValue } }
     }
+    /// The editing mode after the event, when the event changed it (nil otherwise): a
+    /// `setEditing`, or a two-finger multi-select `panBegan` that turned editing on by
+    /// itself (EVENTS.md 5.3, rule 1), which a host learns of only here. Mirror it with
+    /// `tableView.setEditing(_:animated:)`.
+    public var editing: Bool? {
+        get { flags.contains(.editingChanged) ? flags.contains(.editingOn) : nil }
+        set {
+            flags.set(.editingChanged, newValue != nil)
+            flags.set(.editingOn, newValue == true)
+        }
+    }
     /// Whether the open editor's `chosen` changed.
     public var chosenChanged: Bool {
         get { flags.contains(.chosenChanged) }
@@ -133,6 +144,8 @@ public struct TableChanges: Hashable, Sendable {
         static let swipeChanged = Flags(rawValue: 4)
         static let chosenChanged = Flags(rawValue: 8)
         static let offsetChanged = Flags(rawValue: 16)
+        static let editingChanged = Flags(rawValue: 64)
+        static let editingOn = Flags(rawValue: 128)
         /// Computed, not stored: a stored one is read through an accessor call, around
         /// which a caller retains the lists.
         @inlinable
@@ -211,7 +224,7 @@ public struct TableChanges: Hashable, Sendable {
         a.selectedRuns == b.selectedRuns && a.deselectedRuns == b.deselectedRuns && a.rowOperations == b.rowOperations
             && a.reloaded == b.reloaded && a.gestures == b.gestures && a.undoStepRecorded == b.undoStepRecorded
             && a.offsetChange == b.offsetChange && a.optionView == b.optionView && a.swipeChanged == b.swipeChanged
-            && a.editor == b.editor && a.chosenChanged == b.chosenChanged
+            && a.editor == b.editor && a.chosenChanged == b.chosenChanged && a.editing == b.editing
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -225,6 +238,7 @@ public struct TableChanges: Hashable, Sendable {
         hasher.combine(optionView)
         hasher.combine(swipeChanged)
         hasher.combine(editor)
+        hasher.combine(editing)
         hasher.combine(chosenChanged)
     }
 }
@@ -351,7 +365,7 @@ extension TableChanges: CustomStringConvertible {
         "TableChanges(selected: \(selected), deselected: \(deselected), rowOperations: \(rowOperations), "
             + "reloaded: \(reloaded), gestures: \(gestures), undoStepRecorded: \(undoStepRecorded), "
             + "contentOffset: \(String(describing: contentOffset)), optionView: \(String(describing: optionView)), "
-            + "swipeChanged: \(swipeChanged), editor: \(String(describing: editor)), chosenChanged: \(chosenChanged))"
+            + "swipeChanged: \(swipeChanged), editor: \(String(describing: editor)), chosenChanged: \(chosenChanged), editing: \(String(describing: editing)))"
     }
 }
 

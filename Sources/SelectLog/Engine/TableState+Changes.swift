@@ -141,6 +141,7 @@ struct ChangeMark {
     var editorOpening: Int?
     var chosen: [Int]?
     var steps: Int
+    var editing: Bool
 
     /// Inlined: a call would copy the whole state to pass it.
     @inline(__always)
@@ -153,6 +154,7 @@ struct ChangeMark {
         editorOpening = s.editor?.opening
         chosen = s.editor?.chosen
         steps = s.stepsRecorded
+        editing = s.editing
     }
 }
 
@@ -283,6 +285,7 @@ extension TableState {
         }
         if mark.swipe != options.swipe { c.swipeChanged = true }
         c.undoStepRecorded = stepsRecorded != mark.steps
+        if mark.editing != editing { c.editing = editing }
         let editorChange: EditorChange?
         switch (mark.editorRow, layout.editorRow) {
         case (nil, nil): editorChange = nil
