@@ -149,9 +149,10 @@ struct Forge {
 
     /// The index record over every record so far (or over `override`), and the trailer. In
     /// version 4 each entry also lists its window's continued batches (`continued`, or
-    /// `continuedOverride`; none past their end).
+    /// `continuedOverride`; none past their end). Its header holds the log's event count,
+    /// 0 events and base time 0, or `header`'s (first event, event count, base time).
     mutating func index(_ override: [(Int, UInt8, UInt8, Int, Int, Int, Int, Int64, UInt32)]? = nil,
-                        continuedOverride: [Continued]? = nil) {
+                        continuedOverride: [Continued]? = nil, header: (Int, Int, Int64)? = nil) {
         let list = override ?? entries
         let windows = continuedOverride ?? continued
         var w = BinaryWriter()
@@ -182,7 +183,7 @@ struct Forge {
         w.u64(UInt64(at))
         w.append(Array("SLINDEX1".utf8))
         let events = list.last.map { $0.6 + $0.5 + (list.count <= windows.count ? windows[list.count - 1].events : 0) } ?? 0
-        record("I", w.bytes, first: events)
+        record("I", w.bytes, events: header?.1 ?? 0, first: header?.0 ?? events, baseTime: header?.2 ?? 0)
     }
 
     func write(to path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }

@@ -163,7 +163,12 @@ struct LogScan {
                 case .checkpoint:
                     if header.firstEvent != scan.eventCount { fail("checkpoint of event \(header.firstEvent) after \(scan.eventCount) events") }
                 case .index:
-                    break
+                    // What its writer always puts there (LOG-FORMAT.md; an event count other
+                    // than 0 breaks the limits). Readers never use them, so an opening reader
+                    // does not look; `verify` does.
+                    if deep, header.firstEvent != scan.eventCount || header.baseTime != .zero {
+                        fail("index record header says \(header.firstEvent) events before it and base time \(header.baseTime.raw), expected \(scan.eventCount) and 0")
+                    }
                 }
                 if scan.problem == nil, pool != nil, !(header.kind == .batch && header.continues) {
                     guard handOver() else { break }
