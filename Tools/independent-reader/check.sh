@@ -3,8 +3,10 @@
 # docs/EVENTS.md alone) with `selectlog export`, byte for byte, on logs made here: each
 # synthetic generator, every example recorded (as is, and in batches of 2 with a
 # checkpoint every 4 events), a script of every event type and of the canonical line's
-# cases, a compacted and an upgraded log, torn copies, and the committed logs of
-# Fuzz/Seeds/log. Prints a line per log; exits 1 if any differs.
+# cases, a compacted and an upgraded log, torn copies, two copies with a broken stored
+# index, and the committed logs of Fuzz/Seeds/log. On each log both read, it also checks the
+# stored index (index_check below) against the records and `selectlog verify`. Prints a line
+# per log; exits 1 if any differs.
 # usage: Tools/independent-reader/check.sh [SELECTLOG_BINARY]   (default: .build/debug/selectlog)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -126,16 +128,54 @@ head -c $(( index_at - 3 )) "$src" > "$work/torn-batch.slog"
 { cat "$work/torn-batch.slog"; head -c 4096 /dev/zero; } > "$work/torn-batch-zeros.slog"
 for n in torn-index torn-batch torn-batch-zeros; do add "$n" "$work/$n.slog"; done
 
-# The committed logs: versions 4 to 6, and damaged ones (one of version 1).
+# A stored index broken two ways (its payload checksum failing; an entry that disagrees
+# with the records under checksums made right): both sides must pass it over and read every
+# event, and `verify` must name the index's offset (LOG-FORMAT.md, the damage table).
+index_at_src=$(python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read(); print(struct.unpack_from("<Q", d, len(d) - 16)[0])' "$work/random-walk-3x-batch-7.slog")
+for how in checksum entry; do
+    python3 "$here/break_index.py" "$work/random-walk-3x-batch-7.slog" "$work/index-$how.slog" $how
+    add "index-$how" "$work/index-$how.slog"
+done
+
+# The committed logs: versions 4 to 7, and damaged ones (one of version 1).
 for f in "$root"/Fuzz/Seeds/log/*.slog; do
     if [ -e "$f" ]; then add "seed-$(basename "$f" .slog)" "$f"; fi
 done
+
+# The stored index, on a log both sides read (LOG-FORMAT.md, "Index payload" and the
+# damage table of "Reading, verifying, recovering"). The reader parses it and compares every
+# entry with the records it walked; it passes the index over (a note) when they disagree.
+# A log whose file ends in the trailer magic and that `verify` calls intact must have its
+# index agree with the records: else the docs' index layout has drifted from the writer's.
+# An index the reader passes over must be one `verify` reports as damage at its offset, and
+# one export passes over (its stderr note) the reader must pass over too.
+index_check() {  # NAME LOG; sets result and why
+    local name=$1 log=$2 line vr=0 at
+    line=$(grep '^reader: .*stored index' "$work/reader.err" | head -n 1)
+    "$selectlog" verify "$log" > "$work/verify.out" 2>&1 || vr=$?
+    at=$(sed -n 's/^reader: .*stored index at offset \([0-9]*\).*/\1/p' <<< "$line")
+    if [ -z "$line" ]; then
+        result="DIFF" why="the reader said nothing of a stored index"
+    elif [ "$vr" = 0 ] && [ "$(tail -c 8 "$log" | tr -d '\000')" = SLINDEX1 ] && [[ $line != *": agrees with the records"* ]]; then
+        result="DIFF" why="verify says intact, but ${line#reader: }"
+    elif [[ $line == *"passed over"* ]] && ! { [ "$vr" = 1 ] && grep -q "byte offset $at:" "$work/verify.out"; }; then
+        result="DIFF" why="${line#reader: }; verify (exit $vr) does not name offset $at: $(head -c 120 "$work/verify.out")"
+    elif grep -q "seek index fails" "$work/export.err" && [[ $line != *"passed over"* ]]; then
+        result="DIFF" why="export passed the stored index over, the reader did not: ${line#reader: }"
+    elif [[ $name == index-* ]] && ! { [[ $line == *"passed over"* ]] && [ "$at" = "$index_at_src" ] && grep -q "seek index fails" "$work/export.err"; }; then
+        result="DIFF" why="a broken stored index not passed over by both: ${line#reader: }"
+    elif [[ $line == *"passed over"* ]]; then
+        why="$why; stored index at $at passed over (verify: damage there)"
+    elif [[ $line == *"agrees"* ]]; then
+        why="$why; stored index agrees"
+    fi
+}
 
 differ=0
 for entry in "${logs[@]}"; do
     name=${entry%% *} log=${entry#* }
     rr=0 re=0
-    python3 "$here/reader.py" "$log" > "$work/reader.out" 2> "$work/reader.err" || rr=$?
+    python3 "$here/reader.py" "$log" --index > "$work/reader.out" 2> "$work/reader.err" || rr=$?
     "$selectlog" export "$log" > "$work/export.out" 2> "$work/export.err" || re=$?
     if [ "$rr" != "$re" ]; then
         result="DIFF" why="exit status: reader $rr, export $re ($(head -c 160 "$work/reader.err"))"
@@ -162,6 +202,7 @@ print(next(i + 1 for i, (x, y) in enumerate(itertools.zip_longest(a, b)) if x !=
         result="DIFF" why="not read as a torn tail by both"
     else
         result="same" why="$(wc -l < "$work/export.out" | tr -d ' ') events"
+        index_check "$name" "$log"
     fi
     [ "$result" = same ] || differ=$((differ + 1))
     printf '%-4s  %-44s  %s\n' "$result" "$name" "$why"

@@ -2,12 +2,14 @@
 """A second reader of selectlog's log format, written from docs/LOG-FORMAT.md and
 docs/EVENTS.md alone (see README.md).
 
-usage: reader.py LOG [--salvage] [--verbose]
+usage: reader.py LOG [--salvage] [--verbose] [--index]
 
 Prints LOG's events as JSON Lines on stdout, each in the canonical form `selectlog export`
 writes (EVENTS.md section 4, "The canonical line"). Exit status: 0 (with a note on stderr
-when a torn tail was left out), 65 for damage, a torn file header or a newer format, 64
-for a usage error, 74 when LOG cannot be read.
+when a torn tail was left out, or when the stored index was passed over), 65 for damage, a
+torn file header or a newer format, 64 for a usage error, 74 when LOG cannot be read.
+--index also says on stderr, for a log read, whether it has a stored index and that it
+agrees with the records (check.sh uses it).
 
 Every rule below names the section of LOG-FORMAT.md (or EVENTS.md) it comes from; a rule
 the docs do not give is marked NOT DOCUMENTED.
@@ -479,8 +481,9 @@ class Log:
         self.d = data
         self.events = []
         self.torn = None  # (offset, why)
-        self.index_at = None  # (offset, end, payload) of the index record
-        self.index_passed_over = False
+        self.index_at = None  # (offset, end, payload, first event, base time, codec) of the index record
+        self.index = None  # the stored index: (offset, None when it agrees, else why it is passed over)
+        self.index_remarks = []  # what --index reports of an index used, beyond its agreeing
         self.records = []  # (offset, kind, end, first, count, base, codec, stored, raw, pcrc)
 
     def crc(self, *parts):
@@ -600,12 +603,15 @@ class Log:
                 self.fail(off, end, "payload runs past the end of the file")
             payload = d[off + 48:end]
             if self.crc(payload) != pcrc:
-                if kind == "I" and end == len(d):
-                    # "a stored index whose payload checksum fails ... is passed over (the
-                    # records are walked, as for a log without one)" ("Reading, verifying,
-                    # recovering")
-                    note("stored index at %d fails its payload checksum: passed over" % off)
-                    self.index_passed_over = True
+                if kind == "I" and end == len(d) and d[-1] != 0:
+                    # "One exception: a stored index whose *payload* checksum fails (unless
+                    # its last bytes are zeros: the torn-tail rule comes first), or that fails
+                    # the conditions for using one (above), is passed over (the records are
+                    # walked, as for a log without one ...)" ("Reading, verifying,
+                    # recovering", the damage table). It is the last record, so the walk ends
+                    # here. One whose last bytes are zeros goes to `fail`: "A failing last
+                    # record whose own last bytes are zeros ... counts as torn".
+                    self.index = (off, "its payload checksum fails")
                     break
                 self.fail(off, end, "payload checksum")
             if kind == "B":
@@ -632,7 +638,7 @@ class Log:
                 note("checkpoint at offset %d, after %d events (codec %d, %d bytes): skipped" % (off, first, codec, stored))
                 state = None
             else:
-                self.index_at = (off, end, payload)
+                self.index_at = (off, end, payload, first, base, codec)
             self.records.append((off, kind, end, first, count, base, codec, stored, raw, pcrc))
             prev_kind = kind
             off = end
@@ -703,10 +709,8 @@ class Log:
             bad = "event count on a record that is not a batch"
         elif first > (2 ** 31 - 1) * 64:
             bad = "first event index"
-        elif base > 10 ** 18:
-            bad = "base time"
-        elif kind == "I" and codec != 0:
-            bad = "index not stored raw"  # "the index is always stored"
+        elif base > 8 * 10 ** 15:
+            bad = "base time"  # "base time | 0 to 8 × 10^15 µs"
         if bad:
             self.fail(off, off + 48, bad)
 
@@ -718,55 +722,126 @@ class Log:
         return range_decompress(payload, raw)
 
     # --------------------------------------------------------------- the index
-    def index_agrees(self, n_events):
-        """LOG-FORMAT.md, "Index payload": parse the stored index and compare it with the
-        records walked. True, False (passed over: "Reading, verifying, recovering"), or None
-        (no index). Only --verbose reports it: every event is in the records."""
-        d = self.d
-        if self.index_passed_over:
-            return False
-        if self.index_at is None:
-            return None
-        off, end, payload = self.index_at
-        if len(payload) < 16 or payload[-8:] != b"SLINDEX1" or struct.unpack_from("<Q", payload, len(payload) - 16)[0] != off:
-            return False
+    # LOG-FORMAT.md, "Index payload (last record, written on a clean close, stored raw)":
+    #   count:varint  entry*  own-offset:u64  "SLINDEX1"
+    #   entry := kind:u8 codec:u8 Δoffset:varint Δfirst-event:varint event-count:varint
+    #            stored-length:varint raw-length:varint Δbase-time:zigzag payload-CRC:u32
+    #            [version 4 and later: continued:varint continued-bytes:varint continued-events:varint]
+    ENTRY_FIELDS = ("kind", "codec", "offset", "first event", "event count", "stored length",
+                    "raw length", "base time", "payload CRC", "continued", "continued bytes",
+                    "continued events")
+
+    def windows(self):
+        """What the index must list, from the records walked: "From version 4 there is an
+        entry for every record but continued batches: an entry for a window's first batch
+        describes that record, then counts the continued batches after it, their bytes
+        (headers included) and their events." Before version 4 there are no continued
+        batches, and each batch and checkpoint has its entry ("no entry is an index")."""
+        out = []  # the fields of ENTRY_FIELDS, in order
+        for off, kind, end, first, count, base, codec, stored, raw, pcrc in self.records:
+            if kind in "BC":
+                out.append([kind, codec, off, first, count, stored, raw, base, pcrc, 0, 0, 0])
+            elif kind == "b":  # the walk lets a continued batch follow only a batch
+                out[-1][9] += 1
+                out[-1][10] += end - off
+                out[-1][11] += count
+        return out
+
+    def parse_entry(self, b, prev):
+        """One entry, its Δ fields added to the previous entry's ("less the previous entry's
+        (less 0 for the first entry; the time difference wraps in 64 bits, zigzag-coded)")."""
+        kind, codec = chr(b.u8()), b.u8()
+        offset = prev[2] + b.varint()
+        first = prev[3] + b.varint()
+        count, stored, raw = b.varint(), b.varint(), b.varint()
+        base = (prev[7] + b.zz()) & 0xFFFFFFFFFFFFFFFF  # u64, as the record header holds it
+        pcrc = struct.unpack("<I", b.raw(4))[0]  # "u32, little-endian"
+        entry = [kind, codec, offset, first, count, stored, raw, base, pcrc]
+        if self.version >= 4:  # "[version 4 and later: continued ...]"
+            entry += [b.varint(), b.varint(), b.varint()]
+        else:
+            entry += [0, 0, 0]
+        return entry
+
+    def index_problem(self, n_events):
+        """Why the stored index is passed over, or None when it agrees with the records
+        walked. LOG-FORMAT.md, "Index payload": "A reader uses a stored index only if all of
+        these hold, and otherwise walks the record headers"; "Reading, verifying,
+        recovering": an index "that disagrees with the records, is passed over (the records
+        are walked, as for a log without one ...)". This reader walks every record anyway,
+        so it checks the index against what the walk found, entry by entry, field by field."""
+        off, end, payload, first, base, codec = self.index_at
+        # "the record there is a verified index record (codec 0)"; "another codec makes it
+        # an index that readers pass over"
+        if codec != 0:
+            return "its record's codec is %d, not 0" % codec
+        # "The last 16 bytes of a cleanly closed file are the index record's own offset and
+        # the magic SLINDEX1"; the walk has made sure the index record ends the file.
+        if len(payload) < 16:
+            return "its payload, %d bytes, is shorter than its trailer" % len(payload)
+        own, magic = struct.unpack_from("<Q8s", payload, len(payload) - 16)
+        if magic != b"SLINDEX1":
+            return "its trailer's magic is %r, not SLINDEX1" % magic
+        # "own-offset is the index record's own offset"; "the trailer's offset ... is at least
+        # the file header's length and leaves room for a record header and the trailer; the
+        # record there is a verified index record that ends at the end of the file"
+        if own != off:
+            return "its trailer names offset %d, not its own" % own
+        if not (self.hlen <= own and own + 48 + 16 <= len(self.d) and end == len(self.d)):
+            return "its trailer's offset leaves no room for the index record"
         # "The index record's header holds first event index = the log's event count, event
-        # count 0, base time 0 and codec 0."
-        idx = [r for r in self.records if r[0] == off][0]
-        if idx[3] != n_events or idx[5] != 0 or end != len(d):
-            return False
-        # "From version 4 there is an entry for every record but continued batches"
-        windows = []  # [record, continued, continued bytes, continued events]
-        for r in self.records:
-            if r[1] in "BC":
-                windows.append([r, 0, 0, 0])
-            elif r[1] == "b":
-                windows[-1][1] += 1
-                windows[-1][2] += r[2] - r[0]
-                windows[-1][3] += r[4]
-        b = Body(payload[:-16])
+        # count 0, base time 0 and codec 0. Another event count ... breaks the limits" (the
+        # walk has refused it); "another first event index, base time or codec is damage to
+        # `verify` at the index's offset (readers do not use the first two, and do not look
+        # at them)": so the index is used, and --index reports them (check.sh then expects
+        # `verify` to call the log damaged).
+        if first != n_events:
+            self.index_remarks.append("its header's first event index is %d, not the log's %d events: damage to verify" % (first, n_events))
+        if base != 0:
+            self.index_remarks.append("its header's base time is %d, not 0: damage to verify" % base)
+        mine = self.windows()
+        b = Body(payload[:-16])  # the entries cannot run into the trailer
         try:
-            if b.varint() != len(windows):
-                return False
-            prev_off = prev_first = prev_base = 0
-            for r, cont, cbytes, cevents in windows:
-                entry = [chr(b.u8()), b.u8()]
-                prev_off += b.varint()
-                prev_first += b.varint()
-                entry += [prev_off, prev_first, b.varint(), b.varint(), b.varint()]
-                prev_base = s64(prev_base + b.zz())  # "the time difference wraps in 64 bits"
-                entry += [prev_base, struct.unpack("<I", b.raw(4))[0]]
-                if self.version >= 4:
-                    entry += [b.varint(), b.varint(), b.varint()]
-                    mine = [r[1], r[6], r[0], r[3], r[4], r[7], r[8], r[5], r[9], cont, cbytes, cevents]
-                else:
-                    mine = [r[1], r[6], r[0], r[3], r[4], r[7], r[8], r[5], r[9]]
-                if entry != mine:
-                    note("index entry", entry, "does not match the record", mine)
-                    return False
-        except Damage:
-            return False
-        return not b.left()
+            count = b.varint()
+            if count != len(mine):
+                return "it has %d entries, the records make %d (windows and checkpoints)" % (count, len(mine))
+            prev = [None, None, 0, 0, None, None, None, 0]
+            at, events = self.hlen, 0
+            for k in range(count):
+                entry = prev = self.parse_entry(b, prev)
+                for name, theirs, ours in zip(self.ENTRY_FIELDS, entry, mine[k]):
+                    if theirs != ours:
+                        return "entry %d (the record at offset %d): %s %r, the record's %r" % (k, mine[k][2], name, theirs, ours)
+                kind, _, offset, efirst, ecount, stored = entry[:6]
+                continued, cbytes, cevents = entry[9:]
+                # The conditions "A reader uses a stored index only if" lists; the records
+                # walked keep them, so an entry that equals its record must too. Checked
+                # here as well, so that the docs' sentences are tested, not assumed.
+                # "the entries list the records contiguously from the end of the file header
+                # to the index record (each entry's offset is the previous entry's end,
+                # continued batches included)"; "an entry's records end at its offset + its
+                # record's length + continued-bytes".
+                if offset != at:
+                    return "entry %d: offset %d, the previous entry's end %d" % (k, offset, at)
+                at = offset + 48 + stored + cbytes
+                # "batches hold events 0, 1, 2, … in sequence with at least one event each,
+                # continued batches (only after a batch) hold at least one event and 16 bytes
+                # each ..., and each checkpoint's event index is the number of events before
+                # it"; "The entries' first events are running sums".
+                if efirst != events:
+                    return "entry %d: first event %d, the entries before it hold %d" % (k, efirst, events)
+                if kind == "B" and ecount < 1 or continued and (kind != "B" or cevents < continued or cbytes < 16 * continued):
+                    return "entry %d: event or continued counts out of range" % k
+                events += ecount + cevents
+            if b.left():
+                return "%d bytes between its entries and its trailer" % b.left()
+            if at != off:
+                return "its entries end at %d, not at the index record (%d)" % (at, off)
+            if events != n_events:  # "this pins the log's event count to the records"
+                return "its entries hold %d events, the records %d" % (events, n_events)
+        except Damage as e:  # a varint too long, or entries running into the trailer
+            return "its entries cannot be parsed: %s" % e
+        return None
 
     def read(self):
         self.read_header()
@@ -775,18 +850,29 @@ class Log:
             n_events = self.walk()
         except TornTail:
             pass
-        if self.torn is None:
-            note("stored index:", {None: "none (records walked)", True: "agrees with the records",
-                                   False: "passed over"}[self.index_agrees(n_events)])
+        if self.torn is None and self.index is None and self.index_at is not None:
+            self.index = (self.index_at[0], self.index_problem(n_events))
         return self.events
+
+    def index_report(self):
+        """A line on how the stored index was taken. A passed-over index is always noted (the
+        damage table: "noted on stderr by the command line"); the others with --index."""
+        if self.index is None:
+            why = "torn tail" if self.torn else "no index record"
+            return False, "reader: stored index: none (%s; records walked)" % why
+        off, why = self.index
+        if why is None:
+            remarks = "".join("; " + r for r in self.index_remarks)
+            return False, "reader: stored index at offset %d: agrees with the records (%d entries)%s" % (off, len(self.windows()), remarks)
+        return True, "reader: note: stored index at offset %d passed over (%s); every event read from the records" % (off, why)
 
 
 def main(argv):
     global VERBOSE
     paths = [a for a in argv if not a.startswith("--")]
     options = [a for a in argv if a.startswith("--")]
-    if len(paths) != 1 or set(options) - {"--salvage", "--verbose"}:
-        print("usage: reader.py LOG [--salvage] [--verbose]", file=sys.stderr)
+    if len(paths) != 1 or set(options) - {"--salvage", "--verbose", "--index"}:
+        print("usage: reader.py LOG [--salvage] [--verbose] [--index]", file=sys.stderr)
         return 64
     VERBOSE = "--verbose" in options
     try:
@@ -814,6 +900,9 @@ def main(argv):
     if log.torn:
         print("reader: torn tail at offset %d (%s); %d events kept" % (log.torn[0], log.torn[1], len(events)),
               file=sys.stderr)
+    passed_over, line = log.index_report()
+    if passed_over or VERBOSE or "--index" in options:
+        print(line, file=sys.stderr)
     return 0
 
 
