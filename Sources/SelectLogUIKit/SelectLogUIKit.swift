@@ -73,6 +73,15 @@ public final class TableViewForwarder: NSObject {
     public let recorder: Recorder
     /// The table view that mirrors the engine.
     public weak var tableView: UITableView?
+    /// The tap recognizer the forwarder added to the table view, which sends `tap`s.
+    public let tapRecognizer: UITapGestureRecognizer
+    /// The pan recognizer the forwarder added to the table view (up to two touches),
+    /// which sends the pan events. As made it begins anywhere, in any direction, and
+    /// competes with the table's own pan: give it a delegate whose
+    /// `gestureRecognizerShouldBegin` begins only inside the strip, make the table's
+    /// `panGestureRecognizer` `require(toFail:)` it, or disable and re-enable it to cancel
+    /// a pan (docs/INTEGRATION.md, step 3).
+    public let panRecognizer: UIPanGestureRecognizer
     private var displayLink: CADisplayLink?
 
     /// Forwards `tableView`'s taps and pans to `recorder`. A pan left active by a
@@ -84,6 +93,9 @@ public final class TableViewForwarder: NSObject {
         self.recorder = recorder
         self.tableView = tableView
         self.onRefused = onRefused
+        // Targets are added once `self` exists.
+        tapRecognizer = UITapGestureRecognizer(target: nil, action: nil)
+        panRecognizer = UIPanGestureRecognizer(target: nil, action: nil)
         super.init()
         if recorder.state.pan != nil {
             // `forward(_:)` without the mirror: the table view shows none of the engine's
@@ -99,13 +111,13 @@ public final class TableViewForwarder: NSObject {
         // selection of several rows (a pan, `selectAll`) would show as its last row.
         tableView.allowsMultipleSelection = true
         tableView.allowsMultipleSelectionDuringEditing = true
-        let tap = UITapGestureRecognizer(target: self, action: #selector(tapped(_:)))
-        tableView.addGestureRecognizer(tap)
-        let pan = UIPanGestureRecognizer(target: self, action: #selector(panned(_:)))
+        tapRecognizer.addTarget(self, action: #selector(tapped(_:)))
+        tableView.addGestureRecognizer(tapRecognizer)
+        panRecognizer.addTarget(self, action: #selector(panned(_:)))
         #if !os(tvOS)
-        pan.maximumNumberOfTouches = 2
+        panRecognizer.maximumNumberOfTouches = 2
         #endif
-        tableView.addGestureRecognizer(pan)
+        tableView.addGestureRecognizer(panRecognizer)
     }
 
     /// Called with each event the forwarder's own recognizers and display link sent that
@@ -143,10 +155,7 @@ public final class TableViewForwarder: NSObject {
         if let editing = changes.editing, tableView.isEditing != editing { tableView.setEditing(editing, animated: true) }
         for row in changes.deselected { tableView.deselectRow(at: IndexPath(row), animated: false) }
         for row in changes.selected { tableView.selectRow(at: IndexPath(row), animated: false, scrollPosition: .none) }
-        if let offset = changes.contentOffset?.to {
-            let y = CGFloat(offset.doubleValue) - tableView.adjustedContentInset.top
-            tableView.setContentOffset(CGPoint(x: tableView.contentOffset.x, y: y), animated: false)
-        }
+        if let offset = changes.contentOffset?.to { tableView.mirrorOffset(offset) }
     }
 
     @objc private func tapped(_ gesture: UITapGestureRecognizer) {
@@ -204,10 +213,20 @@ public enum CollectionViewMirror {
         for row in changes.selected {
             collectionView.selectItem(at: IndexPath(item: row.row, section: row.section), animated: false, scrollPosition: [])
         }
-        if let offset = changes.contentOffset?.to {
-            let y = CGFloat(offset.doubleValue) - collectionView.adjustedContentInset.top
-            collectionView.setContentOffset(CGPoint(x: collectionView.contentOffset.x, y: y), animated: false)
-        }
+        if let offset = changes.contentOffset?.to { collectionView.mirrorOffset(offset) }
+    }
+}
+
+extension UIScrollView {
+    /// Scrolls to the engine's content offset `offset`, unless the view is there already
+    /// to the engine's 1/64 pt grid: a `scroll` event a host sends from
+    /// `scrollViewDidScroll` mirrors UIKit's own offset back (a 3x screen scrolls by thirds
+    /// of a point, which the grid rounds), and a `setContentOffset` on every frame would
+    /// stop UIKit's deceleration.
+    func mirrorOffset(_ offset: Points) {
+        let top = adjustedContentInset.top
+        guard abs(Double(contentOffset.y + top) - offset.doubleValue) > 1.0 / 128 else { return }
+        setContentOffset(CGPoint(x: contentOffset.x, y: CGFloat(offset.doubleValue) - top), animated: false)
     }
 }
 #endif
