@@ -201,27 +201,36 @@ struct ArgumentAuditTests {
     }
 
     /// A suggested command named a path with a control in single quotes, where every
-    /// message escapes it (`\u{A}`): pasted, it named another file.
-    @Test("a path with controls in a suggested command is written $'…' and a shell reads it back as the path")
-    func controlsInSuggestedCommands() throws {
+    /// message escapes it (`\u{A}`): pasted, it named another file. And every message's
+    /// clipping cut a long word of it, or paired a `"` in it with another.
+    @Test("a suggested command names the path so that a shell reads it back: $'…' for controls, whole when long or holding a quote mark",
+          arguments: [
+            (false, "a'b\\c\n\u{1B}[31m\u{202E}\u{85}d\tz.slog"),
+            (true, String(repeating: "x", count: 70) + "\n" + String(repeating: "y", count: 30) + ".slog"),
+            (true, "both'q\"d\u{7}.slog"),
+            (true, "short\"q.slog"),
+            (true, String(repeating: "z", count: 120) + ".slog"),
+          ])
+    func controlsInSuggestedCommands(relative: Bool, name: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("a'b\\c\n\u{1B}[31m\u{202E}\u{85}d\tz.slog").path
-        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let full = dir.appendingPathComponent(name).path
+        let log = relative ? name : full
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", full]).status == 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: full))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("garbage".utf8))
         try handle.close()
-        let r = try CLI.run(["compact", log])
+        let r = try CLI.run(["compact", log], in: dir)
         #expect(r.status != 0)
         let marker = "`selectlog verify --repair "
         let start = try #require(r.stderr.range(of: marker), "\(r.stderr)")
         let word = try #require(r.stderr[start.upperBound...].split(separator: "`").first.map(String.init))
-        #expect(word.hasPrefix("$'") && !word.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
-                "\(word)")
+        #expect(!word.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(word)")
         let bash = Process()
         bash.executableURL = URL(fileURLWithPath: "/bin/bash")
         bash.arguments = ["-c", "printf %s " + word]
+        bash.currentDirectoryURL = dir
         let echoed = try CLI.collect(bash)
         #expect(echoed.stdout == log, "\(word)")
     }

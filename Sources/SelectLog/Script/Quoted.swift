@@ -41,6 +41,11 @@ package enum Quoted {
     /// The most characters of a path (an unquoted word with a slash) a message keeps.
     package static let pathLimit = 400
 
+    /// The most characters of a command in backquotes that a message keeps whole: a
+    /// command it suggests (`selectlog verify --repair PATH`), with a path of up to
+    /// `pathLimit` characters quoted for a shell.
+    package static let commandLimit = pathLimit + 200
+
     /// `text` as a message shows a value a hostile input chose: clipped to `limit`
     /// characters, then JSON-quoted with every scalar a terminal could act on escaped
     /// (`JSONText.quote`), so that it cannot end the message's line or the quote early.
@@ -51,7 +56,10 @@ package enum Quoted {
     /// `message` with every quoted value and every long word clipped to `limit`
     /// characters (a path, a word with a slash, to `pathLimit`), for errors whose text a
     /// hostile input chose, and at most
-    /// `messageLimit` characters in all. (The values a message quotes are clipped where
+    /// `messageLimit` characters in all. A span in backquotes of at most `commandLimit`
+    /// characters is a command the message suggests and is kept whole: clipping a word of
+    /// it, or pairing a quote mark inside its shell-quoted path, would leave a command
+    /// that names another file. (The values a message quotes are clipped where
     /// they are put into it, with `value(_:)`: a value holding a quote mark defeats the
     /// pairing of quotes here, which is a second line of defence.)
     package static func clipValues(in message: String, limit: Int = Quoted.limit) -> String {
@@ -59,7 +67,26 @@ package enum Quoted {
         return clip(clipEach(in: message, limit: limit), limit: messageLimit)
     }
 
+    /// `clipWords` between the commands in backquotes, which are kept whole (at most
+    /// `commandLimit` characters each: a longer span is clipped as words are).
     private static func clipEach(in message: String, limit: Int) -> String {
+        var out = ""
+        var rest = message[...]
+        while let open = rest.firstIndex(of: "`"),
+              let close = rest[rest.index(after: open)...].firstIndex(of: "`") {
+            let after = rest.index(after: close)
+            let command = rest[open..<after]
+            if command.count <= Self.commandLimit {
+                out += clipWords(in: rest[..<open], limit: limit) + command
+            } else {
+                out += clipWords(in: rest[..<after], limit: limit)
+            }
+            rest = rest[after...]
+        }
+        return out + clipWords(in: rest, limit: limit)
+    }
+
+    private static func clipWords(in message: Substring, limit: Int) -> String {
         var out = ""
         var i = message.startIndex
         while i != message.endIndex {
