@@ -136,6 +136,10 @@ for how in checksum entry; do
     python3 "$here/break_index.py" "$work/random-walk-3x-batch-7.slog" "$work/index-$how.slog" $how
     add "index-$how" "$work/index-$how.slog"
 done
+# An index record header whose first event index is not the log's: used by both sides,
+# damage to `verify` at the index's offset ("Index payload").
+python3 "$here/break_index.py" "$work/random-walk-3x-batch-7.slog" "$work/bad-index-header.slog" header
+add bad-index-header "$work/bad-index-header.slog"
 
 # The committed logs: versions 4 to 7, and damaged ones (one of version 1).
 for f in "$root"/Fuzz/Seeds/log/*.slog; do
@@ -160,12 +164,18 @@ index_check() {  # NAME LOG; sets result and why
         result="DIFF" why="verify says intact, but ${line#reader: }"
     elif [[ $line == *"passed over"* ]] && ! { [ "$vr" = 1 ] && grep -q "byte offset $at:" "$work/verify.out"; }; then
         result="DIFF" why="${line#reader: }; verify (exit $vr) does not name offset $at: $(head -c 120 "$work/verify.out")"
+    elif [[ $line == *"damage to verify"* ]] && ! { [ "$vr" = 1 ] && grep -q "byte offset $at:" "$work/verify.out"; }; then
+        result="DIFF" why="${line#reader: }; verify (exit $vr) does not name offset $at: $(head -c 120 "$work/verify.out")"
+    elif [[ $name == bad-index-header ]] && [[ $line != *"damage to verify"* ]]; then
+        result="DIFF" why="an index record header with another first event index, and the reader did not say so: ${line#reader: }"
     elif grep -q "seek index fails" "$work/export.err" && [[ $line != *"passed over"* ]]; then
         result="DIFF" why="export passed the stored index over, the reader did not: ${line#reader: }"
     elif [[ $name == index-* ]] && ! { [[ $line == *"passed over"* ]] && [ "$at" = "$index_at_src" ] && grep -q "seek index fails" "$work/export.err"; }; then
         result="DIFF" why="a broken stored index not passed over by both: ${line#reader: }"
     elif [[ $line == *"passed over"* ]]; then
         why="$why; stored index at $at passed over (verify: damage there)"
+    elif [[ $line == *"damage to verify"* ]]; then
+        why="$why; stored index used, its header damage to verify there"
     elif [[ $line == *"agrees"* ]]; then
         why="$why; stored index agrees"
     fi
