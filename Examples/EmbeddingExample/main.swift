@@ -5,13 +5,17 @@ import Foundation
 import SelectLog
 import SelectLogStore
 
-/// What UIKit would show: the table view's selection, mirrored from `TableChanges`.
+/// What UIKit would show: the table view's selection and editing mode, mirrored from
+/// `TableChanges`.
 struct MirroredTableView {
     var selected = Set<RowPath>()
+    var editing = false
     var contentOffsetY = -91.0          // UIKit's resting offset under a large navigation bar
     let insetTop = 91.0
 
     mutating func mirror(_ changes: TableChanges) {
+        // First, as `setEditing(_:animated:)`: a two-finger multi-select pan turns editing on by itself.
+        if let on = changes.editing { editing = on }
         if changes.reloaded {
             selected = []                    // reloadData clears the table view's selection
         } else if !changes.rowOperations.isEmpty {
@@ -94,6 +98,7 @@ items = newItems
 if tableView.selected != Set(recorder.state.selection.paths) {
     fail("the mirrored selection \(tableView.selected.sorted()) is not the engine's \(recorder.state.selection.paths)")
 }
+if tableView.editing != recorder.state.editing { fail("the mirrored editing mode is not the engine's") }
 
 let expected = Set(selectedIDs.filter { id in newItems[0].contains(id) })
 let actual = Set(recorder.state.selection.paths.map { items[$0.section][$0.row] })

@@ -77,10 +77,11 @@ public final class TableViewForwarder: NSObject {
     public let tapRecognizer: UITapGestureRecognizer
     /// The pan recognizer the forwarder added to the table view (up to two touches),
     /// which sends the pan events. As made it begins anywhere, in any direction, and
-    /// competes with the table's own pan: give it a delegate whose
-    /// `gestureRecognizerShouldBegin` begins only inside the strip, make the table's
-    /// `panGestureRecognizer` `require(toFail:)` it, or disable and re-enable it to cancel
-    /// a pan (docs/INTEGRATION.md, step 3).
+    /// competes with the table's own pan. For a strip pan, give it a delegate whose
+    /// `gestureRecognizerShouldBegin` begins inside the strip (or with two touches, when
+    /// `multiSelectInteraction` is on) and make the table's `panGestureRecognizer`
+    /// `require(toFail:)` it, both; disable and re-enable it to cancel a pan
+    /// (docs/INTEGRATION.md, step 3).
     public let panRecognizer: UIPanGestureRecognizer
     private var displayLink: CADisplayLink?
 
@@ -147,7 +148,9 @@ public final class TableViewForwarder: NSObject {
         }
     }
 
-    /// Sets the table view's selection and offset from what an event changed.
+    /// Sets the table view's editing mode, selection and offset from what an event
+    /// changed. A view controller's own `isEditing` (its Edit button) is the app's to set:
+    /// when `changes.editing` is not nil, set it too.
     public func mirror(_ changes: TableChanges) {
         guard let tableView else { return }
         // A two-finger multi-select pan turns editing on by itself (EVENTS.md 5.3): before
@@ -207,8 +210,10 @@ public final class TableViewForwarder: NSObject {
 /// offset set from what an event changed.
 @MainActor
 public enum CollectionViewMirror {
-    /// Sets `collectionView`'s selection and offset from `changes`.
+    /// Sets `collectionView`'s editing mode, selection and offset from `changes`.
     public static func mirror(_ changes: TableChanges, into collectionView: UICollectionView) {
+        // Before the items: a two-finger multi-select pan turns editing on by itself.
+        if let editing = changes.editing, collectionView.isEditing != editing { collectionView.isEditing = editing }
         for row in changes.deselected { collectionView.deselectItem(at: IndexPath(item: row.row, section: row.section), animated: false) }
         for row in changes.selected {
             collectionView.selectItem(at: IndexPath(item: row.row, section: row.section), animated: false, scrollPosition: [])

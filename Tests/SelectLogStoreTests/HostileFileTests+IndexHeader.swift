@@ -5,7 +5,8 @@ import Testing
 
 extension HostileFileTests {
     /// The index record's header holds the log's event count, 0 events and base time 0
-    /// (LOG-FORMAT.md; other than 0 events breaks the limits, damage to every reader). A reader never uses them, so it reads such a log whole from its
+    /// (LOG-FORMAT.md; other than 0 events breaks the limits, damage to every reader). A
+    /// reader never uses the first and the last, so it reads such a log whole from its
     /// index; but a file with other values there is not what a writer writes, and
     /// `verify` called it intact (found by the independent reader's index check).
     @Test("an index record whose header claims other events before it or a base time: read whole, but verify reports it at the index's offset, and a repair keeps every event",

@@ -11,6 +11,7 @@ struct ChangesMirror {
     var pan: GestureKind?
     var swiping = false
     var offset = Points.zero
+    var editing = false
 
     /// Follows rows through one row operation, the way a host moves its cells.
     mutating func perform(_ op: RowOperation, carried: inout [Int: (selected: Bool, open: Bool, editor: Bool)]) {
@@ -39,6 +40,7 @@ struct ChangesMirror {
     }
 
     mutating func mirror(_ c: TableChanges, state: TableState) {
+        if let on = c.editing { editing = on }
         if c.reloaded {
             selected = []
             optionOpen = nil
@@ -163,6 +165,7 @@ struct TableChangesPropertyTests {
                 let what = "seed \(seed) step \(step) after \(EventEncoder.line(event))"
                 #expect(mirror.selected == Set(state.selected), "\(what): selection")
                 #expect(mirror.offset == state.contentOffset, "\(what): offset")
+                #expect(mirror.editing == state.editing, "\(what): editing")
                 #expect(mirror.pan == state.pan.map { GestureKind($0.kind) }, "\(what): pan")
             }
         }
@@ -200,6 +203,7 @@ struct TableChangesPropertyTests {
                 #expect(mirror.swiping == (state.options.swipe != nil), "\(what): swipe")
                 #expect(changes.swipeChanged == (before.options.swipe != state.options.swipe), "\(what): swipeChanged")
                 #expect(changes.editing == (before.editing != state.editing ? state.editing : nil), "\(what): editing")
+                #expect(mirror.editing == state.editing, "\(what): mirrored editing")
                 let kind: GestureKind? = state.pan.map { GestureKind($0.kind) }
                 #expect(mirror.pan == kind, "\(what): pan")
                 if changes.undoStepRecorded, !event.event.isReload {

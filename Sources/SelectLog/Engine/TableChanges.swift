@@ -7,6 +7,7 @@
 ///
 /// ```swift
 /// let changes = try table.apply(.tap(ViewportPoint(x: Points(20), y: Points(75))))
+/// if let editing = changes.editing { tableView.setEditing(editing, animated: true) }
 /// for row in changes.selected { tableView.selectRow(at: IndexPath(row), animated: false, scrollPosition: .none) }
 /// for row in changes.deselected { tableView.deselectRow(at: IndexPath(row), animated: false) }
 /// ```
@@ -130,9 +131,10 @@ public struct TableChanges: Hashable, Sendable {
     @usableFromInline
     var flags = Flags()
 
-    /// Which of the changes that are one bit happened, and whether the offset changed.
-    /// `endsGesture` is derived from `gestures` (both change together); equality and
-    /// hashing compare the list.
+    /// Which of the changes that are one bit happened, whether the offset changed, and
+    /// whether editing changed and to what. `endsGesture` is derived from `gestures`
+    /// (both change together); equality and hashing compare the list. All eight bits are
+    /// taken: another flag needs a wider type.
     @usableFromInline
     struct Flags: OptionSet, Hashable, Sendable {
         @usableFromInline
@@ -365,7 +367,8 @@ extension TableChanges: CustomStringConvertible {
         "TableChanges(selected: \(selected), deselected: \(deselected), rowOperations: \(rowOperations), "
             + "reloaded: \(reloaded), gestures: \(gestures), undoStepRecorded: \(undoStepRecorded), "
             + "contentOffset: \(String(describing: contentOffset)), optionView: \(String(describing: optionView)), "
-            + "swipeChanged: \(swipeChanged), editor: \(String(describing: editor)), chosenChanged: \(chosenChanged), editing: \(String(describing: editing)))"
+            + "swipeChanged: \(swipeChanged), editor: \(String(describing: editor)), chosenChanged: \(chosenChanged), "
+            + "editing: \(String(describing: editing)))"
     }
 }
 

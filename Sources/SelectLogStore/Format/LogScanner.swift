@@ -167,7 +167,8 @@ struct LogScan {
                     // than 0 breaks the limits). Readers never use them, so an opening reader
                     // does not look; `verify` does.
                     if deep, header.firstEvent != scan.eventCount || header.baseTime != .zero {
-                        fail("index record header says \(header.firstEvent) events before it and base time \(header.baseTime.raw), expected \(scan.eventCount) and 0")
+                        fail("index record header says \(header.firstEvent) events before it and base time "
+                             + "\(header.baseTime.raw), expected \(scan.eventCount) and 0")
                     }
                 }
                 if scan.problem == nil, pool != nil, !(header.kind == .batch && header.continues) {
