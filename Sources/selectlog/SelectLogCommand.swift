@@ -38,6 +38,7 @@ struct SelectLogCommand: ParsableCommand {
         LogTruncationGuard.install()
         StandardStreams.boundHelpWidth()
         do {
+            try refuseArgumentsNotUTF8()
             try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot(try Input.arguments(Array(CommandLine.arguments.dropFirst())))
             try command.run()
@@ -93,6 +94,19 @@ struct SelectLogCommand: ParsableCommand {
             guard let command = commands.first(where: { $0._commandName == name }) else { return }
             commands = command.configuration.subcommands
             path += " \(name)"
+        }
+    }
+
+    /// Refuses (64) an argument whose bytes are not UTF-8. `CommandLine.arguments` puts
+    /// U+FFFD in place of such bytes, so a path typed with them (a name from a Latin-1
+    /// file system, a shell's `$'\xff…'`) names another file, which `compact` or
+    /// `verify --repair` would then rewrite.
+    private static func refuseArgumentsNotUTF8() throws {
+        for k in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[k], String(validatingCString: raw) == nil else { continue }
+            complain("argument \(k), \(Quoted.value(String(cString: raw))) (\u{FFFD} for each byte that is not UTF-8), "
+                     + "is not UTF-8 text: selectlog reads paths as UTF-8, so it would name another file; rename the file")
+            throw Exit.usage
         }
     }
 

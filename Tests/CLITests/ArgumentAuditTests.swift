@@ -234,4 +234,25 @@ struct ArgumentAuditTests {
         let echoed = try CLI.collect(bash)
         #expect(echoed.stdout == log, "\(word)")
     }
+
+    /// `CommandLine.arguments` puts U+FFFD for bytes that are not UTF-8: a path typed with
+    /// them named another file, the one with U+FFFD in its name, and `compact` rewrote it.
+    @Test("an argument that is not UTF-8 is refused (64), and the file its U+FFFD reading names is left alone")
+    func argumentNotUTF8() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = dir.appendingPathComponent("\u{FFFD}a.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", other, "--durability", "none"]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: other))
+        for command in ["compact", "verify --repair", "replay"] {
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            bash.arguments = ["-c", "'\(CLI.executable.path)' \(command) $'\\xffa.slog'"]
+            bash.currentDirectoryURL = dir
+            let r = try CLI.collect(bash)
+            #expect(r.status == 64, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("is not UTF-8 text"), "\(command): \(r.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == bytes, "\(command)")
+        }
+    }
 }
