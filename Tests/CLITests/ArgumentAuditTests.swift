@@ -255,4 +255,24 @@ struct ArgumentAuditTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == bytes, "\(command)")
         }
     }
+
+    /// The reports on standard output named the path raw: a newline in a file's name
+    /// forged a verdict line (`fake: intact`) for a script that reads them.
+    @Test("reports on standard output name a path with its controls escaped: a newline in it starts no line")
+    func pathsOnStandardOutput() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("nl\nfake: intact.slog").path
+        let out = dir.appendingPathComponent("o\nfake: out.slog").path
+        let page = dir.appendingPathComponent("v\nfake: page.html").path
+        #expect(try CLI.run(["synthesize", "--events", "100", "-o", log]).status == 0)
+        for arguments in [["verify", log], ["verify", "--deep", log], ["check", log], ["inspect", log],
+                          ["compact", log, "-o", out, "--force"], ["upgrade", log, "-o", out, "--force"],
+                          ["view", log, "-o", page, "--force"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 0, "\(arguments[0]): \(r.stderr)")
+            #expect(!r.stdout.contains("\nfake") && !r.stdout.hasPrefix("fake"), "\(arguments[0]): \(r.stdout)")
+            #expect(r.stdout.contains("\\u{A}fake"), "\(arguments[0]): \(r.stdout)")
+        }
+    }
 }

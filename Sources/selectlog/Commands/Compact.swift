@@ -81,7 +81,7 @@ struct Compact: ParsableCommand {
         } catch { throw fail(error) }
         try target.commit()
         let after = try fileSize(target.path, naming: target.shown)
-        print("\(target.shown): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
+        print("\(target.shown.escapingControls): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
     }
 
     /// The size of a file in bytes, or exits 74 naming it as `name`.

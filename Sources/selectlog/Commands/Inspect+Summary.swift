@@ -45,9 +45,9 @@ extension Inspect {
             return
         }
         if isScript {
-            print("script      \(log)")
+            print("script      \(log.escapingControls)")
         } else {
-            print("log         \(log): \(reader.fileSize) bytes, format \(reader.header.version)")
+            print("log         \(log.escapingControls): \(reader.fileSize) bytes, format \(reader.header.version)")
         }
         if reader.eventCount == 0 {
             print("events      0")

@@ -80,7 +80,7 @@ struct Upgrade: ParsableCommand {
             throw [.invalidEvent, .unsupported].contains(error.code) ? Exit.invalidInput : Exit.io
         }
         try target.commit()
-        print("\(target.shown): \(writer.state.events) events, format version \(LogFormat.version), hash \(writer.state.hashHex)")
+        print("\(target.shown.escapingControls): \(writer.state.events) events, format version \(LogFormat.version), hash \(writer.state.hashHex)")
     }
 
     private func fail(_ error: LogError, mapped: String) throws -> Never {

@@ -121,12 +121,17 @@ struct Verify: ParsableCommand {
         try repairHolding(report)
     }
 
+    /// The log's path as the verdicts on standard output name it: controls escaped, as
+    /// every message escapes them, so that a newline in a file's name cannot forge a
+    /// verdict line for a script that reads them.
+    private var shownLog: String { log.escapingControls }
+
     /// Prints `report`'s verdict: intact, or where the damage or torn tail starts; `again`,
     /// a verdict of the log checked a second time, after it changed; `piped`, of a copy of
     /// piped input.
     private func printVerdict(_ report: VerifyReport, _ mapped: String, again: Bool = false, piped: Bool = false) {
         print(json ? CheckOutput.json(report, verifying: log, deep: deep, piped: piped)
-                   : "\(log): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
+                   : "\(shownLog): \(again ? "checked again, " : "")\(report.verdict(replayed: deep))")
         if let problem = report.problem, !problem.isNewer, !problem.isDamagedMagic, problem.offset == 0, report.records == 0,
            let hint = ReadFailure.notALogHint(mapped, log: log) { complain(hint) }
     }
@@ -155,11 +160,11 @@ struct Verify: ParsableCommand {
         let report = outcome.report
         if let restored = outcome.restored {
             // What it did first; then the log as it reads now, and what was done about that.
-            print("\(log): \(restored)")
-            guard report.problem != nil else { return print("\(log): checked again, intact now") }
+            print("\(shownLog): \(restored)")
+            guard report.problem != nil else { return print("\(shownLog): checked again, intact now") }
         }
         guard let problem = report.problem else {
-            print("\(log): checked again, intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
+            print("\(shownLog): checked again, intact now (cut by another repair, or its tail completed by its writer, since it was checked); nothing to cut")
             return
         }
         if outcome.checkedWhileHeld { printVerdict(report, log, again: true) }
@@ -167,6 +172,6 @@ struct Verify: ParsableCommand {
             complain("\(log): \(outcome.action)\(problem.isNewer ? "; check it with a newer selectlog" : "")")
             throw problem.isNewer ? Exit.invalidInput : Exit.damaged
         }
-        print("\(log): \(outcome.action)")
+        print("\(shownLog): \(outcome.action)")
     }
 }

@@ -15,15 +15,17 @@ enum CheckOutput {
     static func text(_ r: CheckReport, log: String) -> String {
         var lines: [String] = []
         let fingerprints = r.fingerprints
+        // Controls escaped, as in every message: a newline in the name forges no line.
+        let shown = log.escapingControls
         guard let d = r.divergence else {
             let named = log.logArgument
             if r.comparedNothing {
-                lines.append("\(log): nothing to compare: \(r.compared)")
+                lines.append("\(shown): nothing to compare: \(r.compared)")
                 lines.append(fingerprints)
                 lines.append("\(r.nothingToCompare); `selectlog upgrade \(named)` re-records it with this build on purpose")
                 return lines.joined(separator: "\n")
             }
-            lines.append("\(log): same behaviour: \(r.compared)")
+            lines.append("\(shown): same behaviour: \(r.compared)")
             lines.append(fingerprints)
             if r.events > 0, r.gesturesCompared == 0, r.checkpointsCompared == 0, r.recordedBehaviour == r.behaviour {
                 // Not `comparedNothing`: the same fingerprint says this build behaves as the
@@ -32,18 +34,18 @@ enum CheckOutput {
             }
             if r.recordedBehaviour != r.behaviour {
                 // The same states, but readers of this build do not trust its checkpoints.
-                lines.append("the fingerprints differ, so this build's readers replay \(log) from its start; `selectlog upgrade \(named)` re-records it with this build, whose readers then use its checkpoints")
+                lines.append("the fingerprints differ, so this build's readers replay \(shown) from its start; `selectlog upgrade \(named)` re-records it with this build, whose readers then use its checkpoints")
             }
             return lines.joined(separator: "\n")
         }
         // Events numbered from 1, as everywhere on the command line (the report's are 0-based).
-        lines.append("\(log): diverged at the \(d.headline)")
+        lines.append("\(shown): diverged at the \(d.headline)")
         lines.append(fingerprints)
         if r.recordedBehaviour == r.behaviour {
             // The corpus behind the fingerprint cannot cover every behaviour, and a log can
             // be changed after it was written: say both, and how to tell.
             let named = log.logArgument
-            let subject = log == "-" ? "the log" : log
+            let subject = log == "-" ? "the log" : shown
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
                          + "after it was written (`selectlog verify --deep \(named)` then calls it damaged, and `verify --deep --repair` cuts it there)")
         }

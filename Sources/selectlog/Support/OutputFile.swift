@@ -219,8 +219,9 @@ func lockForReplacing(_ fd: Int32, path: String, shown: String) throws {
 }
 
 /// How a report names where output went: `standard output` for `-`, as a reader would
-/// say it (`wrote -` reads like a file named `-`); any other path as given.
-func outputName(_ path: String) -> String { path == "-" ? "standard output" : path }
+/// say it (`wrote -` reads like a file named `-`); any other path as given, its controls
+/// escaped (a newline in a name would start a line of its own).
+func outputName(_ path: String) -> String { path == "-" ? "standard output" : path.escapingControls }
 
 /// Whether `path` names this command's standard output (`-o /dev/stdout`), where a
 /// command's own lines would mix with what it wrote.
