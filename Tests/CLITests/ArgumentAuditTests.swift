@@ -227,11 +227,7 @@ struct ArgumentAuditTests {
         let start = try #require(r.stderr.range(of: marker), "\(r.stderr)")
         let word = try #require(r.stderr[start.upperBound...].split(separator: "`").first.map(String.init))
         #expect(!word.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(word)")
-        let bash = Process()
-        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-        bash.arguments = ["-c", "printf %s " + word]
-        bash.currentDirectoryURL = dir
-        let echoed = try CLI.collect(bash)
+        let echoed = try TestgenTests.run("/bin/bash", ["-c", "printf %s " + word], in: dir)
         #expect(echoed.stdout == log, "\(word)")
     }
 
@@ -245,11 +241,7 @@ struct ArgumentAuditTests {
         #expect(try CLI.run(["synthesize", "--events", "100", "-o", other, "--durability", "none"]).status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: other))
         for command in ["compact", "verify --repair", "replay"] {
-            let bash = Process()
-            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-            bash.arguments = ["-c", "'\(CLI.executable.path)' \(command) $'\\xffa.slog'"]
-            bash.currentDirectoryURL = dir
-            let r = try CLI.collect(bash)
+            let r = try TestgenTests.run("/bin/bash", ["-c", "'\(CLI.executable.path)' \(command) $'\\xffa.slog'"], in: dir)
             #expect(r.status == 64, "\(command): \(r.stderr)")
             #expect(r.stderr.contains("is not UTF-8 text"), "\(command): \(r.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == bytes, "\(command)")
