@@ -5,7 +5,7 @@ N ?= 1000
 FUZZ_SECONDS ?= 60
 STRESS_SECONDS ?= 600
 
-.PHONY: deps build demo test test-build nozstd-build fuzz-smoke-build test-nozstd nozstd-roundtrip tsan bench crash-test stress fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
+.PHONY: deps build demo test test-build uikit-typecheck nozstd-build fuzz-smoke-build test-nozstd nozstd-roundtrip tsan bench crash-test stress fuzz fuzz-smoke clean viewer-deps viewer-check viewer-screenshot
 
 # libzstd and pkg-config: from apt on Linux when missing; on macOS, pkg-config and
 # Homebrew's zstd are checked and never installed (`brew install zstd pkg-config`).
@@ -65,6 +65,7 @@ OUTPUT_SYNC = $(if $(filter 3.%,$(MAKE_VERSION)),,--output-sync=target)
 test: deps viewer-deps doc-coverage
 	$(TEST_BUILD) package resolve $(TEST_FLAGS)
 	$(MAKE) -j3 $(OUTPUT_SYNC) test-build nozstd-build fuzz-smoke-build
+	Tools/uikit-typecheck/check.sh .build-test/release/Modules
 	$(TEST_BUILD) test --skip-build $(TEST_FLAGS)
 	$(TEST_BUILD) run --skip-build $(TEST_FLAGS) EmbeddingExample
 	$(MAKE) test-nozstd NOZSTD_TESTS='$(NOZSTD_QUICK)' NOZSTD_SKIP='$(NOZSTD_SKIP)|$(NOZSTD_QUICK_SKIP)'
@@ -73,6 +74,12 @@ test: deps viewer-deps doc-coverage
 
 test-build: deps
 	$(TEST_BUILD) build --build-tests $(TEST_FLAGS)
+
+# SelectLogUIKit is compiled only for Apple platforms: here it is type-checked against a
+# stand-in for the UIKit members it uses (Tools/uikit-typecheck), with the debug build's
+# modules. make test does the same with its own build's.
+uikit-typecheck: build
+	Tools/uikit-typecheck/check.sh .build/debug/Modules
 
 nozstd-build: deps
 	$(NOZSTD_BUILD) build --build-tests --scratch-path .build-nozstd

@@ -1,0 +1,105 @@
+// A stand-in for UIKit, for type-checking SelectLogUIKit where UIKit does not exist
+// (check.sh). It declares only the members SelectLogUIKit uses, with the signatures and
+// the isolation (`@MainActor`, UIKit's NS_SWIFT_UI_ACTOR) of Apple's SDK as its
+// documentation gives them. It checks our side of the calls: the core's API as the module
+// uses it, types, optionals and Swift 6 isolation. It cannot check that UIKit is what it
+// says; a member added here must be copied from Apple's documentation, not made to fit.
+//
+// Two things of the Objective-C runtime are missing on Linux: `@objc` and `#selector`.
+// check.sh removes the first and writes the second as `Selector("name(_:)")`, after
+// checking that each selector names an `@objc` method of the file.
+@_exported import Foundation
+
+/// `ObjectiveC.Selector`, for the `Selector("…")` check.sh writes for `#selector(…)`.
+public struct Selector: Sendable {
+    public init(_ name: String) {}
+}
+
+/// UIKit's (`UIGeometry.h`).
+public struct UIEdgeInsets: Sendable {
+    public var top: CGFloat
+    public var left: CGFloat
+    public var bottom: CGFloat
+    public var right: CGFloat
+
+    public init(top: CGFloat, left: CGFloat, bottom: CGFloat, right: CGFloat) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+}
+
+/// UIKit's additions to `IndexPath` (`UITableView.h`, `UICollectionView.h`).
+extension IndexPath {
+    public init(row: Int, section: Int) { self.init(indexes: [section, row]) }
+    public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
+    public var section: Int { self[0] }
+    public var row: Int { self[1] }
+    public var item: Int { self[1] }
+}
+
+@MainActor open class UIResponder: NSObject {}
+
+@MainActor open class UIView: UIResponder {
+    open var bounds: CGRect = .zero
+    open func addGestureRecognizer(_ gestureRecognizer: UIGestureRecognizer) {}
+}
+
+@MainActor open class UIScrollView: UIView {
+    open var contentOffset: CGPoint = .zero
+    /// Read-only in UIKit (iOS 11).
+    open var adjustedContentInset: UIEdgeInsets { UIEdgeInsets(top: 0, left: 0, bottom: 0, right: 0) }
+    open func setContentOffset(_ contentOffset: CGPoint, animated: Bool) {}
+}
+
+@MainActor open class UITableView: UIScrollView {
+    public enum ScrollPosition: Int, Sendable {
+        case none, top, middle, bottom
+    }
+
+    open var allowsMultipleSelection = false
+    open var allowsMultipleSelectionDuringEditing = false
+    open var isEditing = false
+    open func setEditing(_ editing: Bool, animated: Bool) {}
+    open func selectRow(at indexPath: IndexPath?, animated: Bool, scrollPosition: UITableView.ScrollPosition) {}
+    open func deselectRow(at indexPath: IndexPath, animated: Bool) {}
+}
+
+@MainActor open class UICollectionView: UIScrollView {
+    public struct ScrollPosition: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+    }
+
+    /// iOS and tvOS 14.
+    open var isEditing = false
+    open func selectItem(at indexPath: IndexPath?, animated: Bool, scrollPosition: UICollectionView.ScrollPosition) {}
+    open func deselectItem(at indexPath: IndexPath, animated: Bool) {}
+}
+
+@MainActor open class UIGestureRecognizer: NSObject {
+    public enum State: Int, Sendable {
+        case possible, began, changed, ended, cancelled, failed
+    }
+
+    public init(target: Any?, action: Selector?) {}
+    open func addTarget(_ target: Any, action: Selector) {}
+    open var state: UIGestureRecognizer.State { .possible }
+    open var numberOfTouches: Int { 0 }
+    open func location(in view: UIView?) -> CGPoint { .zero }
+}
+
+@MainActor open class UITapGestureRecognizer: UIGestureRecognizer {}
+
+@MainActor open class UIPanGestureRecognizer: UIGestureRecognizer {
+    /// Unavailable on tvOS.
+    open var maximumNumberOfTouches: Int = .max
+}
+
+/// QuartzCore's, which UIKit re-exports; not main-actor isolated in the SDK.
+open class CADisplayLink: NSObject {
+    public init(target: Any, selector sel: Selector) {}
+    open func add(to runloop: RunLoop, forMode mode: RunLoop.Mode) {}
+    open func invalidate() {}
+}

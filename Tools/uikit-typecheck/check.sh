@@ -1,0 +1,43 @@
+#!/bin/bash
+# Type-checks Sources/SelectLogUIKit, which only an Apple build compiles, against
+# UIKit.swift here: a stand-in declaring the UIKit members the module uses. It catches
+# a change to the core's API that the module's calls no longer match, and mistakes of
+# type, optionality and Swift 6 isolation in the module itself. Warnings are errors.
+# Not on macOS, where the real UIKit is a build for iOS away (and the stand-in's
+# `Selector` would clash with the Objective-C runtime's).
+# usage: Tools/uikit-typecheck/check.sh [MODULES_DIR]   (default: .build/debug/Modules)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+modules=${1:-$root/.build/debug/Modules}
+source=$root/Sources/SelectLogUIKit/SelectLogUIKit.swift
+swiftc=${SWIFTC:-swiftc}
+die() { echo "uikit-typecheck: $*" >&2; exit 1; }
+if [ "$(uname -s)" = Darwin ]; then
+    echo "uikit-typecheck: skipped on macOS: build the SelectLogUIKit scheme for iOS instead"
+    exit 0
+fi
+[ -f "$modules/SelectLogStore.swiftmodule" ] || die "no SelectLogStore module in $modules (swift build, or pass the build's Modules directory)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Each `#selector(name(_:))` must name an `@objc` method of the file: the rewrite below
+# turns it into a string, which the compiler no longer looks up.
+for name in $(grep -o '#selector([A-Za-z_][A-Za-z0-9_]*' "$source" | sed 's/#selector(//' | sort -u); do
+    grep -Eq "@objc (private |fileprivate |internal |public )?func $name\(" "$source" \
+        || die "$source: #selector($name…) names no @objc method of the file"
+done
+
+"$swiftc" -swift-version 6 -warnings-as-errors -emit-module -module-name UIKit "$here/UIKit.swift" -o "$work/UIKit.swiftmodule"
+# Line for line the same, so the compiler's line numbers are the source's.
+sed -e 's/@objc //' -e 's/#selector(\([^)]*)\))/Selector("\1")/g' "$source" > "$work/SelectLogUIKit.swift"
+maps=()
+for map in "$root"/Sources/C*/module.modulemap "$root"/Sources/C*/include/module.modulemap; do
+    [ -f "$map" ] && maps+=(-Xcc "-fmodule-map-file=$map")
+done
+if ! "$swiftc" -swift-version 6 -warnings-as-errors -typecheck -I "$work" -I "$modules" "${maps[@]}" \
+    "$work/SelectLogUIKit.swift" > "$work/out" 2>&1; then
+    sed "s|$work/SelectLogUIKit.swift|$source|g" "$work/out" >&2
+    die "SelectLogUIKit does not type-check against the UIKit stand-in"
+fi
+echo "uikit-typecheck: SelectLogUIKit type-checks against the UIKit stand-in (Swift 6, warnings as errors)"
