@@ -94,9 +94,10 @@ public final class TableViewForwarder: NSObject {
         self.recorder = recorder
         self.tableView = tableView
         self.onRefused = onRefused
-        // Targets are added once `self` exists.
-        tapRecognizer = UITapGestureRecognizer(target: nil, action: nil)
-        panRecognizer = UIPanGestureRecognizer(target: nil, action: nil)
+        // Targets are added once `self` exists (`init(target:action:)` calls a nil target
+        // invalid).
+        tapRecognizer = UITapGestureRecognizer()
+        panRecognizer = UIPanGestureRecognizer()
         super.init()
         if recorder.state.pan != nil {
             // `forward(_:)` without the mirror: the table view shows none of the engine's
@@ -202,6 +203,13 @@ public final class TableViewForwarder: NSObject {
     }
 
     @objc private func tick(_ link: CADisplayLink) {
+        // The link retains the forwarder until it is invalidated: once the table view is
+        // gone while a pan was going on (it never reported an end), it stops, and lets
+        // the forwarder go.
+        guard tableView != nil else {
+            stopTicks()
+            return
+        }
         forward(.tick)
     }
 }

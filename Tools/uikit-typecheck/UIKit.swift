@@ -5,6 +5,9 @@
 // uses it, types, optionals and Swift 6 isolation. It cannot check that UIKit is what it
 // says; a member added here must be copied from Apple's documentation, not made to fit.
 //
+// check.sh builds it with library evolution, as Apple's SDK modules are: its enums are then
+// not frozen, and a `switch` over one without a default is warned about, as there.
+//
 // Two things of the Objective-C runtime are missing on Linux: `@objc` and `#selector`.
 // check.sh removes the first and writes the second as `Selector("name(_:)")`, after
 // checking that each selector names an `@objc` method of the file.
@@ -30,13 +33,13 @@ public struct UIEdgeInsets: Sendable {
     }
 }
 
-/// UIKit's additions to `IndexPath` (`UITableView.h`, `UICollectionView.h`).
+/// UIKit's additions to `IndexPath` (`UITableView.h`, `UICollectionView.h`). Settable in UIKit.
 extension IndexPath {
     public init(row: Int, section: Int) { self.init(indexes: [section, row]) }
     public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
-    public var section: Int { self[0] }
-    public var row: Int { self[1] }
-    public var item: Int { self[1] }
+    public var section: Int { get { self[0] } set { self[0] = newValue } }
+    public var row: Int { get { self[1] } set { self[1] = newValue } }
+    public var item: Int { get { self[1] } set { self[1] = newValue } }
 }
 
 @MainActor open class UIResponder: NSObject {}
@@ -72,7 +75,8 @@ extension IndexPath {
         public init(rawValue: UInt) { self.rawValue = rawValue }
     }
 
-    /// iOS and tvOS 14.
+    /// iOS, tvOS and Mac Catalyst 14.
+    @available(iOS 14.0, tvOS 14.0, macCatalyst 14.0, *)
     open var isEditing = false
     open func selectItem(at indexPath: IndexPath?, animated: Bool, scrollPosition: UICollectionView.ScrollPosition) {}
     open func deselectItem(at indexPath: IndexPath, animated: Bool) {}
@@ -81,10 +85,15 @@ extension IndexPath {
 @MainActor open class UIGestureRecognizer: NSObject {
     public enum State: Int, Sendable {
         case possible, began, changed, ended, cancelled, failed
+        public static var recognized: State { .ended }
     }
 
     public init(target: Any?, action: Selector?) {}
+    /// No target and no action; `init(target:action:)`'s documentation calls nil invalid.
+    public override convenience init() { self.init(target: nil, action: nil) }
     open func addTarget(_ target: Any, action: Selector) {}
+    /// Read-only with `import UIKit`; settable only with `import UIKit.UIGestureRecognizerSubclass`
+    /// (the documentation's `{ get set }` is that module's).
     open var state: UIGestureRecognizer.State { .possible }
     open var numberOfTouches: Int { 0 }
     open func location(in view: UIView?) -> CGPoint { .zero }
@@ -94,10 +103,12 @@ extension IndexPath {
 
 @MainActor open class UIPanGestureRecognizer: UIGestureRecognizer {
     /// Unavailable on tvOS.
+    @available(tvOS, unavailable)
     open var maximumNumberOfTouches: Int = .max
 }
 
-/// QuartzCore's, which UIKit re-exports; not main-actor isolated in the SDK.
+/// QuartzCore's, which UIKit re-exports; not main-actor isolated in the SDK, and not
+/// Sendable (`CADisplayLink.h` is sendability-audited). It retains its target until `invalidate()`.
 open class CADisplayLink: NSObject {
     public init(target: Any, selector sel: Selector) {}
     open func add(to runloop: RunLoop, forMode mode: RunLoop.Mode) {}
