@@ -43,7 +43,7 @@ struct LogCommandTests {
         let log = dir.appendingPathComponent("bad.slog").path
         let r = try CLI.run(["record", script, "-o", log])
         #expect(r.status == 65)
-        #expect(r.stderr.contains("line 5: tap: t 5 is earlier than the previous event's t 10"))
+        #expect(r.stderr.contains("line 5: tap: t 5 ms is earlier than the previous event's t 10 ms"))
         let reader = try LogReader(path: log)
         #expect(reader.eventCount == 4)
         #expect(try CLI.run(["verify", log]).status == 0)

@@ -174,7 +174,7 @@ extension TableState {
     /// method would copy the whole state to pass `self`.
     @inline(never)
     private static func earlierError(_ event: Event, _ now: Micros, previous: Micros) -> InvalidEvent {
-        InvalidEvent(event.typeName, "t \(now) is earlier than the previous event's t \(previous)")
+        InvalidEvent(event.typeName, "t \(now) ms is earlier than the previous event's t \(previous) ms")
     }
 
     /// What every applied event ends with.

@@ -220,14 +220,18 @@ public final class Recorder: Sendable {
     /// are stamped in the order they are appended and never rejected as out of order.
     /// A stamp is never earlier than the last event's time, nor past `Micros.limit`: after
     /// a `TimedEvent` appended with a time ahead of the clock (`now`), stamped events take
-    /// that time until the clock passes it (and at the limit, keep it).
+    /// that time until the clock passes it (and at the limit, keep it). So stamp a
+    /// recorder's events with one clock, its own or yours: after one stamped with
+    /// `CACurrentMediaTime()` (time since boot; the recorder's clock starts at the log's
+    /// time), every `tick` it stamps sees no time pass, and auto-scroll stops.
     @discardableResult
     public func append(_ event: consuming Event) throws(LogError) -> TableChanges {
         try append(TimedEvent(event), stamp: true)
     }
 
     /// Validates `event` (with the caller's time, or none) and adds it to the current
-    /// batch; returns what it changed. A time before the last event's is invalid.
+    /// batch; returns what it changed. A time before the last event's is invalid. Mixed
+    /// with `append(_:)`'s stamps, the two clocks disagree: see there.
     @discardableResult
     public func append(_ event: consuming TimedEvent) throws(LogError) -> TableChanges {
         try append(event, stamp: false)

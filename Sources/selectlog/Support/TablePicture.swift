@@ -1,6 +1,6 @@
 import SelectLog
 
-/// A short text summary of a state and a picture of its visible rows,
+/// A short text summary of a state (`TableState.description`) and a picture of its visible rows,
 /// plain ASCII so that it reads the same with colour off and fits 80 columns.
 struct TablePicture {
     let state: TableState
@@ -9,40 +9,8 @@ struct TablePicture {
     init(_ state: TableState) { self.state = state }
 
     var text: String {
-        let s = state
-        var lines: [String] = []
-        let rows = s.layout.rowCount
-        let sections = s.layout.sectionCount
-        lines.append("events  \(s.events) | t \(s.t) ms | hash \(s.hashHex)")
-        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") | \(rows) row\(rows == 1 ? "" : "s") | content \(s.layout.contentHeight) pt | viewport \(s.viewport.width)x\(s.viewport.height)")
-        let mode = !s.isSelectable ? "not selectable" : (s.isMultiple ? "multiple" : "single")
-        lines.append("mode    \(mode) | \(s.editing ? "editing" : "not editing") | \(s.selection.count) selected | undo \(s.undoCount) | redo \(s.redoCount)")
-        var scroll = "offset \(s.contentOffset) of \(s.maxOffset)"
-        if s.dragging { scroll += " | dragging" }
-        if s.decelerating { scroll += " | decelerating" + (s.target.map { " to \($0)" } ?? "") }
-        lines.append("scroll  \(scroll)")
-        if let pan = s.pan {
-            var p = "pan     \(pan.kind.rawValue)"
-            if pan.isSelectionPan {
-                p += " | \(pan.mode?.rawValue ?? "no start row yet")"
-                if let a = pan.anchor { p += " | anchor \(a)" }
-                p += " | finger \(pan.finger.x),\(pan.finger.y)"
-                if let d = pan.autoscroll { p += " | auto-scroll \(d.rawValue)" }
-            }
-            lines.append(p)
-        } else {
-            lines.append("pan     none")
-        }
-        let strip = s.configuration.strip
-        if strip.enabled {
-            lines.append("strip   \(strip.edge.rawValue), \(strip.stripWidth) pt | reversal \(strip.reversal.rawValue) | \(strip.rowsPerSecond) rows/s")
-        }
-        lines.append("option  " + (s.options.open.map { "open on \($0)" } ?? "none"))
-        if let editor = s.editor, let row = s.layout.editorRow {
-            lines.append("editor  below \(row) | \(editor.multiple ? "multiple" : "single") choice")
-        } else {
-            lines.append("editor  none")
-        }
+        // The summary is `TableState.description`'s.
+        var lines = state.summaryLines
         lines.append("")
         lines.append(contentsOf: picture)
         return lines.joined(separator: "\n")

@@ -1,0 +1,60 @@
+/// A state in a few lines of text: what `selectlog replay` prints above its picture of the
+/// rows, and what a failing test (`#expect(expectation.holds(in: state))`) or `print(state)`
+/// shows instead of the state's storage (kilobytes of trees and buffers).
+///
+/// It is bounded whatever the table's size: counts, not the rows (the state JSON,
+/// `json`, lists them). The `hash` line tells apart two states the summary cannot.
+///
+/// ```text
+/// events  10 | t 816 ms | hash f9daf16d21364206
+/// table   1 section | 100 rows | content 5000 pt | viewport 390x600
+/// mode    multiple | not editing | 13 selected | undo 1 | redo 0
+/// scroll  offset 150 of 4400
+/// pan     strip | select | anchor [0, 14] | finger 30,575 | auto-scroll down
+/// strip   leading, 70 pt | reversal flip | 10 rows/s
+/// option  none
+/// editor  none
+/// ```
+extension TableState: CustomStringConvertible {
+    /// The summary above: a line each for the events and hash, the table, the selection
+    /// mode, the scroll, the pan, the strip (when on), the option view and the editor.
+    public var description: String { summaryLines.joined(separator: "\n") }
+
+    /// The summary, a line each.
+    package var summaryLines: [String] {
+        var lines: [String] = []
+        let rows = layout.rowCount
+        let sections = layout.sectionCount
+        lines.append("events  \(events) | t \(t) ms | hash \(hashHex)")
+        lines.append("table   \(sections) section\(sections == 1 ? "" : "s") | \(rows) row\(rows == 1 ? "" : "s") | content \(layout.contentHeight) pt | viewport \(viewport.width)x\(viewport.height)")
+        let mode = !isSelectable ? "not selectable" : (isMultiple ? "multiple" : "single")
+        lines.append("mode    \(mode) | \(editing ? "editing" : "not editing") | \(selection.count) selected | undo \(undoCount) | redo \(redoCount)")
+        var scroll = "offset \(contentOffset) of \(maxOffset)"
+        if dragging { scroll += " | dragging" }
+        if decelerating { scroll += " | decelerating" + (target.map { " to \($0)" } ?? "") }
+        lines.append("scroll  \(scroll)")
+        if let pan {
+            var p = "pan     \(pan.kind.rawValue)"
+            if pan.isSelectionPan {
+                p += " | \(pan.mode?.rawValue ?? "no start row yet")"
+                if let a = pan.anchor { p += " | anchor \(a)" }
+                p += " | finger \(pan.finger.x),\(pan.finger.y)"
+                if let d = pan.autoscroll { p += " | auto-scroll \(d.rawValue)" }
+            }
+            lines.append(p)
+        } else {
+            lines.append("pan     none")
+        }
+        let strip = configuration.strip
+        if strip.enabled {
+            lines.append("strip   \(strip.edge.rawValue), \(strip.stripWidth) pt | reversal \(strip.reversal.rawValue) | \(strip.rowsPerSecond) rows/s")
+        }
+        lines.append("option  " + (options.open.map { "open on \($0)" } ?? "none"))
+        if let editor, let row = layout.editorRow {
+            lines.append("editor  below \(row) | \(editor.multiple ? "multiple" : "single") choice")
+        } else {
+            lines.append("editor  none")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+@testable import SelectLog
+
+/// `TableState.description`: the summary `selectlog replay` prints, and what a failing
+/// test shows of a state instead of its storage.
+@Suite("A state describes itself in a few bounded lines")
+struct StateDescriptionTests {
+    @Test("the summary of a strip pan: the state's own counts, pan, offset and hash")
+    func stripPan() throws {
+        let state = try play("""
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true, "rowsPerSecond": 10}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 100, "rowHeight": 50}]}
+            {"type": "panBegan", "t": 0, "x": 30, "y": 175}
+            {"type": "panMoved", "t": 16, "x": 30, "y": 575}
+            """)
+        let lines = state.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "events  5 | t 16 ms | hash \(state.hashHex)")
+        #expect(lines.contains("table   1 section | 100 rows | content 5000 pt | viewport 390x600"))
+        #expect(lines.contains { $0.hasPrefix("mode    multiple | not editing | \(state.selection.count) selected") })
+        #expect(state.selection.count > 1)
+        #expect(lines.contains { $0.hasPrefix("pan     strip | select | anchor ") && $0.hasSuffix("| finger 30,575 | auto-scroll down") })
+        #expect(lines.contains("strip   leading, 70 pt | reversal flip | 10 rows/s"))
+        #expect(lines.contains("option  none"))
+        #expect(lines.contains("editor  none"))
+        #expect("\(state)" == state.description)
+    }
+
+    @Test("a million rows, all selected: the same few lines, no row listed")
+    func bounded() throws {
+        var state = try play("""
+            {"type": "configure", "allowsMultipleSelection": true}
+            {"type": "reload", "sections": [{"rows": 1000000}]}
+            """)
+        try state.apply(.selectAll)
+        #expect(state.selection.count == 1_000_000)
+        #expect(state.description.utf8.count < 1_000)
+        #expect(state.description.contains("| 1000000 selected |"))
+        #expect(!state.description.contains("[0, 1]"))
+    }
+
+    @Test("two states the summary cannot tell apart differ in their hash lines")
+    func hashTellsApart() throws {
+        let a = try play(#"{"type": "reload", "sections": [{"rows": 3}]}"#)
+        let b = try play(#"{"type": "reload", "sections": [{"rows": 3, "title": "B"}]}"#)
+        #expect(a.description != b.description)
+        #expect(a.description.split(separator: "\n").dropFirst() == b.description.split(separator: "\n").dropFirst())
+    }
+}
