@@ -147,7 +147,7 @@ func resumedRecorder(at url: URL, orElse newSessionURL: URL) throws -> Recorder 
     } catch {
         guard error.code == .damaged else { throw error }
         // Keep what is intact, then continue after it.
-        if try LogRepair.repair(url.path).isIntact { return try Recorder(appendingTo: url) }
+        if try LogRepair.repair(url, replaying: true).isIntact { return try Recorder(appendingTo: url) }
         return try Recorder(creating: newSessionURL)   // nothing to keep
     }
 }

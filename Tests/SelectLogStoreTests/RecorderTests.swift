@@ -281,7 +281,7 @@ struct RecorderTests {
         }
     }
 
-    @Test("initialisers that take a file URL; a URL that is not a file's is an error naming it")
+    @Test("the recorder, reader, verify and repair take a file URL; a URL that is not a file's is an error naming it")
     func fileURLs() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -292,13 +292,32 @@ struct RecorderTests {
         #expect(throws: LogError.self) { try Recorder(creating: url) }
         let again = try Recorder(appendingTo: url, options: smallBatches())
         #expect(again.eventCount == 1)
+        try again.append(.tap(ViewportPoint(x: Points(1), y: Points(1))))
         try again.close()
-        do {
-            _ = try Recorder(creating: URL(string: "https://example.com/s.slog")!)
-            Issue.record("a web URL was accepted")
-        } catch {
-            #expect(error.description.contains("https://example.com/s.slog"))
+        #expect(try LogReader(url: url).eventCount == 2)
+        #expect(try LogReader.verify(url: url).isIntact)
+        // A torn tail, cut back by the repair.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x51, 0x52, 0x53]))
+        try handle.close()
+        let outcome = try LogRepair.repair(url)
+        #expect(outcome.isIntact && outcome.cut?.savedBytes == 3)
+        #expect(try LogReader(url: url).eventCount == 2)
+        let web = try #require(URL(string: "https://example.com/s.slog"))
+        func refused(_ open: () throws(LogError) -> Void) {
+            do throws(LogError) {
+                try open()
+                Issue.record("a web URL was accepted")
+            } catch {
+                #expect(error.code == .io && error.description.contains("https://example.com/s.slog: not a file URL"))
+            }
         }
+        refused { () throws(LogError) in _ = try Recorder(creating: web) }
+        refused { () throws(LogError) in _ = try Recorder(appendingTo: web) }
+        refused { () throws(LogError) in _ = try LogReader(url: web) }
+        refused { () throws(LogError) in _ = try LogReader.verify(url: web) }
+        refused { () throws(LogError) in _ = try LogRepair.repair(web) }
     }
 
     @Test("close() after close() returns at once with the same outcome")
