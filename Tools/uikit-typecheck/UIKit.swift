@@ -114,3 +114,30 @@ open class CADisplayLink: NSObject {
     open func add(to runloop: RunLoop, forMode mode: RunLoop.Mode) {}
     open func invalidate() {}
 }
+
+// For the guide's snippets (snippets.py): a view controller and a diffable data source.
+
+@MainActor open class UIViewController: UIResponder {
+    open var isEditing = false
+    open func setEditing(_ editing: Bool, animated: Bool) {}
+}
+
+@MainActor open class UITableViewController: UIViewController {
+    /// Implicitly unwrapped in UIKit.
+    open var tableView: UITableView!
+}
+
+/// iOS 13; its identifiers `Sendable` since iOS 15's SDK.
+public struct NSDiffableDataSourceSnapshot<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable> {
+    public init() {}
+    public var sectionIdentifiers: [SectionIdentifierType] { [] }
+    public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] { [] }
+    /// iOS 15.
+    public var reloadedItemIdentifiers: [ItemIdentifierType] { [] }
+}
+
+@MainActor open class UITableViewDiffableDataSource<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: NSObject {
+    open func snapshot() -> NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType> { NSDiffableDataSourceSnapshot() }
+    open func apply(_ snapshot: NSDiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>, animatingDifferences: Bool = true,
+                    completion: (() -> Void)? = nil) {}
+}
