@@ -46,16 +46,19 @@ if ! "$swiftc" -swift-version 6 -warnings-as-errors -emit-sil -o /dev/null -I "$
     die "SelectLogUIKit does not type-check against the UIKit stand-in"
 fi
 
-# The guide's UIKit snippets (docs/INTEGRATION.md, the blocks under a uikit-typecheck marker),
-# each the body of a function, with the module (for its `IndexPath(row)`). A snippet is a
-# fragment: the values it makes and leaves for the reader are "never used", which is all
-# the warnings allowed here.
-guide=docs/INTEGRATION.md
-snippets=$(cd "$root" && python3 "$here/snippets.py" "$guide" "$work/Snippets.swift") || die "cannot read the snippets of $guide"
-if ! (cd "$root" && "$swiftc" -swift-version 6 -wmo -emit-sil -o /dev/null -module-name Snippets -I "$work" -I "$modules" "${maps[@]}" \
-    "$work/SelectLogUIKit.swift" "$work/Snippets.swift") > "$work/out" 2>&1 \
-    || grep -E "warning: " "$work/out" | grep -vqE "(was never used|is unused)"; then
-    sed "s|$work/SelectLogUIKit.swift|$source|g" "$work/out" >&2
-    die "the UIKit snippets of $guide do not type-check against the UIKit stand-in"
-fi
-echo "uikit-typecheck: SelectLogUIKit type-checks against the UIKit stand-in (Swift 6, warnings as errors), and so do $guide's $snippets UIKit snippets"
+# The guides' UIKit snippets (the blocks under a uikit-typecheck marker), each the body of
+# a function, with the module (for its `IndexPath(row)`). A snippet is a fragment: the
+# values it makes and leaves for the reader are "never used", which is all the warnings
+# allowed here.
+said=""
+for guide in docs/INTEGRATION.md Sources/SelectLog/SelectLog.docc/Integration.md; do
+    snippets=$(cd "$root" && python3 "$here/snippets.py" "$guide" "$work/Snippets.swift") || die "cannot read the snippets of $guide"
+    if ! (cd "$root" && "$swiftc" -swift-version 6 -wmo -emit-sil -o /dev/null -module-name Snippets -I "$work" -I "$modules" "${maps[@]}" \
+        "$work/SelectLogUIKit.swift" "$work/Snippets.swift") > "$work/out" 2>&1 \
+        || grep -E "warning: " "$work/out" | grep -vqE "(was never used|is unused)"; then
+        sed "s|$work/SelectLogUIKit.swift|$source|g" "$work/out" >&2
+        die "the UIKit snippets of $guide do not type-check against the UIKit stand-in"
+    fi
+    said+=", $snippets of $guide"
+done
+echo "uikit-typecheck: SelectLogUIKit type-checks against the UIKit stand-in (Swift 6, warnings as errors), and so do the guides' UIKit snippets (${said#, })"
