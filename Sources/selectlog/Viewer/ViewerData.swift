@@ -16,6 +16,7 @@ struct ViewerData {
     /// session's 50,000 events takes about 7.5 MB; what grows faster (a selection of many
     /// ranges stored at each change, an editor of a million options, thousands of headers
     /// in view) stops the page at the event before the budget, which the command notes.
+    /// Counted as the page holds them (`ViewerPage.embeddedCount`), where `<` is six bytes.
     static let byteBudget = 32 << 20
 
     let file: String
@@ -61,7 +62,7 @@ struct ViewerData {
         let key = frame.json(shape)
         keys.startEntry()
         keys.append(key)
-        bytes += key.utf8.count
+        bytes += ViewerPage.embeddedCount(key)
         previous = frame
         firstHash = ViewerData.hex(hasher.hash(state))
         firstT = state.t.description
@@ -70,65 +71,81 @@ struct ViewerData {
 
     /// Records event `number`, which took `before` to `after`; false, recording nothing,
     /// when it would take the page past its byte budget (the page then ends before it).
+    ///
+    /// What the event adds is counted whole before it is kept, as the page holds it
+    /// (`ViewerPage.embeddedCount`): its record (its fields, up to 1 MiB, its frame's
+    /// delta, a row edit's changes), a key frame when one falls due, the gesture spans it
+    /// ends and the separators between them.
     mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) -> Bool {
         guard let shape else { return false }
         let frame = ViewerFrame(after, shape: shape, previous: previous)
         let key = (number - from) % ViewerData.keyInterval == 0 ? frame.json(shape) : nil
         let delta = previous.flatMap { frame.delta(from: $0, shape) } ?? "0"
-        let keyBytes = key?.utf8.count ?? 0
-        // At least one event, whatever it costs: a page of none would show nothing.
-        // (The event's record is its delta and a few dozen bytes more.)
-        if number > from + 1, bytes + keyBytes + delta.utf8.count > budget {
-            to = number - 1
-            start = min(start, to)
-            stoppedEarly = true
-            return false
-        }
-        bytes += keyBytes
-        if let key {
-            keys.startEntry()
-            keys.append(key)
-        }
-        previous = frame
         let name = e.event.typeName
-        let type: Int
-        if let known = typeIndex[name] {
-            type = known
-        } else {
-            type = types.count
-            typeIndex[name] = type
-            types.append(name)
-        }
+        let type = typeIndex[name] ?? types.count
         // The event's fields without its type, as a JSON object: `{"x": 30, "y": 175}`.
         let line = EventEncoder.line(TimedEvent(e.event))
         let fields = line.dropFirst(("{\"type\": \"" + name + "\"").count)
         let body = fields.hasPrefix(", ") ? "{" + fields.dropFirst(2) : "0"
         let step = after.stepsRecorded > before.stepsRecorded ? 1 : 0
-        // Written into the page's storage in pieces: the delta can be most of a megabyte.
-        events.startEntry()
-        let entryStart = events.byteCount
-        events.append("[\(type), \(after.t), \(body), \"\(ViewerData.hex(hasher.hash(after)))\", \(step), ")
-        events.append(delta)
+        let opening = "[\(type), \(after.t), \(body), \"\(ViewerData.hex(hasher.hash(after)))\", \(step), "
         // A row edit's selection changes follow rows through the edit: only the engine can
         // say which rows changed, so its words go with the event. Other events' changes are
         // exactly the frame fields in their delta.
-        if e.event.isRowEdit {
-            events.append(", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; ")))
+        let changes = e.event.isRowEdit
+            ? ", " + JSONText.quote(after.changes(since: before, across: e.event).map(\.description).joined(separator: "; ")) : ""
+        let (spans, open) = gestureSpans(number, e, after)
+        let separator = 2  // `,\n` between entries (`ViewerText`), `, ` between spans
+        var cost = ViewerPage.embeddedCount(opening) + ViewerPage.embeddedCount(delta) + ViewerPage.embeddedCount(changes) + 1
+        cost += events.count > 0 ? separator : 0
+        if let key { cost += ViewerPage.embeddedCount(key) + (keys.count > 0 ? separator : 0) }
+        for span in spans { cost += span.utf8.count + separator }
+        // At least one event, whatever it costs: a page of none would show nothing.
+        if number > from + 1, bytes + cost > budget {
+            to = number - 1
+            start = min(start, to)
+            stoppedEarly = true
+            return false
         }
+        bytes += cost
+        if let key {
+            keys.startEntry()
+            keys.append(key)
+        }
+        previous = frame
+        if type == types.count {
+            typeIndex[name] = type
+            types.append(name)
+        }
+        // Written into the page's storage in pieces: the delta can be most of a megabyte.
+        events.startEntry()
+        events.append(opening)
+        events.append(delta)
+        events.append(changes)
         events.append("]")
-        bytes += events.byteCount - entryStart
+        gestures += spans
+        openGestures = open
+        return true
+    }
+
+    /// The gesture spans event `number` ends, and the gestures open after it: a pan or a
+    /// swipe that ended, a new swipe on another row, or a pan that became interrupted.
+    private func gestureSpans(_ number: Int, _ e: TimedEvent, _ after: TableState)
+        -> (spans: [String], open: [String: (kind: String, began: Int)]) {
+        var spans: [String] = []
+        var open = openGestures
         let now = ViewerData.gestures(of: after)
         for slot in ["pan", "swipe"] {
             // A new swipe on another row, or a pan that became interrupted, starts a new span.
-            var restarted = now[slot] != nil && now[slot] != openGestures[slot]?.kind
+            var restarted = now[slot] != nil && now[slot] != open[slot]?.kind
             if case .swipeBegan = e.event, slot == "swipe" { restarted = true }
-            if let open = openGestures[slot], now[slot] == nil || restarted {
-                gestures.append("[\(JSONText.quote(open.kind)), \(open.began), \(number)]")
-                openGestures[slot] = nil
+            if let began = open[slot], now[slot] == nil || restarted {
+                spans.append("[\(JSONText.quote(began.kind)), \(began.began), \(number)]")
+                open[slot] = nil
             }
-            if openGestures[slot] == nil, let kind = now[slot] { openGestures[slot] = (kind, number) }
+            if open[slot] == nil, let kind = now[slot] { open[slot] = (kind, number) }
         }
-        return true
+        return (spans, open)
     }
 
     /// `hash` as `TableState.hashHex` writes it, 16 lower-case hex digits, each looked up

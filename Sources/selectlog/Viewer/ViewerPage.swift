@@ -77,6 +77,18 @@ enum ViewerPage {
 
     private static let escapedLessThan = Array(#"\u003c"#.utf8)
 
+    /// The bytes `text` takes in the page once `embedded`: its UTF-8, five more for each
+    /// `<`. The page's budget counts these (`ViewerData`): options or titles full of `<`
+    /// take six times their length there.
+    static func embeddedCount(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var lessThan = 0
+            for byte in bytes where byte == UInt8(ascii: "<") { lessThan += 1 }
+            return bytes.count + lessThan * (escapedLessThan.count - 1)
+        }
+    }
+
     static let body = #"""
     <header>
       <h1>selectlog view</h1>

@@ -1,0 +1,90 @@
+import Foundation
+import SelectLog
+@testable import selectlog
+import Testing
+
+/// The page's byte budget (`ViewerData.byteBudget`) is of the bytes the page holds, as
+/// written: `<` is six bytes there (`\u003c`), and an event's whole record counts.
+@Suite("selectlog view: the page's byte budget")
+struct ViewerBudgetTests {
+    /// A viewport, ten rows, then `events` toggleEditor events, each with one option of
+    /// `length` copies of `text`.
+    static func editorScript(events: Int, length: Int, text: String = "<") -> String {
+        var lines = [#"{"type": "viewport", "width": 390, "height": 600}"#, #"{"type": "reload", "sections": [{"rows": 10}]}"#]
+        let option = String(repeating: text, count: length)
+        for i in 0..<events { lines.append(#"{"type": "toggleEditor", "row": [0, \#(i % 3)], "options": ["\#(option)"]}"#) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The data a window of every event of `script` gives with `budget`.
+    static func data(_ script: String, budget: Int, from: Int = 0) throws -> ViewerData {
+        let events = try Script(bytes: Array(script.utf8)).events
+        var state = TableState()
+        var data = ViewerData(file: "f.jsonl", total: events.count, from: from, to: events.count, start: events.count, budget: budget)
+        for (i, e) in events.enumerated() {
+            if i == from { data.begin(state) }
+            let before = state
+            try state.apply(e)
+            if i >= from, !data.add(i + 1, e, before: before, after: state) { break }
+        }
+        if from == events.count { data.begin(state) }
+        return data
+    }
+
+    /// The bytes of the page's data element, as written.
+    static func embeddedData(_ data: ViewerData) throws -> Int {
+        var page: [UInt8] = []
+        let written = try ViewerPage.write(title: "f.jsonl", data: data) { page += $0 }
+        #expect(written == page.count)
+        let text = String(decoding: page, as: UTF8.self)
+        let open = try #require(text.range(of: "<script type=\"application/json\" id=\"data\">"))
+        let close = try #require(text.range(of: "</script>", range: open.upperBound..<text.endIndex))
+        return text.utf8.distance(from: open.upperBound, to: close.lowerBound)
+    }
+
+    /// What the data holds besides the frames, events and gesture spans: the file's name,
+    /// the field names, the types, the window's numbers (a few hundred bytes).
+    static let fixedPart = 2_000
+
+    @Test("the budget counts `<` as the six bytes it is on the page: options full of `<` stop the page within its budget")
+    func lessThanCountsAsWritten() throws {
+        let budget = 500_000
+        let data = try Self.data(Self.editorScript(events: 30, length: 20_000), budget: budget)
+        #expect(data.stoppedEarly)
+        let written = try Self.embeddedData(data)
+        #expect(written <= budget + Self.fixedPart, "\(written) bytes of data for a budget of \(budget)")
+        #expect(written > budget / 2, "\(written) bytes: the budget is not used")
+        // The same events without `<`: six times as many fit.
+        let plain = try Self.data(Self.editorScript(events: 30, length: 20_000, text: "a"), budget: budget)
+        #expect(plain.to > 3 * data.to, "\(plain.to) events of `a`, \(data.to) of `<`")
+    }
+
+    @Test("an event's whole record counts before it is kept: its fields too, not only its frame's delta")
+    func eventFieldsCount() throws {
+        // Jumps to the section the table is at, by its title: the frame does not change,
+        // and each event's record is its fields, 200,000 bytes.
+        let title = String(repeating: "a", count: 200_000)
+        var lines = [#"{"type": "viewport", "width": 390, "height": 600}"#, #"{"type": "reload", "sections": [{"rows": 10, "title": "\#(title)"}]}"#]
+        for _ in 0..<20 { lines.append(#"{"type": "jumpToSection", "title": "\#(title)"}"#) }
+        let script = lines.joined(separator: "\n") + "\n"
+        // The fifth record would end 100,000 bytes past the budget.
+        let budget = 900_000
+        let data = try Self.data(script, budget: budget)
+        #expect(data.stoppedEarly)
+        let written = try Self.embeddedData(data)
+        #expect(written <= budget + Self.fixedPart, "\(written) bytes of data for a budget of \(budget)")
+    }
+
+    @Test("view of options full of `<`: a page within its 32 MB budget, and a note saying where it ends")
+    func viewOfLessThanOptions() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(Self.editorScript(events: 6, length: 1_000_000), to: "lt.jsonl", in: dir)
+        let page = dir.appendingPathComponent("lt.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("note: the page ends after event "), "\(r.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int)
+        #expect(size <= ViewerData.byteBudget + 64_000, "\(size) bytes")
+    }
+}
