@@ -88,3 +88,48 @@ struct ViewerBudgetTests {
         #expect(size <= ViewerData.byteBudget + 64_000, "\(size) bytes")
     }
 }
+
+/// A window's opening frame: what it holds is bounded where the page can show less, and
+/// a page past its budget says so.
+extension ViewerBudgetTests {
+    @Test("a band keeps a header's title as inspect's picture shows it: 80 characters and how many more")
+    func bandTitlesAreClipped() throws {
+        var state = TableState()
+        try state.apply(.viewport(ViewportSize(width: 390, height: 600)))
+        let title = String(repeating: "x", count: 100_000)
+        for i in 0..<40 {
+            try state.apply(.insertSections(at: [i], sections: [SectionSpec(rows: 0, header: Points(10), title: title)]))
+        }
+        let band = ViewerBand(state)
+        #expect(Self.bandRowsHeaders(band) == 40)
+        // Compared outside #expect, which would print a band of megabytes.
+        let bytes = band.json.utf8.count
+        #expect(bytes < 40 * 200, "\(bytes) bytes")
+        let clipped = band.json.contains(JSONText.quote(String(repeating: "x", count: 80) + "… (99920 more characters)"))
+        #expect(clipped, "\(band.json.prefix(300))")
+    }
+
+    static func bandRowsHeaders(_ band: ViewerBand) -> Int { ViewerCommandTests.bandRows(band).headers }
+
+    @Test("a window that opens on 40 headers with titles of a million characters: a small page of its events, no note")
+    func longTitlesInTheOpeningFrame() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let title = String(repeating: "x", count: 1_000_000)
+        var lines = [#"{"type": "viewport", "width": 390, "height": 600}"#]
+        for i in 0..<40 {
+            lines.append(#"{"type": "insertSections", "at": [\#(i)], "sections": [{"rows": 0, "header": 10, "title": "\#(title)"}]}"#)
+        }
+        lines += [#"{"type": "tap", "x": 1, "y": 1}"#, #"{"type": "scroll", "y": 0}"#]
+        let script = try CLI.write(lines.joined(separator: "\n") + "\n", to: "titles.jsonl", in: dir)
+        let page = dir.appendingPathComponent("titles.html")
+        for from in [41, 42] {
+            let r = try CLI.run(["view", script, "-o", page.path, "--from", String(from)])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!r.stderr.contains("note:"), "--from \(from): \(r.stderr)")
+            #expect(r.stdout.contains(from == 41 ? "events 42..43 of 43" : "events 43..43 of 43"), "\(r.stdout)")
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int)
+            #expect(size < 200_000, "--from \(from): \(size) bytes")
+        }
+    }
+}

@@ -10,6 +10,11 @@ import SelectLog
 /// stored as one entry: `["r", section, firstRow, top, height, count]`; headers as
 /// `["h", section, top, height, title]`, footers as `["f", section, top, height]`, the
 /// editor row as `["e", top, height]`.
+///
+/// A header's title is kept as `inspect`'s picture shows it, its first 80 characters and
+/// how many more there are (`Quoted.clip`): a header draws one line of the table, and a
+/// band of 3,000 headers with titles of a megabyte each was gigabytes (a window's opening
+/// frame of 40 such headers took a page to 40 MB).
 struct ViewerBand {
     /// At most this many elements (data rows, headers and footers) are listed, or three
     /// for each point of a taller viewport: every row of a viewport of rows a point tall
@@ -73,7 +78,7 @@ struct ViewerBand {
             if top >= high { break }
             if intersects(top, section.header.raw) {
                 flush()
-                let title = section.title.map(JSONText.quote) ?? "null"
+                let title = section.title.map { JSONText.quote(Quoted.clip($0)) } ?? "null"
                 entries.append("[\"h\",\(s),\(Points(raw: top)),\(section.header),\(title)]")
                 rows += 1
             }
