@@ -133,3 +133,73 @@ extension ViewerBudgetTests {
         }
     }
 }
+
+extension ViewerBudgetTests {
+    /// Twenty thousand rows, every other one deselected at event 4 (a selection of 10,000
+    /// ranges, about 140 KB in a frame), then `taps` taps.
+    static func fragmentedScript(taps: Int) -> String {
+        let odd = stride(from: 1, to: 20_000, by: 2).map { "[0, \($0)]" }.joined(separator: ", ")
+        var lines = [#"{"type": "reload", "sections": [{"rows": 20000}]}"#, #"{"type": "configure", "allowsMultipleSelection": true}"#,
+                     #"{"type": "selectAll"}"#, #"{"type": "deselect", "rows": [\#(odd)]}"#]
+        for i in 0..<taps { lines.append(#"{"type": "tap", "x": 100, "y": \#(20 + 44 * i)}"#) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("an opening frame past the budget: the page holds it and its first event, and says so, with a --from that moves on")
+    func openingFramePastTheBudget() throws {
+        let script = Self.fragmentedScript(taps: 3)
+        let data = try Self.data(script, budget: 100_000, from: 4)
+        #expect(data.to == 5 && data.stoppedEarly, "the page holds events 5...\(data.to)")
+        #expect(data.openingBytes > 100_000 && data.byteCount > data.openingBytes)
+        let notes = data.budgetNotes(windowEnd: 7, at: nil)
+        #expect(notes.count == 2, "\(notes)")
+        #expect(notes.first?.contains("past its 0.1 MB budget: the state it starts from (after event 4) alone takes 0.2 MB") == true, "\(notes)")
+        #expect(notes.first?.contains("a page holds the state it starts from and its first event whatever they take") == true, "\(notes)")
+        #expect(notes.last?.hasSuffix("view them with --from 5") == true, "\(notes)")
+
+        // A window of no events: its opening state alone, and no --from to go on with.
+        let alone = try Self.data(script, budget: 100_000, from: 7)
+        let aloneNotes = alone.budgetNotes(windowEnd: 7, at: nil)
+        #expect(aloneNotes.count == 1 && aloneNotes[0].contains("the state it starts from whatever it takes"), "\(aloneNotes)")
+
+        // Within its budget with its opening frame, past it with its first event.
+        let first = try Self.data(script, budget: 200_000, from: 4)
+        let firstNotes = first.budgetNotes(windowEnd: 7, at: nil)
+        #expect(first.to == 5 && firstNotes.count == 2, "\(firstNotes)")
+        #expect(firstNotes.first?.contains("(after event 4) takes 0.2 MB and event 5 ") == true, "\(firstNotes)")
+
+        // Within its budget: nothing to say.
+        let within = try Self.data(script, budget: 10_000_000, from: 4)
+        #expect(within.to == 7 && within.budgetNotes(windowEnd: 7, at: nil).isEmpty)
+    }
+
+    @Test("sizes in MB of 2^20 bytes, rounded up to a tenth: a page a byte past its budget is not shown as at it")
+    func megabytes() {
+        #expect(ViewerData.megabytes(32 << 20) == "32 MB")
+        #expect(ViewerData.megabytes((32 << 20) + 1) == "32.1 MB")
+        #expect(ViewerData.megabytes(40_034_196) == "38.2 MB")
+        #expect(ViewerData.megabytes(100_000) == "0.1 MB")
+    }
+
+    @Test("the page shows its budget notes above the table, as view said them", .enabled(if: ViewerBrowser.executable != nil))
+    func notesOnThePage() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var data = try Self.data(Self.fragmentedScript(taps: 3), budget: 100_000, from: 4)
+        data.notes = data.budgetNotes(windowEnd: 7, at: nil)
+        let page = dir.appendingPathComponent("notes.html")
+        var bytes: [UInt8] = []
+        _ = try ViewerPage.write(title: "f.jsonl", data: data) { bytes += $0 }
+        try Data(bytes).write(to: page)
+        let dom = try ViewerBrowser.dom(page, fragment: "event=5")
+        #expect(dom.contains("<pre id=\"errors\" data-count=\"0\""), "console errors: \(ViewerBrowser.element("errors", in: dom) ?? "?")")
+        #expect(dom.contains("<p id=\"notes\">note: the page takes "), "\(dom.prefix(2_000))")
+        #expect(dom.contains("view them with --from 5</p>"))
+        // A page within its budget shows none.
+        let plain = try Self.data(Self.fragmentedScript(taps: 3), budget: 10_000_000, from: 4)
+        bytes = []
+        _ = try ViewerPage.write(title: "f.jsonl", data: plain) { bytes += $0 }
+        try Data(bytes).write(to: page)
+        #expect(try ViewerBrowser.dom(page, fragment: "").contains("<p id=\"notes\" hidden=\"\"></p>"))
+    }
+}

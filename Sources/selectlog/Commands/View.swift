@@ -12,7 +12,8 @@ struct View: ParsableCommand {
             Events are numbered from 1; the page shows the states after --from through after --to events \
             (default: the last 50,000 events, or 50,000 centred on --at), at most 50,000 at once. A page \
             holds at most 32 MB of states: past that it ends early and says where (with --at alone, the \
-            window then starts nearer --at, so that the page holds it).
+            window then starts nearer --at, so that the page holds it). The state it starts from and its \
+            first event are held whatever they take; a page past its budget says so.
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
@@ -69,10 +70,9 @@ struct View: ParsableCommand {
                 if !data.stoppedEarly || data.to >= at { break }
             }
         }
-        if data.stoppedEarly {
-            let opens = (at ?? 0) > data.to ? "; it opens there, not at --at \(at ?? 0)" : ""
-            complain("note: the page ends after event \(data.to) of the window's \(window.to)\(opens): the events after it would take it past \(ViewerData.byteBudget >> 20) MB (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(data.to)")
-        }
+        // Said on standard error and on the page, which is what gets attached to a report.
+        data.notes = data.budgetNotes(windowEnd: window.to, at: at)
+        for note in data.notes { complain("note: " + note) }
         // Written a piece at a time: the page's data (up to 32 MB) is held once, by `data`.
         var pageBytes = 0
         try writeFile(output) { write in

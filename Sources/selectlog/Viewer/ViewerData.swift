@@ -29,8 +29,14 @@ struct ViewerData {
     private(set) var stoppedEarly = false
     /// The state the page opens at (at most `to`).
     private(set) var start: Int
-    private var bytes = 0
+    /// The bytes of frames, events and gesture spans the page holds, as written.
+    private(set) var byteCount = 0
+    /// The bytes of the window's opening frame, the first of `byteCount`.
+    private(set) var openingBytes = 0
     private let budget: Int
+    /// What the page says about itself above the table (`budgetNotes`), as `view` says
+    /// it on standard error: the page is what gets attached to a report.
+    var notes: [String] = []
 
     private var types: [String] = []
     private var typeIndex: [String: Int] = [:]
@@ -62,7 +68,10 @@ struct ViewerData {
         let key = frame.json(shape)
         keys.startEntry()
         keys.append(key)
-        bytes += ViewerPage.embeddedCount(key)
+        // Whatever it takes: a page holds at least the state it starts from, and
+        // `budgetNotes` says when that alone is past the budget.
+        openingBytes = ViewerPage.embeddedCount(key)
+        byteCount += openingBytes
         previous = frame
         firstHash = ViewerData.hex(hasher.hash(state))
         firstT = state.t.description
@@ -100,14 +109,16 @@ struct ViewerData {
         cost += events.count > 0 ? separator : 0
         if let key { cost += ViewerPage.embeddedCount(key) + (keys.count > 0 ? separator : 0) }
         for span in spans { cost += span.utf8.count + separator }
-        // At least one event, whatever it costs: a page of none would show nothing.
-        if number > from + 1, bytes + cost > budget {
+        // The first event is kept whatever it costs (`budgetNotes` says when the page is
+        // then past its budget): a page ending at its start would show no event, and the
+        // note's `--from K` would name the same page again.
+        if number > from + 1, byteCount + cost > budget {
             to = number - 1
             start = min(start, to)
             stoppedEarly = true
             return false
         }
-        bytes += cost
+        byteCount += cost
         if let key {
             keys.startEntry()
             keys.append(key)
@@ -148,6 +159,36 @@ struct ViewerData {
         return (spans, open)
     }
 
+    /// What `view` notes about the page's budget, each a sentence for standard error
+    /// (after `note: `) and for the page: that the page is past its budget (its opening
+    /// frame, or that and its first event, which a page holds whatever they take), and
+    /// that it ends before the window's end `windowEnd`, with where to go on from. `at`
+    /// is the state the page was asked to open at.
+    func budgetNotes(windowEnd: Int, at: Int?) -> [String] {
+        var notes: [String] = []
+        let budgetText = ViewerData.megabytes(budget)
+        if byteCount > budget {
+            let why = "a selection of very many ranges, a large editor or very many sections"
+            let held = to > from ? "the state it starts from and its first event whatever they take" : "the state it starts from whatever it takes"
+            let opening = openingBytes > budget
+                ? "the state it starts from (after event \(from)) alone takes \(ViewerData.megabytes(openingBytes))"
+                : "the state it starts from (after event \(from)) takes \(ViewerData.megabytes(openingBytes)) and event \(from + 1) \(ViewerData.megabytes(byteCount - openingBytes))"
+            notes.append("the page takes \(ViewerData.megabytes(byteCount)), past its \(budgetText) budget: \(opening) (\(why)); a page holds \(held)")
+        }
+        if stoppedEarly {
+            let opens = (at ?? 0) > to ? "; it opens there, not at --at \(at ?? 0)" : ""
+            notes.append("the page ends after event \(to) of the window's \(windowEnd)\(opens): the events after it would take it past \(budgetText) (a selection of very many ranges, a large editor or many headers in view change at each); view them with --from \(to)")
+        }
+        return notes
+    }
+
+    /// `bytes` in MB of 2^20 bytes, as the budget is given, rounded up to a tenth: `32 MB`,
+    /// `38.2 MB` (a page a few bytes past 32 MB is `32.1 MB`, not `32 MB`).
+    static func megabytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 20) - 1) >> 20
+        return tenths % 10 == 0 ? "\(tenths / 10) MB" : "\(tenths / 10).\(tenths % 10) MB"
+    }
+
     /// `hash` as `TableState.hashHex` writes it, 16 lower-case hex digits, each looked up
     /// and written in place: the page holds one hash per event.
     static func hex(_ hash: UInt64) -> String {
@@ -185,6 +226,7 @@ struct ViewerData {
         }
         var out = "{\"file\": \(JSONText.quote(file)), \"total\": \(total), \"from\": \(from), \"to\": \(to), \"start\": \(start)"
         out += ", \"keyInterval\": \(ViewerData.keyInterval)"
+        out += ", \"notes\": [" + notes.map(JSONText.quote).joined(separator: ", ") + "]"
         let names = shape?.names ?? [], order = shape?.jsonOrder ?? []
         out += ", \"names\": [" + names.map(JSONText.quote).joined(separator: ", ") + "]"
         out += ", \"specCount\": \(shape?.specKeys.count ?? 0)"

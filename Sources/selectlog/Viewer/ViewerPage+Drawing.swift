@@ -202,6 +202,12 @@ extension ViewerPage {
     window.addEventListener("hashchange", () => { const f = parseFragment(); if (f.event !== undefined) go(Number(f.event), true); });
 
     document.getElementById("file").textContent = D.file;
+    // What `view` noted about the page's budget, as it said it on standard error.
+    if (D.notes.length) {
+      const notes = document.getElementById("notes");
+      notes.textContent = D.notes.map((n) => "note: " + n).join("\n");
+      notes.hidden = false;
+    }
     document.getElementById("window").textContent =
       FROM === TO ? `the state after ${TO} of ${D.total} events` : `events ${FROM + 1}–${TO} of ${D.total}`;
     {

@@ -99,6 +99,7 @@ enum ViewerPage {
       <span>t <b id="time"></b> ms</span>
       <span>hash <code id="hash"></code></span>
     </header>
+    <p id="notes" hidden></p>
     <section id="timeline-box">
       <canvas id="timeline" height="56"></canvas>
       <div id="cursor"></div>
@@ -146,6 +147,7 @@ enum ViewerPage {
     header code { font-size: 13px; color: #9fe3b0; }
     header #file, header #window { color: #b8c0d0; }
     .spacer { flex: 1; }
+    #notes { margin: 8px 16px 0; padding: 4px 8px; white-space: pre-line; background: #fff3cd; border: 1px solid #f0c36d; border-radius: 4px; }
     h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 6px; }
     h2 small { text-transform: none; letter-spacing: 0; }
     #timeline-box { position: relative; margin: 8px 16px 0; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 4px 0 2px; }
