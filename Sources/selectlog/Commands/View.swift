@@ -65,7 +65,7 @@ struct View: ParsableCommand {
             for nearer in window.nearer(fitted: data.to - window.from) {
                 // The page that did not hold --at is let go before the next is collected:
                 // two pages at their budget at once took 116 MB.
-                data = ViewerData(file: file, total: source.eventCount, from: nearer.from, to: nearer.from, start: nearer.from)
+                data = ViewerData(file: file, total: data.total, from: nearer.from, to: nearer.from, start: nearer.from)
                 data = try collect(source, nearer)
                 if !data.stoppedEarly || data.to >= at { break }
             }
@@ -78,8 +78,14 @@ struct View: ParsableCommand {
         try writeFile(output) { write in
             pageBytes = try ViewerPage.write(title: file, data: data, to: write)
         }
-        let events = data.from == data.to ? "the state after \(data.to) of \(counted(source.eventCount, "event", "events"))"
-            : "events \(data.from + 1)..\(data.to) of \(source.eventCount)"
+        // A pipe read no further than the window needs has no count to give (`inspect --first`
+        // says the same).
+        let events = switch (data.from == data.to, source.isWhole) {
+        case (true, true): "the state after \(data.to) of \(counted(source.eventCount, "event", "events"))"
+        case (true, false): "the state after \(counted(data.to, "event", "events")) (the input read no further)"
+        case (false, true): "events \(data.from + 1)..\(data.to) of \(source.eventCount)"
+        case (false, false): "events \(data.from + 1)..\(data.to) (the input read no further)"
+        }
         let wrote = "wrote \(outputName(output)): \(events), \(pageBytes) bytes"
         // On standard error when the page went to standard output, which stays the page alone.
         if namesStandardOutput(output) { FileHandleWriter.writeStderr(wrote + "\n") } else { print(wrote) }
@@ -87,7 +93,7 @@ struct View: ParsableCommand {
 
     /// The states of `window` from `source`, up to the page's byte budget.
     private func collect(_ source: ViewerSource, _ window: ViewerWindow) throws -> ViewerData {
-        var data = ViewerData(file: file, total: source.eventCount, from: window.from, to: window.to, start: window.start)
+        var data = ViewerData(file: file, total: source.isWhole ? source.eventCount : nil, from: window.from, to: window.to, start: window.start)
         try source.walk(from: window.from, to: window.to,
                         start: { data.begin($0) },
                         body: { data.add($0, $1, before: $2, after: $3) })

@@ -20,7 +20,9 @@ struct ViewerData {
     static let byteBudget = 32 << 20
 
     let file: String
-    let total: Int
+    /// The file's count of events; nil when it was read no further than the window needs
+    /// (a pipe), as the page then says.
+    let total: Int?
     let from: Int
     /// The last event the page holds: the window's end, or the event before the one
     /// that would have taken it past `byteBudget`.
@@ -51,7 +53,7 @@ struct ViewerData {
     private var hasher = StateHasher()
     private var firstT = ""
 
-    init(file: String, total: Int, from: Int, to: Int, start: Int, budget: Int = ViewerData.byteBudget) {
+    init(file: String, total: Int?, from: Int, to: Int, start: Int, budget: Int = ViewerData.byteBudget) {
         self.file = file
         self.total = total
         self.from = from
@@ -224,7 +226,7 @@ struct ViewerData {
         for open in openGestures.values.sorted(by: { $0.began < $1.began }) {
             spans.append("[\(JSONText.quote(open.kind)), \(open.began), \(to)]")
         }
-        var out = "{\"file\": \(JSONText.quote(file)), \"total\": \(total), \"from\": \(from), \"to\": \(to), \"start\": \(start)"
+        var out = "{\"file\": \(JSONText.quote(file)), \"total\": \(total.map(String.init) ?? "null"), \"from\": \(from), \"to\": \(to), \"start\": \(start)"
         out += ", \"keyInterval\": \(ViewerData.keyInterval)"
         out += ", \"notes\": [" + notes.map(JSONText.quote).joined(separator: ", ") + "]"
         let names = shape?.names ?? [], order = shape?.jsonOrder ?? []

@@ -208,8 +208,10 @@ extension ViewerPage {
       notes.textContent = D.notes.map((n) => "note: " + n).join("\n");
       notes.hidden = false;
     }
-    document.getElementById("window").textContent =
-      FROM === TO ? `the state after ${TO} of ${D.total} events` : `events ${FROM + 1}–${TO} of ${D.total}`;
+    // A pipe read no further than the window needs has no count (`total` null), as `view` says.
+    document.getElementById("window").textContent = D.total === null
+      ? (FROM === TO ? `the state after ${TO} event${TO === 1 ? "" : "s"} (the input read no further)` : `events ${FROM + 1}–${TO} (the input read no further)`)
+      : (FROM === TO ? `the state after ${TO} of ${D.total} events` : `events ${FROM + 1}–${TO} of ${D.total}`);
     {
       const fragment = parseFragment();
       if (fragment.a !== undefined) state.a = clamp(fragment.a);

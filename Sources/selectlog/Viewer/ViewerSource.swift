@@ -8,7 +8,8 @@ import SelectLogStore
 /// event, and exit 65. A script is streamed: only the events a window can need are kept.
 enum ViewerSource {
     case log(LogReader, path: String)
-    case script(ScriptWindowBuffer, path: String)
+    /// `whole`: read to its end (or to a bad line), so that its count is the file's.
+    case script(ScriptWindowBuffer, path: String, whole: Bool)
 
     /// Opens `path` as a log or a script, for a window chosen by `from`, `to` and `at`.
     static func open(_ path: String, from: Int?, to: Int?, at: Int?) throws -> ViewerSource {
@@ -39,15 +40,28 @@ enum ViewerSource {
                 }
                 Input.noteBadLine(failure, eventsBefore: buffer.count)
             }
-            return .script(buffer, path: path)
+            // A pipe or a device is read no further than the window needs (`needsMore`):
+            // then its count is of the events read, not of the input, which `view` says.
+            let whole = file.kind == .regular || failure != nil || buffer.needsEvents(past: buffer.count)
+            return .script(buffer, path: path, whole: whole)
         }
     }
 
-    /// How many events the file holds.
+    /// How many events the file holds, or, read no further than a window needs (a piped
+    /// script, `isWhole` false), how many were read.
     var eventCount: Int {
         switch self {
         case .log(let reader, _): reader.eventCount
-        case .script(let buffer, _): buffer.count
+        case .script(let buffer, _, _): buffer.count
+        }
+    }
+
+    /// Whether `eventCount` is the file's count: false for a pipe or a device read no
+    /// further than the window needs (a piped log is read whole before it is opened).
+    var isWhole: Bool {
+        switch self {
+        case .log: true
+        case .script(_, _, let whole): whole
         }
     }
 
@@ -71,7 +85,7 @@ enum ViewerSource {
                 ReadFailure.report(error, log: path, mapped: reader.path)
                 throw error.code == .io ? Exit.io : Exit.invalidInput
             }
-        case .script(let buffer, let path):
+        case .script(let buffer, let path, _):
             guard buffer.covers(from: from, to: to) else {
                 complain("\(path): events \(from + 1)..\(to) were not kept while reading; choose the window with --from and --to")
                 throw Exit.usage
