@@ -63,4 +63,49 @@ struct ViewerHeaderTests {
             #expect(header.hasPrefix(shown + "</span>"), "\(window): \(header)")
         }
     }
+
+    /// A script in `dir` whose name holds a bidi override, a newline, a carriage return
+    /// and an escape.
+    static func hostileName(in dir: URL) throws -> String {
+        try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n{\"type\": \"tap\", \"x\": 10, \"y\": 10}\n",
+                      to: "a\u{202E}b\nc\rd\u{1B}[31m.jsonl", in: dir)
+    }
+
+    /// Whether `text` holds a scalar the page shows escaped (`esc()`, `escapingControls`).
+    static func holdsUnsafe(_ text: some StringProtocol) -> Bool { text.unicodeScalars.contains { $0.isUnsafeToShow } }
+
+    @Test("the file's name in the page's title shows controls and bidi marks as the page shows them in titles: \\u{202E}")
+    func nameInTheTitle() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try Self.hostileName(in: dir)
+        let page = dir.appendingPathComponent("page.html")
+        let r = try CLI.run(["view", script, "-o", page.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let title = try #require(html.range(of: "<title>").flatMap { open in
+            html.range(of: "</title>", range: open.upperBound..<html.endIndex).map { String(html[open.upperBound..<$0.lowerBound]) }
+        })
+        #expect(title.hasSuffix("a\\u{202E}b\\u{A}c\\u{D}d\\u{1B}[31m.jsonl"), "\(title.debugDescription)")
+        #expect(!Self.holdsUnsafe(title), "\(title.debugDescription)")
+        // Nowhere in the page raw, the data's JSON included (`JSONText.quote`), but for its
+        // own line breaks.
+        let raw = Self.holdsUnsafe(html.replacingOccurrences(of: "\n", with: ""))
+        #expect(!raw, "a raw control in the page")
+    }
+
+    @Test("the file's name in the page's header shows controls and bidi marks as titles are shown", .enabled(if: ViewerBrowser.executable != nil))
+    func nameInTheHeader() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try Self.hostileName(in: dir)
+        let page = dir.appendingPathComponent("page.html")
+        #expect(try CLI.run(["view", script, "-o", page.path]).status == 0)
+        let dom = try ViewerBrowser.dom(page, fragment: "")
+        #expect(dom.contains("<pre id=\"errors\" data-count=\"0\""), "console errors: \(ViewerBrowser.element("errors", in: dom) ?? "?")")
+        let header = dom.range(of: "<span id=\"file\">").map { String(dom[$0.upperBound...].prefix { $0 != "<" }) } ?? "none"
+        #expect(header.hasSuffix("a\\u{202E}b\\u{A}c\\u{D}d\\u{1B}[31m.jsonl"), "\(header.debugDescription)")
+        let raw = Self.holdsUnsafe(dom.replacingOccurrences(of: "\n", with: ""))
+        #expect(!raw, "a raw control in the page's DOM")
+    }
 }

@@ -201,7 +201,8 @@ extension ViewerPage {
     window.addEventListener("resize", () => { drawTimeline(); placeCursor(state.current); });
     window.addEventListener("hashchange", () => { const f = parseFragment(); if (f.event !== undefined) go(Number(f.event), true); });
 
-    document.getElementById("file").textContent = D.file;
+    // The file's name as text a log chose is shown (`esc()`): a name holds any byte but `/`.
+    document.getElementById("file").innerHTML = esc(D.file);
     // What `view` noted about the page's budget, as it said it on standard error.
     if (D.notes.length) {
       const notes = document.getElementById("notes");

@@ -22,10 +22,12 @@ enum ViewerPage {
     static let opening = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>selectlog view \u{2014} "
 
-    /// The markup before the data.
+    /// The markup before the data. The title (the file's name) with its controls and bidi
+    /// marks shown as `\u{202E}` (`escapingControls`), as the page shows them in section
+    /// titles (`esc()`): a name could otherwise reorder or break the browser's title.
     private static func head(title: String) -> String {
         opening + """
-        \(escape(title))</title>
+        \(escape(title.escapingControls))</title>
         <style>
         \(style)
         </style>
