@@ -163,6 +163,20 @@ struct ViewerBrowserTests {
         }
     }
 
+    @Test("#probe, a test hook any link can reach, probes at most 500 events, as #bench makes at most 500 moves")
+    func probeIsLimited() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("strip.html")
+        #expect(try CLI.run(["view", "Examples/strip-pan-autoscroll.jsonl", "-o", page.path]).status == 0)
+        let dom = try ViewerBrowser.dom(page, fragment: "probe=" + Array(repeating: "7", count: 600).joined(separator: ","))
+        #expect(dom.contains("<pre id=\"errors\" data-count=\"0\""), "console errors: \(ViewerBrowser.element("errors", in: dom) ?? "?")")
+        let text = try #require(ViewerBrowser.element("probe", in: dom))
+        let probes = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(probes.count == 500)
+        #expect(probes.allSatisfy { $0["event"] as? Int == 7 })
+    }
+
     @Test("a screenshot of a bundled example is a PNG image")
     func screenshot() throws {
         let dir = try CLI.temporaryDirectory()

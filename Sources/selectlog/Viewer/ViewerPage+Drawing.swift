@@ -219,7 +219,7 @@ extension ViewerPage {
       if (fragment.b !== undefined) state.b = clamp(fragment.b);
       drawTimeline();
       go(fragment.event !== undefined ? Number(fragment.event) : D.start, true);
-      if (fragment.probe) probe(fragment.probe.split(",").map(Number));
+      if (fragment.probe) probe(fragment.probe.split(",", 500).map(Number));
       if (fragment.bench) bench(Number(fragment.bench));
       if (fragment.interact !== undefined) interact();
     }
