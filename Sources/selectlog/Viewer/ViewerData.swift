@@ -84,9 +84,9 @@ struct ViewerData {
     /// when it would take the page past its byte budget (the page then ends before it).
     ///
     /// What the event adds is counted whole before it is kept, as the page holds it
-    /// (`ViewerPage.embeddedCount`): its record (its fields, up to 1 MiB, its frame's
-    /// delta, a row edit's changes), a key frame when one falls due, the gesture spans it
-    /// ends and the separators between them.
+    /// (`ViewerPage.embeddedCount`): its record (its fields, which an event's 1 MiB of
+    /// strings can make megabytes of JSON, its frame's delta, a row edit's changes), a key
+    /// frame when one falls due, the gesture spans it ends and the separators between them.
     mutating func add(_ number: Int, _ e: TimedEvent, before: TableState, after: TableState) -> Bool {
         guard let shape else { return false }
         let frame = ViewerFrame(after, shape: shape, previous: previous)
