@@ -9,8 +9,8 @@ struct TablePicture {
     init(_ state: TableState) { self.state = state }
 
     var text: String {
-        // The summary is `TableState.description`'s.
-        var lines = state.summaryLines
+        // `TableState.description`'s summary, with the hash.
+        var lines = state.summaryLines(hash: true)
         lines.append("")
         lines.append(contentsOf: picture)
         return lines.joined(separator: "\n")
