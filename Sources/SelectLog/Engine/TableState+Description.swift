@@ -19,7 +19,7 @@
 /// editor  none
 /// ```
 extension TableState: CustomStringConvertible {
-    /// The summary above: a line each for the events and hash, the table, the selection
+    /// The summary above: a line each for the events and time, the table, the selection
     /// mode, the scroll, the pan, the strip (when on), the option view and the editor.
     public var description: String { summaryLines(hash: false).joined(separator: "\n") }
 

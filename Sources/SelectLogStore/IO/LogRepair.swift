@@ -25,8 +25,8 @@ public enum LogRepair {
     /// `offset`, which is past the file header (`.outOfRange` otherwise). A log that a
     /// `LogReader` in this process reads past `offset` is not cut (`.inUse`): let the
     /// reader go first. (A reader reads up to the last record it found intact, so a torn
-    /// tail after it is cut.) A log has one writer at a time (`WriterClaim`): a repair waits for a
-    /// recorder or another repair of the log in another process to finish, calling
+    /// tail after it is cut.) A log has one writer at a time (`WriterClaim`): a repair
+    /// waits for a recorder or another repair of the log in another process to finish, calling
     /// `waiting` once before it waits (a command says so: it may take a while), and is
     /// refused (`.inUse`) while one in this process has it. One that then
     /// finds the log already `offset` bytes long (another repair cut it) saves nothing
