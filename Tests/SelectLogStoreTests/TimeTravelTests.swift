@@ -157,6 +157,10 @@ struct TimeTravelTests {
         let panned = try log.lastChange(of: RowPath(0, 5), at: events.count)
         #expect(panned.kind == .changed && panned.event == 5)
         #expect(try log.gesture(containing: 5) == LoggedGesture(kind: "strip pan", events: 4...7))
+        // Described with events numbered from 1, as the command line numbers them.
+        #expect("\(tapped)" == "last changed by event 4 (the row was [0, 1] then)")
+        #expect("\(try log.gesture(containing: 3))" == "tap, event 4")
+        #expect("\(try log.gesture(containing: 5))" == "strip pan, events 5 to 8")
         // Row 9 was tapped at event 8 and the tap undone at event 9: now row 9 (after moving row 1 away and inserting at 0).
         let undone = try log.lastChange(of: RowPath(0, 9), at: events.count)
         #expect(undone.kind == .changed && undone.event == 9)
@@ -224,6 +228,10 @@ struct TimeTravelTests {
             SelectionChange(event: 0, path: RowPath(0, 0), selected: false, kind: .inserted),
             SelectionChange(event: 1, path: RowPath(0, 0), selected: true, kind: .changed),
         ])
+        #expect(try log.selectionHistory(of: RowPath(1, 2), at: events.count).map(\.description)
+                == ["event 1: [0, 0] deselected (created)", "event 2: [0, 0] selected"])
+        #expect("\(RowHistory(kind: .untouched, event: nil, pathThen: nil))" == "no event changed its selection")
+        #expect("\(RowHistory(kind: .inserted, event: 2, pathThen: RowPath(1, 2)))" == "created by event 3 (the row was [1, 2] then)")
         // The new section's surviving rows were created by the insertSections.
         #expect(try log.lastChange(of: RowPath(1, 1), at: events.count) == RowHistory(kind: .inserted, event: 2, pathThen: RowPath(1, 2)))
     }

@@ -124,3 +124,25 @@ extension LogReader {
         return nil
     }
 }
+
+/// Events are numbered from 1 here, as `LogError.description` and the command line number
+/// them (`event` 4 is "event 5"): `last changed by event 5 (the row was [0, 1] then)`.
+extension RowHistory: CustomStringConvertible {
+    /// What `inspect --why ROW` says, in a line.
+    public var description: String {
+        let then = pathThen.map { " (the row was \($0) then)" } ?? ""
+        switch (kind, event) {
+        case (.changed, let e?): return "last changed by event \(e + 1)\(then)"
+        case (.inserted, let e?): return "created by event \(e + 1)\(then)"
+        default: return "no event changed its selection"
+        }
+    }
+}
+
+/// Numbered from 1, as `RowHistory`'s: `event 5: [0, 1] selected (created)`.
+extension SelectionChange: CustomStringConvertible {
+    /// The event, the row's path after it and whether it was selected then.
+    public var description: String {
+        "event \(event + 1): \(path) \(selected ? "selected" : "deselected")\(kind == .inserted ? " (created)" : "")"
+    }
+}

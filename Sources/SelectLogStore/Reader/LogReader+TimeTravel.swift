@@ -8,6 +8,15 @@ public struct LoggedGesture: Sendable, Equatable {
     public var events: ClosedRange<Int>
 }
 
+/// Numbered from 1, as `inspect` and `LogError.description` number events: `strip pan,
+/// events 5 to 40`, or `tap, event 3` for an event alone.
+extension LoggedGesture: CustomStringConvertible {
+    /// Its kind and its events.
+    public var description: String {
+        events.count == 1 ? "\(kind), event \(events.lowerBound + 1)" : "\(kind), events \(events.lowerBound + 1) to \(events.upperBound + 1)"
+    }
+}
+
 extension LogReader {
     /// The checkpoint window that ends at `end`: the state at the latest checkpoint before `end`.
     func windowStart(before end: Int) throws(LogError) -> TableState {
