@@ -281,7 +281,7 @@ struct RecorderTests {
         }
     }
 
-    @Test("the recorder, reader, verify and repair take a file URL; a URL that is not a file's is an error naming it")
+    @Test("the recorder, reader, verify, repair and cut take a file URL; a URL that is not a file's is an error naming it")
     func fileURLs() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -304,6 +304,15 @@ struct RecorderTests {
         let outcome = try LogRepair.repair(url)
         #expect(outcome.isIntact && outcome.cut?.savedBytes == 3)
         #expect(try LogReader(url: url).eventCount == 2)
+        // And a cut by URL of the same three bytes written again.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let tail = try FileHandle(forWritingTo: url)
+        try tail.seekToEnd()
+        try tail.write(contentsOf: Data([0x51, 0x52, 0x53]))
+        try tail.close()
+        let cut = try LogRepair.cut(url, at: size)
+        #expect(cut.keptBytes == size && cut.savedBytes == 3)
+        #expect(try LogReader.verify(url: url).isIntact)
         let web = try #require(URL(string: "https://example.com/s.slog"))
         func refused(_ open: () throws(LogError) -> Void) {
             do throws(LogError) {
@@ -318,6 +327,7 @@ struct RecorderTests {
         refused { () throws(LogError) in _ = try LogReader(url: web) }
         refused { () throws(LogError) in _ = try LogReader.verify(url: web) }
         refused { () throws(LogError) in _ = try LogRepair.repair(web) }
+        refused { () throws(LogError) in _ = try LogRepair.cut(web, at: 64) }
     }
 
     @Test("close() after close() returns at once with the same outcome")

@@ -38,6 +38,12 @@ extension LogRepair {
                               waiting: () -> Void = {}) throws(LogError) -> Outcome {
         try repair(try filePath(url), replaying: replaying, checked: checked, waiting: waiting)
     }
+
+    /// Saves the bytes of the log at a file URL from `offset` on beside it and cuts the log
+    /// there, as `cut(_:at:checkedSize:waiting:)`.
+    public static func cut(_ url: URL, at offset: Int, checkedSize: Int? = nil, waiting: () -> Void = {}) throws(LogError) -> Result {
+        try cut(try filePath(url), at: offset, checkedSize: checkedSize, waiting: waiting)
+    }
 }
 
 /// The path of a file URL; any other URL is an `.io` error naming it: a log is a local file.
