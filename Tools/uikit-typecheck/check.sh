@@ -50,15 +50,12 @@ fi
 # allowed here (not "is unused": a `==` meant as `=` says that). Availability is not
 # checked: the stand-in's `@available` means nothing on Linux, and only the iOS branch of
 # an `#if os(tvOS)` is compiled.
-said=""
-for guide in docs/INTEGRATION.md Sources/SelectLog/SelectLog.docc/Integration.md; do
-    snippets=$(cd "$root" && python3 "$here/snippets.py" "$guide" "$work/Snippets.swift") || die "cannot read the snippets of $guide"
-    if ! (cd "$root" && "$swiftc" -swift-version 6 -wmo -emit-sil -o /dev/null -module-name Snippets -I "$work" -I "$modules" "${maps[@]}" \
-        "$work/SelectLogUIKit.swift" "$work/Snippets.swift") > "$work/out" 2>&1 \
-        || grep -E "warning: " "$work/out" | grep -vE "was never used" > /dev/null; then
-        sed "s|$work/SelectLogUIKit.swift|$source|g" "$work/out" >&2
-        die "the UIKit snippets of $guide do not type-check against the UIKit stand-in"
-    fi
-    said+=", $snippets of $guide"
-done
-echo "uikit-typecheck: SelectLogUIKit type-checks against the UIKit stand-in (Swift 6, warnings as errors), and so do the guides' UIKit snippets (${said#, })"
+guides=(docs/INTEGRATION.md Sources/SelectLog/SelectLog.docc/Integration.md)
+snippets=$(cd "$root" && python3 "$here/snippets.py" "${guides[@]}" "$work/Snippets.swift") || die "cannot read the guides' snippets"
+if ! (cd "$root" && "$swiftc" -swift-version 6 -wmo -emit-sil -o /dev/null -module-name Snippets -I "$work" -I "$modules" "${maps[@]}" \
+    "$work/SelectLogUIKit.swift" "$work/Snippets.swift") > "$work/out" 2>&1 \
+    || grep -E "warning: " "$work/out" | grep -vE "was never used" > /dev/null; then
+    sed "s|$work/SelectLogUIKit.swift|$source|g" "$work/out" >&2
+    die "the guides' UIKit snippets do not type-check against the UIKit stand-in"
+fi
+echo "uikit-typecheck: SelectLogUIKit type-checks against the UIKit stand-in (Swift 6, warnings as errors), and so do the guides' UIKit snippets ($snippets)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the Swift blocks of docs/INTEGRATION.md that use UIKit as functions to type-check.
+"""Writes the Swift blocks of the guides that use UIKit as functions to type-check.
 
 A block is taken when the line before its ```swift fence is a marker:
 
@@ -9,7 +9,7 @@ A block is taken when the line before its ```swift fence is a marker:
 The block becomes the body of a throwing @MainActor function, with #sourceLocation
 directives so that the compiler's messages name the guide's lines. Usage:
 
-    snippets.py GUIDE OUT.swift     prints how many blocks it wrote
+    snippets.py GUIDE... OUT.swift     prints how many blocks it wrote of each guide
 """
 import re
 import sys
@@ -17,9 +17,10 @@ import sys
 MARKER = re.compile(r"^<!-- uikit-typecheck: (?:extension (?P<ext>[A-Za-z_][A-Za-z0-9_]*); )?(?P<params>.*) -->$")
 
 
-def main(guide, out):
+def blocks(guide, number):
+    """The Swift of each marked block of `guide` (the `number`th guide), and their count."""
     lines = open(guide, encoding="utf-8").read().split("\n")
-    parts = ["import SelectLog", "import SelectLogStore", "import UIKit", ""]
+    parts = []
     count = 0
     i = 0
     while i < len(lines):
@@ -35,7 +36,7 @@ def main(guide, out):
             end += 1
         if end == len(lines):
             sys.exit(f"{guide}:{i + 2}: the block has no closing fence")
-        name = f"snippet{start}"
+        name = f"snippet{number}_{start}"
         body = [f'#sourceLocation(file: "{guide}", line: {start + 1})'] + lines[start:end] + ["#sourceLocation()"]
         head = f"func {name}({m.group('params')}) throws {{"
         if m.group("ext"):
@@ -46,11 +47,21 @@ def main(guide, out):
         i = end + 1
     if count == 0:
         sys.exit(f"{guide}: no uikit-typecheck markers")
+    return parts, count
+
+
+def main(guides, out):
+    parts = ["import SelectLog", "import SelectLogStore", "import UIKit", ""]
+    counts = []
+    for number, guide in enumerate(guides):
+        swift, count = blocks(guide, number)
+        parts += swift
+        counts.append(f"{count} of {guide}")
     open(out, "w", encoding="utf-8").write("\n".join(parts))
-    print(count)
+    print(", ".join(counts))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1:-1], sys.argv[-1])

@@ -1,7 +1,8 @@
 import SelectLog
 
-/// A short text summary of a state (`TableState.description`) and a picture of its visible rows,
-/// plain ASCII so that it reads the same with colour off and fits 80 columns.
+/// A short text summary of a state (`TableState.description`'s, with the hash) and a
+/// picture of its visible rows, plain ASCII so that it reads the same with colour off and
+/// fits 80 columns.
 struct TablePicture {
     let state: TableState
     var maxRows = 40
