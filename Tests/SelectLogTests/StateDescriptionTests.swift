@@ -26,6 +26,23 @@ struct StateDescriptionTests {
         #expect(lines.contains("option  none"))
         #expect(lines.contains("editor  none"))
         #expect("\(state)" == state.description)
+        // The pan describes itself as the summary's pan line does.
+        let pan = try #require(state.pan)
+        #expect("pan     \(pan)" == lines.first { $0.hasPrefix("pan ") })
+    }
+
+    @Test("a pan prints as words, not a dump: a drag scroll by its kind, a strip pan before its start row says so")
+    func panDescriptions() throws {
+        let table = """
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"header": 100, "rows": 20, "rowHeight": 50}]}
+            """
+        let drag = try play(table + "\n" + #"{"type": "panBegan", "t": 0, "x": 200, "y": 300}"#)
+        #expect(drag.pan.map { "\($0)" } == "scroll")
+        // Over the header: no data row under the finger yet, so no mode, no anchor.
+        let strip = try play(table + "\n" + #"{"type": "panBegan", "t": 0, "x": 30, "y": 50}"#)
+        #expect(strip.pan.map { "\($0)" } == "strip | no start row yet | finger 30,50")
     }
 
     @Test("a million rows, all selected: the same few lines, no row listed")

@@ -37,18 +37,7 @@ extension TableState: CustomStringConvertible {
         if dragging { scroll += " | dragging" }
         if decelerating { scroll += " | decelerating" + (target.map { " to \($0)" } ?? "") }
         lines.append("scroll  \(scroll)")
-        if let pan {
-            var p = "pan     \(pan.kind.rawValue)"
-            if pan.isSelectionPan {
-                p += " | \(pan.mode?.rawValue ?? "no start row yet")"
-                if let a = pan.anchor { p += " | anchor \(a)" }
-                p += " | finger \(pan.finger.x),\(pan.finger.y)"
-                if let d = pan.autoscroll { p += " | auto-scroll \(d.rawValue)" }
-            }
-            lines.append(p)
-        } else {
-            lines.append("pan     none")
-        }
+        lines.append("pan     " + (pan?.description ?? "none"))
         let strip = configuration.strip
         if strip.enabled {
             lines.append("strip   \(strip.edge.rawValue), \(strip.stripWidth) pt | reversal \(strip.reversal.rawValue) | \(strip.rowsPerSecond) rows/s")
@@ -60,5 +49,22 @@ extension TableState: CustomStringConvertible {
             lines.append("editor  none")
         }
         return lines
+    }
+}
+
+/// The pan as the state's summary shows it: `strip | select | anchor [0, 14] | finger
+/// 30,575 | auto-scroll down` (a drag scroll or an interrupted pan: its kind alone).
+extension Pan: CustomStringConvertible {
+    /// The kind; for a selection pan also its mode (or that it has no start row yet), its
+    /// anchor, the finger's last counted position and the running auto-scroll's direction.
+    public var description: String {
+        var p = kind.rawValue
+        if isSelectionPan {
+            p += " | \(mode?.rawValue ?? "no start row yet")"
+            if let anchor { p += " | anchor \(anchor)" }
+            p += " | finger \(finger.x),\(finger.y)"
+            if let autoscroll { p += " | auto-scroll \(autoscroll.rawValue)" }
+        }
+        return p
     }
 }
