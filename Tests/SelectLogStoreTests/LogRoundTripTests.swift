@@ -137,6 +137,9 @@ struct LogRoundTripTests {
             #expect(error.code == .invalidEvent)
             #expect(error.eventIndex == 1)
             #expect(error.invalidEvent?.type == "select")
+            // The engine's kind and field reach the app through the recorder.
+            #expect(error.invalidEvent?.kind == .outOfRange)
+            #expect(error.invalidEvent?.field == "rows[0]")
         }
         #expect(recorder.state == before)
         try recorder.append(TimedEvent(.tap(ViewportPoint(x: Points(5), y: Points(5)))))

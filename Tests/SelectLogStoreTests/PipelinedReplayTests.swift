@@ -130,7 +130,7 @@ struct PipelinedReplayTests {
         let bad = n / 2 + 7
         // An engine that rejects the event at `bad` (and behaves as the standard one before it).
         let rejecting = EngineBehaviour(name: "rejects one") { (state: inout TableState, event: TimedEvent) throws(InvalidEvent) -> TableChanges in
-            if state.events == bad { throw InvalidEvent(nil, "rejected for the test") }
+            if state.events == bad { throw InvalidEvent(.notAllowedNow, nil, "rejected for the test") }
             return try state.apply(event)
         }
         let log = try LogReader(path: path, engine: rejecting)

@@ -4,7 +4,7 @@ import Testing
 @Suite("1. Units and determinism")
 struct GridTests {
     func number(_ text: String) throws -> JSONNumber {
-        guard case .number(let n) = try JSONParser.parse(Array(text.utf8)) else { throw InvalidEvent(nil, "not a number") }
+        guard case .number(let n) = try JSONParser.parse(Array(text.utf8)) else { throw InvalidEvent(.malformed, nil, "not a number") }
         return n
     }
 

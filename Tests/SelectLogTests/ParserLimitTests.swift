@@ -116,7 +116,7 @@ struct ParserLimitTests {
     @Test("numbers are exact however long their literal: rounding sees a far non-zero digit")
     func longNumbersAreExact() throws {
         func number(_ text: String) throws -> JSONNumber {
-            guard case .number(let n) = try JSONParser.parse(Array(text.utf8)) else { throw InvalidEvent(nil, "not a number") }
+            guard case .number(let n) = try JSONParser.parse(Array(text.utf8)) else { throw InvalidEvent(.malformed, nil, "not a number") }
             return n
         }
         let zeros = String(repeating: "0", count: 100_000)
@@ -150,7 +150,7 @@ struct ParserLimitTests {
         #expect(try reader.nextEvent()?.line == 1)
         #expect(try reader.nextEvent() == nil)
         reader.append([UInt8](repeating: 0x61, count: 1000))
-        #expect(throws: ScriptError(line: 3, reason: InvalidEvent(nil, "longer than 1024 bytes"))) { try reader.nextEvent() }
+        #expect(throws: ScriptError(line: 3, reason: InvalidEvent(.overLimit, nil, "longer than 1024 bytes"))) { try reader.nextEvent() }
     }
 
     @Test("the default limit is 64 MiB and says so")
@@ -183,7 +183,7 @@ struct ParserLimitTests {
         ("# comment\nab\rcd\r", 2, 3),
     ])
     func bareCarriageReturn(text: String, line: Int, column: Int) {
-        let expected = ScriptError(line: line, reason: InvalidEvent(nil, "a bare carriage return (CR) at column \(column); lines end with LF or CRLF"))
+        let expected = ScriptError(line: line, reason: InvalidEvent(.malformed, nil, "a bare carriage return (CR) at column \(column); lines end with LF or CRLF"))
         #expect(throws: expected) { try Script(bytes: Array(text.utf8)) }
     }
 
@@ -191,7 +191,7 @@ struct ParserLimitTests {
     func bareCarriageReturnAfterNonASCII() throws {
         // "é" is one character in two bytes: the CR is character 4, byte 5 of line 2.
         let text = Array("# x\n# é\rz\n".utf8)
-        let expected = ScriptError(line: 2, reason: InvalidEvent(nil, "a bare carriage return (CR) at column 4 (byte 5); lines end with LF or CRLF"))
+        let expected = ScriptError(line: 2, reason: InvalidEvent(.malformed, nil, "a bare carriage return (CR) at column 4 (byte 5); lines end with LF or CRLF"))
         #expect(throws: expected) { try Script(bytes: text) }
         for split in 1..<text.count {
             var reader = ScriptReader()

@@ -12,14 +12,14 @@ struct ScriptTests {
 
     @Test("a field the contract does not name is invalid (v2, section 4)")
     func unknownFieldsRejected() {
-        #expect(throws: InvalidEvent("tap", field: "pressure", "unknown field \"pressure\"")) {
+        #expect(throws: InvalidEvent(.malformed, "tap", field: "pressure", "unknown field \"pressure\"")) {
             try EventDecoder.decode(line: Array(#"{"type": "tap", "x": 1, "y": 2, "pressure": 0.5}"#.utf8))
         }
     }
 
     @Test("an unknown type is an invalid event, named with its line")
     func unknownType() {
-        #expect(throws: ScriptError(line: 2, reason: InvalidEvent("wiggle", "unknown event type"))) {
+        #expect(throws: ScriptError(line: 2, reason: InvalidEvent(.malformed, "wiggle", field: "type", "unknown event type"))) {
             try Script(bytes: Array("{\"type\": \"tick\"}\n{\"type\": \"wiggle\"}\n".utf8))
         }
     }

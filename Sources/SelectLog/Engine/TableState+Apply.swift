@@ -174,7 +174,7 @@ extension TableState {
     /// method would copy the whole state to pass `self`.
     @inline(never)
     private static func earlierError(_ event: Event, _ now: Micros, previous: Micros) -> InvalidEvent {
-        InvalidEvent(event.typeName, "t \(now) ms is earlier than the previous event's t \(previous) ms")
+        InvalidEvent(.outOfOrder, event.typeName, field: EventField.time, "t \(now) ms is earlier than the previous event's t \(previous) ms")
     }
 
     /// What every applied event ends with.
@@ -239,13 +239,15 @@ extension TableState {
     /// Checks that every row in `rows` exists.
     func checkRows(_ rows: [RowPath], _ type: String, _ field: String) throws(InvalidEvent) {
         for (k, r) in rows.enumerated() where !layout.contains(r) {
-            throw InvalidEvent(type, "\(field)[\(k)] \(r) is out of range (\(describeBounds(r.section)))")
+            throw InvalidEvent(.outOfRange, type, field: "\(field)[\(k)]", "\(field)[\(k)] \(r) is out of range (\(describeBounds(r.section)))")
         }
     }
 
-    func checkRow(_ row: RowPath, _ type: String, _ field: String = "row") throws(InvalidEvent) {
+    /// Checks that `row` exists; the error names it `field`, at `path` in the event
+    /// (`InvalidEvent.field`; `field` when not given).
+    func checkRow(_ row: RowPath, _ type: String, _ field: String = "row", path: String? = nil) throws(InvalidEvent) {
         if !layout.contains(row) {
-            throw InvalidEvent(type, "\(field) \(row) is out of range (\(describeBounds(row.section)))")
+            throw InvalidEvent(.outOfRange, type, field: path ?? field, "\(field) \(row) is out of range (\(describeBounds(row.section)))")
         }
     }
 

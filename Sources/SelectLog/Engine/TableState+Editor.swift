@@ -3,11 +3,11 @@ extension TableState {
         let type = "toggleEditor"
         try checkRow(row, type)
         for (k, c) in chosen.enumerated() where c >= choices.count {
-            throw InvalidEvent(type, "chosen[\(k)] \(c) is out of range (\(choices.count) options)")
+            throw InvalidEvent(.outOfRange, type, field: "chosen[\(k)]", "chosen[\(k)] \(c) is out of range (\(choices.count) options)")
         }
         let picked = Array(Set(chosen)).sorted()
         if !multiple && picked.count > 1 {
-            throw InvalidEvent(type, "a single-choice editor takes at most one chosen option, not \(picked.count)")
+            throw InvalidEvent(.malformed, type, field: EventField.chosen.rawValue, "a single-choice editor takes at most one chosen option, not \(picked.count)")
         }
         if layout.editorRow == row {
             layout.closeEditor()
@@ -20,9 +20,9 @@ extension TableState {
     }
 
     mutating func choose(_ option: Int) throws(InvalidEvent) {
-        guard let current = editor else { throw InvalidEvent("choose", "no editor row is open") }
+        guard let current = editor else { throw InvalidEvent(.notAllowedNow, "choose", "no editor row is open") }
         guard option < current.options.count else {
-            throw InvalidEvent("choose", "option \(option) is out of range (\(current.options.count) options)")
+            throw InvalidEvent(.outOfRange, "choose", field: EventField.option.rawValue, "option \(option) is out of range (\(current.options.count) options)")
         }
         let toggled: [Int]
         if current.multiple {

@@ -71,23 +71,26 @@ extension TableState {
         let deletes = type == "deleteRows" ? "at" : "deletes", inserts = type == "insertRows" ? "at" : "inserts"
         let reloads = type == "reloadRows" ? "at" : "reloads"
         func move(_ k: Int, _ end: String) -> String { type == "moveRow" ? end : "moves[\(k)] \(end)" }
+        // The same as a path into the event (`InvalidEvent.field`): `moves[k][0]`, `moves[k][1]`.
+        func movePath(_ k: Int, _ end: String) -> String { type == "moveRow" ? end : "moves[\(k)][\(end == "from" ? 0 : 1)]" }
         try checkRows(u.deletes, type, deletes)
         var deleted = Set<RowPath>()
         for (k, d) in u.deletes.enumerated() where !deleted.insert(d).inserted {
-            throw InvalidEvent(type, "\(deletes)[\(k)] \(d) is a duplicate")
+            throw InvalidEvent(.malformed, type, field: "\(deletes)[\(k)]", "\(deletes)[\(k)] \(d) is a duplicate")
         }
         var moved = Set<RowPath>()
         for (k, m) in u.moves.enumerated() {
-            try checkRow(m.from, type, move(k, "from"))
-            if deleted.contains(m.from) { throw InvalidEvent(type, "row \(m.from) is both deleted and moved") }
-            if !moved.insert(m.from).inserted { throw InvalidEvent(type, "row \(m.from) is moved twice") }
+            try checkRow(m.from, type, move(k, "from"), path: movePath(k, "from"))
+            if deleted.contains(m.from) { throw InvalidEvent(.malformed, type, field: movePath(k, "from"), "row \(m.from) is both deleted and moved") }
+            if !moved.insert(m.from).inserted { throw InvalidEvent(.malformed, type, field: movePath(k, "from"), "row \(m.from) is moved twice") }
         }
         try checkRows(u.reloads, type, reloads)
         var reloaded = Set<RowPath>()
         for (k, r) in u.reloads.enumerated() {
-            if !reloaded.insert(r).inserted { throw InvalidEvent(type, "\(reloads)[\(k)] \(r) is a duplicate") }
-            if deleted.contains(r) { throw InvalidEvent(type, "row \(r) is both reloaded and deleted") }
-            if moved.contains(r) { throw InvalidEvent(type, "row \(r) is both reloaded and moved") }
+            let field = "\(reloads)[\(k)]"
+            if !reloaded.insert(r).inserted { throw InvalidEvent(.malformed, type, field: field, "\(field) \(r) is a duplicate") }
+            if deleted.contains(r) { throw InvalidEvent(.malformed, type, field: field, "row \(r) is both reloaded and deleted") }
+            if moved.contains(r) { throw InvalidEvent(.malformed, type, field: field, "row \(r) is both reloaded and moved") }
         }
         // Rows per section after the update.
         var delta: [Int: Int] = [:]
@@ -98,34 +101,38 @@ extension TableState {
         }
         for i in u.inserts where i.section >= 0 && i.section < layout.sectionCount { delta[i.section, default: 0] += 1 }
         var targets = Set<RowPath>()
-        let named = u.inserts.enumerated().map { ("\(inserts)[\($0)]", $1) } + u.moves.enumerated().map { (move($0, "to"), $1.to) }
-        for (field, p) in named {
+        // (the name in the reason, the path into the event)
+        let named = u.inserts.enumerated().map { ("\(inserts)[\($0)]", "\(inserts)[\($0)]", $1) }
+            + u.moves.enumerated().map { (move($0, "to"), movePath($0, "to"), $1.to) }
+        for (field, path, p) in named {
             guard p.section >= 0 && p.section < layout.sectionCount else {
-                throw InvalidEvent(type, "\(field) \(p) is out of range (the table has \(Self.sections(layout.sectionCount)))")
+                throw InvalidEvent(.outOfRange, type, field: path, "\(field) \(p) is out of range (the table has \(Self.sections(layout.sectionCount)))")
             }
             let after = layout.rowCount(in: p.section) + delta[p.section, default: 0]
             if p.row >= after {
-                throw InvalidEvent(type, "\(field) \(p) is out of range (section \(p.section) has \(after) rows after the update)")
+                throw InvalidEvent(.outOfRange, type, field: path, "\(field) \(p) is out of range (section \(p.section) has \(after) rows after the update)")
             }
-            if !targets.insert(p).inserted { throw InvalidEvent(type, "\(field) \(p) is a duplicate post-update index path") }
+            if !targets.insert(p).inserted { throw InvalidEvent(.malformed, type, field: path, "\(field) \(p) is a duplicate post-update index path") }
         }
         if !u.inserts.isEmpty {
             let added = u.inserts.count
-            if layout.rowCount + added > 100_000_000 { throw InvalidEvent(type, "the table would have more than 100000000 rows") }
+            if layout.rowCount + added > EventLimits.tableRows {
+                throw InvalidEvent(.overLimit, type, "the table would have more than \(EventLimits.tableRows) rows")
+            }
         }
     }
 
     mutating func insertSections(at indices: [Int], sections specs: [SectionSpec]) throws(InvalidEvent) {
         let type = "insertSections"
         if indices.count != specs.count {
-            throw InvalidEvent(type, "\"at\" has \(indices.count) entries but \"sections\" has \(specs.count)")
+            throw InvalidEvent(.malformed, type, field: EventField.sections.rawValue, "\"at\" has \(indices.count) entries but \"sections\" has \(specs.count)")
         }
         try checkTableSize(adding: specs, type: type, replacing: false)
         let after = layout.sectionCount + indices.count
         var seen = Set<Int>()
         for (k, i) in indices.enumerated() {
-            if i >= after { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(Self.sections(after)) after the update)") }
-            if !seen.insert(i).inserted { throw InvalidEvent(type, "at[\(k)] \(i) is a duplicate") }
+            if i >= after { throw InvalidEvent(.outOfRange, type, field: "at[\(k)]", "at[\(k)] \(i) is out of range (the table has \(Self.sections(after)) after the update)") }
+            if !seen.insert(i).inserted { throw InvalidEvent(.malformed, type, field: "at[\(k)]", "at[\(k)] \(i) is a duplicate") }
         }
         interruptSelectionPan(cancel: false)
         var carry = RowCarry()
@@ -137,8 +144,8 @@ extension TableState {
         let type = "deleteSections"
         var seen = Set<Int>()
         for (k, i) in indices.enumerated() {
-            if i >= layout.sectionCount { throw InvalidEvent(type, "at[\(k)] \(i) is out of range (the table has \(Self.sections(layout.sectionCount)))") }
-            if !seen.insert(i).inserted { throw InvalidEvent(type, "at[\(k)] \(i) is a duplicate") }
+            if i >= layout.sectionCount { throw InvalidEvent(.outOfRange, type, field: "at[\(k)]", "at[\(k)] \(i) is out of range (the table has \(Self.sections(layout.sectionCount)))") }
+            if !seen.insert(i).inserted { throw InvalidEvent(.malformed, type, field: "at[\(k)]", "at[\(k)] \(i) is a duplicate") }
         }
         interruptSelectionPan(cancel: false)
         var carry = RowCarry()

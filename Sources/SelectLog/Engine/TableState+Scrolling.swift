@@ -22,12 +22,12 @@ extension TableState {
         switch reference {
         case .index(let i):
             guard i < layout.sectionCount else {
-                throw InvalidEvent("jumpToSection", "section \(i) is out of range (the table has \(Self.sections(layout.sectionCount)))")
+                throw InvalidEvent(.outOfRange, "jumpToSection", field: EventField.section.rawValue, "section \(i) is out of range (the table has \(Self.sections(layout.sectionCount)))")
             }
             section = i
         case .title(let title):
             guard let i = layout.section(titled: title) else {
-                throw InvalidEvent("jumpToSection", "no section has the title \(Quoted.value(title))")
+                throw InvalidEvent(.outOfRange, "jumpToSection", field: EventField.title.rawValue, "no section has the title \(Quoted.value(title))")
             }
             section = i
         }

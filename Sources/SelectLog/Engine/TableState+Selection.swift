@@ -139,7 +139,7 @@ extension TableState {
         try checkRows(rows, "select", "rows")
         let set = RowSet(rows)
         if !isMultiple && set.count > 1 {
-            throw InvalidEvent("select", "cannot select \(set.count) rows in single-selection mode")
+            throw InvalidEvent(.notAllowedNow, "select", field: EventField.rows.rawValue, "cannot select \(set.count) rows in single-selection mode")
         }
         guard !selectionIsTracking, !set.isEmpty else { return }
         guard isMultiple else { return changeSelection(to: set, &changed) }
@@ -165,7 +165,7 @@ extension TableState {
     }
 
     mutating func selectAll(_ changed: inout SelectionDelta) throws(InvalidEvent) {
-        if !isMultiple { throw InvalidEvent("selectAll", "selectAll is not allowed in single-selection mode") }
+        if !isMultiple { throw InvalidEvent(.notAllowedNow, "selectAll", "selectAll is not allowed in single-selection mode") }
         // Every row selected already (the selected rows all exist, so counting them
         // says so): nothing changes, and building every row to compare would cost an
         // allocation a section (60 ms a `selectAll` on 250,000 sections).

@@ -57,8 +57,8 @@ extension TableState {
     func checkTableSize(adding specs: [SectionSpec], type: String, replacing: Bool) throws(InvalidEvent) {
         let rows = specs.reduce(0) { $0 + $1.rows } + (replacing ? 0 : layout.rowCount)
         let sections = specs.count + (replacing ? 0 : layout.sectionCount)
-        if rows > 100_000_000 { throw InvalidEvent(type, "the table would have \(rows) rows; at most 100000000 are supported") }
-        if sections > 1_000_000 { throw InvalidEvent(type, "the table would have \(sections) sections; at most 1000000 are supported") }
+        if rows > EventLimits.tableRows { throw InvalidEvent(.overLimit, type, "the table would have \(rows) rows; at most \(EventLimits.tableRows) are supported") }
+        if sections > EventLimits.tableSections { throw InvalidEvent(.overLimit, type, "the table would have \(sections) sections; at most \(EventLimits.tableSections) are supported") }
     }
 
     mutating func setEditing(_ on: Bool) {

@@ -5,7 +5,7 @@ extension TableState {
     }
 
     mutating func undo(_ changed: inout SelectionDelta) throws(InvalidEvent) {
-        if gesture.isActive { throw InvalidEvent("undo", "not allowed during a pan (an interrupted one included)") }
+        if gesture.isActive { throw InvalidEvent(.notAllowedNow, "undo", "not allowed during a pan (an interrupted one included)") }
         guard let step = history.popUndo() else { return }
         restore(step, forward: false, &changed)
         history.appendRedo(step)
@@ -13,7 +13,7 @@ extension TableState {
     }
 
     mutating func redo(_ changed: inout SelectionDelta) throws(InvalidEvent) {
-        if gesture.isActive { throw InvalidEvent("redo", "not allowed during a pan (an interrupted one included)") }
+        if gesture.isActive { throw InvalidEvent(.notAllowedNow, "redo", "not allowed during a pan (an interrupted one included)") }
         guard let step = history.popRedo() else { return }
         restore(step, forward: true, &changed)
         history.appendUndo(step)

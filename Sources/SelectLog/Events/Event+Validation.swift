@@ -23,9 +23,9 @@ extension TimedEvent {
     @inline(never)
     private func timeError(_ t: Micros) -> InvalidEvent {
         if t.raw < 0 {
-            return InvalidEvent(event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)")
+            return InvalidEvent(.malformed, event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)")
         }
-        return InvalidEvent(event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description))
+        return InvalidEvent(.malformed, event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description))
     }
 }
 
@@ -139,7 +139,7 @@ extension Event {
             for (k, i) in at.enumerated() { try check.integer(i, "\(EventField.at.rawValue)[\(k)]") }
             try check.sections(sections)
             if at.count != sections.count {
-                throw InvalidEvent(type.rawValue, field: EventField.sections.rawValue,
+                throw InvalidEvent(.malformed, type.rawValue, field: EventField.sections.rawValue,
                                    "\"at\" has \(at.count) entries but \"sections\" has \(sections.count)")
             }
         case .deleteSections(let at):
@@ -148,7 +148,7 @@ extension Event {
             try check.paths(rows, .rows)
         }
         if let n = fieldBytes, n > EventLimits.eventBytes {
-            throw InvalidEvent(type.rawValue, "its fields take \(n) bytes, more than the \(EventLimits.eventBytes) an event may take in the log (\(eventSizeHint))")
+            throw InvalidEvent(.overLimit, type.rawValue, "its fields take \(n) bytes, more than the \(EventLimits.eventBytes) an event may take in the log (\(eventSizeHint))")
         }
     }
 
@@ -171,8 +171,9 @@ extension Event {
 private struct FieldCheck {
     let type: EventType
 
-    func fail(_ field: String, _ reason: String) -> InvalidEvent {
-        InvalidEvent(type.rawValue, field: field, reason)
+    /// A field outside its domain, or in conflict with another of the event's fields.
+    func fail(_ field: String, _ reason: String, _ kind: InvalidEvent.Kind = .malformed) -> InvalidEvent {
+        InvalidEvent(kind, type.rawValue, field: field, reason)
     }
 
     /// Whether `v` passes `length(_:_:)` without `nonNegative`.
@@ -226,7 +227,7 @@ private struct FieldCheck {
 
     func string(_ s: String, _ field: @autoclosure () -> String) throws(InvalidEvent) {
         if s.utf8.count > EventLimits.stringBytes {
-            throw fail(field(), "field \"\(field())\" is longer than \(EventLimits.stringBytes) bytes")
+            throw fail(field(), "field \"\(field())\" is longer than \(EventLimits.stringBytes) bytes", .overLimit)
         }
     }
 
@@ -252,7 +253,7 @@ private struct FieldCheck {
         for (k, c) in chosen.enumerated() {
             try integer(c, "\(name)[\(k)]")
             if c >= options {
-                throw fail("\(name)[\(k)]", "field \"\(name)[\(k)]\" \(c) is out of range (\(options) options)")
+                throw fail("\(name)[\(k)]", "field \"\(name)[\(k)]\" \(c) is out of range (\(options) options)", .outOfRange)
             }
         }
         if !multiple, let first = chosen.first, chosen.contains(where: { $0 != first }) {

@@ -1,8 +1,51 @@
-/// Why an event was rejected: which event type, which field, and a sentence a user can act on.
+/// Why an event was rejected: which rule it broke (`kind`), which event type, which
+/// field, and a sentence a user can act on.
 ///
 /// A rejected event changes nothing: the state, and any log it would have been
 /// appended to, stay exactly as they were (spec 5).
+///
+/// Code that handles rejections switches on `kind`; `reason` is for people, and its
+/// wording may change:
+///
+/// ```swift
+/// do {
+///     try recorder.append(event)
+/// } catch let error where error.code == .invalidEvent {
+///     switch error.invalidEvent?.kind {
+///     case .outOfRange?: reportDataSourceMismatch(error)   // the table changed without an edit event
+///     case .notAllowedNow?, .outOfOrder?: break             // an event the gesture state forbids: log it
+///     default: assertionFailure("\(error)")                // an event built wrong
+///     }
+/// }
+/// ```
 public struct InvalidEvent: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of rule an event can break (EVENTS.md marks each rule **invalid**).
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// Wrong whatever the table holds: not JSON, not an object, an unknown type or
+        /// field, a field of the wrong JSON type or outside its domain (a negative
+        /// length, a time past the limit), or fields of the one event that contradict
+        /// each other (a duplicate index path, a row both deleted and moved, several
+        /// chosen options in a single-choice editor, `at` and `sections` of different
+        /// lengths).
+        case malformed
+        /// An index names a row, section or option that does not exist (in the table
+        /// before or after the update, as the rule reads it, or in the event's own
+        /// option list), or a title that no section has.
+        case outOfRange
+        /// Its time is earlier than the previous event's.
+        case outOfOrder
+        /// The table's present state or configuration forbids it: `panBegan` while a pan
+        /// is active, a pan event with none active, `undo` or `redo` during a pan, `choose`
+        /// with no editor open, several rows or `selectAll` in single-selection mode.
+        case notAllowedNow
+        /// It would take the table or the log past a size the engine supports: more
+        /// than `EventLimits.tableRows` rows or `EventLimits.tableSections` sections, an
+        /// event or string over `EventLimits.eventBytes`, a script line over its limit.
+        case overLimit
+    }
+
+    /// Which kind of rule the event broke.
+    public var kind: Kind
     /// The event's `type`, when it was known.
     public var type: String?
     /// The field at fault as a path into the event's script form (`"undoLimit"`,
@@ -12,16 +55,30 @@ public struct InvalidEvent: Error, Hashable, Sendable, CustomStringConvertible {
     public var reason: String
 
     /// A rejection that names no single field (or names it only in `reason`).
-    public init(_ type: String?, _ reason: String) {
+    public init(_ kind: Kind, _ type: String?, _ reason: String) {
+        self.kind = kind
         self.type = type
         self.reason = reason
     }
 
     /// A rejection of one field's value.
-    public init(_ type: String?, field: String, _ reason: String) {
+    public init(_ kind: Kind, _ type: String?, field: String, _ reason: String) {
+        self.kind = kind
         self.type = type
         self.field = field
         self.reason = reason
+    }
+
+    /// A malformed event that names no single field.
+    @available(*, deprecated, message: "name the rule's kind: InvalidEvent(_:_:_:)")
+    public init(_ type: String?, _ reason: String) {
+        self.init(.malformed, type, reason)
+    }
+
+    /// A malformed field.
+    @available(*, deprecated, message: "name the rule's kind: InvalidEvent(_:_:field:_:)")
+    public init(_ type: String?, field: String, _ reason: String) {
+        self.init(.malformed, type, field: field, reason)
     }
 
     /// `type: reason`, or the reason alone when the type is unknown. A type that is not

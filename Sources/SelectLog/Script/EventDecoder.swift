@@ -13,8 +13,10 @@ struct FieldReader {
     /// A field's name in messages: its path from the event.
     func name(_ field: EventField) -> String { path + field.rawValue }
 
-    func fail(_ field: String, _ reason: String) -> InvalidEvent { InvalidEvent(type, field: field, reason) }
-    func fail(_ reason: String) -> InvalidEvent { InvalidEvent(type, reason) }
+    /// A malformed field (`InvalidEvent.Kind.malformed`: every rule the decoder checks is one).
+    func fail(_ field: String, _ reason: String) -> InvalidEvent { InvalidEvent(.malformed, type, field: field, reason) }
+    /// A malformed event, naming no single field.
+    func fail(_ reason: String) -> InvalidEvent { InvalidEvent(.malformed, type, reason) }
 
     /// Rejects a member the contract does not name for this object (spec 4, 5.11),
     /// suggesting the closest known name. `t` and `type` are known in an event
@@ -70,10 +72,10 @@ struct FieldReader {
     /// A number of points within `EventLimits.length`, or within `EventLimits.offset` for
     /// a content offset (`offset`).
     static func points(_ v: JSONValue, _ name: String, type: String, offset: Bool = false) throws(InvalidEvent) -> Points {
-        guard case .number(let n) = v else { throw InvalidEvent(type, field: name, "field \"\(name)\" must be a number, not \(v.kindName)") }
+        guard case .number(let n) = v else { throw InvalidEvent(.malformed, type, field: name, "field \"\(name)\" must be a number, not \(v.kindName)") }
         let limit = offset ? EventLimits.offset : EventLimits.length
         guard let raw = n.scaled(by: Int(Points.scale), limit: limit.raw) else {
-            throw InvalidEvent(type, field: name, offset ? EventLimits.offsetOutOfRange(name) : EventLimits.lengthOutOfRange(name))
+            throw InvalidEvent(.malformed, type, field: name, offset ? EventLimits.offsetOutOfRange(name) : EventLimits.lengthOutOfRange(name))
         }
         return Points(raw: raw)
     }
@@ -101,17 +103,17 @@ struct FieldReader {
 
     /// A whole number within ±`EventLimits.index` (its sign and range are checked by validation).
     static func integer(_ v: JSONValue, _ name: String, type: String) throws(InvalidEvent) -> Int {
-        guard case .number(let n) = v else { throw InvalidEvent(type, field: name, "field \"\(name)\" must be a whole number, not \(v.kindName)") }
+        guard case .number(let n) = v else { throw InvalidEvent(.malformed, type, field: name, "field \"\(name)\" must be a whole number, not \(v.kindName)") }
         if let i = n.integer(limit: Int64(EventLimits.index)), let small = Int(exactly: i) { return small }
         if let big = n.integer(limit: Int64.max - 1) {
-            throw InvalidEvent(type, field: name, EventLimits.integerOutOfRange(name, big, 0, EventLimits.index))
+            throw InvalidEvent(.malformed, type, field: name, EventLimits.integerOutOfRange(name, big, 0, EventLimits.index))
         }
         if n.isWhole {
             // Past Int64: out of range, as a smaller one past the limit is.
             let bound = n.negative ? "must not be negative" : "must be at most \(EventLimits.index)"
-            throw InvalidEvent(type, field: name, "field \"\(name)\" \(bound), not \(n.written)")
+            throw InvalidEvent(.malformed, type, field: name, "field \"\(name)\" \(bound), not \(n.written)")
         }
-        throw InvalidEvent(type, field: name, "field \"\(name)\" must be a whole number, not \(n.written)")
+        throw InvalidEvent(.malformed, type, field: name, "field \"\(name)\" must be a whole number, not \(n.written)")
     }
 
     func int(_ field: EventField) throws(InvalidEvent) -> Int? {
@@ -142,7 +144,7 @@ struct FieldReader {
 
     static func rowPath(_ v: JSONValue, _ name: String, type: String) throws(InvalidEvent) -> RowPath {
         guard case .array(let items) = v, items.count == 2 else {
-            throw InvalidEvent(type, field: name, "\(name) must be an index path [section, row]")
+            throw InvalidEvent(.malformed, type, field: name, "\(name) must be an index path [section, row]")
         }
         return RowPath(try integer(items[0], "\(name)[0]", type: type), try integer(items[1], "\(name)[1]", type: type))
     }
@@ -208,18 +210,18 @@ struct FieldReader {
 public enum EventDecoder {
     /// Decodes a parsed event object.
     package static func decode(_ value: JSONValue) throws(InvalidEvent) -> TimedEvent {
-        guard case .object(let members) = value else { throw InvalidEvent(nil, "an event must be a JSON object, not \(value.kindName)") }
+        guard case .object(let members) = value else { throw InvalidEvent(.malformed, nil, "an event must be a JSON object, not \(value.kindName)") }
         guard let typeValue = members.first(where: { $0.key == EventField.type })?.value else {
-            throw InvalidEvent(nil, field: EventField.type, "missing field \"type\"")
+            throw InvalidEvent(.malformed, nil, field: EventField.type, "missing field \"type\"")
         }
-        guard case .string(let name) = typeValue else { throw InvalidEvent(nil, field: EventField.type, "field \"type\" must be a string") }
+        guard case .string(let name) = typeValue else { throw InvalidEvent(.malformed, nil, field: EventField.type, "field \"type\" must be a string") }
         guard let type = EventType(rawValue: name) else {
             var reason = "unknown event type"
             if let close = NameSuggestion.uikitEventType(name)
                 ?? NameSuggestion.closest(to: name, among: EventType.allCases.map(\.rawValue)) {
                 reason += " (did you mean \"\(close)\"?)"
             }
-            throw InvalidEvent(name, reason)
+            throw InvalidEvent(.malformed, name, field: EventField.type, reason)
         }
         let f = FieldReader(type: name, members: members)
         try f.checkKnown(type.fields, event: true)
@@ -256,7 +258,7 @@ public enum EventDecoder {
         do {
             value = try JSONParser.parse(Array(line))
         } catch {
-            throw InvalidEvent(nil, "not valid JSON at \(columnText(byte: error.column, in: line)): \(error.reason)")
+            throw InvalidEvent(.malformed, nil, "not valid JSON at \(columnText(byte: error.column, in: line)): \(error.reason)")
         }
         return try decode(value)
     }

@@ -77,8 +77,8 @@ public struct ScriptReader: Sendable {
         return nil
     }
 
-    private func failure(_ reason: String) -> ScriptError {
-        ScriptError(line: number, reason: InvalidEvent(nil, reason))
+    private func failure(_ kind: InvalidEvent.Kind, _ reason: String) -> ScriptError {
+        ScriptError(line: number, reason: InvalidEvent(kind, nil, reason))
     }
 
     private var limitText: String {
@@ -87,7 +87,7 @@ public struct ScriptReader: Sendable {
 
     /// A CR not followed by LF, at the end of `line` (the line's bytes up to it).
     private func bareCR<S: Collection<UInt8>>(endingAt line: S) -> ScriptError {
-        failure("a bare carriage return (CR) at \(EventDecoder.columnText(byte: line.count, in: line)); lines end with LF or CRLF")
+        failure(.malformed, "a bare carriage return (CR) at \(EventDecoder.columnText(byte: line.count, in: line)); lines end with LF or CRLF")
     }
 
     private mutating func readLine() throws(ScriptError) -> (number: Int, bytes: [UInt8])? {
@@ -114,7 +114,7 @@ public struct ScriptReader: Sendable {
             while k < bytes.count, bytes[k] != 0x0A, bytes[k] != 0x0D { k += 1 }
             return k
         }
-        if pending.count + (k - position) > maxLineLength { throw failure("longer than \(limitText)") }
+        if pending.count + (k - position) > maxLineLength { throw failure(.overLimit, "longer than \(limitText)") }
         if k < chunk.count, chunk[k] == 0x0A {
             return takeLine(pending: !pending.isEmpty, upTo: k, skip: 1)
         }

@@ -16,8 +16,8 @@ extension TableState {
     mutating func panBegan(at p: ViewportPoint, fingers: Int, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         switch gesture.state {
         case .idle: break
-        case .interrupted: throw InvalidEvent("panBegan", "a pan is already active (an interrupted one, whose finger is still down)")
-        case .dragScroll, .waitingForStartRow, .running, .autoScrolling: throw InvalidEvent("panBegan", "a pan is already active")
+        case .interrupted: throw InvalidEvent(.notAllowedNow, "panBegan", "a pan is already active (an interrupted one, whose finger is still down)")
+        case .dragScroll, .waitingForStartRow, .running, .autoScrolling: throw InvalidEvent(.notAllowedNow, "panBegan", "a pan is already active")
         }
         scroll.stopDecelerating()
         let c = configuration
@@ -47,7 +47,7 @@ extension TableState {
     mutating func panMoved(to p: ViewportPoint, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         switch gesture.phase {
         case .idle:
-            throw InvalidEvent("panMoved", "no pan is active")
+            throw InvalidEvent(.notAllowedNow, "panMoved", "no pan is active")
         case .dragScroll:
             if let drag = gesture.dragScroll { contentOffset = clampedOffset(drag.offsetAtBegan - (p.y - drag.began.y)) }
         case .waitingForStartRow, .running, .autoScrolling:
@@ -77,7 +77,7 @@ extension TableState {
     mutating func panEnded(at p: ViewportPoint?, targetOffset: Points?, now: Micros, _ changed: inout SelectionDelta) throws(InvalidEvent) {
         switch gesture.phase {
         case .idle:
-            throw InvalidEvent("panEnded", "no pan is active")
+            throw InvalidEvent(.notAllowedNow, "panEnded", "no pan is active")
         case .dragScroll:
             if let p, let drag = gesture.dragScroll { contentOffset = clampedOffset(drag.offsetAtBegan - (p.y - drag.began.y)) }
         case .waitingForStartRow, .running, .autoScrolling:
@@ -89,7 +89,7 @@ extension TableState {
     }
 
     mutating func panCancelled(_ changed: inout SelectionDelta) throws(InvalidEvent) {
-        if gesture.phase == .idle { throw InvalidEvent("panCancelled", "no pan is active") }
+        if gesture.phase == .idle { throw InvalidEvent(.notAllowedNow, "panCancelled", "no pan is active") }
         finishPan(.cancelled, &changed)
     }
 
