@@ -180,9 +180,11 @@ def store_report(results):
         alone = f"; the engine's apply alone on the same events {a_base:.0f} ns" if a_base else ""
         print(f"caller-side append: {a:.0f} ns median per event, steady state (target <= 100 ns: "
               f"{'met' if a <= 100 else 'MISSED'}){alone}")
-    rp = p50("replay10M.fromDisk")
+    rp, rw = p50("replay10M.fromDisk"), p50("replay10M.fromDisk.randomWalk")
     if rp:
         print(f"replay from disk: {10_000_000 / rp:.1f}M events/s (target >= 20M/s)")
+    if rw:
+        print(f"replay from disk, random-walk session: {10_000_000 / rw:.1f}M events/s (target >= 20M/s)")
     st, base = p50("stateAt.random10M"), p50("stateAt.random10M.fromStart.baseline")
     if st:
         print(f"state at a random event of 10M: {st / 1000:.2f} ms median (target <= 2 ms); "

@@ -14,27 +14,27 @@
 /// ```swift
 /// for event in RandomWalkSession(seed: 7, count: 100_000) { try recorder.append(event) }
 /// ```
-package struct RandomWalkSession: Sequence, Sendable {
+public struct RandomWalkSession: Sequence, Sendable {
     /// The generator's seed.
-    package var seed: UInt64
+    public var seed: UInt64
     /// How many events the session holds.
-    package var count: Int
+    public var count: Int
     /// The screen's pixels per point: 2 (half points) or 3 (thirds).
-    package var screenScale: Int
+    public var screenScale: Int
 
     /// A session of `count` events from `seed`, on a screen of `screenScale` pixels a
     /// point: 3, or 2 for any other value.
-    package init(seed: UInt64 = 1, count: Int, screenScale: Int = 2) {
+    public init(seed: UInt64 = 1, count: Int, screenScale: Int = 2) {
         self.seed = seed
         self.count = count
         self.screenScale = screenScale == 3 ? 3 : 2
     }
 
     /// Generates the events one gesture at a time.
-    package func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count, thirds: screenScale == 3) }
+    public func makeIterator() -> Iterator { Iterator(seed: seed, remaining: count, thirds: screenScale == 3) }
 
     /// The generator: a shadow state and the planned rest of the current gesture.
-    package struct Iterator: IteratorProtocol {
+    public struct Iterator: IteratorProtocol {
         private var rng: SplitMix64
         private var remaining: Int
         private var shadow = TableState()
@@ -60,10 +60,10 @@ package struct RandomWalkSession: Sequence, Sendable {
         }
 
         /// The state after every event returned so far.
-        package var state: TableState { shadow }
+        public var state: TableState { shadow }
 
         /// The next valid event.
-        package mutating func next() -> TimedEvent? {
+        public mutating func next() -> TimedEvent? {
             guard remaining > 0 else { return nil }
             while true {
                 if cursor == pending.count {
