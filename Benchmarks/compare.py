@@ -189,6 +189,9 @@ def store_report(results):
     if st:
         print(f"state at a random event of 10M: {st / 1000:.2f} ms median (target <= 2 ms); "
               f"{base / st:.0f}x faster than replaying from the start" if base else "")
+    sw = p50("stateAt.random10M.randomWalk")
+    if sw:
+        print(f"state at a random event of 10M, random-walk session: {sw / 1000:.2f} ms median (target <= 2 ms)")
     ro, ro_base = p50("reopen10M.forAppend"), p50("reopen10M.forAppend.baseline")
     if ro and ro_base:
         mb, mb_base = peak_mb(results, "reopen10M.forAppend"), peak_mb(results, "reopen10M.forAppend.baseline")

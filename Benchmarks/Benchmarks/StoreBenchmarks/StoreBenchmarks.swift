@@ -135,6 +135,16 @@ func openTenMillionLog() -> LogReader? {
     return tenMillionReader
 }
 
+/// The same for the random-walk session's log.
+nonisolated(unsafe) var tenMillionWalkReader: LogReader?
+
+func openTenMillionRandomWalkLog() -> LogReader? {
+    if let tenMillionWalkReader { return tenMillionWalkReader }
+    let path = tenMillionRandomWalkLog()
+    tenMillionWalkReader = must("opening \(path)") { try LogReader(path: path) }
+    return tenMillionWalkReader
+}
+
 /// Where the random seeks draw their next event: one generator for the whole run, so
 /// that every sample seeks somewhere else (a generator made per sample always drew
 /// the same event).
@@ -289,6 +299,16 @@ let benchmarks: @Sendable () -> Void = {
     // once for the run, not per sample.
     Benchmark("stateAt.random10M", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 2000)) { benchmark in
         guard let log = openTenMillionLog() else { return }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let n = Int(seeks.next() % UInt64(log.eventCount + 1))
+            blackHole(measured { try log.state(at: n) }.events)
+        }
+    }
+    // The same on the random-walk session, whose events take about twice the bytes, and
+    // the time, to decode.
+    Benchmark("stateAt.random10M.randomWalk", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 2000)) { benchmark in
+        guard let log = openTenMillionRandomWalkLog() else { return }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let n = Int(seeks.next() % UInt64(log.eventCount + 1))
