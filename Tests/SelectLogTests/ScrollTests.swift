@@ -327,6 +327,23 @@ struct OptionViewTests {
         #expect(s.options.open == nil)
     }
 
+    @Test("a configure during a swipe: a smaller optionWidth clamps what is revealed and the swipe goes on; 0 ends it")
+    func optionWidthDuringSwipe() throws {
+        let swiping = table + "\n" + #"{"type": "swipeBegan", "row": [0, 1]}"# + "\n" + #"{"type": "swipeMoved", "offset": 70}"#
+        var s = try play(swiping)
+        try apply(&s, #"{"type": "configure", "optionWidth": 40}"#)
+        #expect(s.options.swipe == .active(row: p(0, 1), offset: Points(40)))
+        // 40 of 40 revealed: past half, so the row opens.
+        try apply(&s, #"{"type": "swipeEnded", "velocity": 0}"#)
+        #expect(s.options.open == p(0, 1))
+        var t = try play(swiping)
+        try apply(&t, #"{"type": "configure", "optionWidth": 0}"#)
+        #expect(t.options.swipe == .ignored)
+        try apply(&t, #"{"type": "swipeMoved", "offset": 70}"#)
+        try apply(&t, #"{"type": "swipeEnded", "velocity": 0}"#)
+        #expect(t.options.open == nil && t.options.swipe == nil)
+    }
+
     @Test("a row out of range is invalid")
     func outOfRange() throws {
         var s = try play(table)

@@ -125,24 +125,16 @@ func reopenForAppend(_ log: String, _ benchmark: Benchmark) {
     }
 }
 
-/// The reader the warm random seeks share, opened once per run.
-nonisolated(unsafe) var tenMillionReader: LogReader?
+/// The readers the warm random seeks share, by log, each opened once per run.
+nonisolated(unsafe) var sharedReaders: [String: LogReader] = [:]
 
-func openTenMillionLog() -> LogReader? {
-    if let tenMillionReader { return tenMillionReader }
-    let path = tenMillionLog()
-    tenMillionReader = must("opening \(path)") { try LogReader(path: path) }
-    return tenMillionReader
-}
-
-/// The same for the random-walk session's log.
-nonisolated(unsafe) var tenMillionWalkReader: LogReader?
-
-func openTenMillionRandomWalkLog() -> LogReader? {
-    if let tenMillionWalkReader { return tenMillionWalkReader }
-    let path = tenMillionRandomWalkLog()
-    tenMillionWalkReader = must("opening \(path)") { try LogReader(path: path) }
-    return tenMillionWalkReader
+/// The reader of the log `makeLog` makes (or finds kept), opened the first time `name` is asked for.
+func sharedReader(_ name: String, _ makeLog: () -> String) -> LogReader {
+    if let reader = sharedReaders[name] { return reader }
+    let path = makeLog()
+    let reader = must("opening \(path)") { try LogReader(path: path) }
+    sharedReaders[name] = reader
+    return reader
 }
 
 /// Where the random seeks draw their next event: one generator for the whole run, so
@@ -298,7 +290,7 @@ let benchmarks: @Sendable () -> Void = {
     // a session). The plugin calls this closure once per sample, so the reader is opened
     // once for the run, not per sample.
     Benchmark("stateAt.random10M", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 2000)) { benchmark in
-        guard let log = openTenMillionLog() else { return }
+        let log = sharedReader("10m", tenMillionLog)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let n = Int(seeks.next() % UInt64(log.eventCount + 1))
@@ -308,7 +300,7 @@ let benchmarks: @Sendable () -> Void = {
     // The same on the random-walk session, whose events take about twice the bytes, and
     // the time, to decode.
     Benchmark("stateAt.random10M.randomWalk", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 2000)) { benchmark in
-        guard let log = openTenMillionRandomWalkLog() else { return }
+        let log = sharedReader("10m-walk", tenMillionRandomWalkLog)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             let n = Int(seeks.next() % UInt64(log.eventCount + 1))
