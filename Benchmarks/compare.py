@@ -26,6 +26,7 @@ MALLOC_GATES = {
     "1M.hitTest1000": 64,
     "append1000.callerSide": 400,
     "write1M.recorder": 200_000,
+    "write1M.recorder.randomWalk": 200_000,
     "stateAt.random10M": 3_000,
 }
 
@@ -175,6 +176,10 @@ def store_report(results):
     if rec and ap:
         print(f"recorder vs the engine's apply (same run): recorder {1e6 / rec:.2f}M events/s, apply {1e6 / ap:.2f}M/s; "
               f"ratio {ap / rec:.0%} (target >= 80%: {'met' if ap / rec >= 0.8 else 'MISSED'})")
+    rw, ap_rw = p50("write1M.recorder.randomWalk"), p50("apply1M.engine.randomWalk.baseline")
+    if rw and ap_rw:
+        print(f"recorder vs apply, random-walk session (same run): recorder {1e6 / rw:.2f}M events/s, "
+              f"apply {1e6 / ap_rw:.2f}M/s; ratio {ap_rw / rw:.0%} (target >= 80%: {'met' if ap_rw / rw >= 0.8 else 'MISSED'})")
     a, a_base = p50("append1000.callerSide"), p50("append1000.callerSide.apply.baseline")
     if a:
         alone = f"; the engine's apply alone on the same events {a_base:.0f} ns" if a_base else ""

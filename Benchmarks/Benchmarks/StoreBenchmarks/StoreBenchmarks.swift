@@ -100,6 +100,35 @@ let writtenFormatVersion: UInt16? = {
     return formatVersion(of: path)
 }()
 
+/// The random-walk session, one million events, for the write benchmarks' second session.
+let walkSession = Array(RandomWalkSession(seed: 1, count: 1_000_000))
+
+/// Records `events` to a fresh log (durability `.none`), once per iteration.
+func recordAll(_ events: [TimedEvent], _ benchmark: Benchmark) {
+    var options = Recorder.Options()
+    options.durability = .none
+    for _ in benchmark.scaledIterations {
+        // The loop as plain as it can be, its work checked after it (`checkAppended`):
+        // any check inside it (a closure, a catch, a count of results) cost this
+        // benchmark 5% of its rate, the library unchanged (alternating runs, 2026-12-05).
+        guard let recorder = try? Recorder(creating: "\(scratch)-w.slog", options: options, replacingExisting: true) else {
+            preconditionFailure("a benchmark's set-up failed: the recorder could not be created")
+        }
+        for e in events { _ = try? recorder.append(e) }
+        checkAppended(recorder.eventCount, from: 0, to: events.count)
+        must("closing the recorder") { try recorder.close() }
+    }
+}
+
+/// Applies `events` to a fresh state with the engine alone, once per iteration.
+func applyAll(_ events: [TimedEvent], _ benchmark: Benchmark) {
+    for _ in benchmark.scaledIterations {
+        var state = TableState()
+        for e in events { _ = try? state.apply(e) }
+        checkAppended(state.events, from: 0, to: events.count)
+    }
+}
+
 /// Opens `path` and replays all of it from its first event, once per iteration.
 func replayFromDisk(_ path: String, _ benchmark: Benchmark) {
     benchmark.startMeasurement()
@@ -187,21 +216,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Writing 1M events: selectlog vs raw structs (a) vs JSON Lines (b)
 
-    Benchmark("write1M.recorder") { benchmark in
-        var options = Recorder.Options()
-        options.durability = .none
-        for _ in benchmark.scaledIterations {
-            // The loop as plain as it can be, its work checked after it (`checkAppended`):
-            // any check inside it (a closure, a catch, a count of results) cost this
-            // benchmark 5% of its rate, the library unchanged (alternating runs, 2026-12-05).
-            guard let recorder = try? Recorder(creating: "\(scratch)-w.slog", options: options, replacingExisting: true) else {
-                preconditionFailure("a benchmark's set-up failed: the recorder could not be created")
-            }
-            for e in session { _ = try? recorder.append(e) }
-            checkAppended(recorder.eventCount, from: 0, to: session.count)
-            must("closing the recorder") { try recorder.close() }
-        }
-    }
+    Benchmark("write1M.recorder") { benchmark in recordAll(session, benchmark) }
     Benchmark("write1M.rawStructs.baseline") { benchmark in
         for _ in benchmark.scaledIterations { writeRawStructs(session, to: "\(scratch)-w.raw") }
     }
@@ -257,13 +272,11 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     // The engine alone on the same events: the recorder's throughput is compared with it.
-    Benchmark("apply1M.engine.baseline") { benchmark in
-        for _ in benchmark.scaledIterations {
-            var state = TableState()
-            for e in session { _ = try? state.apply(e) }
-            checkAppended(state.events, from: 0, to: session.count)
-        }
-    }
+    Benchmark("apply1M.engine.baseline") { benchmark in applyAll(session, benchmark) }
+
+    // The recorder against the engine on a session the codec was not tuned on.
+    Benchmark("write1M.recorder.randomWalk") { benchmark in recordAll(walkSession, benchmark) }
+    Benchmark("apply1M.engine.randomWalk.baseline") { benchmark in applyAll(walkSession, benchmark) }
 
     // MARK: Reading the 10M-event log
 
