@@ -95,7 +95,7 @@ struct InvalidEventKindTests {
         #expect(state == before)
     }
 
-    @Test("not JSON, an unknown type, a field of the wrong type: malformed, naming the field when there is one")
+    @Test("not JSON, an unknown type, a field of the wrong type, half a point: malformed, naming the field when there is one")
     func decoderKinds() {
         let cases: [(String, String?)] = [
             (#"{"type": "tap", "x": 1"#, nil),
@@ -103,6 +103,8 @@ struct InvalidEventKindTests {
             (#"{"type": "wiggle"}"#, "type"),
             (#"{"type": "tap", "x": "1", "y": 2}"#, "x"),
             (#"{"type": "tap", "x": 1, "y": 2, "pressure": 1}"#, "pressure"),
+            // README, Semantics: a point comes whole, even where it is optional.
+            (#"{"type": "panEnded", "y": 200}"#, nil),
         ]
         for (line, field) in cases {
             do {

@@ -26,7 +26,8 @@ struct PanRows: Hashable, Sendable {
     /// The start row S, where the mode was decided.
     var start: RowPath
     var mode: PanMode
-    /// The anchor A: where the next range begins (`flip`), or the far end with `restore`.
+    /// The anchor A: where the next range begins (`flip`). With `restore`, set as with
+    /// `flip` when S is found and never moved after (the range is S..R).
     var anchor: RowPath
     /// The far end R of the current range.
     var end: RowPath
