@@ -122,6 +122,36 @@ struct LogRoundTripTests {
         #expect(try LogReader.verify(path: path).isIntact)
     }
 
+    @Test("an app routes a recorder's rejections by kind, as InvalidEvent's documentation does")
+    func rejectionsRoutedByKind() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recorder = try Recorder(creating: dir.appendingPathComponent("s.slog").path, options: smallBatches())
+        try recorder.append(TimedEvent(.reload(sections: [SectionSpec(rows: 3)])))
+        var routed: [String] = []
+        // The documentation's function, its handlers recording where each error went.
+        func record(_ event: Event) {
+            do throws(LogError) {
+                try recorder.append(event)
+            } catch let error where error.code == .invalidEvent {
+                switch error.invalidEvent?.kind {
+                case .outOfRange?: routed.append("mismatch")
+                case .notAllowedNow?, .outOfOrder?: routed.append("out of turn")
+                default: routed.append("built wrong")
+                }
+            } catch {
+                routed.append("recorder: \(error.code)")
+            }
+        }
+        record(.select(rows: [RowPath(0, 3)]))
+        record(.panMoved(ViewportPoint(x: Points(5), y: Points(5))))
+        record(.reload(sections: [SectionSpec(rows: 1), SectionSpec(rows: EventLimits.sectionRows + 1)]))
+        record(.select(rows: [RowPath(0, 2)]))
+        try recorder.close()
+        record(.selectAll)
+        #expect(routed == ["mismatch", "out of turn", "built wrong", "recorder: closed"])
+    }
+
     @Test("an invalid event is rejected and never reaches the log")
     func invalidEventRejected() throws {
         let dir = try temporaryDirectory()

@@ -26,9 +26,6 @@ struct StateDescriptionTests {
         #expect(lines.contains("option  none"))
         #expect(lines.contains("editor  none"))
         #expect("\(state)" == state.description)
-        // The pan describes itself as the summary's pan line does.
-        let pan = try #require(state.pan)
-        #expect("pan     \(pan)" == lines.first { $0.hasPrefix("pan ") })
     }
 
     @Test("a pan prints as words, not a dump: a drag scroll by its kind, a strip pan before its start row says so")

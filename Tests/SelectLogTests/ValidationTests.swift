@@ -6,11 +6,14 @@ import Testing
 struct Reproducer: Sendable, CustomTestStringConvertible {
     let event: TimedEvent
     let field: String
+    /// A field's own domain broken (malformed), or a size the engine supports passed.
+    let kind: InvalidEvent.Kind
     var testDescription: String { "\(event.event.typeName) \(field)" }
 
-    init(_ event: Event, _ field: String, t: Micros? = nil) {
+    init(_ event: Event, _ field: String, t: Micros? = nil, kind: InvalidEvent.Kind = .malformed) {
         self.event = TimedEvent(event, t: t)
         self.field = field
+        self.kind = kind
     }
 
     /// Issue 8, first bullet, and its neighbours: every state-independent rule of the contract and the log's limits.
@@ -74,7 +77,7 @@ struct Reproducer: Sendable, CustomTestStringConvertible {
             Reproducer(.swipeMoved(offset: Points(raw: .max)), "offset"),
             Reproducer(.tick, "t", t: Micros(raw: -1)),
             Reproducer(.tick, "t", t: Micros(raw: EventLimits.time.raw + 1)),
-            Reproducer(.reload(sections: [SectionSpec(rows: EventLimits.sectionRows + 1)]), "sections[0].rows"),
+            Reproducer(.reload(sections: [SectionSpec(rows: EventLimits.sectionRows + 1)]), "sections[0].rows", kind: .overLimit),
         ]
     }()
 }
@@ -96,8 +99,7 @@ struct ValidationTests {
             try s.apply(r.event)
         } throws: { error in
             guard let e = error as? InvalidEvent else { return false }
-            // Every reproducer breaks a field's own domain: malformed whatever the table.
-            return e.kind == .malformed && e.type == r.event.event.typeName && e.field == r.field && e.reason.contains("\"\(r.field)\"")
+            return e.kind == r.kind && e.type == r.event.event.typeName && e.field == r.field && e.reason.contains("\"\(r.field)\"")
         }
         #expect(s == before)
         #expect(s.hashHex == hash)
@@ -112,7 +114,7 @@ struct ValidationTests {
             try EventDecoder.decode(line: Array(line.utf8))
         } throws: { error in
             guard let e = error as? InvalidEvent else { return false }
-            return e.kind == .malformed && e.type == r.event.event.typeName && e.field == r.field
+            return e.kind == r.kind && e.type == r.event.event.typeName && e.field == r.field
         }
     }
 

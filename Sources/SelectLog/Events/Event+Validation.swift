@@ -234,7 +234,12 @@ private struct FieldCheck {
     func sections(_ specs: [SectionSpec]) throws(InvalidEvent) {
         let name = EventField.sections.rawValue
         for (k, s) in specs.enumerated() {
-            try integer(s.rows, "\(name)[\(k)].\(EventField.rows.rawValue)", atMost: EventLimits.sectionRows)
+            let rows = "\(name)[\(k)].\(EventField.rows.rawValue)"
+            // Past the engine's size (as a table past `tableRows` is), not a bad value.
+            if s.rows > EventLimits.sectionRows {
+                throw fail(rows, EventLimits.integerOutOfRange(rows, s.rows, 0, EventLimits.sectionRows), .overLimit)
+            }
+            try integer(s.rows, rows, atMost: EventLimits.sectionRows)
             try length(s.rowHeight, "\(name)[\(k)].\(EventField.rowHeight.rawValue)", nonNegative: true)
             if let hs = s.rowHeights {
                 for (j, h) in hs.enumerated() {
@@ -253,7 +258,8 @@ private struct FieldCheck {
         for (k, c) in chosen.enumerated() {
             try integer(c, "\(name)[\(k)]")
             if c >= options {
-                throw fail("\(name)[\(k)]", "field \"\(name)[\(k)]\" \(c) is out of range (\(options) options)", .outOfRange)
+                // Past the event's own options: the event is built wrong, whatever the table.
+                throw fail("\(name)[\(k)]", "field \"\(name)[\(k)]\" \(c) is out of range (\(options) options)")
             }
         }
         if !multiple, let first = chosen.first, chosen.contains(where: { $0 != first }) {

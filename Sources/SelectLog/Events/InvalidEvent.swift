@@ -5,32 +5,38 @@
 /// appended to, stay exactly as they were (spec 5).
 ///
 /// Code that handles rejections switches on `kind`; `reason` is for people, and its
-/// wording may change:
+/// wording may change. Through a `Recorder`, the rejection is `LogError.invalidEvent`:
 ///
 /// ```swift
-/// do {
-///     try recorder.append(event)
-/// } catch let error where error.code == .invalidEvent {
-///     switch error.invalidEvent?.kind {
-///     case .outOfRange?: reportDataSourceMismatch(error)   // the table changed without an edit event
-///     case .notAllowedNow?, .outOfOrder?: break             // an event the gesture state forbids: log it
-///     default: assertionFailure("\(error)")                // an event built wrong
+/// func record(_ event: Event) {
+///     do throws(LogError) {
+///         try recorder.append(event)
+///     } catch let error where error.code == .invalidEvent {
+///         switch error.invalidEvent?.kind {
+///         case .outOfRange?: reportMismatch(error)          // the app's rows and the engine's differ: an edit not forwarded
+///         case .notAllowedNow?, .outOfOrder?: log(error)    // delivered out of turn: a pan event with no pan, an earlier time
+///         default: assertionFailure("\(error)")            // malformed or past a limit: built wrong
+///         }
+///     } catch {
+///         log(error)                                        // the recorder failed or was closed
 ///     }
 /// }
 /// ```
 public struct InvalidEvent: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds of rule an event can break (EVENTS.md marks each rule **invalid**).
+    ///
+    /// Later versions may add kinds: switch over one with a `default`.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Wrong whatever the table holds: not JSON, not an object, an unknown type or
         /// field, a field of the wrong JSON type or outside its domain (a negative
         /// length, a time past the limit), or fields of the one event that contradict
         /// each other (a duplicate index path, a row both deleted and moved, several
-        /// chosen options in a single-choice editor, `at` and `sections` of different
-        /// lengths).
+        /// chosen options in a single-choice editor or one past the event's own
+        /// `options`, `at` and `sections` of different lengths).
         case malformed
-        /// An index names a row, section or option that does not exist (in the table
-        /// before or after the update, as the rule reads it, or in the event's own
-        /// option list), or a title that no section has.
+        /// An index names a row, section or editor option that the table does not have
+        /// (before or after the update, as the rule reads it), or a title that no section
+        /// has: the app's table and the engine's disagree.
         case outOfRange
         /// Its time is earlier than the previous event's.
         case outOfOrder
@@ -38,9 +44,10 @@ public struct InvalidEvent: Error, Hashable, Sendable, CustomStringConvertible {
         /// is active, a pan event with none active, `undo` or `redo` during a pan, `choose`
         /// with no editor open, several rows or `selectAll` in single-selection mode.
         case notAllowedNow
-        /// It would take the table or the log past a size the engine supports: more
-        /// than `EventLimits.tableRows` rows or `EventLimits.tableSections` sections, an
-        /// event or string over `EventLimits.eventBytes`, a script line over its limit.
+        /// It would take the table or the log past a size the engine supports: a section
+        /// of more than `EventLimits.sectionRows` rows, a table of more than
+        /// `EventLimits.tableRows` rows or `EventLimits.tableSections` sections, an event
+        /// or string over `EventLimits.eventBytes`, a script line over its limit.
         case overLimit
     }
 
