@@ -129,6 +129,15 @@ func applyAll(_ events: [TimedEvent], _ benchmark: Benchmark) {
     }
 }
 
+/// Seeks `log` to a random event (`seeks`), once per iteration.
+func seekRandomly(_ log: LogReader, _ benchmark: Benchmark) {
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        let n = Int(seeks.next() % UInt64(log.eventCount + 1))
+        blackHole(measured { try log.state(at: n) }.events)
+    }
+}
+
 /// Opens `path` and replays all of it from its first event, once per iteration.
 func replayFromDisk(_ path: String, _ benchmark: Benchmark) {
     benchmark.startMeasurement()
@@ -304,32 +313,20 @@ let benchmarks: @Sendable () -> Void = {
     // once for the run, not per sample.
     Benchmark("stateAt.random10M", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 2000)) { benchmark in
         let log = sharedReader("10m", tenMillionLog)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let n = Int(seeks.next() % UInt64(log.eventCount + 1))
-            blackHole(measured { try log.state(at: n) }.events)
-        }
+        seekRandomly(log, benchmark)
     }
     // The same on the random-walk session, whose events take about twice the bytes, and
     // the time, to decode.
     Benchmark("stateAt.random10M.randomWalk", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 2000)) { benchmark in
         let log = sharedReader("10m-walk", tenMillionRandomWalkLog)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let n = Int(seeks.next() % UInt64(log.eventCount + 1))
-            blackHole(measured { try log.state(at: n) }.events)
-        }
+        seekRandomly(log, benchmark)
     }
     // The first seek of a reader just opened (`selectlog replay LOG --at N`): it also
     // checks every record before the one it reads.
     Benchmark("stateAt.random10M.coldReader", configuration: .init(timeUnits: .microseconds, maxDuration: .seconds(5), maxIterations: 500)) { benchmark in
         let path = tenMillionLog()
         let log = must("opening \(path)") { try LogReader(path: path) }
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            let n = Int(seeks.next() % UInt64(log.eventCount + 1))
-            blackHole(measured { try log.state(at: n) }.events)
-        }
+        seekRandomly(log, benchmark)
     }
     Benchmark("stateAt.random10M.fromStart.baseline", configuration: .init(timeUnits: .microseconds, maxIterations: 4)) { benchmark in
         let path = tenMillionLog()
