@@ -57,9 +57,11 @@ for h in script log snapshot; do
     if [ ! -f "$OUT" ] || [ "$LIB" -nt "$OUT" ] || [ -n "$(find $SRC -newer "$OUT")" ]; then
         echo "fuzz: linking $OUT"
         rm -f "$OUT"
-        # ld.gold warns about ASan's local symbols on every link: noise, left out.
+        # ld.gold warns about ASan's local symbols on every link: noise, left out. The
+        # module that -g emits for the debugger goes beside the harness, not into the
+        # directory the build runs in (the repository's root, as Fuzzlog-1.swiftmodule).
         $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -L "$B" \
-            $SRC $LIBS -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
+            -emit-executable -emit-module -emit-module-path "$B/Fuzz$h.swiftmodule" $SRC $LIBS -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
         [ -x "$OUT" ] || { echo "fuzz: could not link $OUT" >&2; exit 1; }
     fi
 done
