@@ -15,6 +15,10 @@ public struct ShrinkResult: Sendable {
     public var events: [TimedEvent]
     /// Candidate scripts replayed.
     public var tests: Int
+    /// Whether the shrink ran to the end, so that `events` is 1-minimal. False when it
+    /// stopped at `Shrinker.maxTests`: `events` still replays and ends with the
+    /// expectation holding, but deleting one more event might keep it so.
+    public var isMinimal: Bool
 }
 
 /// Why a shrink could not start.
@@ -51,15 +55,25 @@ public enum ShrinkError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct Shrinker: Sendable {
     /// What must hold after the shrunk script's last event.
     public var expectation: StateExpectation
+    /// The most candidates to replay, or nil for no limit. Each replays up to the rest of
+    /// the session, and a session the shrink cannot reduce takes about as many candidates
+    /// as events, so the work grows with the square of its length (`events == N` on
+    /// 100,000 events: minutes). Past the limit the shrink finishes without replaying
+    /// more and returns what it has (`ShrinkResult.isMinimal` false).
+    public var maxTests: Int?
 
-    /// A shrinker that keeps `expectation` holding.
-    public init(expectation: StateExpectation) { self.expectation = expectation }
+    /// A shrinker that keeps `expectation` holding, replaying at most `maxTests`
+    /// candidates (nil: no limit).
+    public init(expectation: StateExpectation, maxTests: Int? = nil) {
+        self.expectation = expectation
+        self.maxTests = maxTests
+    }
 
     /// Shrinks `events`. The expectation must hold after some event of the input (the
     /// first such moment is where the shrink starts); `progress` is called between stages
     /// and every few hundred candidates.
     public func shrink(_ events: [TimedEvent], progress: ((ShrinkProgress) -> Void)? = nil) throws(ShrinkError) -> ShrinkResult {
-        var run = ShrinkRun(expectation: expectation, progress: progress)
+        var run = ShrinkRun(expectation: expectation, maxTests: maxTests, progress: progress)
         var current = try run.cut(events)
         run.report("gestures", current.count)
         var units = run.units(of: current)
@@ -75,18 +89,22 @@ public struct Shrinker: Sendable {
             before = singles.count
             run.removeChunks(&singles, stage: "events", from: 1)
         }
-        return ShrinkResult(events: Array(singles.joined()), tests: run.tests)
+        return ShrinkResult(events: Array(singles.joined()), tests: run.tests, isMinimal: !run.outOfTests)
     }
 }
 
 /// One shrink in progress: the oracle and the count of candidates.
 struct ShrinkRun {
     let expectation: StateExpectation
+    let maxTests: Int?
     let progress: ((ShrinkProgress) -> Void)?
     var tests = 0
+    /// Whether a candidate went untried because `maxTests` were replayed.
+    var outOfTests = false
 
-    init(expectation: StateExpectation, progress: ((ShrinkProgress) -> Void)?) {
+    init(expectation: StateExpectation, maxTests: Int? = nil, progress: ((ShrinkProgress) -> Void)?) {
         self.expectation = expectation
+        self.maxTests = maxTests
         self.progress = progress
     }
 
@@ -94,8 +112,14 @@ struct ShrinkRun {
         progress?(ShrinkProgress(stage: stage, events: events, tests: tests))
     }
 
-    /// Whether replaying `suffix` after `prefix` accepts every event and ends with the expectation holding.
+    /// Whether replaying `suffix` after `prefix` accepts every event and ends with the
+    /// expectation holding; false, untried, once `maxTests` candidates were replayed (the
+    /// candidate is kept out, so what the shrink has so far still passes).
     mutating func passes<S: Sequence<TimedEvent>>(_ prefix: TableState, _ suffix: S) -> Bool {
+        if let maxTests, tests >= maxTests {
+            outOfTests = true
+            return false
+        }
         tests += 1
         var state = prefix
         for e in suffix {
@@ -141,7 +165,7 @@ struct ShrinkRun {
                     }
                     i = end
                 }
-                if tests % 256 == 0 { report(stage, units.reduce(0) { $0 + $1.count }) }
+                if tests % 256 == 0, !outOfTests { report(stage, units.reduce(0) { $0 + $1.count }) }
             }
             if size == 1 { break }
             size = max(size / 2, 1)

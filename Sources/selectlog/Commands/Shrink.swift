@@ -11,7 +11,9 @@ struct Shrink: ParsableCommand {
             EXPR holding, and is 1-minimal: deleting any one event makes EXPR false or an event invalid. \
             The shrink removes whole gestures and runs of ticks and scrolls first, then collapses pan \
             samples to their turning points, merges set-up events, and removes single events. \
-            Progress goes to stderr.
+            Progress goes to stderr. A session the shrink cannot reduce takes time that grows \
+            with the square of its length; --max-replays bounds it, and the script written \
+            then still replays with EXPR holding but may not be minimal (the output says so).
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
@@ -25,6 +27,13 @@ struct Shrink: ParsableCommand {
 
     @Flag(help: "Replace the file at -o even when shrink did not write it (a script, notes); never a selectlog log nor the input.")
     var force = false
+
+    @Option(help: ArgumentHelp("Stop after this many candidate replays and write the smallest script so far (default: no limit).", valueName: "n"))
+    var maxReplays: Int?
+
+    func validate() throws {
+        if let maxReplays, maxReplays < 0 { throw ValidationError("--max-replays must be 0 or more, not \(maxReplays)") }
+    }
 
     /// How every script shrink writes begins: a file at -o that begins so is its own
     /// earlier output, replaced without --force.
@@ -47,7 +56,7 @@ struct Shrink: ParsableCommand {
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult
         do {
-            result = try Shrinker(expectation: expectation).shrink(events) { progress.update($0) }
+            result = try Shrinker(expectation: expectation, maxTests: maxReplays).shrink(events) { progress.update($0) }
         } catch {
             progress.finish()
             if case .invalidEvent(let index, let reason) = error, lines != nil {
@@ -62,11 +71,13 @@ struct Shrink: ParsableCommand {
         // Controls escaped: a line break in the file's name or in EXPR would start a line
         // that is not a comment, and the script would not replay.
         var text = "\(Shrink.header) from \(events.count) events of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
+        if !result.isMinimal { text += "# not minimal: stopped after --max-replays \(result.tests)\n" }
         for e in result.events { text += EventEncoder.line(e) + "\n" }
         try writeFile(output, Array(text.utf8))
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms; wrote \(outputName(output))")
+        let stopped = result.isMinimal ? "" : " (stopped at --max-replays: the script may not be minimal)"
+        complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms\(stopped); wrote \(outputName(output))")
     }
 }
 
