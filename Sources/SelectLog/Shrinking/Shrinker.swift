@@ -114,7 +114,7 @@ struct ShrinkRun {
 
     /// Whether replaying `suffix` after `prefix` accepts every event and ends with the
     /// expectation holding; false, untried, once `maxTests` candidates were replayed (the
-    /// candidate is kept out, so what the shrink has so far still passes).
+    /// deletion it would test is not made, so the script so far, which passed, stays).
     mutating func passes<S: Sequence<TimedEvent>>(_ prefix: TableState, _ suffix: S) -> Bool {
         if let maxTests, tests >= maxTests {
             outOfTests = true
