@@ -26,6 +26,24 @@ struct ShrinkBudgetTests {
         #expect(roomy.isMinimal && roomy.events == whole.events && roomy.tests == whole.tests)
     }
 
+    @Test("a budget spent halfway keeps what it removed: fewer events than the cut, no fewer than the whole shrink")
+    func partial() throws {
+        let (events, planted) = try ShrinkTests.plantedSession(seed: 21, count: 12_000, depth: 9_000)
+        let expectation = try StateExpectation(ShrinkTests.bug)
+        let whole = try Shrinker(expectation: expectation).shrink(events)
+        #expect(whole.isMinimal)
+        let half = try Shrinker(expectation: expectation, maxTests: whole.tests / 2).shrink(events)
+        #expect(!half.isMinimal)
+        #expect(half.tests == whole.tests / 2)
+        #expect(half.events.count < planted, "the cut alone is \(planted) events")
+        #expect(half.events.count >= whole.events.count)
+        #expect(ShrinkTests.passes(half.events, expectation))
+        // No replay at all: the input cut where the expectation first holds, untouched.
+        let none = try Shrinker(expectation: expectation, maxTests: 0).shrink(events)
+        #expect(none.tests == 0 && !none.isMinimal)
+        #expect(none.events == Array(events[..<planted]))
+    }
+
     @Test("--max-replays writes the smallest script so far, says it may not be minimal, and still replays")
     func command() throws {
         let dir = try CLI.temporaryDirectory()
@@ -37,7 +55,7 @@ struct ShrinkBudgetTests {
         #expect(shrunk.stderr.contains("in 50 replays"), "\(shrunk.stderr)")
         #expect(shrunk.stderr.contains("stopped at --max-replays: the script may not be minimal"), "\(shrunk.stderr)")
         let text = try String(contentsOf: dir.appendingPathComponent("min.jsonl"), encoding: .utf8)
-        #expect(text.contains("\n# not minimal: stopped after --max-replays 50\n"), "\(text.prefix(300))")
+        #expect(text.contains("\n# may not be minimal: stopped at --max-replays 50\n"), "\(text.prefix(300))")
         let replay = try CLI.run(["replay", "min.jsonl", "--expect", "events == 3000"], in: dir)
         #expect(replay.status == 0, "\(replay.stderr)")
         let negative = try CLI.run(["shrink", input, "--expect", "events == 3000", "--max-replays", "-1", "-o", "min2.jsonl"], in: dir)

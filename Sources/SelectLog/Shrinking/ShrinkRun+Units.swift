@@ -83,6 +83,7 @@ extension ShrinkRun {
                     }
                 }
                 if !drop.isEmpty {
+                    if budgetSpent() { return }
                     let candidate = events.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
                     if passes(candidate) {
                         events = candidate
@@ -103,6 +104,7 @@ extension ShrinkRun {
         var i = 0
         while i + 1 < events.count {
             if let merged = ShrinkRun.merge(events[i], events[i + 1]) {
+                if budgetSpent() { return }
                 var candidate = events
                 candidate.replaceSubrange(i...i + 1, with: [merged])
                 if passes(candidate) {
@@ -135,6 +137,7 @@ extension ShrinkRun {
                 j += 1
             }
             if j - i >= 2, scrolls > 0, probe.pan == nil, !probe.decelerating, !probe.dragging {
+                if budgetSpent() { return }
                 let one = TimedEvent(.scroll(.to(probe.contentOffset), phase: nil, target: nil), t: events[j - 1].t)
                 var candidate = Array(events[..<i])
                 candidate.append(one)

@@ -116,16 +116,22 @@ struct ShrinkRun {
     /// expectation holding; false, untried, once `maxTests` candidates were replayed (the
     /// deletion it would test is not made, so the script so far, which passed, stays).
     mutating func passes<S: Sequence<TimedEvent>>(_ prefix: TableState, _ suffix: S) -> Bool {
-        if let maxTests, tests >= maxTests {
-            outOfTests = true
-            return false
-        }
+        if budgetSpent() { return false }
         tests += 1
         var state = prefix
         for e in suffix {
             do { try state.applyDiscardingChanges(e) } catch { return false }
         }
         return expectation.holds(in: state)
+    }
+
+    /// Whether `maxTests` candidates were replayed (and so no more will be; noted in
+    /// `outOfTests`). A stage that builds each candidate whole (a copy of the script)
+    /// asks this first and stops, or it would go on copying for candidates never tried.
+    mutating func budgetSpent() -> Bool {
+        guard let maxTests, tests >= maxTests else { return false }
+        outOfTests = true
+        return true
     }
 
     /// Whether `events` replays from an empty table to the expectation holding.

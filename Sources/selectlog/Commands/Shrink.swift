@@ -71,7 +71,7 @@ struct Shrink: ParsableCommand {
         // Controls escaped: a line break in the file's name or in EXPR would start a line
         // that is not a comment, and the script would not replay.
         var text = "\(Shrink.header) from \(events.count) events of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
-        if !result.isMinimal { text += "# not minimal: stopped after --max-replays \(result.tests)\n" }
+        if !result.isMinimal, let maxReplays { text += "# may not be minimal: stopped at --max-replays \(maxReplays)\n" }
         for e in result.events { text += EventEncoder.line(e) + "\n" }
         try writeFile(output, Array(text.utf8))
         let elapsed = ContinuousClock.now - started
