@@ -219,6 +219,8 @@ extension ViewerPage {
       if (fragment.b !== undefined) state.b = clamp(fragment.b);
       drawTimeline();
       go(fragment.event !== undefined ? Number(fragment.event) : D.start, true);
+      // A test hook any link can reach: 500 events at most (the browser tests probe 16 at
+      // most), as `bench` makes 500 moves at most; 20,000 held a page for half a minute.
       if (fragment.probe) probe(fragment.probe.split(",", 500).map(Number));
       if (fragment.bench) bench(Number(fragment.bench));
       if (fragment.interact !== undefined) interact();
