@@ -169,7 +169,14 @@ struct CheckVerdictTests {
             let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
             #expect(error["kind"] as? String == kind, "\(arguments): \(r.stdout)")
             // The same keys as every error object, whatever failed.
-            #expect(Set(error.keys) == ["kind", "offset", "event", "message"], "\(arguments): \(r.stdout)")
+            #expect(Set(error.keys) == ["kind", "offset", "event", "message", "rejected"], "\(arguments): \(r.stdout)")
+            // An event refused only when the script's line was (`undo` at t -1 ms, line 2).
+            if kind == "invalidInput" {
+                let rejected = try #require(error["rejected"] as? [String: Any], "\(arguments): \(r.stdout)")
+                #expect(rejected["line"] as? Int == 2 && rejected["rule"] as? String == "malformed", "\(arguments): \(r.stdout)")
+            } else {
+                #expect(error["rejected"] is NSNull, "\(arguments): \(r.stdout)")
+            }
             #expect(!r.stderr.isEmpty)
         }
         #expect(try CLI.run(["replay", "--json", missing]).stdout.contains("cannot open: No such file or directory"))

@@ -9,7 +9,7 @@ extension Inspect {
     /// answer comes before it (as `replay --at N` notes it) and the error when not.
     /// `whole`: false when `reader` holds a stream's events only up to the answer (see
     /// `Session.open`), whose count is then not the input's, and is not printed as one.
-    func first(_ reader: LogReader, _ expectation: StateExpectation, badLine: String? = nil, whole: Bool = true) throws {
+    func first(_ reader: LogReader, _ expectation: StateExpectation, badLine: Input.BadLine? = nil, whole: Bool = true) throws {
         let text = expectation.text
         var state = TableState()
         var found: Int? = expectation.holds(in: state) ? 0 : nil
@@ -29,7 +29,7 @@ extension Inspect {
         }
         if let badLine {
             guard found != nil else {
-                complain(badLine)
+                badLine.report()
                 throw Exit.invalidInput
             }
             Input.noteBadLine(badLine, eventsBefore: reader.eventCount)

@@ -32,7 +32,7 @@ enum Session {
     /// the reader's count of events is then no count of the input's.
     static func open(_ path: String, upTo needed: Int? = nil, until answered: ((TableState) -> Bool)? = nil,
                      deferringBadLine: Bool = false) throws
-        -> (reader: LogReader, isScript: Bool, badLine: String?, whole: Bool) {
+        -> (reader: LogReader, isScript: Bool, badLine: Input.BadLine?, whole: Bool) {
         switch try Input.open(path) {
         case .log(let reader):
             return (reader, false, nil, true)
@@ -54,22 +54,26 @@ enum Session {
                 throw Exit.io
             }
             defer { TemporaryFiles.delete(temporary) }
-            var failure: String?
+            var failure: Input.BadLine?
             // Whether the view needs events past those recorded so far. Asked only of a
             // pipe or a device (`Input.forEachScriptEvent`), after every event.
             let needsMore = {
                 (needed.map { recorder.eventCount < $0 } ?? true) && !(answered?(recorder.state) ?? false)
             }
-            try Input.forEachScriptEvent(file, stopsAt: { message in
+            try Input.forEachScriptEvent(file, stopsAt: { error in
                 guard deferringBadLine || !needsMore() else { return false }
-                failure = message
+                failure = Input.BadLine(file.path, error)
                 return true
             }, needsMore: needsMore) { line, event in
                 do throws(LogError) {
                     try recorder.append(event)
                     return true
                 } catch {
-                    failure = "\(file.path): line \(line): \(error.invalidEvent.map { "\($0)" } ?? error.description)"
+                    failure = if let reason = error.invalidEvent {
+                        Input.BadLine(file.path, ScriptError(line: line, reason: reason))
+                    } else {
+                        Input.BadLine(message: "\(file.path): line \(line): \(error)")
+                    }
                     return false
                 }
             }
@@ -82,7 +86,7 @@ enum Session {
             }
             if let failure, !deferringBadLine {
                 guard let needed, needed <= recorder.eventCount else {
-                    complain(failure)
+                    failure.report()
                     throw Exit.invalidInput
                 }
                 Input.noteBadLine(failure, eventsBefore: recorder.eventCount)

@@ -128,12 +128,13 @@ enum CheckOutput {
 
     /// What `replay --json` and `inspect --json` print when FILE could not be read (the
     /// reason is on stderr, before anything went to standard output): `{"file": …,
-    /// "error": {"kind", "offset", "event", "message"}}`, the message what stderr said, of
+    /// "error": {"kind", "offset", "event", "message", "rejected"}}`, the message what stderr said, of
     /// kind "io" (exit 74), "usage" (64: an expectation that does not parse, `--at` past
     /// the end, a mistake in an option's value, `validating`) or "invalidInput" (65: damaged, no log or script, an invalid line, a newer
     /// format), so that a CI job reading the JSON gets an object. The offset and the event
     /// are those of the log's error on stderr (`ReadFailure.first`), null when it named
-    /// none or the failure was no log's: the same four keys as every error object.
+    /// none or the failure was no log's; `rejected` the refused line or event
+    /// (`rejectedJSON`), null for any other failure: the same five keys as every error object.
     static func json(failedToRead file: String, exit: ExitCode) -> String {
         var o = ObjectWriter()
         o.string("file", file)
@@ -143,7 +144,32 @@ enum CheckOutput {
         e.raw("offset", error?.offset.map { String($0) } ?? "null")
         e.raw("event", eventJSON(error))
         e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? Complaints.text ?? "cannot be read")
+        if exit == Exit.invalidInput, let line = ReadFailure.refusedLine {
+            e.raw("rejected", rejectedJSON(line.reason, line: line.line))
+        } else {
+            e.raw("rejected", rejectedJSON(exit == Exit.invalidInput ? error?.invalidEvent : nil))
+        }
         o.raw("error", e.text)
+        return o.text
+    }
+
+    /// The event refused behind an error, as JSON, so that a CI job can tell a recording
+    /// the app built wrong from one whose table the engine's disagrees with without
+    /// reading the message: `{"line", "type", "field", "rule", "reason"}`. `line` is the
+    /// script's (1-based), null for a log's event (which the error's `event` names);
+    /// `type` and `field` (a path into the event, `rows[0]`) are null when the refusal
+    /// names none; `rule` is the kind of rule broken (`InvalidEvent.Kind`: `malformed`,
+    /// `outOfRange`, `outOfOrder`, `notAllowedNow`, `overLimit`); `reason` is the
+    /// sentence after the type in the message. Null when no event was refused.
+    static func rejectedJSON(_ refusal: InvalidEvent?, line: Int? = nil) -> String {
+        guard let refusal else { return "null" }
+        var o = ObjectWriter()
+        o.raw("line", line.map { String($0) } ?? "null")
+        // Clipped as the message clips them: a script chose the type and the names.
+        o.raw("type", refusal.type.map { JSONText.quote(Quoted.clipValues(in: $0)) } ?? "null")
+        o.raw("field", refusal.field.map { JSONText.quote(Quoted.clipValues(in: $0)) } ?? "null")
+        o.string("rule", refusal.kind.rawValue)
+        o.string("reason", Quoted.clipValues(in: refusal.reason))
         return o.text
     }
 
@@ -207,7 +233,7 @@ enum CheckOutput {
     }
 
     /// `error` as an object: its kind, byte offset, event (1-based; null when it names
-    /// none) and message.
+    /// none), message and refused event (`rejectedJSON`; null when it is no refusal).
     static func object(_ error: LogError, kind given: String? = nil) -> String {
         var e = ObjectWriter()
         let coded = switch error.code {
@@ -222,6 +248,7 @@ enum CheckOutput {
         e.raw("offset", error.offset.map { String($0) } ?? "null")
         e.raw("event", eventJSON(error))
         e.string("message", error.message)
+        e.raw("rejected", rejectedJSON(error.invalidEvent))
         return e.text
     }
 

@@ -139,15 +139,15 @@ enum Input {
         var state = TableState()
         var answer: TableState? = at == 0 ? state : nil
         var count = 0
-        var failure: String?
-        try forEachScriptEvent(file, stopsAt: { message in
-            failure = message
+        var failure: BadLine?
+        try forEachScriptEvent(file, stopsAt: { error in
+            failure = BadLine(file.path, error)
             return true
         }, needsMore: { at.map { count < $0 } ?? true }) { line, event in
             do throws(InvalidEvent) {
                 try state.applyDiscardingChanges(event)
             } catch {
-                failure = "\(file.path): \(ScriptError(line: line, reason: error))"
+                failure = BadLine(file.path, ScriptError(line: line, reason: error))
                 return false
             }
             count += 1
@@ -156,7 +156,7 @@ enum Input {
         }
         if let failure {
             guard let answer else {
-                complain(failure)
+                failure.report()
                 throw Exit.invalidInput
             }
             noteBadLine(failure, eventsBefore: count)
@@ -171,8 +171,37 @@ enum Input {
 
     /// The note for a script's bad line after the events a view needs (`replay --at`,
     /// `inspect`, `export`), which answers from the `count` events before it.
-    static func noteBadLine(_ failure: String, eventsBefore count: Int) {
-        complain("note: \(failure); reading the \(count) event\(count == 1 ? "" : "s") before it")
+    static func noteBadLine(_ failure: BadLine, eventsBefore count: Int) {
+        complain("note: \(failure.message); reading the \(count) event\(count == 1 ? "" : "s") before it")
+    }
+
+    /// A script's invalid line: the message naming the file and the line, and the
+    /// refusal, which a JSON error object gives as its `rejected` object.
+    struct BadLine {
+        /// `FILE: line N: type: reason`, as stderr says it.
+        let message: String
+        /// The line and the engine's reason; nil when the line failed for another cause
+        /// (the temporary log a script is recorded to could not be written).
+        let refused: ScriptError?
+
+        /// Line `error.line` of the script named `file`.
+        init(_ file: String, _ error: ScriptError) {
+            message = "\(file): \(error)"
+            refused = error
+        }
+
+        /// A failure at a line that is no refusal of the line's event.
+        init(message: String) {
+            self.message = message
+            refused = nil
+        }
+
+        /// Says it on stderr as the error a command stops with, and keeps the refusal
+        /// for the JSON error object (`ReadFailure.refusedLine`).
+        func report() {
+            complain(message)
+            if let refused { ReadFailure.noteRefused(refused) }
+        }
     }
 
     /// The streaming entry point: calls `body` with each event of the script at
@@ -183,15 +212,15 @@ enum Input {
     }
 
     /// `forEachScriptEvent(_:_:)` on an input already open (and perhaps sniffed).
-    /// `stopsAt`, given a line that is not a valid event (its message, naming the file
-    /// and the line), returns true to end the walk there without an error.
+    /// `stopsAt`, given a line that is not a valid event (its error, naming the line),
+    /// returns true to end the walk there without an error.
     ///
     /// `needsMore` says whether the caller's view needs another event. A regular file is
     /// read to its end whatever it says, so that a bad line after the events a view needs
     /// is noted; a pipe or a device is read no further once it says no (checked before
     /// every read and after every event), so that an endless stream (`tail -f`, a live
     /// app's output) is answered, and one that holds just those events is not waited on.
-    static func forEachScriptEvent(_ file: InputFile, stopsAt: ((String) -> Bool)? = nil, needsMore: (() -> Bool)? = nil,
+    static func forEachScriptEvent(_ file: InputFile, stopsAt: ((ScriptError) -> Bool)? = nil, needsMore: (() -> Bool)? = nil,
                                    _ body: (Int, TimedEvent) throws -> Bool) throws {
         var reader = ScriptReader()
         let done: () -> Bool = file.kind == .regular ? { false } : { needsMore.map { !$0() } ?? false }
@@ -204,8 +233,8 @@ enum Input {
                     if try !body(line, event) || done() { return }
                 }
             } catch let error as ScriptError {
-                if let stopsAt, stopsAt("\(file.path): \(error)") { return }
-                complain("\(file.path): \(error)")
+                if let stopsAt, stopsAt(error) { return }
+                BadLine(file.path, error).report()
                 throw Exit.invalidInput
             }
             if chunk == nil { return }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SelectLog
 import SelectLogStore
 
 /// How every command reports an error met while reading a log.
@@ -20,6 +21,17 @@ enum ReadFailure {
     /// (`CheckOutput.json(failedToRead:exit:)`).
     // The command runs on one thread: the library's work it waits for calls back on it.
     nonisolated(unsafe) private(set) static var first: LogError?
+
+    /// The first script line refused for good (one that does not decode, or an event
+    /// the engine rejects, that the command could not answer without), for the
+    /// `rejected` object of a JSON error (`CheckOutput.rejectedJSON`). A log's refused
+    /// event is in `first` (its `invalidEvent`).
+    nonisolated(unsafe) private(set) static var refusedLine: ScriptError?
+
+    /// Keeps `error` as `refusedLine` unless one is kept already.
+    static func noteRefused(_ error: ScriptError) {
+        if refusedLine == nil { refusedLine = error }
+    }
 
     /// Prints `error` on stderr, naming the log as the user did (`name`, not the
     /// temporary copy `mapped` that a piped log is read from), then, for damage in the

@@ -18,15 +18,15 @@ enum ViewerSource {
             return .log(reader, path: path)
         case .script(let file):
             var buffer = ScriptWindowBuffer(from: from, to: to, at: at)
-            var failure: String?
-            try Input.forEachScriptEvent(file, stopsAt: { message in
-                failure = message
+            var failure: Input.BadLine?
+            try Input.forEachScriptEvent(file, stopsAt: { error in
+                failure = Input.BadLine(file.path, error)
                 return true
             }, needsMore: { buffer.needsEvents(past: buffer.count) }) { line, event in
                 do throws(ScriptError) {
                     try buffer.append(event, line: line)
                 } catch {
-                    failure = "\(path): \(error)"
+                    failure = Input.BadLine(path, error)
                     return false
                 }
                 return true
@@ -35,7 +35,7 @@ enum ViewerSource {
                 // A bad line after the events the window needs is noted, as `replay --at`
                 // notes it; one the window needs exits 65 naming it.
                 guard !buffer.needsEvents(past: buffer.count) else {
-                    complain(failure)
+                    failure.report()
                     throw Exit.invalidInput
                 }
                 Input.noteBadLine(failure, eventsBefore: buffer.count)

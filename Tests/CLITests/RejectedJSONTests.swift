@@ -1,0 +1,112 @@
+import Foundation
+import SelectLog
+@testable import SelectLogStore
+@testable import selectlog
+import Testing
+
+/// The `rejected` object of a JSON error: which line (of a script) or event (of a log)
+/// was refused, its type, the field at fault and the kind of rule broken, so that a CI
+/// job can route a failure without reading the message.
+@Suite("JSON errors: the rejected event's line, type, field and rule")
+struct RejectedJSONTests {
+    /// One script per kind of rule (EVENTS.md 5), its last line the refused one.
+    static let cases: [(lines: [String], type: String, field: String?, rule: String)] = [
+        (["{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}", "{\"type\": \"tap\", \"x\": 1}"], "tap", "y", "malformed"),
+        (["{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}", "{\"type\": \"select\", \"rows\": [[0, 7]]}"], "select", "rows[0]", "outOfRange"),
+        (["{\"type\": \"tap\", \"t\": 5, \"x\": 1, \"y\": 1}", "{\"type\": \"tap\", \"t\": 4, \"x\": 1, \"y\": 1}"], "tap", "t", "outOfOrder"),
+        (["{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}", "{\"type\": \"panMoved\", \"x\": 1, \"y\": 1}"], "panMoved", nil, "notAllowedNow"),
+        (["{\"type\": \"reload\", \"sections\": [{\"rows\": 50000001}]}"], "reload", "sections[0].rows", "overLimit"),
+    ]
+
+    @Test("replay --json and inspect --json give the refused line's type, field and rule", arguments: Self.cases.indices)
+    func scriptLine(_ index: Int) throws {
+        let c = Self.cases[index]
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A comment first, so that the line is not the event's number.
+        let script = try CLI.write((["# refused at the end"] + c.lines).joined(separator: "\n") + "\n", to: "s.jsonl", in: dir)
+        for command in ["replay", "inspect"] {
+            let r = try CLI.run([command, "--json", script])
+            #expect(r.status == 65, "\(command): \(r.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+            let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
+            let rejected = try #require(error["rejected"] as? [String: Any], "\(command): \(r.stdout)")
+            #expect(rejected["line"] as? Int == c.lines.count + 1, "\(command): \(r.stdout)")
+            #expect(rejected["type"] as? String == c.type, "\(command): \(r.stdout)")
+            if let field = c.field {
+                #expect(rejected["field"] as? String == field, "\(command): \(r.stdout)")
+            } else {
+                #expect(rejected["field"] is NSNull, "\(command): \(r.stdout)")
+            }
+            #expect(rejected["rule"] as? String == c.rule, "\(command): \(r.stdout)")
+            // The reason is the message's sentence after the type.
+            let reason = try #require(rejected["reason"] as? String)
+            #expect(!reason.isEmpty && (error["message"] as? String)?.hasSuffix("\(c.type): \(reason)") == true, "\(r.stdout)")
+        }
+    }
+
+    @Test("a bad line after the events a view needs is only noted: no error object, and the view's answer")
+    func noteOnly() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(Self.cases[1].lines.joined(separator: "\n") + "\n", to: "s.jsonl", in: dir)
+        let r = try CLI.run(["replay", "--json", "--at", "1", script])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        #expect(object["error"] == nil && object["events"] as? Int == 1, "\(r.stdout)")
+        #expect(r.stderr.contains("note: \(script): line 2: select:"), "\(r.stderr)")
+    }
+
+    @Test("a log's refused event: the line is null (the error's event names it), the rest as a script's")
+    func logEvent() throws {
+        let refusal = InvalidEvent(.outOfRange, "select", field: "rows[0]", "rows[0] [0, 50] is out of range (section 0 has 3 rows)")
+        let error = LogError(.damaged, LogReader.rejectedByEngine + "\(refusal)", path: "rej.slog", eventIndex: 1, invalidEvent: refusal)
+        let text = CheckOutput.object(error)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        #expect(object["event"] as? Int == 2, "\(text)")
+        let rejected = try #require(object["rejected"] as? [String: Any], "\(text)")
+        #expect(rejected["line"] is NSNull && rejected["type"] as? String == "select" && rejected["field"] as? String == "rows[0]", "\(text)")
+        #expect(rejected["rule"] as? String == "outOfRange" && rejected["reason"] as? String == refusal.reason, "\(text)")
+        // Damage that is no refusal has none.
+        let damaged = CheckOutput.object(LogError(.damaged, "checksum mismatch", offset: 40))
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(damaged.utf8)) as? [String: Any], "\(damaged)")
+        #expect(plain["rejected"] is NSNull, "\(damaged)")
+    }
+
+    @Test("replay --json of another engine's log with an event this build refuses: its event, a null line, the rule")
+    func otherEngineLog() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("lenient.slog").path
+        // An engine that takes a selection of a row the table does not have as a selection of nothing.
+        let lenient = EngineBehaviour(name: "selections out of range ignored") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+            guard case .select(let rows) = e.event, rows.contains(where: { !state.layout.contains($0) }) else { return try state.apply(e) }
+            return try state.apply(TimedEvent(.select(rows: []), t: e.t))
+        }
+        let w = try LogRewriter(path: log, engine: lenient, checkpointInterval: 0, batchEvents: 100)
+        for e in [TimedEvent(.reload(sections: [SectionSpec(rows: 3)])), TimedEvent(.select(rows: [RowPath(0, 1)])),
+                  TimedEvent(.select(rows: [RowPath(0, 50)]))] {
+            try w.append(e)
+        }
+        try w.close()
+        let r = try CLI.run(["replay", "--json", log])
+        #expect(r.status == 65, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
+        #expect(error["event"] as? Int == 3, "\(r.stdout)")
+        let rejected = try #require(error["rejected"] as? [String: Any], "\(r.stdout)")
+        #expect(rejected["line"] is NSNull && rejected["type"] as? String == "select" && rejected["field"] as? String == "rows[0]", "\(r.stdout)")
+        #expect(rejected["rule"] as? String == "outOfRange", "\(r.stdout)")
+    }
+
+    @Test("a type or field a script chose is clipped as the message clips it, and stays one JSON string")
+    func hostileNames() throws {
+        let long = String(repeating: "x", count: 500) + "\"\n"
+        let refusal = InvalidEvent(.malformed, long, field: long, "unknown type")
+        let text = CheckOutput.rejectedJSON(refusal, line: 7)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        let type = try #require(object["type"] as? String)
+        #expect(type.count < 200 && type.hasPrefix("xxxx"), "\(type)")
+        #expect(object["line"] as? Int == 7)
+    }
+}
