@@ -169,7 +169,9 @@ struct CheckVerdictTests {
             let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
             #expect(error["kind"] as? String == kind, "\(arguments): \(r.stdout)")
             // The same keys as every error object, whatever failed.
-            #expect(Set(error.keys) == ["kind", "offset", "event", "message", "rejected"], "\(arguments): \(r.stdout)")
+            #expect(Set(error.keys) == ["kind", "cause", "offset", "event", "message", "rejected"], "\(arguments): \(r.stdout)")
+            // check's word for it: io and usage as they are, the bad line a refused event.
+            #expect(error["cause"] as? String == (kind == "invalidInput" ? "invalidEvent" : kind), "\(arguments): \(r.stdout)")
             // An event refused only when the script's line was (`undo` at t -1 ms, line 2).
             if kind == "invalidInput" {
                 let rejected = try #require(error["rejected"] as? [String: Any], "\(arguments): \(r.stdout)")

@@ -99,6 +99,56 @@ struct RejectedJSONTests {
         #expect(rejected["rule"] as? String == "outOfRange", "\(r.stdout)")
     }
 
+    /// `replay --json`'s kind is the exit code's (`invalidInput` for all of these); its
+    /// `cause` is the word `check --json` uses, so that a CI job can tell a newer
+    /// selectlog's log from damage, and either from a file that is no log.
+    @Test("replay --json, inspect --json and check --json give one cause for one failure; damaged magic is at offset 0")
+    func causeIsCheckKind() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("l.slog").path
+        #expect(try CLI.run(["synthesize", "--events", "3000", "--batch-events", "100", "-o", log]).status == 0)
+        let good = Array(try Data(contentsOf: URL(fileURLWithPath: log)))
+        func variant(_ name: String, _ change: (inout [UInt8]) -> Void) throws -> String {
+            var bytes = good
+            change(&bytes)
+            let path = dir.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let magic = try variant("magic.slog") { $0[3] = UInt8(ascii: "X") }
+        let newer = try variant("newer.slog") { bytes in
+            bytes[8] = UInt8(LogFormat.newestVersion + 1)
+            let sum = CRC32C.checksum(Array(bytes[0..<36]), salt: 0)
+            for k in 0..<4 { bytes[36 + k] = UInt8(truncatingIfNeeded: sum >> (8 * k)) }
+        }
+        let damaged = try variant("damaged.slog") { $0[$0.count / 2] ^= 0x5A }
+        let noise = try variant("noise.bin") { $0 = Array(repeating: 0xC3, count: 200) }
+        for (path, cause, offset) in [(magic, "damaged", 0 as Int?), (newer, "unsupported", 8), (damaged, "damaged", nil), (noise, "notALog", nil)] {
+            let checked = try CLI.run(["check", "--json", path])
+            let checkError = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any], "\(checked.stdout)")["error"] as? [String: Any]
+            #expect(checkError?["kind"] as? String == cause && checkError?["cause"] as? String == cause, "check \(path): \(checked.stdout)")
+            for command in ["replay", "inspect"] {
+                let r = try CLI.run([command, "--json", "--from-start", path].filter { command == "replay" || $0 != "--from-start" })
+                #expect(r.status == 65, "\(command) \(path): \(r.stderr)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+                let error = try #require(object["error"] as? [String: Any], "\(r.stdout)")
+                #expect(error["cause"] as? String == cause, "\(command) \(path): \(r.stdout)")
+                // Damage a view meets after the log opened is of check's kind (README), else the exit code's.
+                let kinds = command == "inspect" ? ["invalidInput", cause] : ["invalidInput"]
+                #expect(kinds.contains(error["kind"] as? String ?? ""), "\(command) \(path): \(r.stdout)")
+                #expect(error["rejected"] is NSNull, "\(command) \(path): \(r.stdout)")
+                if let offset {
+                    #expect(error["offset"] as? Int == offset, "\(command) \(path): \(r.stdout)")
+                    #expect(checkError?["offset"] as? Int == offset, "check \(path): \(checked.stdout)")
+                } else if cause == "damaged" {
+                    // The damage's offset, as check gives it.
+                    #expect(error["offset"] as? Int != nil && error["offset"] as? Int == checkError?["offset"] as? Int, "\(command) \(path): \(r.stdout)")
+                }
+            }
+        }
+    }
+
     @Test("a type or field a script chose is clipped as the message clips it, and stays one JSON string")
     func hostileNames() throws {
         let long = String(repeating: "x", count: 500) + "\"\n"

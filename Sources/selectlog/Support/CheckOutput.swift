@@ -128,29 +128,55 @@ enum CheckOutput {
 
     /// What `replay --json` and `inspect --json` print when FILE could not be read (the
     /// reason is on stderr, before anything went to standard output): `{"file": …,
-    /// "error": {"kind", "offset", "event", "message", "rejected"}}`, the message what stderr said, of
-    /// kind "io" (exit 74), "usage" (64: an expectation that does not parse, `--at` past
-    /// the end, a mistake in an option's value, `validating`) or "invalidInput" (65: damaged, no log or script, an invalid line, a newer
-    /// format), so that a CI job reading the JSON gets an object. The offset and the event
-    /// are those of the log's error on stderr (`ReadFailure.first`), null when it named
-    /// none or the failure was no log's; `rejected` the refused line or event
-    /// (`rejectedJSON`), null for any other failure: the same five keys as every error object.
+    /// "error": {"kind", "cause", "offset", "event", "message", "rejected"}}`, the message
+    /// what stderr said, of kind "io" (exit 74), "usage" (64: an expectation that does not
+    /// parse, `--at` past the end, a mistake in an option's value, `validating`) or
+    /// "invalidInput" (65: damaged, no log or script, an invalid line, a newer format), so
+    /// that a CI job reading the JSON gets an object. `cause` tells those apart in
+    /// `check`'s words (`kind(of:)`; "invalidEvent" for a refused script line). The offset
+    /// and the event are those of the log's error on stderr (`ReadFailure.first`), null
+    /// when it named none or the failure was no log's; `rejected` the refused line or
+    /// event (`rejectedJSON`), null for any other failure: the same six keys as every
+    /// error object.
     static func json(failedToRead file: String, exit: ExitCode) -> String {
         var o = ObjectWriter()
         o.string("file", file)
         var e = ObjectWriter()
         e.string("kind", exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "invalidInput")
         let error = exit == Exit.io ? nil : ReadFailure.first
+        let refused = exit == Exit.invalidInput ? ReadFailure.refusedLine : nil
+        // `check`'s kinds, so that one word means one thing in every command's error object.
+        let cause: String? = switch exit {
+        case Exit.io: "io"
+        case Exit.usage: "usage"
+        case Exit.invalidInput: refused != nil ? "invalidEvent" : error.map { kind(of: $0) }
+        default: nil
+        }
+        e.raw("cause", cause.map(JSONText.quote) ?? "null")
         e.raw("offset", error?.offset.map { String($0) } ?? "null")
         e.raw("event", eventJSON(error))
         e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? Complaints.text ?? "cannot be read")
-        if exit == Exit.invalidInput, let line = ReadFailure.refusedLine {
+        if let line = refused {
             e.raw("rejected", rejectedJSON(line.reason, line: line.line))
         } else {
             e.raw("rejected", rejectedJSON(exit == Exit.invalidInput ? error?.invalidEvent : nil))
         }
         o.raw("error", e.text)
         return o.text
+    }
+
+    /// What went wrong, in the words of `check --json`'s error kinds: `io`, `notALog`,
+    /// `unsupported` (a newer format or feature), `invalidEvent`, `usage` (an event past
+    /// the end), `damaged` (everything else, a log event the engine refuses included).
+    static func kind(of error: LogError) -> String {
+        switch error.code {
+        case .io, .syncFailed: "io"
+        case .notALog: "notALog"
+        case .unsupported: "unsupported"
+        case .invalidEvent: "invalidEvent"
+        case .outOfRange: "usage"
+        default: "damaged"
+        }
     }
 
     /// The event refused behind an error, as JSON, so that a CI job can tell a recording
@@ -236,15 +262,9 @@ enum CheckOutput {
     /// none), message and refused event (`rejectedJSON`; null when it is no refusal).
     static func object(_ error: LogError, kind given: String? = nil) -> String {
         var e = ObjectWriter()
-        let coded = switch error.code {
-        case .io, .syncFailed: "io"
-        case .notALog: "notALog"
-        case .unsupported: "unsupported"
-        case .invalidEvent: "invalidEvent"
-        case .outOfRange: "usage"
-        default: "damaged"
-        }
-        e.string("kind", given ?? coded)
+        let kind = given ?? kind(of: error)
+        e.string("kind", kind)
+        e.string("cause", kind)
         e.raw("offset", error.offset.map { String($0) } ?? "null")
         e.raw("event", eventJSON(error))
         e.string("message", error.message)

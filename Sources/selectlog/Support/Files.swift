@@ -246,6 +246,8 @@ final class InputFile {
                 total += chunk.count
                 if total > limit {
                     complain("\(path): longer than \(limit >> 30) GiB: a log read from a pipe is copied to a temporary file, at most that much")
+                    // `check --json` calls it no log it can hold: the same cause here.
+                    ReadFailure.keep(LogError(.notALog, "longer than \(limit >> 30) GiB", path: path))
                     throw Exit.invalidInput
                 }
                 try writeAll(out, chunk, path: copy)

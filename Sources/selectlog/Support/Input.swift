@@ -45,10 +45,12 @@ enum Input {
         let regular = file.kind == .regular && path != "-"
         if regular || !startsAsScript(head) && nearMagic(head), try file.peek(LogFormat.fileHeaderSize).withUnsafeBytes(FileHeader.onlyMagicDamaged) {
             complain("\(path): \(damagedMagic(head, path: path))")
+            ReadFailure.keep(LogError(.damaged, "its magic (bytes 0-7) is damaged", path: path, offset: 0))
             throw Exit.invalidInput
         }
         if let problem = notAScript(head, path: path) {
             complain("\(path): \(problem)")
+            ReadFailure.keep(LogError(.notALog, problem, path: path))
             throw Exit.invalidInput
         }
     }

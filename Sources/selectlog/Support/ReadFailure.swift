@@ -28,6 +28,14 @@ enum ReadFailure {
     /// event is in `first` (its `invalidEvent`).
     nonisolated(unsafe) private(set) static var refusedLine: ScriptError?
 
+    /// Keeps `error` as `first` unless one is kept already, without printing it: for a
+    /// failure the command said in its own words (an input that is neither log nor
+    /// script, a log whose magic alone is damaged), so that a JSON error object still
+    /// gets its cause and offset.
+    static func keep(_ error: LogError) {
+        if first == nil { first = error }
+    }
+
     /// Keeps `error` as `refusedLine` unless one is kept already.
     static func noteRefused(_ error: ScriptError) {
         if refusedLine == nil { refusedLine = error }
