@@ -139,7 +139,7 @@ struct LogCommandTests {
         // check --json says so on stdout too (exit 65: not "diverged").
         let checked = try CLI.run(["check", log, "--json"])
         #expect(checked.status == 65, "\(checked.stderr)")
-        #expect(checked.stdout.contains(#""same": null, "error": {"kind": "damaged", "offset": \#(last.offset), "event": null, "message": "record payload checksum mismatch"#),
+        #expect(checked.stdout.contains(#""same": null, "error": {"kind": "damaged", "cause": "damaged", "offset": \#(last.offset), "event": null, "message": "record payload checksum mismatch"#),
                 "\(checked.stdout)")
         #expect(checked.stdout.hasSuffix(#", "tornTail": null}"# + "\n"), "every check --json has the key: \(checked.stdout)")
     }
