@@ -76,7 +76,28 @@ struct VerifyJSONTests {
             #expect(o["intactBytes"] as? Int == text.offset)
             #expect(o["events"] as? Int == text.events, "\(r.stdout)")
             #expect((o["events"] as? Int ?? 3_000) < 3_000)
+            #expect(problem["indexOnly"] as? Bool == false, "\(r.stdout)")
         }
+    }
+
+    /// Every reader but `verify` passes a damaged seek index over and reads every event
+    /// from the records, so a CI job may treat it apart from damage that loses events.
+    @Test("damage to the seek index alone: problem damaged with indexOnly true, every event intact, exit 1; replay reads them all")
+    func indexOnly() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try log(3_000, in: dir)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 20] ^= 0x55  // inside the index, the last record
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let r = try CLI.run(["verify", "--json", path])
+        #expect(r.status == 1, "\(r.stderr)")
+        let o = try object(r)
+        let problem = try #require(o["problem"] as? [String: Any], "\(r.stdout)")
+        #expect(problem["kind"] as? String == "damaged" && problem["indexOnly"] as? Bool == true, "\(r.stdout)")
+        #expect(o["events"] as? Int == 3_000, "\(r.stdout)")
+        let replayed = try CLI.run(["replay", "--json", path])
+        #expect(replayed.status == 0 && replayed.stdout.hasPrefix("{\"events\": 3000,"), "\(replayed.stdout.prefix(80)) \(replayed.stderr)")
     }
 
     @Test("a file that is no log: problem notALog, exit 1; no file: an error object, exit 74")

@@ -316,6 +316,7 @@ extension FormatV4Tests {
             #expect(try log.events() == r.events, "\(name)")
             let report = try LogReader.verify(path: path)
             #expect(report.problem?.reason.contains("seek index disagrees") == true, "\(name): \(String(describing: report.problem))")
+            #expect(report.problem?.isIndexOnly == true, "\(name)")
             #expect(report.intactEvents == r.events.count, "\(name)")
         }
     }

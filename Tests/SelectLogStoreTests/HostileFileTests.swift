@@ -60,6 +60,7 @@ struct HostileFileTests {
         #expect(try log.state(at: 12) == states()[12])
         let report = try LogReader.verify(path: p)
         #expect(report.problem?.reason.contains("seek index disagrees") == true)
+        #expect(report.problem?.isIndexOnly == true)
         #expect(report.intactEvents == 12)
     }
 

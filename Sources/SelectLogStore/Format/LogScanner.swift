@@ -29,6 +29,11 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     /// Damage to the file header's first 8 bytes alone, the magic: the rest of the header
     /// checks out (its checksum covers the magic). `LogRepair.repair` writes the magic again.
     public var isDamagedMagic = false
+    /// The problem is the seek index's alone (its payload does not check out or decode,
+    /// or its entries disagree with the records walked): every event is in the records
+    /// before it, and every reader but `verify` passes the index over and reads them all.
+    /// `LogRepair.repair` cuts the index off.
+    public var isIndexOnly = false
     public var description: String { "byte offset \(offset): \(reason)" }
 }
 
@@ -189,6 +194,7 @@ struct LogScan {
                                                    checkpoint: &checkpoint, newer: &newer, release: release == nil ? nil : releaseBehind) {
                         fail(why, end: info.end)
                         scan.problem?.isNewer = newer
+                        scan.problem?.isIndexOnly = header.kind == .index
                     }
                 } else if scan.problem == nil, zeros < info.end {
                     // Only zeros follow: a payload cut and padded by zeros has a header that

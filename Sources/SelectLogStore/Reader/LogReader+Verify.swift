@@ -43,7 +43,8 @@ extension LogReader {
         }
         if scan.problem == nil, let index = scan.last, index.header.kind == .index {
             if let why = comparison.disagreement(with: index) {
-                scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false)
+                scan.problem = LogProblem(offset: index.offset, reason: "the seek index disagrees with the records walked: \(why)", isTornTail: false,
+                                          isIndexOnly: true)
                 scan.goodEnd = index.offset
                 scan.recordCount -= 1
             }

@@ -90,6 +90,7 @@ enum CheckOutput {
             po.string("kind", p.isNewer ? "newer" : p.isNotALog ? "notALog" : p.isTornTail ? "tornTail" : "damaged")
             po.raw("offset", String(p.offset))
             po.string("reason", p.reason)
+            po.bool("indexOnly", p.isIndexOnly)
             o.raw("problem", po.text)
         } else {
             o.raw("problem", "null")
