@@ -203,6 +203,11 @@ struct ExpectationTests {
         ("editing = true", 9, "expected ==, !="),
         ("(editing", 9, "\")\" to close the \"(\" at column 1"),
         ("selected.row", 9, "selected has no fields"),
+        // Another language's length of a list: this one's said.
+        ("selected.count >= 5", 9, "selected has no fields (a list's length is count(selected), not selected.count)"),
+        ("editor.options . length", 16, "editor.options has no fields (a list's length is count(editor.options), not editor.options.length)"),
+        // Not for a number, which has no length.
+        ("undo.count", 5, "undo has no fields: expected"),
         ("editing true", 9, "expected \"and\", \"or\", an operator or the end"),
         ("[1, 2", 6, "\",\" or \"]\" in the list that opens at column 1"),
         ("optionOpen == \"x", 15, "never closed"),

@@ -176,7 +176,7 @@ struct ExpectationParser {
         guard isSymbol(".") else { return .field(field, key: nil) }
         let dot = advance()
         guard let keys = field.keys else {
-            throw ExpectationError(column: dot.column, message: "\(name) has no fields: expected an operator, \"and\", \"or\" or the end")
+            throw ExpectationError(column: dot.column, message: "\(name) has no fields\(field.isList ? lengthHint(name) : ""): expected an operator, \"and\", \"or\" or the end")
         }
         let keyToken = advance()
         guard case .name(let key) = keyToken.kind, keys.contains(key) else {
@@ -185,9 +185,21 @@ struct ExpectationParser {
             throw ExpectationError(column: keyToken.column, message: "expected a field of \(name) (\(keys.joined(separator: ", "))), found \(keyToken.quoted)\(hint)")
         }
         if isSymbol(".") {
-            throw ExpectationError(column: peek.column, message: "\(name).\(key) has no fields: expected an operator, \"and\", \"or\" or the end")
+            let dot = advance()
+            throw ExpectationError(column: dot.column,
+                                   message: "\(name).\(key) has no fields\(StateField.listKeys.contains(key) ? lengthHint("\(name).\(key)") : ""): expected an operator, \"and\", \"or\" or the end")
         }
         return .field(field, key: key)
+    }
+
+    /// The words other languages use for a list's length (`selected.count`, `rows.length`).
+    static let lengthWords: Set<String> = ["count", "length", "size", "len"]
+
+    /// After `path` (a list, or a row) and a dot: when the next token is one of
+    /// `lengthWords`, how this language says it (`count(path)`); else nothing.
+    private func lengthHint(_ path: String) -> String {
+        guard case .name(let word) = peek.kind, Self.lengthWords.contains(word) else { return "" }
+        return " (a list's length is count(\(path)), not \(path).\(word))"
     }
 
     private mutating func literal() throws(ExpectationError) -> ExpectationValue {
