@@ -20,7 +20,9 @@ struct ShrinkBudgetTests {
         let whole = try Shrinker(expectation: expectation).shrink(ShrinkBudgetTests.irreducible)
         #expect(whole.isMinimal)
         #expect(whole.tests > 200)
-        #expect(whole.events == ShrinkBudgetTests.irreducible)
+        // (Simplified, as the "simplify" stage makes a reload and a configure: none removed.)
+        #expect(whole.events.count == ShrinkBudgetTests.irreducible.count)
+        #expect(zip(whole.events, ShrinkBudgetTests.irreducible).allSatisfy { $0.t == $1.t && $0.event.type == $1.event.type })
         // A budget the shrink does not reach changes nothing.
         let roomy = try Shrinker(expectation: expectation, maxTests: whole.tests).shrink(ShrinkBudgetTests.irreducible)
         #expect(roomy.isMinimal && roomy.events == whole.events && roomy.tests == whole.tests)

@@ -1,6 +1,6 @@
 /// How far a shrink has got, for progress reports.
 public struct ShrinkProgress: Sendable {
-    /// The stage running: "cut", "gestures", "samples", "set-up", "scrolls" or "events".
+    /// The stage running: "cut", "gestures", "samples", "set-up", "scrolls", "simplify" or "events".
     public var stage: String
     /// Events in the smallest passing script so far.
     public var events: Int
@@ -40,7 +40,9 @@ public enum ShrinkError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Cuts a session down to a short script that still ends with an expectation holding,
 /// the way a UI session is built: the tail after the expectation first holds, then whole
 /// gestures and runs of ticks and scrolls, pan samples collapsed to their turning points,
-/// set-up events merged, runs of scrolls replaced by one, and last single events, until
+/// set-up events merged, runs of scrolls replaced by one, the set-up that is left
+/// simplified (a `reload`'s later sections and last rows, titles; a `configure`'s
+/// settings, one at a time, moving no row that stays), and last single events, until
 /// the script is *1-minimal*: deleting any one event makes the expectation false or an
 /// event invalid.
 ///
@@ -82,6 +84,7 @@ public struct Shrinker: Sendable {
         run.collapsePanSamples(&current)
         run.mergeSetUp(&current)
         run.collapseScrolls(&current)
+        run.simplify(&current)
         // Single events, to a fixpoint: after a deletion an earlier event may have become removable.
         var singles = current.map { [$0] }
         var before = Int.max

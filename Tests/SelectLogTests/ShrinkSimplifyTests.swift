@@ -1,0 +1,111 @@
+import SelectLog
+import Testing
+
+/// The shrink's "simplify" stage: a recorded app's whole table and every setting cut to
+/// what the expectation needs, the script still 1-minimal.
+@Suite("Shrink: reload and configure simplified")
+struct ShrinkSimplifyTests {
+    /// The events of `lines`, a script.
+    static func events(_ lines: [String]) throws -> [TimedEvent] {
+        try Script(bytes: Array(lines.joined(separator: "\n").utf8)).events
+    }
+
+    /// Whether `events` replays from an empty table with `expectation` holding at the end.
+    static func passes(_ events: [TimedEvent], _ expectation: StateExpectation) -> Bool {
+        var state = TableState()
+        for e in events {
+            do { try state.apply(e) } catch { return false }
+        }
+        return expectation.holds(in: state)
+    }
+
+    /// The script's lines, as `selectlog shrink` writes them (without times).
+    static func lines(_ events: [TimedEvent]) -> [String] { events.map { EventEncoder.line(TimedEvent($0.event)) } }
+
+    static func shrunk(_ lines: [String], _ expectation: String) throws -> (lines: [String], stages: [String]) {
+        let expect = try StateExpectation(expectation)
+        var stages: [String] = []
+        let result = try Shrinker(expectation: expect).shrink(try events(lines)) { p in
+            if stages.last != p.stage { stages.append(p.stage) }
+        }
+        #expect(passes(result.events, expect))
+        // 1-minimal still: no single event can go.
+        for k in result.events.indices {
+            var fewer = result.events
+            fewer.remove(at: k)
+            #expect(!passes(fewer, expect), "event \(k + 1) could be deleted: \(Self.lines(result.events))")
+        }
+        return (Self.lines(result.events), stages)
+    }
+
+    /// Twenty sections with per-row heights, headers and titles, every setting configured.
+    static let recordedTable: [String] = {
+        let heights = (0..<30).map { [44, 88, 60][$0 % 3] }.map(String.init).joined(separator: ", ")
+        let sections = (0..<20).map { #"{"rows": 30, "rowHeight": 44, "rowHeights": [\#(heights)], "header": 28, "footer": 10, "title": "S\#($0)"}"# }
+        return [
+            #"{"type": "configure", "allowsMultipleSelection": true, "allowsMultipleSelectionDuringEditing": true, "scrollAndSelect": {"enabled": true, "rowsPerSecond": 20, "jitter": 5}, "multiSelectInteraction": true, "optionWidth": 88, "undoLimit": 50}"#,
+            #"{"type": "viewport", "width": 390, "height": 844}"#,
+            #"{"type": "reload", "sections": [\#(sections.joined(separator: ", "))]}"#,
+        ]
+    }()
+
+    /// The sections of the result's `reload`.
+    static func reloaded(_ lines: [String]) throws -> [SectionSpec] {
+        for e in try events(lines) { if case .reload(let sections) = e.event { return sections } }
+        Issue.record("no reload in \(lines)")
+        return []
+    }
+
+    @Test("a programmatic selection needs its section and row: later sections, rows and titles go, the settings too; no row moves")
+    func selection() throws {
+        let (lines, stages) = try Self.shrunk(Self.recordedTable + [#"{"type": "select", "rows": [[1, 5]]}"#], "selected contains [1, 5]")
+        let sections = try Self.reloaded(lines)
+        #expect(sections.count == 2, "\(lines)")
+        // The last section's rows from the end only (1, 2, 4 are too few for row 5), their heights with them.
+        #expect(sections.last?.rows == 8 && sections.last?.rowHeights?.count == 8, "\(lines)")
+        // The first section stays as it was but for its title: the rows after it keep their places.
+        #expect(sections.first?.rows == 30 && sections.first?.rowHeights?.count == 30 && sections.first?.header == Points(28), "\(lines)")
+        #expect(sections.allSatisfy { $0.title == nil && $0.rowHeight == nil }, "a row height of 44 is the default: \(lines)")
+        #expect(lines.count == 2 && lines.last == #"{"type": "select", "rows": [[1, 5]]}"#, "the configure went: \(lines)")
+        #expect(stages.contains("simplify") && stages.last == "events", "\(stages)")
+    }
+
+    @Test("a jump by title keeps the title it names; the others go")
+    func titleKept() throws {
+        let (lines, _) = try Self.shrunk(Self.recordedTable + [#"{"type": "jumpToSection", "title": "S3"}"#], "contentOffset > 0")
+        let sections = try Self.reloaded(lines)
+        #expect(sections.count == 4 && sections[3].title == "S3", "\(lines)")
+        #expect(sections.dropLast().allSatisfy { $0.title == nil }, "\(lines)")
+    }
+
+    @Test("the debugging example keeps the row edit its pan needs: no row moves, so the pan selects what it did")
+    func debuggingExample() throws {
+        let script = try String(contentsOfFile: EventsInSwiftTests.repository + "/Examples/debugging-session.jsonl", encoding: .utf8)
+        let (lines, _) = try Self.shrunk(script.split(separator: "\n").map(String.init), "selected contains [0, 6] and optionOpen == [0, 3]")
+        #expect(lines.contains { $0.hasPrefix(#"{"type": "moveRow""#) }, "\(lines)")
+        let sections = try Self.reloaded(lines)
+        #expect(sections.count == 1 && sections[0].rowHeight == Points(50) && sections[0].rows < 20 && sections[0].title == nil, "\(lines)")
+    }
+
+    @Test("a strip pan keeps the strip and multiple selection; settings it does not need go")
+    func stripPan() throws {
+        var script = Self.recordedTable
+        script += [#"{"type": "panBegan", "t": 1000, "x": 20, "y": 60}"#]
+        for k in 1...12 { script.append(#"{"type": "panMoved", "t": \#(1000 + 8 * k), "x": 20, "y": \#(60 + 25 * k)}"#) }
+        script.append(#"{"type": "panEnded", "t": 1200}"#)
+        var state = TableState()
+        for e in try Self.events(script) { try state.apply(e) }
+        let row = try #require(state.selection.paths.last)
+        let (lines, _) = try Self.shrunk(script, "selected contains [\(row.section), \(row.row)] and count(selected) >= 3")
+        let configure = try #require(lines.first { $0.hasPrefix(#"{"type": "configure""#) }, "\(lines)")
+        #expect(configure.contains(#""allowsMultipleSelection": true"#) && configure.contains(#""enabled": true"#), "\(configure)")
+        #expect(!configure.contains("undoLimit") && !configure.contains("optionWidth") && !configure.contains("rowsPerSecond"), "\(configure)")
+    }
+
+    @Test("with no replays left the simplify stage makes no candidate, and the script is the one so far")
+    func budget() throws {
+        let input = try Self.events(Self.recordedTable + [#"{"type": "select", "rows": [[1, 5]]}"#])
+        let result = try Shrinker(expectation: try StateExpectation("selected contains [1, 5]"), maxTests: 0).shrink(input)
+        #expect(!result.isMinimal && result.events == input)
+    }
+}
