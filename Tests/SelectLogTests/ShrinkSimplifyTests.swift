@@ -78,6 +78,18 @@ struct ShrinkSimplifyTests {
         #expect(sections.dropLast().allSatisfy { $0.title == nil }, "\(lines)")
     }
 
+    @Test("the one title a jump needs among thousands costs tens of candidates, not one for each title")
+    func titlesByHalves() throws {
+        let sections = (0..<4096).map { #"{"rows": 1, "title": "S\#($0)"}"# }.joined(separator: ", ")
+        let script = [#"{"type": "reload", "sections": [\#(sections)]}"#, #"{"type": "jumpToSection", "title": "S4000"}"#]
+        let expectation = try StateExpectation("contentOffset > 0")
+        let result = try Shrinker(expectation: expectation).shrink(try Self.events(script))
+        #expect(Self.passes(result.events, expectation))
+        let kept = try Self.reloaded(Self.lines(result.events))
+        #expect(kept.indices.filter { kept[$0].title != nil } == [4000], "\(kept.compactMap(\.title).prefix(5))")
+        #expect(result.tests < 200, "\(result.tests) candidates")
+    }
+
     @Test("the debugging example keeps the row edit its pan needs: no row moves, so the pan selects what it did")
     func debuggingExample() throws {
         let script = try String(contentsOfFile: EventsInSwiftTests.repository + "/Examples/debugging-session.jsonl", encoding: .utf8)

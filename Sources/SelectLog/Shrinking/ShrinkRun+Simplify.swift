@@ -13,8 +13,9 @@
 extension ShrinkRun {
     /// Tries simpler forms of each `reload` and `configure`, keeping each one the script
     /// still passes with: a `reload` cut to its first sections (1, 2, 4, … of them), its
-    /// last section cut to fewer rows (0, 1, 2, 4, …; their heights with them), and its
-    /// titles left out (in all sections at once, else one at a time); a `configure`
+    /// last section cut to fewer rows (0, 1, 2, 4, …; their heights with them), heights
+    /// that say what the defaults say and titles left out (titles in all sections at
+    /// once, else by halves); a `configure`
     /// without each of its fields in turn (a `scrollAndSelect` field by field). Times are
     /// kept, and no row that stays moves. No event is removed, so the last stage, which
     /// removes single events, still leaves the script 1-minimal.
@@ -81,17 +82,19 @@ extension ShrinkRun {
             if plain[s].rowHeight == Points(44) { plain[s].rowHeight = nil }
         }
         if !budgetSpent() { attempt(plain, &self) }
-        // Titles, which only a jump by title reads: all at once, else one at a time.
-        let titled = sections.indices.filter { sections[$0].title != nil }
-        guard !titled.isEmpty, !budgetSpent() else { return }
-        var untitled = sections
-        for s in titled { untitled[s].title = nil }
-        attempt(untitled, &self)
-        guard sections[titled[0]].title != nil, titled.count > 1 else { return }
-        for s in titled where !budgetSpent() {
-            var one = sections
-            one[s].title = nil
-            attempt(one, &self)
+        // Titles, which only a jump by title reads: all at once, else each half in turn,
+        // so that the one title a jump needs among a million costs some forty
+        // candidates, not a million.
+        var halves = [sections.indices.filter { sections[$0].title != nil }[...]]
+        while let titled = halves.popLast(), !budgetSpent() {
+            guard !titled.isEmpty else { continue }
+            var untitled = sections
+            for s in titled { untitled[s].title = nil }
+            let before = sections
+            attempt(untitled, &self)
+            guard sections == before, titled.count > 1 else { continue }
+            let middle = titled.startIndex + titled.count / 2
+            halves += [titled[middle...], titled[..<middle]]
         }
     }
 
