@@ -8,7 +8,7 @@ struct DebuggingSessionTests {
     /// The session, one event a line (docs/EVENTS.md).
     static let script = """
         {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}, "optionWidth": 80}
-        {"type": "reload", "sections": [{"rows": 16, "rowHeight": 50}]}
+        {"type": "reload", "sections": [{"rows": 11, "rowHeight": 50}]}
         {"type": "panBegan", "t": 1000, "x": 20, "y": 125}
         {"type": "panMoved", "t": 1016, "x": 20, "y": 275}
         {"type": "moveRow", "t": 3100, "from": [0, 10], "to": [0, 0]}

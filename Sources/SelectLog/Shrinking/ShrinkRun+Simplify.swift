@@ -1,30 +1,63 @@
 // The shrink's "simplify" stage: events made simpler, none removed. A session recorded
 // from an app reloads its whole table (twenty sections of a hundred rows, each row's
 // height, titles) and configures every setting; a bug seldom needs more than a few rows
-// of the first sections. What is kept passes the oracle, as every other stage's
-// candidates do.
+// of the first sections.
 //
-// No simplification moves a row that stays: a row's place is where the session's taps
-// and pans land, and a script whose rows moved can pass the expectation for another
-// reason than the one recorded (the debugging example's pan then selects the row its
-// `moveRow` was needed for). So sections go from the end, rows from the end of the last
-// section, and heights, headers and footers stay.
+// A simpler event must not change the story the script tells, only its set-up: a table
+// cut short clamps a scroll to another offset, a section inserted later moves up, a
+// setting left out changes how tall the editor row is, and a tap then selects another
+// row, which can pass the expectation for another reason than the one recorded. So a
+// candidate is kept only when every later event lands as it did (`Landing`): the same
+// content offset, the same element under each touch, as many rows selected, the same
+// pan. Sections go from the end and rows from the end of the last section, heights,
+// headers and footers stay, and the landings check the rest.
 
 extension ShrinkRun {
-    /// Tries simpler forms of each `reload` and `configure`, keeping each one the script
-    /// still passes with: a `reload` cut to its first sections (1, 2, 4, … of them), its
-    /// last section cut to fewer rows (0, 1, 2, 4, …; their heights with them), heights
-    /// that say what the defaults say and titles left out (titles in all sections at
-    /// once, else by halves); a `configure`
-    /// without each of its fields in turn (a `scrollAndSelect` field by field). Times are
-    /// kept, and no row that stays moves. No event is removed, so the last stage, which
-    /// removes single events, still leaves the script 1-minimal.
+    /// What an event met and left, which a simplification must keep: the element under
+    /// its touch (a tap's, a pan sample's; nil for an event without one), and after it
+    /// the content offset, the count of selected rows and the pan.
+    struct Landing: Equatable {
+        var touched: TableElement?
+        var offset: Points
+        var selected: Int
+        var pan: Pan?
+    }
+
+    /// Applies `event` to `state` and says how it landed; nil when it is rejected.
+    static func land(_ event: TimedEvent, on state: inout TableState) -> Landing? {
+        let touched = ShrinkRun.touch(of: event.event).map { state.element(at: $0) }
+        do { try state.applyDiscardingChanges(event) } catch { return nil }
+        return Landing(touched: touched, offset: state.contentOffset, selected: state.selection.count, pan: state.pan)
+    }
+
+    /// Where `event` touches the table, if it does.
+    static func touch(of event: Event) -> ViewportPoint? {
+        switch event {
+        case .tap(let p), .panBegan(let p, _), .panMoved(let p): p
+        case .panEnded(let p, _): p
+        default: nil
+        }
+    }
+
+    /// Tries simpler forms of each `reload` and `configure`, keeping each one that
+    /// changes no landing and still passes: a `reload` cut to its first sections and its
+    /// last section to fewer rows (their heights with them; each the fewest found by
+    /// doubling, then halving the gap), heights that say what the defaults say and
+    /// titles left out (titles all at once, else by halves); a `configure` without all
+    /// its settings, else without halves of them. Times are kept and no event removed:
+    /// the shrink removes single events again after this stage.
     mutating func simplify(_ events: inout [TimedEvent]) {
+        var landings: [Landing] = []
+        var probe = TableState()
+        for e in events {
+            guard let landing = ShrinkRun.land(e, on: &probe) else { return }
+            landings.append(landing)
+        }
         var prefix = TableState()
         for i in events.indices {
             switch events[i].event {
-            case .reload(let sections): simplifyReload(&events, at: i, sections, after: prefix)
-            case .configure(let patch): simplifyConfigure(&events, at: i, patch, after: prefix)
+            case .reload(let sections): simplifyReload(&events, at: i, sections, after: prefix, landings)
+            case .configure(let patch): simplifyConfigure(&events, at: i, patch, after: prefix, landings)
             default: break
             }
             do { try prefix.applyDiscardingChanges(events[i]) } catch { return }
@@ -32,46 +65,39 @@ extension ShrinkRun {
     }
 
     /// Puts `simpler` (at the same time) in place of event `i`, whose state before is
-    /// `prefix`, when the script still passes; else leaves the events as they were.
-    private mutating func replaces(_ events: inout [TimedEvent], at i: Int, with simpler: Event, after prefix: TableState) -> Bool {
+    /// `prefix`, when it and every event after it land as `landings` says and the
+    /// expectation still holds; else leaves the events as they were.
+    private mutating func replaces(_ events: inout [TimedEvent], at i: Int, with simpler: Event, after prefix: TableState,
+                                   _ landings: [Landing]) -> Bool {
         if budgetSpent() { return false }
+        tests += 1
         let candidate = TimedEvent(simpler, t: events[i].t)
         var state = prefix
-        do { try state.applyDiscardingChanges(candidate) } catch {
-            tests += 1
-            return false
-        }
-        guard passes(state, events[(i + 1)...]) else { return false }
+        guard ShrinkRun.land(candidate, on: &state) == landings[i] else { return false }
+        for k in (i + 1)..<events.count where ShrinkRun.land(events[k], on: &state) != landings[k] { return false }
+        guard expectation.holds(in: state) else { return false }
         events[i] = candidate
         report("simplify", events.count)
         return true
     }
 
-    private mutating func simplifyReload(_ events: inout [TimedEvent], at i: Int, _ original: [SectionSpec], after prefix: TableState) {
+    private mutating func simplifyReload(_ events: inout [TimedEvent], at i: Int, _ original: [SectionSpec], after prefix: TableState,
+                                         _ landings: [Landing]) {
         var sections = original
-        func attempt(_ simpler: [SectionSpec], _ run: inout ShrinkRun) {
-            if simpler != sections, run.replaces(&events, at: i, with: .reload(sections: simpler), after: prefix) { sections = simpler }
+        func attempt(_ simpler: [SectionSpec], _ run: inout ShrinkRun) -> Bool {
+            guard simpler != sections, run.replaces(&events, at: i, with: .reload(sections: simpler), after: prefix, landings) else { return false }
+            sections = simpler
+            return true
         }
         // The first sections only: rows after them are seldom what a bug needs.
-        var kept = 1
-        while kept < sections.count, !budgetSpent() {
-            let before = sections.count
-            attempt(Array(sections.prefix(kept)), &self)
-            if sections.count < before { break }
-            kept *= 2
-        }
-        // Fewer rows in the last section (heights past the count are dropped with them):
-        // rows before it keep their places.
+        _ = ShrinkRun.fewest(below: sections.count, &self) { n, run in attempt(Array(sections.prefix(n)), &run) }
+        // Fewer rows in the last section (heights past the count are dropped with them).
         if let s = sections.indices.last {
-            var rows = 0
-            while rows < sections[s].rows, !budgetSpent() {
+            _ = ShrinkRun.fewest(below: sections[s].rows, from: 0, &self) { n, run in
                 var simpler = sections
-                simpler[s].rows = rows
-                if let heights = simpler[s].rowHeights, heights.count > rows { simpler[s].rowHeights = rows == 0 ? nil : Array(heights.prefix(rows)) }
-                let before = sections[s].rows
-                attempt(simpler, &self)
-                if sections[s].rows < before { break }
-                rows = rows == 0 ? 1 : rows * 2
+                simpler[s].rows = n
+                if let heights = simpler[s].rowHeights, heights.count > n { simpler[s].rowHeights = n == 0 ? nil : Array(heights.prefix(n)) }
+                return attempt(simpler, &run)
             }
         }
         // Heights that say what the defaults say: per-row heights all the section's row
@@ -81,30 +107,65 @@ extension ShrinkRun {
             if plain[s].rowHeights?.allSatisfy({ $0 == plain[s].rowHeight ?? Points(44) }) == true { plain[s].rowHeights = nil }
             if plain[s].rowHeight == Points(44) { plain[s].rowHeight = nil }
         }
-        if !budgetSpent() { attempt(plain, &self) }
+        if !budgetSpent() { _ = attempt(plain, &self) }
         // Titles, which only a jump by title reads: all at once, else each half in turn,
-        // so that the one title a jump needs among a million costs some forty
-        // candidates, not a million.
-        var halves = [sections.indices.filter { sections[$0].title != nil }[...]]
-        while let titled = halves.popLast(), !budgetSpent() {
-            guard !titled.isEmpty else { continue }
+        // so that the one title a jump needs among thousands costs tens of candidates.
+        ShrinkRun.byHalves(sections.indices.filter { sections[$0].title != nil }, &self) { titled, run in
             var untitled = sections
             for s in titled { untitled[s].title = nil }
-            let before = sections
-            attempt(untitled, &self)
-            guard sections == before, titled.count > 1 else { continue }
-            let middle = titled.startIndex + titled.count / 2
-            halves += [titled[middle...], titled[..<middle]]
+            return attempt(untitled, &run)
         }
     }
 
-    private mutating func simplifyConfigure(_ events: inout [TimedEvent], at i: Int, _ original: ConfigurationPatch, after prefix: TableState) {
+    private mutating func simplifyConfigure(_ events: inout [TimedEvent], at i: Int, _ original: ConfigurationPatch, after prefix: TableState,
+                                            _ landings: [Landing]) {
         var patch = original
-        for clear in ShrinkRun.patchFieldClears where !budgetSpent() {
+        // All the settings at once, else halves of them: a session that configures a
+        // thousand times costs a few candidates each, not one a setting.
+        ShrinkRun.byHalves(ShrinkRun.patchFieldClears.indices.filter { k in
+            var p = patch
+            return ShrinkRun.patchFieldClears[k](&p)
+        }, &self) { fields, run in
             var simpler = patch
-            guard clear(&simpler) else { continue }
+            for k in fields { _ = ShrinkRun.patchFieldClears[k](&simpler) }
             if simpler.scrollAndSelect == StripPatch() { simpler.scrollAndSelect = nil }
-            if replaces(&events, at: i, with: .configure(simpler), after: prefix) { patch = simpler }
+            guard simpler != patch, run.replaces(&events, at: i, with: .configure(simpler), after: prefix, landings) else { return false }
+            patch = simpler
+            return true
+        }
+    }
+
+    /// The fewest `n` in `from..<limit` for which `keeps(n)` is true (and was kept), found
+    /// by doubling from `max(from, 1)` (after `from` itself), then halving the gap to the
+    /// last `n` that failed; nil when none below `limit` is.
+    private static func fewest(below limit: Int, from: Int = 1, _ run: inout ShrinkRun,
+                               _ keeps: (Int, inout ShrinkRun) -> Bool) -> Int? {
+        var failed = from - 1
+        var n = from
+        while n < limit {
+            if run.budgetSpent() { return nil }
+            if keeps(n, &run) { break }
+            failed = n
+            n = n == 0 ? 1 : n * 2
+        }
+        guard n < limit else { return nil }
+        // `n` was kept; every size in (failed, n) is still untried.
+        var high = n
+        while high - failed > 1, !run.budgetSpent() {
+            let middle = failed + (high - failed) / 2
+            if keeps(middle, &run) { high = middle } else { failed = middle }
+        }
+        return high
+    }
+
+    /// Calls `clears` with all of `items`, and when it says no, with each half in turn,
+    /// down to single items: the items that can go, in tens of candidates when few must stay.
+    private static func byHalves(_ items: [Int], _ run: inout ShrinkRun, _ clears: (ArraySlice<Int>, inout ShrinkRun) -> Bool) {
+        var pending = [items[...]]
+        while let part = pending.popLast(), !run.budgetSpent() {
+            guard !part.isEmpty, !clears(part, &run), part.count > 1 else { continue }
+            let middle = part.startIndex + part.count / 2
+            pending += [part[middle...], part[..<middle]]
         }
     }
 

@@ -40,9 +40,10 @@ public enum ShrinkError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Cuts a session down to a short script that still ends with an expectation holding,
 /// the way a UI session is built: the tail after the expectation first holds, then whole
 /// gestures and runs of ticks and scrolls, pan samples collapsed to their turning points,
-/// set-up events merged, runs of scrolls replaced by one, the set-up that is left
-/// simplified (a `reload`'s later sections and last rows, titles; a `configure`'s
-/// settings, one at a time, moving no row that stays), and last single events, until
+/// set-up events merged, runs of scrolls replaced by one, single events, then the set-up
+/// that is left simplified (a `reload`'s later sections and last rows, titles; a
+/// `configure`'s settings; each kept only when every later event lands as it did), and
+/// single events again, until
 /// the script is *1-minimal*: deleting any one event makes the expectation false or an
 /// event invalid.
 ///
@@ -84,15 +85,12 @@ public struct Shrinker: Sendable {
         run.collapsePanSamples(&current)
         run.mergeSetUp(&current)
         run.collapseScrolls(&current)
+        run.removeSingles(&current)
+        // The set-up simplified on the short script, then single events again: a
+        // `configure` left with no setting, say, can go now.
         run.simplify(&current)
-        // Single events, to a fixpoint: after a deletion an earlier event may have become removable.
-        var singles = current.map { [$0] }
-        var before = Int.max
-        while singles.count < before {
-            before = singles.count
-            run.removeChunks(&singles, stage: "events", from: 1)
-        }
-        return ShrinkResult(events: Array(singles.joined()), tests: run.tests, isMinimal: !run.outOfTests)
+        run.removeSingles(&current)
+        return ShrinkResult(events: current, tests: run.tests, isMinimal: !run.outOfTests)
     }
 }
 
@@ -109,6 +107,17 @@ struct ShrinkRun {
         self.expectation = expectation
         self.maxTests = maxTests
         self.progress = progress
+    }
+
+    /// Single events, to a fixpoint: after a deletion an earlier event may have become removable.
+    mutating func removeSingles(_ events: inout [TimedEvent]) {
+        var singles = events.map { [$0] }
+        var before = Int.max
+        while singles.count < before {
+            before = singles.count
+            removeChunks(&singles, stage: "events", from: 1)
+        }
+        events = Array(singles.joined())
     }
 
     func report(_ stage: String, _ events: Int) {
