@@ -87,7 +87,8 @@ struct VerifyJSONTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try log(3_000, in: dir)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        var bytes = whole
         bytes[bytes.count - 20] ^= 0x55  // inside the index, the last record
         try bytes.write(to: URL(fileURLWithPath: path))
         let r = try CLI.run(["verify", "--json", path])
@@ -98,6 +99,13 @@ struct VerifyJSONTests {
         #expect(o["events"] as? Int == 3_000, "\(r.stdout)")
         let replayed = try CLI.run(["replay", "--json", path])
         #expect(replayed.status == 0 && replayed.stdout.hasPrefix("{\"events\": 3000,"), "\(replayed.stdout.prefix(80)) \(replayed.stderr)")
+        // Torn within the index (its header whole), cut or padded with zeros: a torn tail, the index's alone.
+        for torn in [whole.dropLast(10), whole.dropLast(10) + Data(count: 10)] {
+            try Data(torn).write(to: URL(fileURLWithPath: path))
+            let t = try object(try CLI.run(["verify", "--json", path]))
+            let tornProblem = try #require(t["problem"] as? [String: Any], "\(t)")
+            #expect(tornProblem["kind"] as? String == "tornTail" && tornProblem["indexOnly"] as? Bool == true && t["events"] as? Int == 3_000, "\(t)")
+        }
     }
 
     @Test("a file that is no log: problem notALog, exit 1; no file: an error object, exit 74")

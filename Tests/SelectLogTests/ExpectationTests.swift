@@ -206,8 +206,10 @@ struct ExpectationTests {
         // Another language's length of a list: this one's said.
         ("selected.count >= 5", 9, "selected has no fields (a list's length is count(selected), not selected.count)"),
         ("editor.options . length", 16, "editor.options has no fields (a list's length is count(editor.options), not editor.options.length)"),
-        // Not for a number, which has no length.
+        // Not for a number, which has no length, nor a range or a row, whose count is always 2.
         ("undo.count", 5, "undo has no fields: expected"),
+        ("visible.count > 1", 8, "visible has no fields: expected"),
+        ("pan.anchor.count", 11, "pan.anchor has no fields: expected"),
         ("editing true", 9, "expected \"and\", \"or\", an operator or the end"),
         ("[1, 2", 6, "\",\" or \"]\" in the list that opens at column 1"),
         ("optionOpen == \"x", 15, "never closed"),

@@ -195,7 +195,7 @@ struct ExpectationParser {
     /// The words other languages use for a list's length (`selected.count`, `rows.length`).
     static let lengthWords: Set<String> = ["count", "length", "size", "len"]
 
-    /// After `path` (a list, or a row) and a dot: when the next token is one of
+    /// After `path` (a list of any length) and a dot: when the next token is one of
     /// `lengthWords`, how this language says it (`count(path)`); else nothing.
     private func lengthHint(_ path: String) -> String {
         guard case .name(let word) = peek.kind, Self.lengthWords.contains(word) else { return "" }

@@ -15,12 +15,12 @@ enum StateField: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the field's value is a list (or null): a row, a range of rows, a list of
-    /// rows or of counts, whose length `count(…)` gives.
-    var isList: Bool { [.sections, .selected, .visible, .rowsToLoad, .optionOpen].contains(self) }
+    /// Whether the field's value is a list of any length, which `count(…)` measures: not
+    /// a row (`[section, row]`) or a range of rows (`[first, last]`), whose count is 2.
+    var isList: Bool { self == .sections || self == .selected }
 
-    /// The keys of object fields whose values are lists (rows, options, chosen indices).
-    static let listKeys: Set<String> = ["anchor", "row", "options", "chosen"]
+    /// The keys of object fields whose values are lists of any length.
+    static let listKeys: Set<String> = ["options", "chosen"]
 
     /// The field's value in `state`; with `key`, only that key of an object field.
     func value(in state: TableState, key: String? = nil) -> ExpectationValue {

@@ -29,10 +29,12 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     /// Damage to the file header's first 8 bytes alone, the magic: the rest of the header
     /// checks out (its checksum covers the magic). `LogRepair.repair` writes the magic again.
     public var isDamagedMagic = false
-    /// The problem is the seek index's alone (its payload does not check out or decode,
-    /// or its entries disagree with the records walked): every event is in the records
-    /// before it, and every reader but `verify` passes the index over and reads them all.
-    /// `LogRepair.repair` cuts the index off.
+    /// The problem is the seek index's alone: a record whose header (which checks out)
+    /// says it is the index, torn or damaged, or an index whose entries disagree with
+    /// the records walked. Every event is in the records before it, and every reader
+    /// but `verify` passes the index over and reads them all. `LogRepair.repair` cuts
+    /// the index off. (A torn tail whose header does not check out is not known to be
+    /// the index: false then.)
     public var isIndexOnly = false
     public var description: String { "byte offset \(offset): \(reason)" }
 }
@@ -154,6 +156,7 @@ struct LogScan {
                 let info = RecordInfo(offset: offset, header: header, payloadChecksum: payloadChecksum)
                 if info.end > bytes.count || info.end < offset {
                     fail("record extends past the end of the file", end: Int.max)
+                    scan.problem?.isIndexOnly = header.kind == .index
                     break
                 }
                 switch header.kind {
@@ -194,7 +197,6 @@ struct LogScan {
                                                    checkpoint: &checkpoint, newer: &newer, release: release == nil ? nil : releaseBehind) {
                         fail(why, end: info.end)
                         scan.problem?.isNewer = newer
-                        scan.problem?.isIndexOnly = header.kind == .index
                     }
                 } else if scan.problem == nil, zeros < info.end {
                     // Only zeros follow: a payload cut and padded by zeros has a header that
@@ -202,7 +204,12 @@ struct LogScan {
                     let stored = UnsafeRawBufferPointer(rebasing: bytes[info.payloadStart..<info.end])
                     if CRC32C.checksum(stored, salt: salt) != payloadChecksum { fail("record payload checksum mismatch", end: info.end) }
                 }
-                if scan.problem != nil { break }
+                if scan.problem != nil {
+                    // Torn or damaged, a record whose header says it is the seek index holds
+                    // no event: every one is in the records before it.
+                    scan.problem?.isIndexOnly = header.kind == .index
+                    break
+                }
                 previousIsBatch = header.kind == .batch
                 if keep { scan.records.append(info) }
                 scan.recordCount += 1

@@ -72,7 +72,8 @@ enum Session {
                     failure = if let reason = error.invalidEvent {
                         Input.BadLine(file.path, ScriptError(line: line, reason: reason))
                     } else {
-                        Input.BadLine(message: "\(file.path): line \(line): \(error)")
+                        // Its code for the JSON's cause; no offset or event of the temporary log.
+                        Input.BadLine(message: "\(file.path): line \(line): \(error)", error: LogError(error.code, error.message))
                     }
                     return false
                 }

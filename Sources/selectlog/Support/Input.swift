@@ -190,19 +190,27 @@ enum Input {
         init(_ file: String, _ error: ScriptError) {
             message = "\(file): \(error)"
             refused = error
+            failure = nil
         }
 
-        /// A failure at a line that is no refusal of the line's event.
-        init(message: String) {
+        /// What failed instead, when the line's event was not refused.
+        let failure: LogError?
+
+        /// A failure at a line that is no refusal of the line's event (`error`: the
+        /// temporary log the script is recorded to could not take it).
+        init(message: String, error: LogError) {
             self.message = message
             refused = nil
+            failure = error
         }
 
         /// Says it on stderr as the error a command stops with, and keeps the refusal
-        /// for the JSON error object (`ReadFailure.refusedLine`).
+        /// (`ReadFailure.refusedLine`) or the failure (`ReadFailure.first`) for the JSON
+        /// error object.
         func report() {
             complain(message)
             if let refused { ReadFailure.noteRefused(refused) }
+            if let failure { ReadFailure.keep(failure) }
         }
     }
 
