@@ -7,27 +7,39 @@
 // cut short clamps a scroll to another offset, a section inserted later moves up, a
 // setting left out changes how tall the editor row is, and a tap then selects another
 // row, which can pass the expectation for another reason than the one recorded. So a
-// candidate is kept only when every later event lands as it did (`Landing`): the same
-// content offset, the same element under each touch, as many rows selected, the same
-// pan. Sections go from the end and rows from the end of the last section, heights,
-// headers and footers stay, and the landings check the rest.
+// candidate is kept only when every later event lands as it did (`Landing`). And since a
+// shorter table can make an event removable by another route (a scroll that a clamp now
+// does the work of), the simplified script is kept only if it is still 1-minimal: else
+// the shrink returns the script as it was before this stage.
 
 extension ShrinkRun {
     /// What an event met and left, which a simplification must keep: the element under
     /// its touch (a tap's, a pan sample's; nil for an event without one), and after it
-    /// the content offset, the count of selected rows and the pan.
+    /// the content offset, whether it is dragged or decelerating and towards where (the
+    /// target as the table clamps it), the count of
+    /// selected rows, the pan, the open option view, the editor row's place and the
+    /// undo and redo counts.
     struct Landing: Equatable {
         var touched: TableElement?
         var offset: Points
+        var dragging: Bool
+        var decelerating: Bool
+        var target: Points?
         var selected: Int
         var pan: Pan?
+        var optionOpen: RowPath?
+        var editorRow: RowPath?
+        var undo: Int
+        var redo: Int
     }
 
     /// Applies `event` to `state` and says how it landed; nil when it is rejected.
     static func land(_ event: TimedEvent, on state: inout TableState) -> Landing? {
         let touched = ShrinkRun.touch(of: event.event).map { state.element(at: $0) }
         do { try state.applyDiscardingChanges(event) } catch { return nil }
-        return Landing(touched: touched, offset: state.contentOffset, selected: state.selection.count, pan: state.pan)
+        return Landing(touched: touched, offset: state.contentOffset, dragging: state.dragging, decelerating: state.decelerating,
+                       target: state.target.map { state.clampedOffset($0) }, selected: state.selection.count, pan: state.pan, optionOpen: state.options.open,
+                       editorRow: state.layout.editorRow, undo: state.undoCount, redo: state.redoCount)
     }
 
     /// Where `event` touches the table, if it does.
@@ -42,11 +54,14 @@ extension ShrinkRun {
     /// Tries simpler forms of each `reload` and `configure`, keeping each one that
     /// changes no landing and still passes: a `reload` cut to its first sections and its
     /// last section to fewer rows (their heights with them; each the fewest found by
-    /// doubling, then halving the gap), heights that say what the defaults say and
-    /// titles left out (titles all at once, else by halves); a `configure` without all
-    /// its settings, else without halves of them. Times are kept and no event removed:
-    /// the shrink removes single events again after this stage.
+    /// doubling, then halving the gap), heights that say what the defaults say left out,
+    /// and its titles (all of them, else those no later jump names); a `configure`
+    /// without all its settings, else without halves of them. Times are kept and no
+    /// event removed. Scripts of more than `simplifiedEvents` events are left as they
+    /// are: a script that long is read by no one, and checking it costs a replay of it
+    /// for each of its events.
     mutating func simplify(_ events: inout [TimedEvent]) {
+        guard events.count <= ShrinkRun.simplifiedEvents else { return }
         var landings: [Landing] = []
         var probe = TableState()
         for e in events {
@@ -62,6 +77,21 @@ extension ShrinkRun {
             }
             do { try prefix.applyDiscardingChanges(events[i]) } catch { return }
         }
+    }
+
+    /// The longest script the stage simplifies.
+    static let simplifiedEvents = 1_000
+
+    /// Whether deleting any one of `events` makes the expectation false or an event
+    /// invalid (false too when the budget ran out before all were tried).
+    mutating func isOneMinimal(_ events: [TimedEvent]) -> Bool {
+        var prefix = TableState()
+        for i in events.indices {
+            if budgetSpent() { return false }
+            if passes(prefix, events[(i + 1)...]) { return false }
+            do { try prefix.applyDiscardingChanges(events[i]) } catch { return false }
+        }
+        return true
     }
 
     /// Puts `simpler` (at the same time) in place of event `i`, whose state before is
@@ -108,13 +138,19 @@ extension ShrinkRun {
             if plain[s].rowHeight == Points(44) { plain[s].rowHeight = nil }
         }
         if !budgetSpent() { _ = attempt(plain, &self) }
-        // Titles, which only a jump by title reads: all at once, else each half in turn,
-        // so that the one title a jump needs among thousands costs tens of candidates.
-        ShrinkRun.byHalves(sections.indices.filter { sections[$0].title != nil }, &self) { titled, run in
-            var untitled = sections
-            for s in titled { untitled[s].title = nil }
-            return attempt(untitled, &run)
+        // Titles, which only a jump by title reads: all of them, else those that no later
+        // jump names (two candidates, however many titles).
+        guard sections.contains(where: { $0.title != nil }), !budgetSpent() else { return }
+        var untitled = sections
+        for s in untitled.indices { untitled[s].title = nil }
+        guard !attempt(untitled, &self), !budgetSpent() else { return }
+        var named: [String] = []
+        for e in events[(i + 1)...] {
+            if case .jumpToSection(.title(let title)) = e.event { named.append(title) }
         }
+        var unnamed = sections
+        for s in unnamed.indices where !named.contains(where: { LayoutSection.sameTitle($0, unnamed[s].title) }) { unnamed[s].title = nil }
+        _ = attempt(unnamed, &self)
     }
 
     private mutating func simplifyConfigure(_ events: inout [TimedEvent], at i: Int, _ original: ConfigurationPatch, after prefix: TableState,
@@ -136,26 +172,36 @@ extension ShrinkRun {
     }
 
     /// The fewest `n` in `from..<limit` for which `keeps(n)` is true (and was kept), found
-    /// by doubling from `max(from, 1)` (after `from` itself), then halving the gap to the
-    /// last `n` that failed; nil when none below `limit` is.
+    /// by doubling from `from` (0, then 1, 2, 4, …), then halving the gap between the
+    /// last size that failed and the first kept, or `limit` itself (the size now, which
+    /// passes) when no power of two below it was kept; nil when none below `limit` is.
     private static func fewest(below limit: Int, from: Int = 1, _ run: inout ShrinkRun,
                                _ keeps: (Int, inout ShrinkRun) -> Bool) -> Int? {
         var failed = from - 1
         var n = from
+        var kept = false
         while n < limit {
             if run.budgetSpent() { return nil }
-            if keeps(n, &run) { break }
+            if keeps(n, &run) {
+                kept = true
+                break
+            }
             failed = n
             n = n == 0 ? 1 : n * 2
         }
-        guard n < limit else { return nil }
-        // `n` was kept; every size in (failed, n) is still untried.
-        var high = n
+        // Every size in (failed, high) is untried; `high` passes.
+        var high = kept ? n : limit
+        var found: Int? = kept ? n : nil
         while high - failed > 1, !run.budgetSpent() {
             let middle = failed + (high - failed) / 2
-            if keeps(middle, &run) { high = middle } else { failed = middle }
+            if keeps(middle, &run) {
+                high = middle
+                found = middle
+            } else {
+                failed = middle
+            }
         }
-        return high
+        return found
     }
 
     /// Calls `clears` with all of `items`, and when it says no, with each half in turn,

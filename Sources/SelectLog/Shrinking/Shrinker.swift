@@ -40,12 +40,12 @@ public enum ShrinkError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Cuts a session down to a short script that still ends with an expectation holding,
 /// the way a UI session is built: the tail after the expectation first holds, then whole
 /// gestures and runs of ticks and scrolls, pan samples collapsed to their turning points,
-/// set-up events merged, runs of scrolls replaced by one, single events, then the set-up
-/// that is left simplified (a `reload`'s later sections and last rows, titles; a
-/// `configure`'s settings; each kept only when every later event lands as it did), and
-/// single events again, until
+/// set-up events merged, runs of scrolls replaced by one, and single events, until
 /// the script is *1-minimal*: deleting any one event makes the expectation false or an
-/// event invalid.
+/// event invalid. Last, in a script of at most 1,000 events, the set-up that is left is
+/// simplified (a `reload`'s later sections and last rows, its titles and default heights;
+/// a `configure`'s settings), each change kept only when every later event lands as it
+/// did, and all of them only when the script is still 1-minimal.
 ///
 /// This is delta debugging (Zeller's ddmin) over units that know gestures: each level
 /// tries deleting chunks of half, a quarter, … of the units, keeping the state after
@@ -86,10 +86,12 @@ public struct Shrinker: Sendable {
         run.mergeSetUp(&current)
         run.collapseScrolls(&current)
         run.removeSingles(&current)
-        // The set-up simplified on the short script, then single events again: a
-        // `configure` left with no setting, say, can go now.
-        run.simplify(&current)
-        run.removeSingles(&current)
+        // The set-up simplified on the short script; kept only if it is still 1-minimal
+        // (a shorter table can make an event removable by another route, a clamp doing
+        // a scroll's work: the script as it was is then the answer).
+        var simplified = current
+        run.simplify(&simplified)
+        if simplified != current, run.isOneMinimal(simplified) { current = simplified }
         return ShrinkResult(events: current, tests: run.tests, isMinimal: !run.outOfTests)
     }
 }

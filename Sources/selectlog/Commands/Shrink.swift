@@ -10,7 +10,11 @@ struct Shrink: ParsableCommand {
             that is not exits 65 naming its line, wherever it is). The output replays from an empty table, ends with \
             EXPR holding, and is 1-minimal: deleting any one event makes EXPR false or an event invalid. \
             The shrink removes whole gestures and runs of ticks and scrolls first, then collapses pan \
-            samples to their turning points, merges set-up events, and removes single events. \
+            samples to their turning points, merges set-up events, replaces runs of scrolls by one, \
+            and removes single events. Last, in a script of at most 1,000 events, it simplifies the \
+            set-up (a reload's later sections and last rows, titles and default heights; configure \
+            settings nothing needs), keeping a change only when every later event lands as it did \
+            and the script stays 1-minimal. \
             Progress goes to stderr. A session the shrink cannot reduce takes time that grows \
             with the square of its length; --max-replays bounds it, and the script written \
             then still replays with EXPR holding but may not be minimal (the output says so).
