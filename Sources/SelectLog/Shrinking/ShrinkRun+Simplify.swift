@@ -16,16 +16,16 @@ extension ShrinkRun {
     /// What an event met and left, which a simplification must keep: the element under
     /// its touch (a tap's, a pan sample's; nil for an event without one), and after it
     /// the content offset, whether it is dragged or decelerating and towards where (the
-    /// target as the table clamps it), the count of
-    /// selected rows, the pan, the open option view, the editor row's place and the
-    /// undo and redo counts.
+    /// target as the table clamps it), the selected rows (a copy on write: a script of
+    /// at most `simplifiedEvents` events holds that many), the pan, the open option
+    /// view, the editor row's place and the undo and redo counts.
     struct Landing: Equatable {
         var touched: TableElement?
         var offset: Points
         var dragging: Bool
         var decelerating: Bool
         var target: Points?
-        var selected: Int
+        var selected: RowSet
         var pan: Pan?
         var optionOpen: RowPath?
         var editorRow: RowPath?
@@ -38,7 +38,7 @@ extension ShrinkRun {
         let touched = ShrinkRun.touch(of: event.event).map { state.element(at: $0) }
         do { try state.applyDiscardingChanges(event) } catch { return nil }
         return Landing(touched: touched, offset: state.contentOffset, dragging: state.dragging, decelerating: state.decelerating,
-                       target: state.target.map { state.clampedOffset($0) }, selected: state.selection.count, pan: state.pan, optionOpen: state.options.open,
+                       target: state.target.map { state.clampedOffset($0) }, selected: state.selection, pan: state.pan, optionOpen: state.options.open,
                        editorRow: state.layout.editorRow, undo: state.undoCount, redo: state.redoCount)
     }
 
