@@ -185,6 +185,8 @@ enum Input {
         /// The line and the engine's reason; nil when the line failed for another cause
         /// (the temporary log a script is recorded to could not be written).
         let refused: ScriptError?
+        /// What failed instead, when the line's event was not refused.
+        let failure: LogError?
 
         /// Line `error.line` of the script named `file`.
         init(_ file: String, _ error: ScriptError) {
@@ -192,9 +194,6 @@ enum Input {
             refused = error
             failure = nil
         }
-
-        /// What failed instead, when the line's event was not refused.
-        let failure: LogError?
 
         /// A failure at a line that is no refusal of the line's event (`error`: the
         /// temporary log the script is recorded to could not take it).
