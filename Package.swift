@@ -56,7 +56,10 @@ let package = Package(
         // The on-disk log. Depends on the core, never the other way round.
         // A prefetch for writing, which Swift has no spelling of (`AppendQueue`).
         .target(name: "CPrefetch"),
-        .target(name: "SelectLogStore", dependencies: ["SelectLog", "CPrefetch"] + zstdDependencies, swiftSettings: checkedLibrarySettings),
+        // The engine lock's bias (`EngineLock`): a thread's identity, a compiler barrier and
+        // `membarrier(2)`, which Swift has no spelling of.
+        .target(name: "CBias"),
+        .target(name: "SelectLogStore", dependencies: ["SelectLog", "CPrefetch", "CBias"] + zstdDependencies, swiftSettings: checkedLibrarySettings),
         // The integration guide's thin UIKit forwarding code (`#if canImport(UIKit)`).
         .target(name: "SelectLogUIKit", dependencies: ["SelectLog", "SelectLogStore"]),
         // The command line.

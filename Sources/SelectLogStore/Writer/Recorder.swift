@@ -259,7 +259,7 @@ public final class Recorder: Sendable {
         // append (perf).
         var timed = given
         let weight = Self.weight(of: timed.event)
-        let s = guarded.lock()
+        let s = guarded.lock(appending: true)
         // The event's slot: the queue position is the event count.
         var position = s.pointee.engine.events
         if position >= s.pointee.checkAt { position = try makeRoom(s) }
@@ -306,7 +306,7 @@ public final class Recorder: Sendable {
                     guarded.unlock()
                     // The slot at `position` freed.
                     waitForWriter(publishing: position) { position < $0.taken + capacity }
-                    _ = guarded.lock()
+                    _ = guarded.lock(appending: true)
                     continue
                 }
             }
@@ -319,7 +319,7 @@ public final class Recorder: Sendable {
                 if s.pointee.offersTaken < needed {
                     guarded.unlock()
                     waitForWriter(publishing: position) { $0.offersTaken >= needed }
-                    _ = guarded.lock()
+                    _ = guarded.lock(appending: true)
                     continue
                 }
             }
