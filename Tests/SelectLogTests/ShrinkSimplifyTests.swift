@@ -119,6 +119,24 @@ struct ShrinkSimplifyTests {
         #expect(shrunk.contentOffset == original.contentOffset, "\(lines)")
     }
 
+    @Test("a setting left out that would reveal a swipe to another width is not kept: the swipe reveals what it did")
+    func swipeWidth() throws {
+        // A swipe on the open row starts at `optionWidth` (EVENTS.md 5.10.10): 100 pt
+        // here. Without the second configure's width, the first's 50 pt would apply,
+        // the expectation would still hold, and nothing else would show it.
+        let script = [#"{"type": "reload", "sections": [{"rows": 10}]}"#, #"{"type": "configure", "optionWidth": 50}"#,
+                      #"{"type": "setOptionVisible", "row": [0, 7], "visible": true}"#,
+                      #"{"type": "configure", "allowsMultipleSelection": true, "optionWidth": 100}"#,
+                      #"{"type": "select", "rows": [[0, 1], [0, 2]]}"#, #"{"type": "swipeBegan", "row": [0, 7]}"#]
+        var original = TableState()
+        for e in try Self.events(script) { try original.apply(e) }
+        let (lines, _) = try Self.shrunk(script, "swipe.row == [0, 7] and optionOpen == [0, 7] and count(selected) == 2")
+        var shrunk = TableState()
+        for e in try Self.events(lines) { try shrunk.apply(e) }
+        #expect(original.options.swipe == .active(row: RowPath(0, 7), offset: Points(100)))
+        #expect(shrunk.options.swipe == original.options.swipe, "\(lines)")
+    }
+
     @Test("the fewest sections and rows, not the next power of two, nor the size as it was when no power of two will do")
     func fewest() throws {
         let (lines, _) = try Self.shrunk(Self.recordedTable + [#"{"type": "select", "rows": [[2, 2]]}"#], "selected contains [2, 2]")

@@ -17,8 +17,21 @@ extension ShrinkRun {
     /// its touch (a tap's, a pan sample's; nil for an event without one), and after it
     /// the content offset, whether it is dragged or decelerating and towards where (the
     /// target as the table clamps it), the selected rows (a copy on write: a script of
-    /// at most `simplifiedEvents` events holds that many), the pan, the open option
-    /// view, the editor row's place and the undo and redo counts.
+    /// at most `simplifiedEvents` events holds that many), the pan, the option views
+    /// (the open one and the swipe in progress with the width it reveals: an
+    /// `optionWidth` left out reveals a swipe to another width, which no other field
+    /// shows unless the swipe's end then opens or closes another way, nor ever when the
+    /// script ends first), the editor row's place and content (options, chosen values
+    /// and the opening a `choose` step's undo checks; the options are the event's own
+    /// list in both replays, so comparing them is a pointer's work), and the undo and
+    /// redo stacks by their counts and top steps.
+    ///
+    /// The top steps stand for the whole stacks, as the two replays start from one
+    /// state: a stack changes at its top (a step pushed, or moved by `undo` and `redo`),
+    /// loses its oldest steps to the undo limit (which the counts show), or changes as a
+    /// whole (cleared; a row edit, the same in both, moves every step's rows alike). So
+    /// equal counts and tops after every event mean equal steps, and an `undo` later
+    /// restores the same rows, at the cost of two steps compared an event, not the stacks.
     struct Landing: Equatable {
         var touched: TableElement?
         var offset: Points
@@ -27,10 +40,13 @@ extension ShrinkRun {
         var target: Points?
         var selected: RowSet
         var pan: Pan?
-        var optionOpen: RowPath?
+        var options: OptionViews
         var editorRow: RowPath?
+        var editor: EditorRow?
         var undo: Int
         var redo: Int
+        var lastUndo: UndoStep?
+        var lastRedo: UndoStep?
     }
 
     /// Applies `event` to `state` and says how it landed; nil when it is rejected.
@@ -38,8 +54,9 @@ extension ShrinkRun {
         let touched = ShrinkRun.touch(of: event.event).map { state.element(at: $0) }
         do { try state.applyDiscardingChanges(event) } catch { return nil }
         return Landing(touched: touched, offset: state.contentOffset, dragging: state.dragging, decelerating: state.decelerating,
-                       target: state.target.map { state.clampedOffset($0) }, selected: state.selection, pan: state.pan, optionOpen: state.options.open,
-                       editorRow: state.layout.editorRow, undo: state.undoCount, redo: state.redoCount)
+                       target: state.target.map { state.clampedOffset($0) }, selected: state.selection, pan: state.pan, options: state.options,
+                       editorRow: state.layout.editorRow, editor: state.editor, undo: state.undoCount, redo: state.redoCount,
+                       lastUndo: state.history.lastUndo, lastRedo: state.history.lastRedo)
     }
 
     /// Where `event` touches the table, if it does.
