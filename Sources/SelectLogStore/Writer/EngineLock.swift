@@ -48,10 +48,11 @@ final class EngineLock<Value>: @unchecked Sendable {
     /// The bias to the appending thread, on the line pair after that.
     private let bias: LockBias
     /// Whether the word's holder keeps the owner out (`LockBias.hold`); read and written
-    /// only with the word held.
-    private var holderRevoked = false
+    /// only with the word held. (Unchecked: the word makes the accesses exclusive, and a
+    /// dynamic check would cost every unlock by a thread other than the owner.)
+    @exclusivity(unchecked) private var holderRevoked = false
     /// Appends by threads other than the owner (`LockBias.hold`); only with the word held.
-    private var foreignAppends = 0
+    @exclusivity(unchecked) private var foreignAppends = 0
     #endif
 
     init(_ value: Value) {
