@@ -71,6 +71,8 @@ struct RecorderTests {
         try recorder.close()
         let held = recorder.writer.withLockedValue { $0.offersHeldPeak }
         #expect(held <= Recorder.pendingStates, "the writer held \(held) offered states at once")
+        let spent = recorder.writer.withLockedValue { $0.spentPeak }
+        #expect(spent <= Recorder.pendingStates, "\(spent) states the writer was done with waited for a caller at once")
         let log = try LogReader(path: path)
         #expect(log.eventCount == 303)
         #expect(try log.state(at: 303) == recorder.state)

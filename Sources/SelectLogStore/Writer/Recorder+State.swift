@@ -87,6 +87,17 @@ extension Recorder {
         var offersTaken = 0
         /// The most offered states the writer has held at once, its own and these (tests).
         var offersHeldPeak = 0
+        /// Offered states the writer is done with, which the next caller to publish lets go
+        /// of under the engine lock (`Recorder.publish`), so that the writer thread takes
+        /// the engine lock for none of them: another thread that takes it revokes the
+        /// appending thread's bias (`LockBias`), a system call of 15–20 µs. A caller that
+        /// then finds a node of its own state unique changes it in place; the writer lock
+        /// orders this thread's reads of that node before that, and the engine lock orders
+        /// them before another appending thread's. At most `Recorder.pendingStates`: the
+        /// writer has no more to finish between two publishes.
+        var spent: [TableState] = []
+        /// The most states `spent` has held at once (tests).
+        var spentPeak = 0
         /// Events `flush()` asked to be written.
         var flushTarget: Int
         /// Events written (handed to the OS) and synced to disk.

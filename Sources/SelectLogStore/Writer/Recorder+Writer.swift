@@ -105,19 +105,23 @@ struct RecorderWriter: Sendable {
                     position += 1
                 }
                 // The states taken go before callers waiting for them go on: at most
-                // `pendingStates` are ever held. They are let go under the engine lock: a
-                // caller that then finds a node of its own state unique (copy-on-write)
-                // changes it in place, and the lock orders this thread's reads of that
-                // node before it. (Released here alone, ThreadSanitizer saw the two as a
-                // race: nothing it can see ordered them.)
-                if nextOffered > 0 {
-                    let taken = nextOffered
-                    guarded.withLockedValue { _ in offered.removeFirst(taken) }
-                }
+                // `pendingStates` are ever held. They go to `WriterState.spent`, for a
+                // caller to let go of under the engine lock: a caller that then finds a
+                // node of its own state unique (copy-on-write) changes it in place, and the
+                // writer lock orders this thread's reads of that node before it. (Released
+                // here alone, ThreadSanitizer saw the two as a race: nothing it can see
+                // ordered them. Released here under the engine lock, as until 2026-12-07,
+                // each took the lock from the appending thread's bias.)
+                let spent = nextOffered
                 nextOffered = 0
                 let taken = position, offersTaken = offersTakenBefore + offersMet
                 // An append waiting for room, or for offered states to be taken, can go on.
                 let wakes = writer.withLockedValue { [takenWeight] w in
+                    if spent > 0 {
+                        w.spent.append(contentsOf: offered.prefix(spent))
+                        offered.removeFirst(spent)
+                        w.spentPeak = max(w.spentPeak, w.spent.count)
+                    }
                     w.taken = taken
                     w.takenWeight = takenWeight
                     w.offersTaken = offersTaken

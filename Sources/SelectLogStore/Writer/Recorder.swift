@@ -353,6 +353,8 @@ public final class Recorder: Sendable {
         // every `batchEvents` events. The wake-up (a system call) is made only when it sleeps,
         // and not after a busy round, when it wakes itself within a millisecond.
         var wakesWriter = false
+        // States the writer is done with (`WriterState.spent`), let go of below.
+        var spent: [TableState] = []
         if endsGesture || offers || drains || events >= s.pointee.publishAt {
             var offered: TableState?
             if offers {
@@ -367,15 +369,24 @@ public final class Recorder: Sendable {
                 w.published = max(w.published, published)
                 w.wakeRequested = true
                 if let offered { w.offered.append(offered) }
+                if !w.spent.isEmpty { swap(&spent, &w.spent) }
                 return !w.wakesItself && writer.hasWaitersWhileLocked
             }
         }
+        // Under the engine lock, which orders the writer's reads of these states before
+        // another appending thread's changes in place (`WriterState.spent`).
+        if !spent.isEmpty { Self.letGo(&spent) }
         guarded.unlock()
         // No wake-up is lost: a waiter registers, and waits, without releasing the lock
         // in between, so one seen above already waits.
         if wakesWriter { writer.wakeUnlocked() }
         if drains { waitForWriter(publishing: position + 1) { $0.taken > position } }
     }
+
+    /// Releases `states` here, in a call the compiler cannot see through, so that the
+    /// release is not moved past the engine lock's release that follows it.
+    @inline(never)
+    private static func letGo(_ states: inout [TableState]) { states.removeAll() }
 
     /// Applies the event in `item` (in its queue slot) to the engine: both borrowed through
     /// exclusive accesses, so that neither is copied for the call.
