@@ -41,7 +41,7 @@ fi
 if newer "$B/libSelectLogStore.a" Sources/SelectLogStore; then
     echo "fuzz: building SelectLogStore"
     rm -f "$B/libSelectLogStore.a"
-    $SWIFTC $FLAGS -parse-as-library -module-name SelectLogStore -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -emit-module \
+    $SWIFTC $FLAGS -parse-as-library -module-name SelectLogStore -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -I Sources/CBias/include -emit-module \
         -emit-module-path "$B/SelectLogStore.swiftmodule" -emit-library -static -o "$B/libSelectLogStore.a" \
         $(find Sources/SelectLogStore -name '*.swift' | sort)
 fi
@@ -60,7 +60,7 @@ for h in script log snapshot; do
         # ld.gold warns about ASan's local symbols on every link: noise, left out. The
         # module that -g emits for the debugger goes beside the harness, not into the
         # directory the build runs in (the repository's root, as Fuzzlog-1.swiftmodule).
-        $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -L "$B" \
+        $SWIFTC $FLAGS -parse-as-library -module-name "Fuzz$h" -I "$B" -I Sources/CZstd -I Sources/CPrefetch/include -I Sources/CBias/include -L "$B" \
             -emit-executable -emit-module -emit-module-path "$B/Fuzz$h.swiftmodule" $SRC $LIBS -o "$OUT" 2>&1 | grep -v "Cannot export local symbol '__asan" || true
         [ -x "$OUT" ] || { echo "fuzz: could not link $OUT" >&2; exit 1; }
     fi

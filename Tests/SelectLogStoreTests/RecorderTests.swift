@@ -73,6 +73,7 @@ struct RecorderTests {
         #expect(held <= Recorder.pendingStates, "the writer held \(held) offered states at once")
         let spent = recorder.writer.withLockedValue { $0.spentPeak }
         #expect(spent <= Recorder.pendingStates, "\(spent) states the writer was done with waited for a caller at once")
+        #expect(recorder.writer.withLockedValue { $0.spent.isEmpty }, "close() let go of the states the writer was done with")
         let log = try LogReader(path: path)
         #expect(log.eventCount == 303)
         #expect(try log.state(at: 303) == recorder.state)

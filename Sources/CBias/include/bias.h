@@ -20,15 +20,17 @@
 ///
 /// On x86-64 and arm64 Linux the thread pointer register, read in one instruction; the
 /// x86-64 and arm64 TLS ABIs keep the thread's own address there (`%fs:0`) or in the
-/// register itself (`tpidr_el0`). Elsewhere `pthread_self()`.
+/// register itself (`tpidr_el0`). Elsewhere `pthread_self()`. Volatile: read again at
+/// every call, never merged with an earlier read (code inlined across an `await` may
+/// resume on another thread).
 static inline __attribute__((always_inline)) uintptr_t selectlog_thread_id(void) {
 #if defined(__linux__) && defined(__x86_64__)
     uintptr_t tp;
-    __asm__("movq %%fs:0, %0" : "=r"(tp));
+    __asm__ volatile("movq %%fs:0, %0" : "=r"(tp));
     return tp;
 #elif defined(__linux__) && defined(__aarch64__)
     uintptr_t tp;
-    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+    __asm__ volatile("mrs %0, tpidr_el0" : "=r"(tp));
     return tp;
 #else
     return (uintptr_t)pthread_self();
@@ -50,16 +52,19 @@ static inline __attribute__((always_inline)) void selectlog_compiler_barrier(voi
 #define SELECTLOG_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED 16
 #endif
 
-/// Registers the process for `selectlog_heavy_barrier()`; 1 when it may be used, 0
-/// when the kernel lacks it (before Linux 4.14, or a sandbox that refuses the call) or
-/// the platform is not Linux. Called once a process.
+/// Registers the process for `selectlog_heavy_barrier()` and makes one such barrier; 1
+/// when both succeeded, 0 when the kernel lacks the command (before Linux 4.14), a
+/// sandbox refuses it, or the platform is not Linux. After a registration that
+/// succeeded the command fails only for a process that is not registered, which this
+/// one then is. Called once a process. (The global command is not required: kernels
+/// booted with `nohz_full` lack it.)
 static inline int selectlog_heavy_barrier_register(void) {
 #if defined(__linux__) && defined(SYS_membarrier)
     long commands = syscall(SYS_membarrier, SELECTLOG_MEMBARRIER_CMD_QUERY, 0);
     if (commands < 0) return 0;
     if (!(commands & SELECTLOG_MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return 0;
-    if (!(commands & SELECTLOG_MEMBARRIER_CMD_GLOBAL)) return 0;
-    return syscall(SYS_membarrier, SELECTLOG_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0;
+    if (syscall(SYS_membarrier, SELECTLOG_MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) != 0) return 0;
+    return syscall(SYS_membarrier, SELECTLOG_MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0;
 #else
     return 0;
 #endif

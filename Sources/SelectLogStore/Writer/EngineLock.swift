@@ -69,6 +69,9 @@ final class EngineLock<Value>: @unchecked Sendable {
         starving = (lines + Self.lineSize).bindMemory(to: Atomic<UInt32>.self, capacity: 1)
         starving.initialize(to: Atomic(0))
         bias = LockBias(at: lines + 2 * Self.lineSize)
+        // Registered now rather than in the first append, with the word held: on older
+        // kernels registering waits for every core to pass a quiescent state.
+        _ = LockBias.available
         #endif
     }
 

@@ -30,7 +30,8 @@ import Synchronization
 ///
 /// Where `membarrier(2)`'s private expedited command is missing, no thread is made the
 /// owner. The three words share a cache line, which only the owner's core writes as a
-/// rule.
+/// rule. The owner must not take the lock in a signal handler that interrupted it
+/// between its store and its load (nor may anyone append there: an append allocates).
 struct LockBias {
     /// `owner` when nobody is, or ever will be, the owner.
     static let never: UInt = 1
@@ -100,11 +101,10 @@ struct LockBias {
             return false
         }
         revoking.pointee.store(1, ordering: .relaxed)
-        if selectlog_heavy_barrier() != 1 {
-            // Not after a registration that succeeded (membarrier(2)); should it happen, a
-            // pause far longer than any store takes to become visible.
-            usleep(10_000)
-        }
+        // It fails only for a process not registered (membarrier(2)), and registering
+        // made one (`selectlog_heavy_barrier_register`). Should it fail all the same, it
+        // is tried again: a sleep would not be a barrier.
+        while selectlog_heavy_barrier() != 1 { sched_yield() }
         var polls = 0
         while busy.pointee.load(ordering: .acquiring) != 0 {
             polls += 1

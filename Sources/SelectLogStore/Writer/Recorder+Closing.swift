@@ -58,6 +58,13 @@ extension Recorder {
         }
         writer.wake()
         var outcome = writer.withLockedValue(waitingFor: { $0.workerDone }) { w, _ in w.failure }
+        // The states the writer was done with and no publish let go of (`WriterState.spent`):
+        // let go of here, under the engine lock, rather than held until the recorder is.
+        guarded.withLockedValue { _ in
+            var spent: [TableState] = []
+            writer.withLockedValue { swap(&spent, &$0.spent) }
+            Self.letGo(&spent)
+        }
         do {
             // After a failed write, no index and no sync: the file and its claim are let
             // go, so that the log can be repaired or reopened (its acknowledged events

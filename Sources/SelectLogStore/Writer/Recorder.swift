@@ -390,7 +390,7 @@ public final class Recorder: Sendable {
     /// Releases `states` here, in a call the compiler cannot see through, so that the
     /// release is not moved past the engine lock's release that follows it.
     @inline(never)
-    private static func letGo(_ states: inout [TableState]) { states.removeAll() }
+    static func letGo(_ states: inout [TableState]) { states.removeAll() }
 
     /// Applies the event in `item` (in its queue slot) to the engine: both borrowed through
     /// exclusive accesses, so that neither is copied for the call.
