@@ -18,7 +18,7 @@ import Synchronization
 /// The exchange was still about 4 ns of an append (6 points of the recorder's throughput
 /// against `apply`), so on Linux the lock is also *biased* to the thread that appends:
 /// that thread (the *owner*, the first to take the lock to append) enters with a plain
-/// store and a plain load, and any other thread pays for both sides. See `Bias`.
+/// store and a plain load, and any other thread pays for both sides. See `LockBias`.
 ///
 /// A store wakes nobody, so a thread that finds the lock held polls: it spins on the
 /// word for a while (a holder keeps it for about 100 ns), then yields its core, then
