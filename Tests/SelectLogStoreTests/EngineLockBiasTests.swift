@@ -27,23 +27,18 @@ struct EngineLockBiasTests {
 
     @Test("the owner appends in a loop while two threads take the lock for sections of their own: no update is lost")
     func ownerAndRevokers() throws {
-        // The owner's sections run on its plain entry, the others' after revoking it.
-        // A read, some work, then a write of what was read plus one, in two fields: two
-        // sections that overlap lose updates, and the fields disagree.
+        // The owner's sections run on its plain entry, the others' after revoking it;
+        // two sections that overlap lose updates (`EngineLockTests.Counts`).
         // The owner appends until both others are done, so that every one of their
         // sections meets it appending.
-        struct Counts { var a = 0; var b = 0 }
-        let box = EngineLock(Counts())
+        let box = EngineLock(EngineLockTests.Counts())
         let others = 5_000
         let othersDone = Atomic<Int>(0), owned = Atomic<Int>(0)
         try EngineLockTests.run(threads: 3) { k in
             if k == 0 {
                 var mine = 0
                 while othersDone.load(ordering: .relaxed) < 2 || mine == 0 {
-                    let c = box.lock(appending: true)
-                    let a = c.pointee.a
-                    c.pointee.b = EngineLockTests.work(c.pointee.b) + 1
-                    c.pointee.a = a + 1
+                    box.lock(appending: true).pointee.increment()
                     box.unlock()
                     mine += 1
                 }
@@ -52,11 +47,7 @@ struct EngineLockBiasTests {
                 // Start once the owner is chosen, so that these sections revoke it.
                 while box.biasOwner == nil { sched_yield() }
                 for _ in 0..<others {
-                    box.withLockedValue { c in
-                        let a = c.a
-                        c.b = EngineLockTests.work(c.b) + 1
-                        c.a = a + 1
-                    }
+                    box.withLockedValue { $0.increment() }
                 }
                 othersDone.add(1, ordering: .relaxed)
             }
@@ -71,17 +62,13 @@ struct EngineLockBiasTests {
 
     @Test("a second thread that appends gives the bias up after 64 appends, and sections stay exclusive across the change")
     func secondAppenderAbandons() throws {
-        struct Counts { var a = 0; var b = 0 }
-        let box = EngineLock(Counts())
+        let box = EngineLock(EngineLockTests.Counts())
         _ = box.lock(appending: true)
         box.unlock()
         let perThread = 100_000
         try EngineLockTests.run(threads: 2) { _ in
             for _ in 0..<perThread {
-                let c = box.lock(appending: true)
-                let a = c.pointee.a
-                c.pointee.b = EngineLockTests.work(c.pointee.b) + 1
-                c.pointee.a = a + 1
+                box.lock(appending: true).pointee.increment()
                 box.unlock()
             }
         }

@@ -13,24 +13,16 @@ import Testing
 struct EngineLockTests {
     @Test("increments that are not atomic, made by four threads under the lock, are never lost")
     func exclusion() throws {
-        // A read, some work, then a write of what was read plus one, in two fields:
-        // without exclusion, threads overwrite each other's updates and the two disagree.
-        struct Counts { var a = 0; var b = 0 }
+        // Without exclusion, threads overwrite each other's updates (`Counts.increment`)
+        // and the two fields disagree.
         let box = EngineLock(Counts())
         let perThread = 50_000
         try EngineLockTests.run(threads: 4) { k in
             for i in 0..<perThread {
                 if (i + k) % 2 == 0 {
-                    box.withLockedValue { c in
-                        let a = c.a
-                        c.b = EngineLockTests.work(c.b) + 1
-                        c.a = a + 1
-                    }
+                    box.withLockedValue { $0.increment() }
                 } else {
-                    let c = box.lock()
-                    let a = c.pointee.a
-                    c.pointee.b = EngineLockTests.work(c.pointee.b) + 1
-                    c.pointee.a = a + 1
+                    box.lock().pointee.increment()
                     box.unlock()
                 }
             }
@@ -101,9 +93,9 @@ struct EngineLockTests {
         // them. In a quiet run the waiter is served 500 times within milliseconds, with
         // or without the starving rule (it also wins while spinning): the order that
         // rule gives is the test above's.
-        struct Counts { var appends = 0; var waits = 0; var appendersDone = 0 }
+        struct Turns { var appends = 0; var waits = 0; var appendersDone = 0 }
         let servings = 500, cap = 20_000_000
-        let box = EngineLock(Counts())
+        let box = EngineLock(Turns())
         try EngineLockTests.run(threads: 3) { k in
             if k < 2 {
                 var mine = 0
@@ -141,6 +133,20 @@ struct EngineLockTests {
         for _ in 0..<threads { ready.wait() }
         for _ in 0..<threads { go.signal() }
         try #require(group.wait(timeout: .now() + 60) == .success, "the threads did not finish within 60 s")
+    }
+
+    /// Two counts that a section increments without atomics: a read, some work, then a
+    /// write of what was read plus one, in each field. Two sections that overlap lose
+    /// updates, and the fields then disagree.
+    struct Counts {
+        var a = 0
+        var b = 0
+
+        mutating func increment() {
+            let a = self.a
+            b = EngineLockTests.work(b) + 1
+            self.a = a + 1
+        }
     }
 
     /// `value`, after work the optimizer cannot see through or move.
