@@ -22,8 +22,9 @@ import Synchronization
 ///
 /// The owner is the first thread that takes the lock to append, chosen while it holds
 /// the word. A thread that is not the owner pays a system call and a wait for each
-/// section, which suits the writer thread (once every checkpoint, every 8,192 events by
-/// default) and an occasional `state` read elsewhere, but not a second thread that
+/// section, which suits the writer thread (after a flush interval with nothing
+/// published, at a failure, and `close()`) and an occasional `state` read elsewhere,
+/// but not a second thread that
 /// appends: after `abandonAfter` appends by other threads the bias is given up for the
 /// lock's life (`never`), and every thread takes the word, as before the bias. An owner
 /// is never replaced: two owners, one of them late, would share `busy`.
@@ -108,13 +109,7 @@ struct LockBias {
         var polls = 0
         while busy.pointee.load(ordering: .acquiring) != 0 {
             polls += 1
-            if polls < 200 {
-                continue
-            } else if polls < 5_000 {
-                sched_yield()
-            } else {
-                usleep(20)
-            }
+            pauseWhilePolling(after: polls)
         }
         if appending {
             foreignAppends += 1
