@@ -1,6 +1,12 @@
 import SelectLog
 
 extension Recorder {
+    /// Releases `states` (`WriterState.spent`) here, in a call the compiler cannot see
+    /// through, so that the release is not moved past the engine lock's release that
+    /// follows it.
+    @inline(never)
+    static func letGo(_ states: inout [TableState]) { states.removeAll() }
+
     /// What the callers share, kept in the engine lock (`EngineLock`): the engine and the
     /// producer's side of the hand-over queue. The writer thread takes this lock only to
     /// read the event count after the flush interval and to mark a failure, and never

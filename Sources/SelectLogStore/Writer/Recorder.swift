@@ -387,11 +387,6 @@ public final class Recorder: Sendable {
         if drains { waitForWriter(publishing: position + 1) { $0.taken > position } }
     }
 
-    /// Releases `states` here, in a call the compiler cannot see through, so that the
-    /// release is not moved past the engine lock's release that follows it.
-    @inline(never)
-    static func letGo(_ states: inout [TableState]) { states.removeAll() }
-
     /// Applies the event in `item` (in its queue slot) to the engine: both borrowed through
     /// exclusive accesses, so that neither is copied for the call.
     @inline(__always)
