@@ -14,6 +14,13 @@ let package = Package(
                 .product(name: "SelectLogStore", package: "selectlog"),
             ]
         ),
+        .executableTarget(
+            name: "format7-encoding",
+            dependencies: [
+                .product(name: "SelectLog", package: "selectlog"),
+                .product(name: "SelectLogStore", package: "selectlog"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
