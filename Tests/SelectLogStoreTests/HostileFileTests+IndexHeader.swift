@@ -31,3 +31,85 @@ extension HostileFileTests {
         #expect(try LogReader(path: p).events() == events)
     }
 }
+
+extension HostileFileTests {
+    /// A bit flipped in the seek index's record header made every read of an intact log
+    /// fail ("event 13: record header checksum mismatch" for a log of 12 events), where
+    /// the same damage to the index's payload was passed over (found by a review as a new
+    /// user). When the trailer names the record and its entries list exactly the records
+    /// before it, the damage is the index's alone.
+    @Test("a seek index whose record header is damaged, listing the records: readers pass it over, verify reports it as the index's alone, a repair keeps every event",
+          arguments: [0, 3, 20, 44, 47])
+    func damagedIndexHeader(at byte: Int) throws {
+        var f = soundLog()
+        let indexAt = f.bytes.count
+        f.index()
+        f.bytes[indexAt + byte] ^= 0x10
+        let (dir, p) = try path("index-header-damaged.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        let log = try LogReader(path: p)
+        #expect(log.storedIndexRejected && !log.usedStoredIndex && log.tail == nil && log.eventCount == 12)
+        #expect(try log.events() == events)
+        #expect(try log.state(at: 12) == states()[12])
+        let report = try LogReader.verify(path: p)
+        #expect(report.problem?.offset == indexAt, "\(String(describing: report.problem))")
+        #expect(report.problem?.isIndexOnly == true, "\(String(describing: report.problem))")
+        #expect(report.problem?.reason.contains("seek index's record") == true, "\(String(describing: report.problem))")
+        #expect(report.intactEvents == 12)
+        #expect(try LogRepair.repair(p).isIntact)
+        #expect(try LogReader.verify(path: p).isIntact)
+        #expect(try LogReader(path: p).events() == events)
+    }
+
+    /// The evidence is the entries' agreement with the records: an index that lists fewer
+    /// events than the records hold, or a trailer that names another offset, leaves the
+    /// damaged header what it was, damage after the last event.
+    @Test("a damaged record header is not taken for the index when the entries or the trailer disagree",
+          arguments: [false, true])
+    func damagedHeaderNotTheIndex(trailerElsewhere: Bool) throws {
+        var f = soundLog()
+        let indexAt = f.bytes.count
+        if trailerElsewhere {
+            f.index()
+            let n = f.bytes.count
+            f.bytes[n - 16] ^= 0x01          // the trailer's own offset, one off
+        } else {
+            f.index(Array(f.entries.prefix(1)))
+        }
+        f.bytes[indexAt + 20] ^= 0x10
+        let (dir, p) = try path("not-the-index.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        #expect { try LogReader(path: p) } throws: { e in
+            (e as? LogError)?.code == .damaged && (e as? LogError)?.offset == indexAt
+        }
+        let report = try LogReader.verify(path: p)
+        #expect(report.problem?.offset == indexAt && report.problem?.isIndexOnly == false, "\(String(describing: report.problem))")
+    }
+
+    /// A recorder reopening such a log cuts the damaged index with the rest of the index,
+    /// as it cuts a sound one, and goes on.
+    @Test("a recorder appends to a log whose seek index's header is damaged")
+    func appendAfterDamagedIndexHeader() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = dir.appendingPathComponent("resume.slog").path
+        let session = Array(SyntheticSession(seed: 3, count: 600))
+        let first = try Recorder(creating: p)
+        for e in session.prefix(400) { try first.append(e) }
+        try first.close()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: p)))
+        var own = 0
+        for k in 0..<8 { own |= Int(bytes[bytes.count - 16 + k]) << (8 * k) }
+        bytes[own + 20] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: p))
+        #expect(try LogReader.verify(path: p).problem?.isIndexOnly == true)
+        let resumed = try Recorder(appendingTo: p)
+        #expect(resumed.eventCount == 400)
+        for e in session.suffix(200) { try resumed.append(e) }
+        try resumed.close()
+        #expect(try LogReader.verify(path: p).isIntact)
+        #expect(try LogReader(path: p).events() == session)
+    }
+}

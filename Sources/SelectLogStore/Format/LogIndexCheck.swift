@@ -107,6 +107,31 @@ enum LogIndexCheck {
         return (header, info)
     }
 
+    /// Whether the record at `offset`, whose header fails its checks, is the seek index
+    /// all the same: the trailer names it, and its payload, read as an index, lists
+    /// exactly the records before it (contiguous, in sequence, the last one as the file
+    /// has it) and `events` events. The payload's checksum is in the damaged header, so
+    /// this agreement is the evidence; every event is then in the records before it, and
+    /// only the index is lost (a bit flipped in its header made every read of an intact
+    /// log fail, where damage to its payload was passed over).
+    static func isIndexBehindDamagedHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int, header: FileHeader,
+                                           events: Int) -> Bool {
+        let n = bytes.count
+        guard offset >= header.size, offset <= n - LogFormat.recordHeaderSize - 16,
+              Array(bytes[(n - 8)..<n]) == LogFormat.indexTrailerMagic else { return false }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + LogFormat.recordHeaderSize)..<n])
+        // `Entries` also checks that the trailer's own offset is `offset`.
+        guard var entries = LogIndex.Entries(payload, at: offset, version: header.version) else { return false }
+        var check = Structure(start: header.size)
+        var last: IndexEntry?
+        while let next = entries.next() {
+            guard let r = next, check.add(r, end: offset) == nil else { return false }
+            last = r
+        }
+        guard check.finish(end: offset) == nil, check.events == events else { return false }
+        return last.map { matchesRecords($0, bytes, header: header, end: offset) } ?? true
+    }
+
     /// The structure rules for the records between the file header and the index,
     /// checked one record at a time.
     struct Structure {

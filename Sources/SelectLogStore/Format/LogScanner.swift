@@ -30,11 +30,12 @@ public struct LogProblem: Sendable, Equatable, CustomStringConvertible {
     /// checks out (its checksum covers the magic). `LogRepair.repair` writes the magic again.
     public var isDamagedMagic = false
     /// The problem is the seek index's alone: a record whose header (which checks out)
-    /// says it is the index, torn or damaged, or an index whose entries disagree with
-    /// the records walked. Every event is in the records before it, and every reader
-    /// but `verify` passes the index over and reads them all. `LogRepair.repair` cuts
-    /// the index off. (A torn tail whose header does not check out is not known to be
-    /// the index: false then.)
+    /// says it is the index, torn or damaged; an index whose entries disagree with the
+    /// records walked; or a record whose header fails where the trailer names the index,
+    /// whose entries list exactly the records before it. Every event is in the records
+    /// before it, and every reader but `verify` passes the index over and reads them all.
+    /// `LogRepair.repair` cuts the index off. (A torn tail whose header does not check
+    /// out is not known to be the index: false then.)
     public var isIndexOnly = false
     public var description: String { "byte offset \(offset): \(reason)" }
 }
@@ -231,6 +232,13 @@ struct LogScan {
                 continue
             }
             break
+        }
+        // A record header that fails where the trailer names the seek index, whose entries
+        // list exactly the records walked: the index's damage alone.
+        if let p = scan.problem, !p.isTornTail, !p.isIndexOnly, !p.isNewer, let h = scan.header, p.offset == scan.goodEnd,
+           LogIndexCheck.isIndexBehindDamagedHeader(bytes, at: p.offset, header: h, events: scan.eventCount) {
+            scan.problem?.isIndexOnly = true
+            scan.problem?.reason = "\(p.reason) in the seek index's record (the trailer names it, and its entries list the records before it)"
         }
         if let pool {
             // The last window too (the walk may have stopped at a problem after it).

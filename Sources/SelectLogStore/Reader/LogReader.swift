@@ -97,7 +97,10 @@ public final class LogReader: Sendable {
             mapped.release(found.index.offset..<found.index.end)
         } else {
             let scan = LogScan.scan(bytes, deep: false, keep: false, release: { mapped.release($0) })
-            if let problem = scan.problem, !problem.isTornTail || scan.header == nil {
+            // Damage that is the seek index's alone (`LogProblem.isIndexOnly`) is passed over:
+            // every event is in the records before it.
+            let indexOnly = scan.header != nil && scan.problem.map { $0.isIndexOnly && !$0.isTornTail } == true
+            if let problem = scan.problem, !problem.isTornTail || scan.header == nil, !indexOnly {
                 // The first bad byte, as `verify` names it: a payload before the record whose
                 // header fails (this walk checks headers only) comes first.
                 let earlier = scan.header.flatMap {
@@ -121,11 +124,11 @@ public final class LogReader: Sendable {
             header = h
             eventCount = scan.eventCount
             dataEnd = scan.last.map { $0.header.kind == .index ? $0.offset : $0.end } ?? h.size
-            tail = scan.problem
+            tail = indexOnly ? nil : scan.problem
             usedStoredIndex = false
             // The walk found an index record whose header is sound as the last record, but
-            // `storedIndex` would not read it.
-            storedIndexRejected = scan.last?.header.kind == .index
+            // `storedIndex` would not read it; or one whose header is damaged.
+            storedIndexRejected = scan.last?.header.kind == .index || indexOnly
         }
         checked = LockedBox(CheckedPrefix(end: header.size))
         checkpointsTrusted = header.behaviour != nil && header.behaviour == engine.fingerprint

@@ -226,7 +226,8 @@ final class LogFile {
             throw LogError(problem?.isNewer == true ? .unsupported : .damaged, problem?.reason ?? "no file header",
                            path: path, offset: problem?.offset ?? 0)
         }
-        if let problem = scan.problem, !problem.isTornTail {
+        // The seek index's damage alone is cut with the index, as a torn tail is.
+        if let problem = scan.problem, !problem.isTornTail, !problem.isIndexOnly {
             throw LogError(.damaged, "\(problem.reason); \(repairHint)", path: path,
                            offset: problem.offset, eventIndex: scan.eventCount)
         }
