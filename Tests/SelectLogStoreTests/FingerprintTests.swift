@@ -339,3 +339,26 @@ extension CompactProvenanceTests {
         #expect(try Recorder.compact(same, into: destination).events == events.count)
     }
 }
+
+/// `check` names the gesture where two engines part ways; `inspect --why` and
+/// `--history` name the gesture an event is part of. They named a two-finger pan
+/// "multiSelect pan" and "multi-select pan": one vocabulary now (the README's).
+@Suite("gesture names: check and inspect name a gesture alike")
+struct GestureNameTests {
+    @Test("the gesture an event begins is named in inspect's words",
+          arguments: [("{\"type\": \"panBegan\", \"x\": 200, \"y\": 90, \"fingers\": 2, \"t\": 0}", "multi-select pan"),
+                      ("{\"type\": \"panBegan\", \"x\": 30, \"y\": 90, \"t\": 0}", "strip pan"),
+                      ("{\"type\": \"panBegan\", \"x\": 200, \"y\": 90, \"t\": 0}", "drag scroll")])
+    func began(line: String, name: String) throws {
+        var state = TableState()
+        for setUp in ["{\"type\": \"configure\", \"multiSelectInteraction\": true, \"allowsMultipleSelectionDuringEditing\": true, \"allowsMultipleSelection\": true, \"scrollAndSelect\": {\"enabled\": true}}",
+                      "{\"type\": \"viewport\", \"width\": 390, \"height\": 600}",
+                      "{\"type\": \"reload\", \"sections\": [{\"rows\": 30, \"rowHeight\": 60}]}"] {
+            try state.apply(try #require(try EventDecoder.decode(line: Array(setUp.utf8))))
+        }
+        let changes = try state.apply(try #require(try EventDecoder.decode(line: Array(line.utf8))))
+        let kind = try #require(GestureBoundary.kind(began: changes))
+        #expect(kind == name)
+        #expect(kind == GestureBoundaries.name(try #require(state.pan.map { GestureBoundaries.kind(of: $0) })))
+    }
+}
