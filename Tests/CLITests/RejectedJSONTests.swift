@@ -160,3 +160,48 @@ struct RejectedJSONTests {
         #expect(object["line"] as? Int == 7)
     }
 }
+
+/// `inspect --events` of a script whose bad line falls inside the range printed only the
+/// error, where a log's damage comes after the events before it (found by a review as a
+/// new user).
+@Suite("inspect --events over a script's bad line")
+struct EventsBeforeBadLineTests {
+    static let lines = ["{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}",
+                        "{\"type\": \"tap\", \"x\": 10, \"y\": 10, \"t\": 0}",
+                        "{\"type\": \"tap\", \"x\": 10, \"y\": 54, \"t\": 1}",
+                        "{\"type\": \"select\", \"rows\": [[0, 7]]}",
+                        "{\"type\": \"tap\", \"x\": 10, \"y\": 98, \"t\": 2}"]
+
+    @Test("the events before the bad line, then the error (exit 65), in text and JSON", arguments: ["1..5", "2..", ".."])
+    func reachesTheBadLine(range: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(Self.lines.joined(separator: "\n") + "\n", to: "s.jsonl", in: dir)
+        let from = Int(range.prefix { $0.isNumber }) ?? 0
+        let j = try CLI.run(["inspect", script, "--events", range, "--json"])
+        #expect(j.status == 65, "\(j.stderr)")
+        let objects = j.stdout.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        // Events from+1 through 3 (the three before line 4), then the error object.
+        #expect(objects.count == 3 - from + 1, "\(j.stdout)")
+        #expect(objects.dropLast().map { $0?["index"] as? Int } == Array((from + 1)...3).map { Optional($0) }, "\(j.stdout)")
+        let error = try #require(objects.last??["error"] as? [String: Any], "\(j.stdout)")
+        #expect((error["rejected"] as? [String: Any])?["line"] as? Int == 4, "\(j.stdout)")
+        let t = try CLI.run(["inspect", script, "--events", range])
+        #expect(t.status == 65, "\(t.stderr)")
+        #expect(t.stdout.split(separator: "\n").count == 3 - from, "\(t.stdout)")
+        #expect(t.stderr.contains("\(script): line 4: select:"), "\(t.stderr)")
+    }
+
+    @Test("a range that ends before the bad line lists its events and notes the line (exit 0)")
+    func endsBeforeTheBadLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write(Self.lines.joined(separator: "\n") + "\n", to: "s.jsonl", in: dir)
+        let r = try CLI.run(["inspect", script, "--events", "1..3", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 2 && !r.stdout.contains("\"error\""), "\(r.stdout)")
+        #expect(r.stderr.contains("note: \(script): line 4: select:"), "\(r.stderr)")
+    }
+}

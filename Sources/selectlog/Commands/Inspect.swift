@@ -76,11 +76,27 @@ struct Inspect: ParsableCommand {
                 var watch = ExpectationWatch(expectation)
                 return { watch.holds(in: $0) }
             }
-            let (reader, isScript, badLine, whole) = try Session.open(log, upTo: needed, until: answered, deferringBadLine: first != nil)
+            // `--events` too: the events before a script's bad line are listed before it
+            // fails, as a log's events before its damage are.
+            let (reader, isScript, badLine, whole) = try Session.open(log, upTo: needed, until: answered,
+                                                                      deferringBadLine: first != nil || events != nil)
             return (expectation, reader, isScript, badLine, whole)
         }
         do {
             if let events {
+                if let badLine {
+                    let ends = try InspectRange.bounds(events, option: "--events")
+                    if (ends.to ?? Int.max) > reader.eventCount {
+                        // The range reaches the bad line: the events before it, then the error.
+                        let from = ends.from ?? 0
+                        if from < reader.eventCount {
+                            try listEvents(reader, try InspectRange("\(from)..", option: "--events", log: log, count: reader.eventCount))
+                        }
+                        badLine.report()
+                        throw Exit.invalidInput
+                    }
+                    Input.noteBadLine(badLine, eventsBefore: reader.eventCount)
+                }
                 let range = try InspectRange(events, option: "--events", log: log, count: reader.eventCount)
                 // A..B lists the events between the states after A and after B: A..A none.
                 if range.from == range.to {
