@@ -298,4 +298,23 @@ struct APIAuditTests {
         #expect(state.invariantViolations().isEmpty)
         #expect(state.selection.isEmpty)
     }
+
+    /// `Recorder(creating: "")` said ": link failed: No such file or directory": neither the
+    /// path nor the mistake (found by a review as an app developer).
+    @Test("an empty path is named as the mistake by every way to open a log")
+    func emptyPath() {
+        let opens: [(String, () throws(LogError) -> Void)] = [
+            ("creating", { () throws(LogError) in _ = try Recorder(creating: "") }),
+            ("replacing", { () throws(LogError) in _ = try Recorder(creating: "", replacingExisting: true) }),
+            ("appending", { () throws(LogError) in _ = try Recorder(appendingTo: "") }),
+            ("reading", { () throws(LogError) in _ = try LogReader(path: "") }),
+            ("verifying", { () throws(LogError) in _ = try LogReader.verify(path: "") }),
+        ]
+        for (name, open) in opens {
+            let error = #expect(throws: LogError.self, "\(name)") { try open() }
+            #expect(error?.code == .io && error?.errnoCode == ENOENT, "\(name): \(String(describing: error))")
+            #expect(error?.description == "the log's path is empty: name a file", "\(name): \(String(describing: error))")
+        }
+    }
 }
+

@@ -203,6 +203,9 @@ struct RecorderTests {
             ("checkpointInterval", { $0.checkpointInterval = Int(UInt32.max) + 1 }),
             ("compressionLevel", { $0.compressionLevel = 23 }),
             ("durability", { $0.durability = .interval(milliseconds: -5) }),
+            // Permission bits only: a setuid log was made as asked (an app developer's review).
+            ("filePermissions", { $0.filePermissions = 0o4644 }),
+            ("filePermissions", { $0.filePermissions = 0o1600 }),
         ]
         for (name, change) in bad {
             var o = Recorder.Options()
@@ -220,6 +223,7 @@ struct RecorderTests {
         edge.checkpointInterval = 1
         edge.compressionLevel = 22
         edge.durability = .interval(milliseconds: 0)
+        edge.filePermissions = 0o777
         let recorder = try Recorder(creating: path, options: edge)
         for _ in 0..<3 { try recorder.append(.tick) }
         try recorder.close()

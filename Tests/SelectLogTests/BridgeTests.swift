@@ -124,4 +124,23 @@ struct BridgeTests {
         try table.apply(.panEnded(at: ViewportPoint(x: 200.0, y: 40.0)))
         #expect(table.pan == nil)
     }
+
+    /// A NaN or an infinity through a bridge is refused, as it should be, but the message
+    /// showed only the stand-in's digits ("not 8000000000000.001"), which an app chasing a
+    /// `0 / 0` cannot recognise (found by a review as an app developer).
+    @Test("a NaN or an infinity through the bridges is refused with words that say what it may have been",
+          arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteNamed(_ value: Double) throws {
+        var table = TableState()
+        try table.apply(.reload(sections: [SectionSpec(rows: 3)]))
+        let before = table
+        for event in [TimedEvent(.tick, t: Micros(seconds: value)), TimedEvent(.tap(ViewportPoint(x: value, y: 10.0)))] {
+            let error = #expect(throws: InvalidEvent.self) { try table.apply(event) }
+            #expect(error?.reason.contains("gives for NaN, an infinity or a value past the range") == true, "\(String(describing: error))")
+            #expect(table == before)
+        }
+        // A value merely out of range is not said to be one.
+        let plain = #expect(throws: InvalidEvent.self) { try table.apply(.tap(ViewportPoint(x: 2e9, y: 10.0))) }
+        #expect(plain?.reason.contains("NaN") == false, "\(String(describing: plain))")
+    }
 }

@@ -16,16 +16,19 @@ public struct TableChanges: Hashable, Sendable {
     ///
     /// One path per row, built when read: `selectedRuns` holds the same rows in memory
     /// that does not grow with them (a `selectAll` of 100,000,000 rows is one run per
-    /// section, and 1.6 GB of paths). Paths set outside `RangeList.domain` are left out.
+    /// section, and 1.6 GB of paths). Paths set outside `RangeList.domain` are left out,
+    /// and those set are kept ascending, each once (a test double's list in any order
+    /// still gives maximal runs, and equal changes compare equal).
     public var selected: [RowPath] {
         get { RowRun.paths(lists?.selected ?? []) }
-        set { mutableLists().selected = RowRun.runs(newValue) }
+        set { mutableLists().selected = RowRun.runs(RowRun.ascending(newValue)) }
     }
     /// Rows that became deselected and still exist, post-event index paths, ascending;
-    /// built when read from `deselectedRuns`. Paths set outside `RangeList.domain` are left out.
+    /// built when read from `deselectedRuns`. Paths set outside `RangeList.domain` are
+    /// left out, and those set are kept ascending, each once.
     public var deselected: [RowPath] {
         get { RowRun.paths(lists?.deselected ?? []) }
-        set { mutableLists().deselected = RowRun.runs(newValue) }
+        set { mutableLists().deselected = RowRun.runs(RowRun.ascending(newValue)) }
     }
     /// `selected` as runs of consecutive rows, ascending: what a host with large tables
     /// reads instead.
@@ -268,6 +271,20 @@ public struct RowRun: Hashable, Sendable {
         } else {
             runs.append(RowRun(section: section, rows: rows))
         }
+    }
+
+    /// `paths` ascending, each once (already so, as the engine makes them: as they are).
+    static func ascending(_ paths: [RowPath]) -> [RowPath] {
+        var ordered = true
+        for i in paths.indices.dropFirst() where !(paths[i - 1] < paths[i]) {
+            ordered = false
+            break
+        }
+        guard !ordered else { return paths }
+        var out: [RowPath] = []
+        out.reserveCapacity(paths.count)
+        for p in paths.sorted() where out.last != p { out.append(p) }
+        return out
     }
 
     /// `paths` as maximal runs, in their order (`paths(_:)` gives them back exactly).

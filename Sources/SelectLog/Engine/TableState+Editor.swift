@@ -3,7 +3,7 @@ extension TableState {
         let type = "toggleEditor"
         try checkRow(row, type)
         for (k, c) in chosen.enumerated() where c >= choices.count {
-            throw InvalidEvent(.malformed, type, field: "chosen[\(k)]", "chosen[\(k)] \(c) is out of range (\(choices.count) options)")
+            throw InvalidEvent(.malformed, type, field: "chosen[\(k)]", "chosen[\(k)] \(c) is out of range (\(choices.count) option\(choices.count == 1 ? "" : "s"))")
         }
         let picked = Array(Set(chosen)).sorted()
         if !multiple && picked.count > 1 {

@@ -22,10 +22,11 @@ extension TimedEvent {
     /// every event, stays a few instructions.
     @inline(never)
     private func timeError(_ t: Micros) -> InvalidEvent {
+        let hint = EventLimits.bridgedHint(t.raw, limit: Micros.limit.raw, "Micros(seconds:)")
         if t.raw < 0 {
-            return InvalidEvent(.malformed, event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)")
+            return InvalidEvent(.malformed, event.typeName, field: EventField.time, "field \"t\" must not be negative, not \(t)\(hint)")
         }
-        return InvalidEvent(.malformed, event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description))
+        return InvalidEvent(.malformed, event.typeName, field: EventField.time, EventLimits.timeOutOfRange(t.description) + hint)
     }
 }
 
@@ -187,7 +188,7 @@ private struct FieldCheck {
     func length(_ v: Points?, _ field: @autoclosure () -> String, nonNegative: Bool = false) throws(InvalidEvent) {
         guard let v else { return }
         if !FieldCheck.inRange(v) {
-            throw fail(field(), EventLimits.lengthOutOfRange(field()))
+            throw fail(field(), EventLimits.lengthOutOfRange(field()) + EventLimits.bridgedHint(v.raw, limit: Points.contentLimit.raw, "Points(rounding:)"))
         }
         if nonNegative && v.raw < 0 { throw fail(field(), "field \"\(field())\" must not be negative, not \(v)") }
     }
@@ -195,7 +196,7 @@ private struct FieldCheck {
     /// A content offset: within `EventLimits.offset` either way.
     func offset(_ v: Points?, _ field: EventField) throws(InvalidEvent) {
         guard let v, !v.isWithinOffsetLimit else { return }
-        throw fail(field.rawValue, EventLimits.offsetOutOfRange(field.rawValue))
+        throw fail(field.rawValue, EventLimits.offsetOutOfRange(field.rawValue) + EventLimits.bridgedHint(v.raw, limit: Points.contentLimit.raw, "Points(rounding:)"))
     }
 
     /// Each entry of a list of heights: not negative, in range.
@@ -259,7 +260,7 @@ private struct FieldCheck {
             try integer(c, "\(name)[\(k)]")
             if c >= options {
                 // Past the event's own options: the event is built wrong, whatever the table.
-                throw fail("\(name)[\(k)]", "field \"\(name)[\(k)]\" \(c) is out of range (\(options) options)")
+                throw fail("\(name)[\(k)]", "field \"\(name)[\(k)]\" \(c) is out of range (\(options) option\(options == 1 ? "" : "s"))")
             }
         }
         if !multiple, let first = chosen.first, chosen.contains(where: { $0 != first }) {

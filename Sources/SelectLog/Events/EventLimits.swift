@@ -58,6 +58,14 @@ public enum EventLimits {
         "field \"t\" is out of range (0 to 8e12 ms), not \(value)"
     }
 
+    /// What a value out of range adds when it is the one the `Double` bridges give for
+    /// NaN, an infinity or a value past every limit (`Points(rounding:)`,
+    /// `Micros(seconds:)`: 1/64 pt or 1 µs past the largest limit), so that an app
+    /// chasing a `0 / 0` reads what its value was rather than the stand-in's digits.
+    static func bridgedHint(_ raw: Int64, limit: Int64, _ bridge: String) -> String {
+        raw.magnitude == UInt64(limit) + 1 ? " (what `\(bridge)` gives for NaN, an infinity or a value past the range)" : ""
+    }
+
     /// The sentence for a whole number outside `lower...upper`.
     static func integerOutOfRange(_ field: String, _ value: some BinaryInteger, _ lower: Int, _ upper: Int) -> String {
         if value < lower {

@@ -29,7 +29,9 @@ public struct Points: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     @inlinable public static func < (a: Points, b: Points) -> Bool { a.raw < b.raw }
-    /// The sum of two lengths.
+    /// The sum of two lengths. Like the other operators here it wraps rather than traps
+    /// past `Int64` (2^57 pt): lengths within `EventLimits` never get there, and the
+    /// engine refuses an event that holds a wrapped value, as any out of its limits.
     @inlinable public static func + (a: Points, b: Points) -> Points { Points(raw: a.raw &+ b.raw) }
     /// The difference of two lengths.
     @inlinable public static func - (a: Points, b: Points) -> Points { Points(raw: a.raw &- b.raw) }

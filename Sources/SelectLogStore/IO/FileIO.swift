@@ -12,6 +12,14 @@ package enum FileIO {
         return LogError(.io, "\(call) failed: \(String(cString: strerror(code)))", path: path, errnoCode: code)
     }
 
+    /// Refuses an empty path before any system call: `open("")` fails with ENOENT, and the
+    /// error read ": link failed: No such file or directory", naming neither the path nor
+    /// the mistake. `.io` with ENOENT still, as that call gives, for callers that go by it.
+    static func checkPath(_ path: String) throws(LogError) {
+        guard path.isEmpty else { return }
+        throw LogError(.io, "the log's path is empty: name a file", errnoCode: ENOENT)
+    }
+
     /// Makes `fd`, opened non-blocking (so that opening a FIFO could not wait), blocking
     /// again; false (with `errno`) when it cannot.
     package static func clearNonBlocking(_ fd: Int32) -> Bool {

@@ -85,6 +85,7 @@ final class MappedFile: @unchecked Sendable {
 
     init(path: String) throws(LogError) {
         self.path = path
+        try FileIO.checkPath(path)
         // Non-blocking, so that a FIFO with no writer cannot hang the open.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.error("open", path) }

@@ -74,6 +74,7 @@ final class LogFile {
             }
             return LogError(.alreadyExists, "a file already exists here; open it with Recorder(appendingTo:), or pass replacingExisting: true to replace it", path: path)
         }
+        try FileIO.checkPath(path)
         if !exclusive, staging, let replaced = try replaceBeside(path, checkpointInterval: checkpointInterval, salt: salt, zstd: zstd,
                                                                  behaviour: behaviour, version: version) {
             return replaced
@@ -173,6 +174,7 @@ final class LogFile {
     /// torn tail and the index record of a clean close (written again on the next
     /// close); nothing is cut before. Damage before the end is an error: repair first.
     static func openForAppend(path: String) throws(LogError) -> LogFile {
+        try FileIO.checkPath(path)
         // The claim first (`WriterClaim`): a log another recorder is writing may end in
         // a record not yet whole, which would pass for a torn tail and be cut.
         let fd = open(path, O_RDWR | O_CLOEXEC)

@@ -43,7 +43,8 @@ extension Recorder {
         /// The file's checksum salt; random when nil.
         public var salt: UInt64?
         /// The permission bits a log this recorder creates is made with, less the umask
-        /// (0o644 by default). A private log asks for 0o600 here rather than changing the
+        /// (0o644 by default); within 0o777 (a setuid, setgid or sticky bit is refused,
+        /// `.invalidOptions`). A private log asks for 0o600 here rather than changing the
         /// mode after: the file never has wider permissions, not even for the moment
         /// before a `chmod`. Not used when the recorder appends to a log, nor when
         /// `replacingExisting` replaces a file: the new log then takes that file's mode
@@ -83,6 +84,10 @@ extension Recorder.Options {
         }
         if compressionLevel < -131_072 || compressionLevel > 22 {
             return fail("compressionLevel must be from -131072 to 22, not \(compressionLevel)")
+        }
+        // Permission bits only: a setuid, setgid or sticky bit on a log is no one's intent.
+        if filePermissions & ~0o777 != 0 {
+            return fail("filePermissions must be permission bits (within 0o777), not 0o\(String(filePermissions, radix: 8))")
         }
         if case .interval(let ms) = durability, ms < 0 {
             return fail("durability .interval(milliseconds:) must not be negative, not \(ms)")

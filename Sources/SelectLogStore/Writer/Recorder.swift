@@ -76,7 +76,7 @@ public final class Recorder: Sendable {
         // created read-only (a umask of 222) could not be opened again to be written.
         let writer = try Self.writerThread(for: path)
         let file = try LogFile.create(path: path, checkpointInterval: options.checkpointInterval, salt: salt, zstd: Zstd.isAvailable && !options.storesUncompressed,
-                                      version: options.formatVersion, exclusive: !replacingExisting, mode: mode_t(options.filePermissions & 0o7777))
+                                      version: options.formatVersion, exclusive: !replacingExisting, mode: mode_t(options.filePermissions & 0o777))
         self.init(file: file, state: TableState(), options: options, writer: writer)
     }
 
