@@ -187,10 +187,16 @@ public final class LogReader: Sendable {
                                                    continued: continued, afterBatch: c.lastIsBatch, then: { info in
                     c.note(info)
                 }) {
-                    // Damage after the last event (a checkpoint's) names no event: there is none.
-                    // Damage read from the zeros that stand in for pages another process cut
-                    // off is that cut.
-                    c.failure = file.cutError() ?? LogError(.damaged, "\(why) (\(ReportText.counted(c.events, "intact event", "intact events")) before it)", path: path,
+                    // Damage after the last event names no event: there is none. In a log opened
+                    // from its index, whose entries count every batch, a record there is a
+                    // checkpoint, and the message says so: a user told only "checksum mismatch"
+                    // by `replay` could not tell that every event is intact. Damage read from the
+                    // zeros that stand in for pages another process cut off is that cut.
+                    let intact = ReportText.counted(c.events, "intact event", "intact events")
+                    let after = c.events == events && events > 0
+                        ? "\(why) in the checkpoint after the last event (\(intact) before it: every event is intact)"
+                        : "\(why) (\(intact) before it)"
+                    c.failure = file.cutError() ?? LogError(.damaged, after, path: path,
                                                             offset: c.end, eventIndex: c.events < events ? c.events : nil)
                     return needed(c.events, c.end) ? c.failure : nil
                 }
