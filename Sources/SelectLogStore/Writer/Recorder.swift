@@ -36,6 +36,10 @@ import SelectLog
 /// throws `.invalidEvent` and never reaches the log. A failed write or fsync stops the recorder for good (fsync failures
 /// are not retried: the kernel may have dropped the dirty pages); events acknowledged
 /// by an earlier `flush()` stay readable.
+///
+/// Its methods throw `LogError` by type. In a function a `catch` sees a `LogError`; in a
+/// closure (a `Task`, a task group's child) Swift 6 gives the `catch` `any Error`: write
+/// `do throws(LogError) { … } catch { … }` there to get `error.code`, or cast.
 public final class Recorder: Sendable {
     /// The log's path.
     public let path: String
