@@ -39,7 +39,7 @@ extension HostileFileTests {
     /// user). When the trailer names the record and its entries list exactly the records
     /// before it, the damage is the index's alone.
     @Test("a seek index whose record header is damaged, listing the records: readers pass it over, verify reports it as the index's alone, a repair keeps every event",
-          arguments: [0, 3, 20, 44, 47])
+          arguments: Array(0..<48))
     func damagedIndexHeader(at byte: Int) throws {
         var f = soundLog()
         let indexAt = f.bytes.count
