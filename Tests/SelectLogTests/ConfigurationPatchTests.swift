@@ -36,4 +36,29 @@ struct ConfigurationPatchTests {
         #expect(copy.layout.editorHeight == original.layout.editorHeight, "seed \(seed)")
         #expect(copy.hashHex == original.hashHex, "seed \(seed)")
     }
+
+    /// A configure took a `var` and an assignment per field (a review as an app developer).
+    @Test("a patch made in one expression equals the one made field by field, and nil fields keep their value")
+    func oneExpression() throws {
+        let strip = StripPatch(enabled: true, edge: .trailing, rowsPerSecond: Points(12))
+        var stripByField = StripPatch()
+        stripByField.enabled = true
+        stripByField.edge = .trailing
+        stripByField.rowsPerSecond = Points(12)
+        #expect(strip == stripByField)
+        let patch = ConfigurationPatch(allowsMultipleSelection: true, scrollAndSelect: strip, undoLimit: 7)
+        var byField = ConfigurationPatch()
+        byField.allowsMultipleSelection = true
+        byField.scrollAndSelect = stripByField
+        byField.undoLimit = 7
+        #expect(patch == byField)
+        #expect(ConfigurationPatch() == ConfigurationPatch(allowsSelection: nil) && StripPatch() == StripPatch(jitter: nil))
+        var table = TableState()
+        try table.apply(.configure(ConfigurationPatch(allowsSelection: false)))
+        try table.apply(.configure(patch))
+        #expect(table.configuration.allowsSelection == false)
+        #expect(table.configuration.allowsMultipleSelection && table.configuration.undoLimit == 7)
+        #expect(table.configuration.strip.enabled && table.configuration.strip.edge == .trailing)
+    }
 }
+

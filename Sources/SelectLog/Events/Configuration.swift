@@ -86,8 +86,18 @@ public struct StripPatch: Hashable, Sendable {
     public var reversal: Reversal?
     /// New `StripSettings.jitter` (not negative), or nil.
     public var jitter: Points?
-    /// A patch that changes nothing.
-    public init() {}
+    /// A patch of the fields given; `StripPatch()` changes nothing.
+    public init(enabled: Bool? = nil, edge: StripEdge? = nil, stripWidth: Points? = nil, topAnchor: Points? = nil,
+                bottomAnchor: Points? = nil, rowsPerSecond: Points? = nil, reversal: Reversal? = nil, jitter: Points? = nil) {
+        self.enabled = enabled
+        self.edge = edge
+        self.stripWidth = stripWidth
+        self.topAnchor = topAnchor
+        self.bottomAnchor = bottomAnchor
+        self.rowsPerSecond = rowsPerSecond
+        self.reversal = reversal
+        self.jitter = jitter
+    }
 }
 
 /// A `configure` event: a partial update; nil fields keep their value.
@@ -110,8 +120,26 @@ public struct ConfigurationPatch: Hashable, Sendable {
     public var editorHeight: Points?
     /// New `Configuration.undoLimit` (not negative), or nil.
     public var undoLimit: Int?
-    /// A patch that changes nothing.
-    public init() {}
+    /// A patch of the fields given, in one expression; `ConfigurationPatch()` changes
+    /// nothing.
+    ///
+    /// ```swift
+    /// try table.apply(.configure(ConfigurationPatch(allowsMultipleSelection: true,
+    ///                                               scrollAndSelect: StripPatch(enabled: true))))
+    /// ```
+    public init(allowsSelection: Bool? = nil, allowsMultipleSelection: Bool? = nil, allowsSelectionDuringEditing: Bool? = nil,
+                allowsMultipleSelectionDuringEditing: Bool? = nil, scrollAndSelect: StripPatch? = nil,
+                multiSelectInteraction: Bool? = nil, optionWidth: Points? = nil, editorHeight: Points? = nil, undoLimit: Int? = nil) {
+        self.allowsSelection = allowsSelection
+        self.allowsMultipleSelection = allowsMultipleSelection
+        self.allowsSelectionDuringEditing = allowsSelectionDuringEditing
+        self.allowsMultipleSelectionDuringEditing = allowsMultipleSelectionDuringEditing
+        self.scrollAndSelect = scrollAndSelect
+        self.multiSelectInteraction = multiSelectInteraction
+        self.optionWidth = optionWidth
+        self.editorHeight = editorHeight
+        self.undoLimit = undoLimit
+    }
 }
 
 extension StripPatch {
