@@ -113,3 +113,47 @@ extension HostileFileTests {
         #expect(try LogReader(path: p).events() == session)
     }
 }
+
+extension HostileFileTests {
+    /// Overwrites the 48-byte header at `at` (the index record's) with a sound header of
+    /// `kind` over the same payload: its checksums pass.
+    func soundHeader(_ f: inout Forge, at: Int, kind: Unicode.Scalar, events: Int, first: Int) {
+        let stored = f.bytes.count - at - 48
+        let payload = Array(f.bytes[(at + 48)...])
+        var header = Array("SLR".utf8) + [UInt8(ascii: kind)]
+        Forge.put32(&header, 0)
+        Forge.put32(&header, CRC32C.checksum(payload, salt: f.salt))
+        Forge.put32(&header, UInt32(stored))
+        Forge.put32(&header, UInt32(stored))
+        Forge.put32(&header, UInt32(events))
+        Forge.put64(&header, UInt64(first))
+        Forge.put64(&header, 0)
+        header += [UInt8](repeating: 0, count: 8)
+        Forge.setHeaderChecksum(&header, salt: f.salt)
+        for k in 0..<48 { f.bytes[at + k] = header[k] }
+    }
+
+    /// Only a header that fails its own checks may be the index's: one that checks out
+    /// says what its record is. A sound batch header out of sequence where the trailer
+    /// names the index was taken for the index's damage, and a recorder cut the record
+    /// without a repair (found by a helper's review of the change).
+    @Test("a sound header out of sequence where the trailer names the index stays damage: readers refuse, a recorder refuses",
+          arguments: [(1, 99), (0, 12), (3, 5)])
+    func soundHeaderIsNotTheIndex(events: Int, first: Int) throws {
+        var f = soundLog()
+        let indexAt = f.bytes.count
+        f.index()
+        soundHeader(&f, at: indexAt, kind: "B", events: events, first: first)
+        let (dir, p) = try path("sound-header.slog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try f.write(to: p)
+        #expect { try LogReader(path: p) } throws: { e in
+            (e as? LogError)?.code == .damaged && (e as? LogError)?.offset == indexAt
+        }
+        let report = try LogReader.verify(path: p)
+        #expect(report.problem?.offset == indexAt && report.problem?.isIndexOnly == false, "\(String(describing: report.problem))")
+        let before = try Data(contentsOf: URL(fileURLWithPath: p))
+        #expect { try Recorder(appendingTo: p) } throws: { e in (e as? LogError)?.code == .damaged }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: p)) == before)
+    }
+}

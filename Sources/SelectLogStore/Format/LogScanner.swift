@@ -111,6 +111,9 @@ struct LogScan {
         // the changes from it.
         var checkpoint: SnapshotDelta.Resolved?
         var previousIsBatch = false
+        // Where a record header failed its own checks (its magic, checksum or a field), if
+        // the walk stopped at one: only such a failure may be the seek index's (below).
+        var headerFailedAt: Int?
         // Where the walk was when it last let go of pages, and where those it let go end.
         var releasedAt = 0, releasedThrough = 0
         // Lets go of the pages before `offset` that are not let go of yet.
@@ -145,6 +148,7 @@ struct LogScan {
             let payloadChecksum: UInt32
             switch RecordHeader.decode(in: bytes, at: offset, end: bytes.count, salt: salt, events: scan.eventCount, continued: continued) {
             case .failure(let box):
+                headerFailedAt = offset
                 switch box.problem {
                 case .incomplete: fail("incomplete record header")
                 case .badMagic: fail("not a record header (bad magic)")
@@ -233,9 +237,11 @@ struct LogScan {
             }
             break
         }
-        // A record header that fails where the trailer names the seek index, whose entries
-        // list exactly the records walked: the index's damage alone.
-        if let p = scan.problem, !p.isTornTail, !p.isIndexOnly, !p.isNewer, let h = scan.header, p.offset == scan.goodEnd,
+        // A record header that fails its checks where the trailer names the seek index, whose
+        // entries list exactly the records walked: the index's damage alone. (A header that
+        // checks out says what its record is, and is judged as that.)
+        if let p = scan.problem, !p.isTornTail, !p.isIndexOnly, !p.isNewer, let h = scan.header,
+           p.offset == scan.goodEnd, p.offset == headerFailedAt,
            LogIndexCheck.isIndexBehindDamagedHeader(bytes, at: p.offset, header: h, events: scan.eventCount) {
             scan.problem?.isIndexOnly = true
             scan.problem?.reason = "\(p.reason) in the seek index's record (the trailer names it, and its entries list the records before it)"

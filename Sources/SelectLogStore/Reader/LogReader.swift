@@ -193,7 +193,10 @@ public final class LogReader: Sendable {
                     // by `replay` could not tell that every event is intact. Damage read from the
                     // zeros that stand in for pages another process cut off is that cut.
                     let intact = ReportText.counted(c.events, "intact event", "intact events")
-                    let after = c.events == events && events > 0
+                    let checkpoint = c.events == events && events > 0
+                        && (try? RecordHeader.decode(in: file.bytes, at: c.end, end: dataEnd, salt: salt, events: c.events,
+                                                     continued: continued).get().0.kind) == .checkpoint
+                    let after = checkpoint
                         ? "\(why) in the checkpoint after the last event (\(intact) before it: every event is intact)"
                         : "\(why) (\(intact) before it)"
                     c.failure = file.cutError() ?? LogError(.damaged, after, path: path,

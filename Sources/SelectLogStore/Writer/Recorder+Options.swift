@@ -86,7 +86,8 @@ extension Recorder.Options {
             return fail("compressionLevel must be from -131072 to 22, not \(compressionLevel)")
         }
         // Permission bits only: a setuid, setgid or sticky bit on a log is no one's intent.
-        if filePermissions & ~0o777 != 0 {
+        // Checked where a log is created (`checkingInterval`): appending uses neither.
+        if checkingInterval, filePermissions & ~0o777 != 0 {
             return fail("filePermissions must be permission bits (within 0o777), not 0o\(String(filePermissions, radix: 8))")
         }
         if case .interval(let ms) = durability, ms < 0 {
