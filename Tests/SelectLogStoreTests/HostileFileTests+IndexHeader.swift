@@ -78,14 +78,22 @@ extension HostileFileTests {
             f.index(Array(f.entries.prefix(1)))
         }
         f.bytes[indexAt + 20] ^= 0x10
-        let (dir, p) = try path("not-the-index.slog")
+        try expectDamageRefused(f, at: indexAt, "not-the-index.slog")
+    }
+
+    /// Writes `f` and checks that its damage at `offset` stays damage: a reader refuses
+    /// the log there, and `verify` does not call it the index's alone. `then` gets the
+    /// path before the file is removed.
+    func expectDamageRefused(_ f: Forge, at offset: Int, _ name: String, then: (String) throws -> Void = { _ in }) throws {
+        let (dir, p) = try path(name)
         defer { try? FileManager.default.removeItem(at: dir) }
         try f.write(to: p)
         #expect { try LogReader(path: p) } throws: { e in
-            (e as? LogError)?.code == .damaged && (e as? LogError)?.offset == indexAt
+            (e as? LogError)?.code == .damaged && (e as? LogError)?.offset == offset
         }
         let report = try LogReader.verify(path: p)
-        #expect(report.problem?.offset == indexAt && report.problem?.isIndexOnly == false, "\(String(describing: report.problem))")
+        #expect(report.problem?.offset == offset && report.problem?.isIndexOnly == false, "\(String(describing: report.problem))")
+        try then(p)
     }
 
     /// A recorder reopening such a log cuts the damaged index with the rest of the index,
@@ -144,16 +152,10 @@ extension HostileFileTests {
         let indexAt = f.bytes.count
         f.index()
         soundHeader(&f, at: indexAt, kind: "B", events: events, first: first)
-        let (dir, p) = try path("sound-header.slog")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try f.write(to: p)
-        #expect { try LogReader(path: p) } throws: { e in
-            (e as? LogError)?.code == .damaged && (e as? LogError)?.offset == indexAt
+        try expectDamageRefused(f, at: indexAt, "sound-header.slog") { p in
+            let before = try Data(contentsOf: URL(fileURLWithPath: p))
+            #expect { try Recorder(appendingTo: p) } throws: { e in (e as? LogError)?.code == .damaged }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: p)) == before)
         }
-        let report = try LogReader.verify(path: p)
-        #expect(report.problem?.offset == indexAt && report.problem?.isIndexOnly == false, "\(String(describing: report.problem))")
-        let before = try Data(contentsOf: URL(fileURLWithPath: p))
-        #expect { try Recorder(appendingTo: p) } throws: { e in (e as? LogError)?.code == .damaged }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: p)) == before)
     }
 }
