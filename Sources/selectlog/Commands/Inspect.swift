@@ -90,7 +90,7 @@ struct Inspect: ParsableCommand {
                         // The range reaches the bad line: the events before it, then the error.
                         let from = ends.from ?? 0
                         if from < reader.eventCount {
-                            try listEvents(reader, try InspectRange("\(from)..", option: "--events", log: log, count: reader.eventCount))
+                            try listEvents(reader, InspectRange(from: from, to: reader.eventCount))
                         }
                         badLine.report()
                         throw Exit.invalidInput
@@ -183,6 +183,12 @@ struct InspectRange {
         return (a, b)
     }
 
+    /// Events `from + 1` through `to`, already within the input's.
+    init(from: Int, to: Int) {
+        self.from = from
+        self.to = to
+    }
+
     /// The range `text` of `option` in `log`, of `count` events; a range past the end
     /// is a usage error naming all three, as `replay --at` says it.
     init(_ text: String, option: String, log: String, count: Int) throws {
@@ -193,8 +199,7 @@ struct InspectRange {
             complain("\(option) \(text): \(log) has only \(counted(count, "event", "events"))")
             throw Exit.usage
         }
-        from = a
-        to = b
+        self.init(from: a, to: b)
     }
 }
 
