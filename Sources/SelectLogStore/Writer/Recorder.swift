@@ -164,22 +164,6 @@ public final class Recorder: Sendable {
         queue.destroy(from: writer.withLockedValue { $0.taken }, to: end)
     }
 
-    /// Events the writer thread may fall behind the callers before `append` waits for it
-    /// (two batches' worth at the default `batchEvents`; about 600 KB of slots).
-    static let queueCapacity = 8192
-
-    /// Offered checkpoint states the writer thread may have still to take before an
-    /// append that offers another waits for it. Each is a whole copy of the state once
-    /// the engine changes it; at the default interval no more than two are ever waiting.
-    static let pendingStates = 4
-
-    /// The bytes of lists and strings, as the log encodes them (`Event.fieldBytes`; a few
-    /// times that in memory), that the events waiting in the queue may hold before an
-    /// append waits for the writer to take them: 8,192 reloads of 500,000 heights each
-    /// would otherwise wait there, gigabytes, while a slow disk holds the writer. Each
-    /// thread appending at once may add one event past it.
-    static let queueWeight = 16 << 20
-
     /// Events in the log so far: those it held when opened and the valid ones appended
     /// since (`LogReader.eventCount` of the same log once written). After a write fails
     /// (a full disk; `flush()` and `close()` throw it), the events appended since the
