@@ -153,6 +153,13 @@ struct ParserLimitTests {
         #expect(throws: ScriptError(line: 3, reason: InvalidEvent(.overLimit, nil, "longer than 1024 bytes"))) { try reader.nextEvent() }
     }
 
+    @Test("a limit of one byte is named in the singular")
+    func oneByteLimit() {
+        var reader = ScriptReader(maxLineLength: 1)
+        reader.append(Array("{}\n".utf8))
+        #expect(throws: ScriptError(line: 1, reason: InvalidEvent(.overLimit, nil, "longer than 1 byte"))) { try reader.nextEvent() }
+    }
+
     @Test("the default limit is 64 MiB and says so")
     func defaultLimit() {
         var reader = ScriptReader()

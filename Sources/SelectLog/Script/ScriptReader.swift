@@ -82,7 +82,8 @@ public struct ScriptReader: Sendable {
     }
 
     private var limitText: String {
-        maxLineLength % (1 << 20) == 0 ? "\(maxLineLength >> 20) MiB" : "\(maxLineLength) bytes"
+        if maxLineLength % (1 << 20) == 0 { return "\(maxLineLength >> 20) MiB" }
+        return maxLineLength == 1 ? "1 byte" : "\(maxLineLength) bytes"
     }
 
     /// A CR not followed by LF, at the end of `line` (the line's bytes up to it).

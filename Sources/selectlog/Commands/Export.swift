@@ -60,7 +60,7 @@ struct Export: ParsableCommand {
         // At least one event: an empty slice ("events 13 to 12") is a set-up, not a slice.
         guard last <= reader.eventCount, first <= last else {
             let given = [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }.joined(separator: " ")
-            complain("\(given): \(log) has \(reader.eventCount) events; a slice needs 1 <= A <= B <= \(reader.eventCount)")
+            complain("\(given): \(log) has \(counted(reader.eventCount, "event", "events")); a slice needs 1 <= A <= B <= \(reader.eventCount)")
             throw Exit.usage
         }
         let start = try reader.gestureBoundary(atOrBefore: first - 1)

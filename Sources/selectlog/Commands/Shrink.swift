@@ -74,14 +74,14 @@ struct Shrink: ParsableCommand {
         progress.finish()
         // Controls escaped: a line break in the file's name or in EXPR would start a line
         // that is not a comment, and the script would not replay.
-        var text = "\(Shrink.header) from \(events.count) events of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
+        var text = "\(Shrink.header) from \(counted(events.count, "event", "events")) of \(file.escapingControls)\n# expect: \(expectation.text.escapingControls)\n"
         if !result.isMinimal, let maxReplays { text += "# may not be minimal: stopped at --max-replays \(maxReplays)\n" }
         for e in result.events { text += EventEncoder.line(e) + "\n" }
         try writeFile(output, Array(text.utf8))
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         let stopped = result.isMinimal ? "" : " (stopped at --max-replays: the script may not be minimal)"
-        complain("shrunk \(events.count) events to \(result.events.count) in \(result.tests) replays, \(ms) ms\(stopped); wrote \(outputName(output))")
+        complain("shrunk \(counted(events.count, "event", "events")) to \(result.events.count) in \(result.tests) replays, \(ms) ms\(stopped); wrote \(outputName(output))")
     }
 }
 
