@@ -54,8 +54,79 @@ struct FingerprintCorpusTests {
         #expect(states[jump].contentOffset > .zero)
         // The choose steps: single choice [2] → [0] → [1], two undos and a redo; then a
         // multiple choice [1] → [0, 1] → [0], a redo of the undone step and two undos.
-        let chosen = states[(jump + 1)...].map { $0.editor?.chosen ?? [-1] }
+        let chosen = states[(jump + 1)...].prefix(13).map { $0.editor?.chosen ?? [-1] }
         #expect(chosen == [[2], [0], [1], [0], [2], [0], [1], [0, 1], [0], [0, 1], [0], [0, 1], [1]], "\(chosen)")
+    }
+
+    @Test("the option views, row reloads, edits, pans and scrolls at the corpus's end do what they are there for")
+    func optionViewCases() throws {
+        let events = BehaviourFingerprint.handWritten.map(\.event)
+        let states = try states()
+        func index(_ k: Int = 0, _ match: (Event) -> Bool) throws -> Int {
+            let all = events.indices.filter { match(events[$0]) }
+            return try #require(all.count > k ? all[k] : nil)
+        }
+        let swipeEnds = events.indices.filter { if case .swipeEnded = events[$0] { return true }; return false }
+        #expect(swipeEnds.map { states[$0].options.open } == [RowPath(0, 2), RowPath(0, 6), nil])
+        // After the first swipe, a tap on row 4 selects it and leaves row 2 open; a tap
+        // on row 2 closes its option view and selects nothing.
+        let other = swipeEnds[0] + 1, open = other + 1
+        #expect(states[other].options.open == RowPath(0, 2) && states[other].selection.contains(RowPath(0, 4)))
+        #expect(states[open].options.open == nil && states[open].selection == states[other].selection)
+        let shown = try index { if case .setOptionVisible(_, true) = $0 { return true }; return false }
+        #expect(states[shown].options.open == RowPath(0, 3))
+        #expect(states[shown + 1].options.open == nil, "a swipe on another row closes it at once")
+        let reload = try index { if case .reloadRows = $0 { return true }; return false }
+        #expect(states[reload].layout.height(of: RowPath(0, 4)) == Points(80))
+        #expect(!states[reload].selection.contains(RowPath(0, 4)) && states[reload].selection.contains(RowPath(0, 1)),
+                "a reloaded row is deselected, as UIKit's reloadRows deselects it")
+        let delete = try index(1) { if case .deleteRows = $0 { return true }; return false }
+        #expect(states[delete - 1].selection.isEmpty)
+        #expect(states[delete - 1].contentOffset == Points(300) && states[delete].layout.rowCount(in: 0) == 18)
+        let twoFingers = try index { if case .panBegan(_, fingers: 2) = $0 { return true }; return false }
+        #expect(states[twoFingers + 2].selection.count > 1, "the two-finger pan selected the rows it crossed")
+        let cancelled = try index { if case .panCancelled = $0 { return true }; return false }
+        #expect(states[cancelled].pan == nil && states[cancelled - 1].pan != nil)
+    }
+
+    @Test("every event type is in the hand-written corpus", arguments: EventType.allCases)
+    func everyType(_ type: EventType) {
+        #expect(BehaviourFingerprint.handWritten.contains { $0.event.type == type })
+    }
+
+    /// An engine that ignores the events `ignores` picks out (leaves the state as it was).
+    static func ignoring(_ name: String, _ ignores: @escaping @Sendable (TableState, Event) -> Bool) -> EngineBehaviour {
+        EngineBehaviour(name: "ignoring \(name)") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+            if ignores(state, e.event) { return TableChanges() }
+            return try state.apply(e)
+        }
+    }
+
+    @Test("an engine that ignores any one event type has another fingerprint", arguments: EventType.allCases)
+    func eachTypeIsSeen(_ type: EventType) {
+        let variant = Self.ignoring(type.rawValue) { _, e in e.type == type }
+        #expect(variant.fingerprint != BehaviourFingerprint.current)
+    }
+
+    @Test("an engine that ignores a tap on an open option view, a row reload's heights, or a delete with nothing selected has another fingerprint")
+    func contextsAreSeen() {
+        let variants = [
+            Self.ignoring("taps while an option view is open") { s, e in
+                if case .tap = e { return s.options.open != nil }
+                return false
+            },
+            Self.ignoring("deletes with nothing selected") { s, e in
+                if case .deleteRows = e { return s.selection.isEmpty }
+                return false
+            },
+            EngineBehaviour(name: "row reloads keeping their heights") { (state: inout TableState, e: TimedEvent) throws(InvalidEvent) in
+                if case .reloadRows(let rows, _) = e.event { return try state.apply(TimedEvent(.reloadRows(at: rows, heights: nil), t: e.t)) }
+                return try state.apply(e)
+            },
+        ]
+        for variant in variants {
+            #expect(variant.fingerprint != BehaviourFingerprint.current, "\(variant.name)")
+        }
     }
 
     /// The engine before this session's fixes, one rule at a time: after a `configure`,

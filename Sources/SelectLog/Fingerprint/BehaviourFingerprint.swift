@@ -16,7 +16,7 @@ public enum BehaviourFingerprint {
     public static let current: UInt64 = compute(with: .standard)
 
     /// Bumped when the corpus changes.
-    static let corpusVersion: UInt64 = 3
+    static let corpusVersion: UInt64 = 4
 
     /// The fingerprint of `engine`: every event's outcome (accepted or rejected) and
     /// the content offset after it, the gesture fingerprint every 8 events, plus the
@@ -61,7 +61,13 @@ public enum BehaviourFingerprint {
     /// editor closes, a jump to a title that another title equals only canonically, and
     /// `choose` undo steps in both kinds of editor, undone and redone (rules whose fixes
     /// or whose steps' form changed no other session's hashed states, so the corpus holds
-    /// them itself).
+    /// them itself); last, option views opened and closed by swipes, by a tap and by
+    /// `setOptionVisible`, row reloads, rows deleted with nothing selected, a two-finger
+    /// pan, a cancelled pan and a deceleration. Every event type is here, where the
+    /// state hash after each event sees what it does: an engine that ignored any one type
+    /// (or a tap on a row whose option view is open) would get another fingerprint
+    /// (version 3 had no `reloadRows`, `setOptionVisible` or swipe, and such an engine
+    /// kept this build's fingerprint).
     static var handWritten: [TimedEvent] {
         func tap(_ y: Int) -> Event { .tap(ViewportPoint(x: Points(40), y: Points(y))) }
         var single = ConfigurationPatch()
@@ -78,6 +84,9 @@ public enum BehaviourFingerprint {
         zoneAway.scrollAndSelect = StripPatch()
         zoneAway.scrollAndSelect?.bottomAnchor = Points(-5)
         func finger(_ y: Int) -> ViewportPoint { ViewportPoint(x: Points(10), y: Points(y)) }
+        var options = ConfigurationPatch()
+        options.optionWidth = Points(120)
+        options.multiSelectInteraction = true
         let events: [Event] = [
             .configure(single),
             .viewport(width: Points(390), height: Points(400)),
@@ -109,6 +118,30 @@ public enum BehaviourFingerprint {
             .choose(option: 0), .choose(option: 1), .undo, .undo, .redo,
             .toggleEditor(row: RowPath(0, 2), options: ["a", "b", "c"], multiple: true, chosen: [1]),
             .choose(option: 0), .choose(option: 1), .undo, .redo, .undo, .undo,
+            // Option views: rows of 44 pt from offset 0, 120-pt option views. A swipe
+            // opens row 2 by its offset (90 of 120); a tap on row 4 selects it, and one on
+            // row 2 only closes its option view; row 3, opened by the host, closes when
+            // row 6 starts a swipe, which its velocity opens and a second one's closes.
+            .reload(sections: [SectionSpec(rows: 20, rowHeight: Points(44)), SectionSpec(rows: 8, rowHeight: Points(50), title: "C")]),
+            .configure(options), .scroll(.to(Points(0)), phase: nil, target: nil),
+            .swipeBegan(row: RowPath(0, 2)), .swipeMoved(offset: Points(40)), .swipeMoved(offset: Points(90)),
+            .swipeEnded(velocity: nil), tap(200), tap(100),
+            .setOptionVisible(row: RowPath(0, 3), visible: true), .swipeBegan(row: RowPath(0, 6)),
+            .swipeMoved(offset: Points(20)), .swipeEnded(velocity: Points(300)),
+            .swipeBegan(row: RowPath(0, 6)), .swipeMoved(offset: Points(100)), .swipeEnded(velocity: Points(-250)),
+            .setOptionVisible(row: RowPath(1, 1), visible: true), .setOptionVisible(row: RowPath(1, 1), visible: false),
+            // Row reloads, which deselect their rows; then rows deleted above the offset
+            // with nothing selected, and one inserted.
+            .select(rows: [RowPath(0, 1), RowPath(0, 4)]),
+            .reloadRows(at: [RowPath(0, 4)], heights: [Points(80)]), .reloadRows(at: [RowPath(0, 0)], heights: nil),
+            .deselectAll, .scroll(.to(Points(300)), phase: nil, target: nil),
+            .deleteRows(at: [RowPath(0, 0), RowPath(0, 1)]), .insertRows(at: [RowPath(0, 0)], heights: [Points(100)]),
+            // A two-finger pan over the rows, a strip pan cancelled, a deceleration.
+            .panBegan(ViewportPoint(x: Points(200), y: Points(60)), fingers: 2),
+            .panMoved(ViewportPoint(x: Points(200), y: Points(250))), .panEnded(nil, targetOffset: nil),
+            .panBegan(finger(100), fingers: 1), .panMoved(finger(200)), .panCancelled,
+            .scroll(nil, phase: .decelerate, target: Points(500)), .scroll(.by(Points(50)), phase: nil, target: nil),
+            .scroll(nil, phase: .idle, target: nil),
         ]
         return events.enumerated().map { TimedEvent($0.element, t: Micros(raw: Int64($0.offset) * 100_000)) }
     }
