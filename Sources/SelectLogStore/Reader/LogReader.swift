@@ -70,13 +70,15 @@ public final class LogReader: Sendable {
 
     /// Opens the log at `path`, replaying with `engine`. When the engine's behaviour
     /// fingerprint differs from the log's, the log's checkpoints are not used, and a
-    /// notice says so once per process on stderr.
+    /// notice says so once per process on stderr: naming the log `shownAs` (the name the
+    /// user gave, where `path` is a copy of standard input), unless `notesUntrusted` is
+    /// false (for a caller that reports the fingerprints itself, or uses no checkpoint).
     ///
     /// A cleanly closed log is opened from its stored index alone, read where it lies in
     /// the mapping: no record is read, and nothing proportional to the log is kept. A
     /// log without a sound index is walked (and every payload checksummed) now. Either
     /// way memory stays flat: pages behind a walk are released.
-    package init(path: String, engine: EngineBehaviour) throws(LogError) {
+    package init(path: String, engine: EngineBehaviour, shownAs: String? = nil, notesUntrusted: Bool = true) throws(LogError) {
         self.path = path
         self.engine = engine
         let mapped = try MappedFile(path: path)
@@ -145,8 +147,8 @@ public final class LogReader: Sendable {
         mapped.limitReads(to: dataEnd)
         // A log as long as its checkpoint interval holds a checkpoint.
         let interval = Int(header.checkpointInterval)
-        if !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {
-            BehaviourNotice.sayOnce(BehaviourNotice.untrusted(path: path, recorded: header.behaviour))
+        if notesUntrusted && !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {
+            BehaviourNotice.sayOnce(BehaviourNotice.untrusted(path: shownAs ?? path, recorded: header.behaviour))
         }
     }
 

@@ -69,7 +69,9 @@ struct Compact: ParsableCommand {
             return [.io, .syncFailed, .closed, .alreadyExists].contains(error.code) ? Exit.io : Exit.invalidInput
         }
         let tail: LogProblem?
-        do throws(LogError) { tail = try LogReader(path: mapped).tail } catch { throw fail(error) }
+        // Whether another build's log replays the same is `Recorder.compact`'s to say (it
+        // refuses one that does not), so no notice here.
+        do throws(LogError) { tail = try LogReader(path: mapped, engine: .standard, notesUntrusted: false).tail } catch { throw fail(error) }
         try target.checkTornTail(tail, of: log, command: "compact", doing: "compacting", refusal: Exit.invalidInput,
                                  "compacting the complete events into \(target.shown)")
         let state: TableState
@@ -81,7 +83,7 @@ struct Compact: ParsableCommand {
         } catch { throw fail(error) }
         try target.commit()
         let after = try fileSize(target.path, naming: target.shown)
-        print("\(target.shown.escapingControls): \(state.events) events, \(before) -> \(after) bytes, hash \(state.hashHex)")
+        print("\(target.shown.escapingControls): \(counted(state.events, "event", "events")), \(before) -> \(after) bytes, hash \(state.hashHex)")
     }
 
     /// The size of a file in bytes, or exits 74 naming it as `name`.

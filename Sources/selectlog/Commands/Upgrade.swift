@@ -45,7 +45,9 @@ struct Upgrade: ParsableCommand {
     private func upgrade(_ mapped: String, into target: Rewrite) throws {
         let reader: LogReader
         do throws(LogError) {
-            reader = try LogReader(path: mapped)
+            // Its events are re-recorded by this build, and no checkpoint of it is used:
+            // another build's fingerprint is no reason for a notice.
+            reader = try LogReader(path: mapped, engine: .standard, notesUntrusted: false)
         } catch {
             try fail(error, mapped: mapped)
         }
@@ -80,7 +82,7 @@ struct Upgrade: ParsableCommand {
             throw [.invalidEvent, .unsupported].contains(error.code) ? Exit.invalidInput : Exit.io
         }
         try target.commit()
-        print("\(target.shown.escapingControls): \(writer.state.events) events, format version \(LogFormat.version), hash \(writer.state.hashHex)")
+        print("\(target.shown.escapingControls): \(counted(writer.state.events, "event", "events")), format version \(LogFormat.version), hash \(writer.state.hashHex)")
     }
 
     private func fail(_ error: LogError, mapped: String) throws -> Never {

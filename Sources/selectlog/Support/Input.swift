@@ -309,7 +309,7 @@ enum Input {
         }
         defer { if let temporary { TemporaryFiles.delete(temporary) } }
         do {
-            let log = try LogReader(path: mapped)
+            let log = try LogReader(path: mapped, engine: .standard, shownAs: file.path)
             ReadFailure.noteRejectedIndex(log, of: file.path)
             if let tail = log.tail {
                 ReadFailure.noteTornTail(tail, of: file.path, counted(log.eventCount, "complete event", "complete events"))
