@@ -97,6 +97,30 @@ struct CLI {
         return log
     }
 
+    /// Runs `selectlog` with `input` on standard input (through a pipe; none: the null
+    /// device) and extra environment.
+    static func run(_ arguments: [String], stdin input: [UInt8]?, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
+        try process.run()
+        if let input {
+            // Not waited for: the child may not read it all (it can stop at an error).
+            feed(inPipe.fileHandleForWriting, Data(input), closing: true, waiting: false)
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     static func write(_ text: String, to name: String, in dir: URL) throws -> String {
         let url = dir.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)

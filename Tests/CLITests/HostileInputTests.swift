@@ -11,26 +11,7 @@ import Glibc
 struct HostileInputTests {
     /// Runs `selectlog` with `input` on standard input (through a pipe) and extra environment.
     func run(_ arguments: [String], stdin input: [UInt8]? = nil, environment: [String: String] = [:]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = CLI.root
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
-        try process.run()
-        if let input {
-            // Not waited for: the child may not read it all (it can stop at an error).
-            CLI.feed(inPipe.fileHandleForWriting, Data(input), closing: true, waiting: false)
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus,
-                          stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        try CLI.run(arguments, stdin: input, environment: environment)
     }
 
     @Test("a file named like options (-dash.log) is refused with the way to name it, never taken for -h (help, exit 0)")

@@ -173,24 +173,3 @@ struct SliceTests {
         #expect(one.status == 0 && one.stdout.contains("# events 12 to 12"), "\(one.stdout) \(one.stderr)")
     }
 }
-
-/// Counts in messages agree with their noun when the count is one.
-@Suite("singular counts in messages")
-struct SingularCountTests {
-    @Test("a one-event log is named as holding 1 event by export, compact, inspect --first and view")
-    func oneEvent() throws {
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let script = try CLI.write("{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n", to: "one.jsonl", in: dir)
-        let log = dir.appendingPathComponent("one.slog").path
-        #expect(try CLI.run(["record", script, "-o", log]).status == 0)
-        let slice = try CLI.run(["export", log, "--from", "2", "--to", "2"])
-        #expect(slice.stderr.contains("has 1 event; a slice needs 1 <= A <= B <= 1"), "\(slice.stderr)")
-        let compact = try CLI.run(["compact", log])
-        #expect(compact.stdout.contains(": 1 event, "), "\(compact.stdout)")
-        let first = try CLI.run(["inspect", log, "--first", "editing"])
-        #expect(first.stdout.contains("never holds in the 1 event of"), "\(first.stdout)")
-        let view = try CLI.run(["view", log, "--at", "2", "-o", dir.appendingPathComponent("v.html").path])
-        #expect(view.status != 0 && view.stderr.contains("has only 1 event"), "\(view.stderr)")
-    }
-}

@@ -80,6 +80,9 @@ struct FingerprintCorpusTests {
         #expect(states[reload].layout.height(of: RowPath(0, 4)) == Points(80))
         #expect(!states[reload].selection.contains(RowPath(0, 4)) && states[reload].selection.contains(RowPath(0, 1)),
                 "a reloaded row is deselected, as UIKit's reloadRows deselects it")
+        let reloadOpen = try index(1) { if case .reloadRows = $0 { return true }; return false }
+        #expect(states[reloadOpen - 1].options.open == RowPath(0, 5) && states[reloadOpen].options.open == RowPath(0, 5),
+                "a reloaded row keeps its option view open (EVENTS.md 5.10, 8)")
         let delete = try index(1) { if case .deleteRows = $0 { return true }; return false }
         #expect(states[delete - 1].selection.isEmpty)
         #expect(states[delete - 1].contentOffset == Points(300) && states[delete].layout.rowCount(in: 0) == 18)
@@ -102,17 +105,24 @@ struct FingerprintCorpusTests {
         }
     }
 
-    @Test("an engine that ignores any one event type has another fingerprint", arguments: EventType.allCases)
+    /// The fingerprint of `engine` over the hand-written session alone.
+    static func handWrittenFingerprint(_ engine: EngineBehaviour) -> UInt64 {
+        BehaviourFingerprint.compute(with: engine, over: [AnySequence(BehaviourFingerprint.handWritten)])
+    }
+
+    @Test("an engine that ignores any one event type has another fingerprint, from the hand-written session alone",
+          arguments: EventType.allCases)
     func eachTypeIsSeen(_ type: EventType) {
         let variant = Self.ignoring(type.rawValue) { _, e in e.type == type }
+        #expect(Self.handWrittenFingerprint(variant) != Self.handWrittenFingerprint(.standard))
         #expect(variant.fingerprint != BehaviourFingerprint.current)
     }
 
-    @Test("an engine that ignores a tap on an open option view, a row reload's heights, or a delete with nothing selected has another fingerprint")
+    @Test("an engine that ignores a tap on the row whose option view is open, a row reload's heights, or a delete with nothing selected has another fingerprint")
     func contextsAreSeen() {
         let variants = [
-            Self.ignoring("taps while an option view is open") { s, e in
-                if case .tap = e { return s.options.open != nil }
+            Self.ignoring("taps on the row whose option view is open") { s, e in
+                if case .tap(let p) = e, let open = s.options.open { return s.row(at: p) == open }
                 return false
             },
             Self.ignoring("deletes with nothing selected") { s, e in
@@ -125,6 +135,7 @@ struct FingerprintCorpusTests {
             },
         ]
         for variant in variants {
+            #expect(Self.handWrittenFingerprint(variant) != Self.handWrittenFingerprint(.standard), "\(variant.name)")
             #expect(variant.fingerprint != BehaviourFingerprint.current, "\(variant.name)")
         }
     }

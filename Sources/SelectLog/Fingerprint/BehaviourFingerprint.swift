@@ -24,9 +24,15 @@ public enum BehaviourFingerprint {
     /// hand-written session, whose every event is there for a rule, the full state hash
     /// after each event.
     package static func compute(with engine: EngineBehaviour) -> UInt64 {
+        compute(with: engine, over: corpus)
+    }
+
+    /// The fingerprint of `engine` over `sessions`, the first of which is hashed after
+    /// every event (for tests of one session's reach: `[AnySequence(handWritten)]`).
+    package static func compute(with engine: EngineBehaviour, over sessions: [AnySequence<TimedEvent>]) -> UInt64 {
         var h = WordHasher()
         h.mix(corpusVersion)
-        for (n, session) in corpus.enumerated() {
+        for (n, session) in sessions.enumerated() {
             let hashEvery = n == 0 ? 1 : 250
             var state = TableState()
             var k = 0
@@ -46,7 +52,7 @@ public enum BehaviourFingerprint {
         return h.digest
     }
 
-    /// The corpus: hand-written edge cases of selection, then the standard synthetic
+    /// The corpus: hand-written cases of every event type, then the standard synthetic
     /// session and the random-walk session.
     package static var corpus: [AnySequence<TimedEvent>] {
         [AnySequence(handWritten),
@@ -65,9 +71,8 @@ public enum BehaviourFingerprint {
     /// `setOptionVisible`, row reloads, rows deleted with nothing selected, a two-finger
     /// pan, a cancelled pan and a deceleration. Every event type is here, where the
     /// state hash after each event sees what it does: an engine that ignored any one type
-    /// (or a tap on a row whose option view is open) would get another fingerprint
-    /// (version 3 had no `reloadRows`, `setOptionVisible` or swipe, and such an engine
-    /// kept this build's fingerprint).
+    /// (or a tap on a row whose option view is open) gets another fingerprint from this
+    /// session alone, whatever the generated sessions happen to hold.
     static var handWritten: [TimedEvent] {
         func tap(_ y: Int) -> Event { .tap(ViewportPoint(x: Points(40), y: Points(y))) }
         var single = ConfigurationPatch()
@@ -130,10 +135,12 @@ public enum BehaviourFingerprint {
             .swipeMoved(offset: Points(20)), .swipeEnded(velocity: Points(300)),
             .swipeBegan(row: RowPath(0, 6)), .swipeMoved(offset: Points(100)), .swipeEnded(velocity: Points(-250)),
             .setOptionVisible(row: RowPath(1, 1), visible: true), .setOptionVisible(row: RowPath(1, 1), visible: false),
-            // Row reloads, which deselect their rows; then rows deleted above the offset
-            // with nothing selected, and one inserted.
+            // Row reloads, which deselect their rows and keep an open option view; then
+            // rows deleted above the offset with nothing selected, and one inserted.
             .select(rows: [RowPath(0, 1), RowPath(0, 4)]),
-            .reloadRows(at: [RowPath(0, 4)], heights: [Points(80)]), .reloadRows(at: [RowPath(0, 0)], heights: nil),
+            .reloadRows(at: [RowPath(0, 4)], heights: [Points(80)]),
+            .setOptionVisible(row: RowPath(0, 5), visible: true), .reloadRows(at: [RowPath(0, 5)], heights: nil),
+            .setOptionVisible(row: RowPath(0, 5), visible: false),
             .deselectAll, .scroll(.to(Points(300)), phase: nil, target: nil),
             .deleteRows(at: [RowPath(0, 0), RowPath(0, 1)]), .insertRows(at: [RowPath(0, 0)], heights: [Points(100)]),
             // A two-finger pan over the rows, a strip pan cancelled, a deceleration.

@@ -53,7 +53,7 @@ extension CheckReport: CustomStringConvertible {
     /// after it, a line each.
     ///
     /// ```
-    /// same behaviour: 3000 events replayed; 26 gestures and 5 checkpoints as recorded; behaviour fingerprint: recorded 1ad6bdc26c47db77, this build 1ad6bdc26c47db77
+    /// same behaviour: 3000 events replayed; 26 gestures and 5 checkpoints as recorded; behaviour fingerprint: recorded 532c98eed9f6c08e, this build 532c98eed9f6c08e
     /// ```
     public var description: String {
         guard let divergence else {
@@ -68,7 +68,7 @@ extension CheckReport: CustomStringConvertible {
         return (lines + divergence.checkpointLines).joined(separator: "\n")
     }
 
-    /// `behaviour fingerprint: recorded 1ad6bdc26c47db77, this build 1ad6bdc26c47db77`
+    /// `behaviour fingerprint: recorded 532c98eed9f6c08e, this build 532c98eed9f6c08e`
     /// (`none` for a version 1 log).
     package var fingerprints: String {
         "behaviour fingerprint: recorded \(ReportText.hex16(recordedBehaviour)), this build \(ReportText.hex16(behaviour))"

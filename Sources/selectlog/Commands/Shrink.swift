@@ -81,7 +81,7 @@ struct Shrink: ParsableCommand {
         let elapsed = ContinuousClock.now - started
         let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         let stopped = result.isMinimal ? "" : " (stopped at --max-replays: the script may not be minimal)"
-        complain("shrunk \(counted(events.count, "event", "events")) to \(result.events.count) in \(result.tests) replays, \(ms) ms\(stopped); wrote \(outputName(output))")
+        complain("shrunk \(counted(events.count, "event", "events")) to \(result.events.count) in \(counted(result.tests, "replay", "replays")), \(ms) ms\(stopped); wrote \(outputName(output))")
     }
 }
 
@@ -89,6 +89,6 @@ struct Shrink: ParsableCommand {
 final class StageProgress {
     private let progress: Progress
     init(total: Int) { progress = Progress("shrink", total: total) }
-    func update(_ p: ShrinkProgress) { progress.update(p.events, note: "\(p.stage), \(p.tests) replays") }
+    func update(_ p: ShrinkProgress) { progress.update(p.events, note: "\(p.stage), \(counted(p.tests, "replay", "replays"))") }
     func finish() { progress.finish() }
 }

@@ -45,9 +45,9 @@ struct Upgrade: ParsableCommand {
     private func upgrade(_ mapped: String, into target: Rewrite) throws {
         let reader: LogReader
         do throws(LogError) {
-            // Its events are re-recorded by this build, and no checkpoint of it is used:
-            // another build's fingerprint is no reason for a notice.
-            reader = try LogReader(path: mapped, engine: .standard, notesUntrusted: false)
+            // Another build's log gets the notice: its events are re-recorded as this
+            // build replays them, and `check` says whether that is as recorded.
+            reader = try LogReader(path: mapped, engine: .standard, shownAs: log)
         } catch {
             try fail(error, mapped: mapped)
         }

@@ -23,7 +23,7 @@ struct ViewerWindow: Equatable {
     init(total: Int, from: Int?, to: Int?, at: Int?, limit: Int = ViewerWindow.limit) throws(Problem) {
         for (name, value) in [("--from", from), ("--to", to), ("--at", at)] {
             if let value, value > total {
-                throw Problem(message: "\(name) \(value): \(total == 1 ? "there is only 1 event" : "there are only \(total) events")", pastEnd: (name, value, total))
+                throw Problem(message: "\(name) \(value): there are only \(total) events", pastEnd: (name, value, total))
             }
         }
         var low: Int, high: Int
