@@ -133,7 +133,8 @@ nozstd-roundtrip:
 
 # The store's tests (the recorder's concurrent appends and closes) under ThreadSanitizer,
 # but for the single-threaded sweeps make test-nozstd leaves out too (every bit flipped,
-# every length cut, the size guard): under the sanitizer they took over half an hour.
+# every length cut, the size guard): with them, a run under the sanitizer was still going
+# after 40 minutes.
 tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SelectLogStoreTests --skip '$(NOZSTD_SKIP)'
 
