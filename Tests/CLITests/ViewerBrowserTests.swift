@@ -203,6 +203,17 @@ private enum ScriptLines {
     }
 }
 
+/// `make viewer-check` fails without a browser, where `make test` skips the suite above:
+/// a gated run that checked nothing would pass. (Its name keeps it under the target's
+/// `--filter ViewerBrowserTests`.)
+@Suite("selectlog view in a real browser: a gated run needs one")
+struct ViewerBrowserTestsNeedABrowser {
+    @Test("make viewer-check finds a browser", .enabled(if: ViewerBrowserTests.gatesTiming))
+    func browserFound() {
+        #expect(ViewerBrowser.executable != nil, Comment(rawValue: ViewerBrowser.missing))
+    }
+}
+
 /// Headless Chromium, for the viewer's browser tests: finds the browser, loads a page
 /// with a URL fragment and returns the DOM after the page's scripts ran.
 enum ViewerBrowser {
