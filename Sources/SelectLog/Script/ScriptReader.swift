@@ -82,8 +82,7 @@ public struct ScriptReader: Sendable {
     }
 
     private var limitText: String {
-        if maxLineLength % (1 << 20) == 0 { return "\(maxLineLength >> 20) MiB" }
-        return maxLineLength == 1 ? "1 byte" : "\(maxLineLength) bytes"
+        maxLineLength % (1 << 20) == 0 ? "\(maxLineLength >> 20) MiB" : "\(maxLineLength) byte\(maxLineLength == 1 ? "" : "s")"
     }
 
     /// A CR not followed by LF, at the end of `line` (the line's bytes up to it).

@@ -32,7 +32,7 @@ public enum ShrinkError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidEvent(let index, let reason): "event \(index) is rejected: \(reason)"
-        case .expectationNeverHolds(let events): "the expectation never holds in \(events == 1 ? "the 1 event" : "the \(events) events")"
+        case .expectationNeverHolds(let events): "the expectation never holds in the \(events) event\(events == 1 ? "" : "s")"
         }
     }
 }

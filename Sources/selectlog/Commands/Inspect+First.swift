@@ -38,7 +38,7 @@ extension Inspect {
             if json {
                 print("{\"expect\": \(JSONText.quote(text)), \"event\": null, \"events\": \(reader.eventCount)}")
             } else {
-                print("\(text) never holds in \(reader.eventCount == 1 ? "the 1 event" : "the \(reader.eventCount) events") of \(log)")
+                print("\(text) never holds in the \(counted(reader.eventCount, "event", "events")) of \(log)")
             }
             throw Exit.damaged
         }
