@@ -193,7 +193,7 @@ struct LogCommandTests {
         #expect(try CLI.run(["verify", log, "--deep"]).status == 0)
     }
 
-    @Test("verify --deep replays the log and confirms every checkpoint")
+    @Test("verify --deep replays the log and confirms every checkpoint and gesture fingerprint")
     func verifyDeep() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -201,7 +201,10 @@ struct LogCommandTests {
         #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log, "--checkpoint-interval", "500", "--durability", "none"]).status == 0)
         let r = try CLI.run(["verify", log, "--deep"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("intact: 3000 events") && r.stdout.contains("6 checkpoints confirmed by replay"), "\(r.stdout)")
+        #expect(r.stdout.contains("intact: 3000 events") && r.stdout.contains("6 checkpoints and "), "\(r.stdout)")
+        let check = try CLI.run(["check", log, "--json"])
+        let gestures = try #require((try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])?["gesturesCompared"] as? Int)
+        #expect(gestures > 1 && r.stdout.contains("6 checkpoints and \(gestures) gestures confirmed by replay"), "\(r.stdout)")
     }
 
     /// Writes `events` (default: the standard session's first 3,000) to `path` as a build

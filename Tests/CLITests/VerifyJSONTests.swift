@@ -26,7 +26,7 @@ struct VerifyJSONTests {
         return (try #require(Int(offset)), try #require(Int(events)))
     }
 
-    @Test("an intact log: its events, records and size, no problem, exit 0; --deep counts the checkpoints it confirmed")
+    @Test("an intact log: its events, records and size, no problem, exit 0; --deep counts the checkpoints and gestures it confirmed")
     func intact() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -42,12 +42,16 @@ struct VerifyJSONTests {
         #expect(o["intactBytes"] as? Int == size)
         #expect((o["records"] as? Int ?? 0) > 1)
         #expect(o["problem"] is NSNull)
-        #expect(o["checkpointsConfirmed"] is NSNull, "not replayed without --deep")
+        #expect(o["checkpointsConfirmed"] is NSNull && o["gesturesConfirmed"] is NSNull, "not replayed without --deep")
         #expect((o["notes"] as? [Any])?.isEmpty == true)
         let deep = try CLI.run(["verify", "--json", "--deep", path])
         #expect(deep.status == 0, "\(deep.stderr)")
         // 20,000 events pass at least one checkpoint interval (8,192 events).
         #expect((try object(deep)["checkpointsConfirmed"] as? Int ?? 0) >= 1, "\(deep.stdout)")
+        let check = try object(try CLI.run(["check", "--json", path]))
+        let gestures = try #require(check["gesturesCompared"] as? Int)
+        let confirmed = try object(deep)["gesturesConfirmed"] as? Int
+        #expect(gestures > 1 && confirmed == gestures, "\(deep.stdout)")
     }
 
     @Test("damage and a torn tail: the text verdict's offset and intact events, the kind, exit 1")

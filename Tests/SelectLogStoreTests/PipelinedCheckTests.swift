@@ -21,7 +21,7 @@ struct PipelinedCheckTests {
 
     /// A `verify` report's every field, in words.
     static func summary(_ r: VerifyReport) -> String {
-        "\(r.fileSize) \(r.intactEvents) \(r.intactBytes) \(r.records) \(r.checkpointsReplayed) \(r.notes) "
+        "\(r.fileSize) \(r.intactEvents) \(r.intactBytes) \(r.records) \(r.checkpointsReplayed) \(r.gesturesReplayed) \(r.notes) "
             + "\(r.problem.map { "\($0.offset) \($0.reason) \($0.isTornTail)" } ?? "intact")"
     }
 
@@ -148,8 +148,11 @@ struct PipelinedCheckTests {
 
     /// A log of `events` in batches of 100 (version 2 or 4), a fingerprint after each
     /// gesture end as the recorder writes them, and `extra` more after `at` events (of
-    /// the true state), then one of a wrong state after `wrongAt` events.
-    static func forge(_ events: [TimedEvent], version: UInt16, at: Int, extra: Int, wrongAt: Int? = nil) throws -> [UInt8] {
+    /// the true state), then one of a wrong state after `wrongAt` events. With `written`,
+    /// the fingerprints are those of `events` but the events stored are `written` (a log
+    /// changed after it was written).
+    static func forge(_ events: [TimedEvent], version: UInt16, at: Int, extra: Int, wrongAt: Int? = nil,
+                      written: [TimedEvent]? = nil) throws -> [UInt8] {
         var states: [TableState] = [TableState()]
         var ends = Set<Int>()
         for (k, e) in events.enumerated() {
@@ -163,7 +166,7 @@ struct PipelinedCheckTests {
             var e = BinaryEventEncoder(baseTime: Micros(raw: base), version: version)
             if version >= 4 { _ = e.startBatch(baseTime: Micros(raw: base)) }
             for k in b..<(b + 100) {
-                e.append(events[k])
+                e.append((written ?? events)[k])
                 if ends.contains(k + 1) { e.appendGestureFingerprint(states[k + 1].gestureFingerprint) }
                 if k + 1 == at { for _ in 0..<extra { e.appendGestureFingerprint(states[k + 1].gestureFingerprint) } }
                 if k + 1 == wrongAt { e.appendGestureFingerprint(states[k + 1].gestureFingerprint ^ 1) }

@@ -32,7 +32,9 @@ struct ReportDescriptionTests {
         let report = try LogReader.verify(path: path, replaying: true)
         #expect(report.isIntact && report.checkpointsReplayed == 500 / 40)
         let size = try fileSize(path)
-        #expect(report.description == "intact: 500 events in \(report.records) records, \(size) bytes, 12 checkpoints confirmed by replay")
+        let gestures = try LogReader(path: path).check().gesturesCompared
+        #expect(gestures > 1 && report.gesturesReplayed == gestures)
+        #expect(report.description == "intact: 500 events in \(report.records) records, \(size) bytes, 12 checkpoints and \(gestures) gestures confirmed by replay")
         #expect("\(report)" == report.description)
 
         // One event, no checkpoint, and a log still being recorded (no seek index): a note.

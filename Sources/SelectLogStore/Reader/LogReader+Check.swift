@@ -31,6 +31,9 @@ public struct CheckReport: Sendable {
     /// Where this build first disagrees with the recording.
     public struct Divergence: Sendable {
         /// The events of the gesture (or the span since the previous checkpoint) that differs.
+        /// The events between gestures (taps, edits, scrolls) have no fingerprint of their
+        /// own: when some came after the last fingerprint or checkpoint that agreed, the
+        /// reason names them.
         public var events: ClosedRange<Int>
         /// What kind of span: "pan", "two-finger pan", "swipe", an event type, or "checkpoint window".
         public var kind: String
@@ -42,6 +45,20 @@ public struct CheckReport: Sendable {
         /// Field by field, the recorded state at that checkpoint (`before`) against the
         /// state this build reaches there (`after`).
         public var changes: [StateChange] = []
+        /// What in the log disagreed, for `verify --deep`, which calls it damage when the
+        /// log names this build's behaviour and cuts it where the disagreement shows.
+        package var seen = Seen.rejected
+
+        /// What in the log disagreed with the replay.
+        package enum Seen: Sendable, Equatable {
+            /// The checkpoint record at `offset`.
+            case checkpoint(offset: Int)
+            /// A gesture fingerprint, after `agreed` events on which the replay and the
+            /// log agreed (the last fingerprint or checkpoint that matched, or none).
+            case fingerprint(agreed: Int)
+            /// An event this build rejects.
+            case rejected
+        }
     }
 }
 
@@ -128,11 +145,15 @@ extension LogReader {
     /// replays the log again on the caller's thread and describes the difference (or
     /// throws the error) exactly as before: a log this build replays as recorded, the
     /// common case, is checked at a pipelined replay's speed.
-    func check(pipelinedFrom minimum: Int, segmentEvents: Int? = nil) throws(LogError) -> CheckReport {
+    ///
+    /// With `throwingRejections`, an event this build rejects is thrown as `replay` throws
+    /// it (`rejection(_:index:)`) rather than reported as a divergence: `verify --deep`
+    /// calls it damage at its batch.
+    func check(pipelinedFrom minimum: Int, segmentEvents: Int? = nil, throwingRejections: Bool = false) throws(LogError) -> CheckReport {
         if eventCount >= minimum, Self.hasSecondCore, tail == nil, let report = try? pipelinedCheck(segmentEvents: segmentEvents) {
             return report
         }
-        return try checkInTurn()
+        return try checkInTurn(throwingRejections: throwingRejections)
     }
 
     /// The whole log replayed pipelined, each gesture fingerprint and checkpoint compared as
@@ -151,13 +172,16 @@ extension LogReader {
         return report
     }
 
-    /// `check()` on the caller's thread, record by record.
-    func checkInTurn() throws(LogError) -> CheckReport {
+    /// `check()` on the caller's thread, record by record (`throwingRejections`: as
+    /// `check(pipelinedFrom:segmentEvents:throwingRejections:)` says).
+    func checkInTurn(throwingRejections: Bool = false) throws(LogError) -> CheckReport {
         var report = CheckReport(recordedBehaviour: header.behaviour, behaviour: engine.fingerprint)
         var state = TableState()
         var gestureStart = 0
         var gestureKind = "gesture"
         var lastCheckpoint = 0
+        // The events after the last fingerprint or checkpoint that matched.
+        var agreed = 0
         // One decoder, restarted at each window and carried on through continued batches.
         var decoder: BinaryEventDecoder?
         try forEachRecord { (record) throws(LogError) -> Bool in
@@ -172,7 +196,11 @@ extension LogReader {
                     report.checkpointsCompared += 1
                     if recorded.hashValue64 != state.hashValue64 {
                         report.divergence = .init(events: lastCheckpoint...Swift.max(lastCheckpoint, position - 1), kind: "checkpoint window",
-                                                  reason: "the state after \(position) events differs from the recorded checkpoint")
+                                                  reason: "the state after \(ReportText.counted(position, "event", "events")) differs from the recorded "
+                                                      + "checkpoint (recorded state \(recorded.hashHex), this build \(state.hashHex))")
+                        report.divergence?.seen = .checkpoint(offset: record.offset)
+                    } else {
+                        agreed = position
                     }
                 }
                 if report.divergence != nil {
@@ -211,6 +239,7 @@ extension LogReader {
                                 gestureKind = kind
                             }
                         } catch {
+                            if throwingRejections { throw rejection(error, index: index) }
                             if report.divergence == nil {
                                 report.divergence = .init(events: index...index, kind: e.event.typeName,
                                                           reason: "this build rejects the event: \(error)")
@@ -223,8 +252,17 @@ extension LogReader {
                         report.gesturesCompared += 1
                         let replayed = state.gestureFingerprint
                         if replayed != recorded {
-                            report.divergence = .init(events: gestureStart...Swift.max(gestureStart, index - 1), kind: gestureKind,
-                                                      reason: "the state at the gesture's end differs (recorded fingerprint \(hex8(recorded)), this build \(hex8(replayed)))")
+                            var reason = "the state at the gesture's end differs (recorded fingerprint \(hex8(recorded)), this build \(hex8(replayed)))"
+                            if agreed < gestureStart {
+                                // A tap, an edit or a scroll between gestures has no fingerprint
+                                // of its own: the one after the next gesture covers it.
+                                reason += "; it last agreed with the log \(agreed == 0 ? "at its start" : "after event \(agreed)"), so "
+                                    + "\(ReportText.events(agreed...(gestureStart - 1))) before the gesture may hold the cause"
+                            }
+                            report.divergence = .init(events: gestureStart...Swift.max(gestureStart, index - 1), kind: gestureKind, reason: reason)
+                            report.divergence?.seen = .fingerprint(agreed: agreed)
+                        } else {
+                            agreed = index
                         }
                     }
                 }

@@ -4,9 +4,11 @@ extension LogReader {
     /// Checks the whole file: headers, checksums, decompression, decoding, event order,
     /// checkpoints against their headers and invariants, and the stored seek index
     /// against the records walked. With `replaying`, also replays every event with this
-    /// build and compares each checkpoint's state hash with the replayed state's (when the
-    /// log's behaviour fingerprint is this build's; otherwise that part is skipped and a
-    /// note says why).
+    /// build and compares each checkpoint's state hash, and each gesture end's state
+    /// fingerprint, with the replayed state's (when the log's behaviour fingerprint is this
+    /// build's; otherwise that part is skipped and a note says why). A difference is damage:
+    /// at a checkpoint, from that checkpoint; at a gesture end, from the batch that holds
+    /// the first event after the last fingerprint or checkpoint that agreed.
     ///
     /// The batches of a file of 1 MiB or more are checked on two other threads while this
     /// one walks the records; the report is the one a walk in turn gives (a log that
@@ -70,7 +72,13 @@ extension LogReader {
             return report
         }
         do throws(LogError) {
-            return try reader.replayCheckingCheckpoints(report, pipelinedFrom: minimum)
+            // `check`'s replay: every checkpoint and gesture fingerprint compared, pipelined
+            // where the log is long, and a difference described in turn.
+            let check = try reader.check(pipelinedFrom: minimum, throwingRejections: true)
+            report.checkpointsReplayed = check.checkpointsCompared
+            report.gesturesReplayed = check.gesturesCompared
+            if let divergence = check.divergence { try report.note(divergence, in: reader) }
+            return report
         } catch {
             // An event the engine that wrote the log rejects: damage (checksums can be
             // forged, or a buggy writer's), reported where its batch starts (a continued
@@ -90,36 +98,6 @@ extension LogReader {
 }
 
 extension LogReader {
-    /// `verify --deep`'s replay, on other threads from `minimum` events (and a second
-    /// core), else in turn: every checkpoint compared with the replayed state.
-    fileprivate func replayCheckingCheckpoints(_ report: VerifyReport, pipelinedFrom minimum: Int) throws(LogError) -> VerifyReport {
-        var report = report
-        if eventCount >= minimum, Self.hasSecondCore, let replayed = try replayComparingCheckpoints(report) {
-            return replayed
-        }
-        var state = TableState()
-        var mismatch: (offset: Int, recorded: TableState)?
-        try forEachRecord { (record) throws(LogError) -> Bool in
-            guard record.header.kind == .checkpoint else { return true }
-            try replay(into: &state, to: record.header.firstEvent)
-            let recorded = try checkpointState(record)
-            if recorded.hashValue64 != state.hashValue64 {
-                mismatch = (record.offset, recorded)
-                return false
-            }
-            report.checkpointsReplayed += 1
-            return true
-        }
-        if let mismatch {
-            report.note(mismatchAt: mismatch.offset, recorded: mismatch.recorded, replayed: state)
-            return report
-        }
-        try replay(into: &state, to: eventCount)
-        return report
-    }
-}
-
-extension LogReader {
     /// A file at least this long has its records checked on other threads by `verify`.
     static let deepCheckPoolBytes = 1 << 20
 
@@ -129,52 +107,30 @@ extension LogReader {
 }
 
 extension VerifyReport {
-    /// The first checkpoint whose state differs from the replay's, at `offset`, as the
-    /// report's problem: the events before it are the intact ones.
-    fileprivate mutating func note(mismatchAt offset: Int, recorded: TableState, replayed state: TableState) {
-        problem = LogProblem(offset: offset,
-                             reason: "checkpoint after \(state.events) events holds state \(recorded.hashHex), replaying the events gives \(state.hashHex)",
-                             isTornTail: false)
+    /// `divergence`, where a replay with the engine that wrote the log parts from it, as
+    /// the report's problem: damage at the checkpoint that differs (the events before it
+    /// intact), or at a gesture fingerprint that differs, from the batch that holds the
+    /// first event after the last fingerprint or checkpoint that agreed (the events before
+    /// that batch intact, as for an event the engine rejects).
+    fileprivate mutating func note(_ divergence: CheckReport.Divergence, in reader: LogReader) throws(LogError) {
+        let offset: Int
+        switch divergence.seen {
+        case .checkpoint(let at):
+            // Counted by the check, but not confirmed.
+            checkpointsReplayed -= 1
+            offset = at
+            intactEvents = divergence.checkpoint ?? 0
+        case .fingerprint, .rejected:
+            // A fingerprint after every event the replay agreed on lies in the last batch.
+            // (An event the engine rejects is thrown, not reported: only for completeness.)
+            let first = if case .fingerprint(let agreed) = divergence.seen { agreed } else { divergence.events.lowerBound }
+            let batch = try reader.window(containing: Swift.min(first, reader.eventCount - 1), after: nil)?.batch
+            offset = batch?.offset ?? reader.header.size
+            intactEvents = batch?.header.firstEvent ?? 0
+        }
+        problem = LogProblem(offset: offset, reason: divergence.headline, isTornTail: false)
         intactBytes = offset
-        intactEvents = state.events
     }
-}
-
-extension LogReader {
-    /// `verify --deep`'s replay of a long log: decoded on other threads, each checkpoint
-    /// compared with the replayed state where the replay reaches it, as in turn: the same
-    /// report, the first checkpoint that differs its problem. Nil when the system would
-    /// start no decoding thread.
-    fileprivate func replayComparingCheckpoints(_ report: VerifyReport) throws(LogError) -> VerifyReport? {
-        var report = report
-        var observer = try CheckpointObserver(checkpoints: CheckpointComparison(reader: self))
-        var state = TableState()
-        guard let finished = try pipelinedReplay(into: &state, to: eventCount, segmentEvents: nil, decoders: Self.replayDecoders,
-                                                 observing: &observer) else { return nil }
-        if finished {
-            _ = try observer.willApply(eventCount, state)
-        }
-        report.checkpointsReplayed = observer.checkpoints.compared
-        if let m = observer.checkpoints.mismatch {
-            // The replay stopped before event `m.first`: `state` has seen `m.first` events.
-            report.note(mismatchAt: m.offset, recorded: m.recorded, replayed: state)
-        }
-        return report
-    }
-}
-
-/// `verify --deep`'s comparisons during a pipelined replay: every checkpoint.
-private struct CheckpointObserver: ReplayObserver {
-    var checkpoints: CheckpointComparison
-
-    static var wantsFingerprints: Bool { false }
-
-    @inline(__always)
-    mutating func willApply(_ index: Int, _ state: borrowing TableState) throws(LogError) -> Bool {
-        try checkpoints.reach(index, state)
-    }
-
-    func fingerprint(_ record: ReplayRecord, after index: Int, _ state: borrowing TableState) -> Bool { true }
 }
 
 /// The stored index the trailer names, compared entry by entry with the records a walk
@@ -253,6 +209,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var problem: LogProblem?
     /// Checkpoints whose state a replay confirmed (`replaying` only).
     public var checkpointsReplayed = 0
+    /// Gesture ends whose state fingerprint a replay confirmed (`replaying` only).
+    public var gesturesReplayed = 0
     /// Remarks that are not damage (for example, checkpoints that were not compared).
     public var notes: [String] = []
     /// Whether the log is intact.
@@ -276,7 +234,8 @@ extension VerifyReport: CustomStringConvertible {
     /// the checkpoints a replay confirmed are counted (none, too).
     package func verdict(replayed: Bool) -> String {
         guard let problem else {
-            let confirmed = replayed ? ", \(ReportText.counted(checkpointsReplayed, "checkpoint", "checkpoints")) confirmed by replay" : ""
+            let confirmed = replayed ? ", \(ReportText.counted(checkpointsReplayed, "checkpoint", "checkpoints")) and "
+                + "\(ReportText.counted(gesturesReplayed, "gesture", "gestures")) confirmed by replay" : ""
             return "intact: \(ReportText.counted(intactEvents, "event", "events")) in \(ReportText.counted(records, "record", "records")), "
                 + "\(ReportText.counted(fileSize, "byte", "bytes"))\(confirmed)"
         }

@@ -13,8 +13,12 @@ struct Verify: ParsableCommand {
             Exits 0 when the log is intact. Otherwise prints the first bad byte offset and the count \
             of intact events, and exits 1; a log that a newer selectlog wrote (a format version or an \
             event this build does not know) is not damaged: it exits 65, and --repair cuts nothing. With --deep, also replays every event and compares each \
-            checkpoint with the replayed state; an event the engine rejects is damage at its batch (only \
-            --deep finds such damage: without it, the events are decoded, not replayed). A log that ends \
+            checkpoint and each gesture end's state fingerprint with the replayed state (when the log \
+            names this build's behaviour fingerprint; `selectlog check` compares another build's): an \
+            event the engine rejects is damage at its batch, a checkpoint that differs at itself, and a \
+            gesture fingerprint that differs at the batch holding the first event after the last \
+            fingerprint or checkpoint that agreed (only --deep finds such damage: without it, the events \
+            are decoded, not replayed). A log that ends \
             at a record boundary without its seek index (still being written, or cut there) is intact: \
             its index is rebuilt by reading. With --repair, cuts the log back to its intact prefix, \
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them, with the log's \
@@ -32,7 +36,7 @@ struct Verify: ParsableCommand {
     @Argument(help: "A selectlog log; - reads standard input.")
     var log: String
 
-    @Flag(help: "Also replay every event and compare each checkpoint's state with the replay.")
+    @Flag(help: "Also replay every event and compare each checkpoint and gesture fingerprint with the replay.")
     var deep = false
 
     @Flag(help: "Cut the log back to its intact prefix; the cut bytes are kept beside it.")

@@ -47,7 +47,7 @@ enum CheckOutput {
             let named = log.logArgument
             let subject = log == "-" ? "the log" : shown
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
-                         + "after it was written (`selectlog verify --deep \(named)` replays it: it calls the log damaged at an event this build rejects or at the first checkpoint that disagrees with the replay, and `verify --deep --repair` cuts it there)")
+                         + "after it was written (`selectlog verify --deep \(named)` replays it: it calls the log damaged at the first event this build rejects, checkpoint or gesture fingerprint that disagrees with the replay, and `verify --deep --repair` cuts it there)")
         }
         return (lines + d.checkpointLines).joined(separator: "\n")
     }
@@ -85,6 +85,7 @@ enum CheckOutput {
         o.raw("bytes", piped && refusedHeader ? "null" : String(r.fileSize))
         o.raw("intactBytes", String(r.intactBytes))
         o.raw("checkpointsConfirmed", deep && r.problem == nil ? String(r.checkpointsReplayed) : "null")
+        o.raw("gesturesConfirmed", deep && r.problem == nil ? String(r.gesturesReplayed) : "null")
         if let p = r.problem {
             var po = ObjectWriter()
             po.string("kind", p.isNewer ? "newer" : p.isNotALog ? "notALog" : p.isTornTail ? "tornTail" : "damaged")
