@@ -20,7 +20,7 @@ struct BehaviourNoticeTests {
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
             #expect(!r.stderr.contains(Self.notice), "\(arguments): \(r.stderr)")
             // A note, once on stderr (and in the JSON's notes).
-            let note = "checkpoints not compared with a replay"
+            let note = "checkpoints and gesture fingerprints not compared with a replay"
             #expect(r.stderr.components(separatedBy: note).count == 2, "\(arguments): \(r.stderr)")
             if arguments.contains("--json") { #expect(r.stdout.contains(note), "\(r.stdout)") }
         }

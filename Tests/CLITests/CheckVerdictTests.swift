@@ -40,7 +40,7 @@ struct CheckVerdictTests {
         let same = CheckOutput.text(report(recorded: 0xE258_0404_FE27_EE52), log: "rej.slog")
         #expect(same.hasPrefix("rej.slog: diverged at the select of event 2: this build rejects the event"), "\(same)")
         #expect(same.contains("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or rej.slog was changed after it was written"), "\(same)")
-        #expect(same.contains("`selectlog verify --deep rej.slog` replays it: it calls the log damaged at the first event this build rejects, checkpoint or gesture fingerprint that disagrees with the replay, and `verify --deep --repair` cuts it there"), "\(same)")
+        #expect(same.contains("`selectlog verify --deep rej.slog` replays it: it calls the log damaged at the first event this build rejects, or the first checkpoint or gesture fingerprint that disagrees with the replay, and `verify --deep --repair` cuts it there"), "\(same)")
         let other = CheckOutput.text(report(recorded: 0x1234), log: "rej.slog")
         #expect(!other.contains("fingerprints agree"), "\(other)")
         var span = report(recorded: 0x1234, kind: "pan")

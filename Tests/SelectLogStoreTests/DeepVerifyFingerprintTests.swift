@@ -29,7 +29,9 @@ struct DeepVerifyFingerprintTests {
 
     /// The offset of the batch that holds event `index` (0-based) in the log at `path`.
     func batchOffset(holding index: Int, _ path: String) throws -> Int? {
-        try LogReader(path: path).records.first {
+        let log = try LogReader(path: path)
+        defer { log.close() }
+        return log.records.first {
             $0.header.kind == .batch && $0.header.firstEvent <= index && index < $0.header.firstEvent + $0.header.eventCount
         }?.offset
     }
@@ -50,6 +52,7 @@ struct DeepVerifyFingerprintTests {
         #expect(report.intactEvents == agreed / 100 * 100, "batches of 100 events")
         #expect(problem.reason.contains("the state at the gesture's end differs"), "\(problem.reason)")
         #expect(!problem.isTornTail)
+        #expect(report.gesturesReplayed == (try gestureEnds(events).filter { $0 <= 450 }.count), "the one that differs is not counted")
         let outcome = try LogRepair.repair(path, replaying: true)
         #expect(outcome.cut?.keptBytes == expected)
         let repaired = try LogReader.verify(path: path, replaying: true)
@@ -86,7 +89,9 @@ struct DeepVerifyFingerprintTests {
         let check = try log.check()
         let divergence = try #require(check.divergence)
         let agreed = try #require(try gestureEnds(events).last { $0 <= k })
-        #expect(divergence.seen == .fingerprint(agreed: agreed), "\(divergence)")
+        var seenAgreed: Int?
+        if case .fingerprint(let a, _) = divergence.seen { seenAgreed = a }
+        #expect(seenAgreed == agreed, "\(divergence)")
         if divergence.events.lowerBound > k {
             // A tap has no fingerprint of its own: the reason names the events before the
             // gesture, since the last that agreed.
@@ -98,6 +103,87 @@ struct DeepVerifyFingerprintTests {
         #expect(problem.reason == divergence.headline)
         #expect(problem.offset == (try batchOffset(holding: agreed, path)))
         #expect(report.intactEvents <= k)
+    }
+
+    @Test("a wrong fingerprint after the same events as one that agreed, at a batch's end: damage from that batch, not the next",
+          arguments: [2, 4] as [UInt16])
+    func wrongFingerprintAtABatchEnd(version: UInt16) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("end.slog").path
+        // A fingerprint of the true state after event 400, the last of its batch, then a wrong one.
+        try Data(try PipelinedCheckTests.forge(events, version: version, at: 400, extra: 1, wrongAt: 400)).write(to: URL(fileURLWithPath: path))
+        let expected = try batchOffset(holding: 399, path)
+        let report = try deep(path)
+        #expect(report.problem?.offset == expected && report.intactEvents == 300, "\(String(describing: report.problem))")
+        #expect(try LogRepair.repair(path, replaying: true).cut != nil)
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact, "one repair is enough")
+    }
+
+    @Test("a checkpoint that disagrees: damage from the batch of the first event no fingerprint confirmed, or from the checkpoint when one after the same events agreed",
+          arguments: [2, 4] as [UInt16])
+    func wrongCheckpoint(version: UInt16) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var state = TableState()
+        for e in events[..<300] { try state.apply(e) }
+        var wrong = state
+        wrong.selection = RowSet([RowPath(0, 1)])
+        try #require(wrong.hashValue64 != state.hashValue64)
+        let agreed = try #require(try gestureEnds(events).last { $0 < 300 })
+        for confirmed in [false, true] {
+            let path = dir.appendingPathComponent("checkpoint-\(confirmed).slog").path
+            let bytes = try PipelinedCheckTests.forge(events, version: version, at: 300, extra: confirmed ? 1 : 0, checkpoint: (300, wrong))
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let checkpoint = try #require(try LogReader(path: path).records.first { $0.header.kind == .checkpoint })
+            let report = try deep(path)
+            if confirmed {
+                // A fingerprint of the state after the same 300 events agreed: the checkpoint
+                // alone is in doubt.
+                #expect(report.problem?.offset == checkpoint.offset && report.intactEvents == 300)
+            } else {
+                // The events since the last gesture end, or the checkpoint, were changed.
+                #expect(report.problem?.offset == (try batchOffset(holding: agreed, path)) && report.intactEvents == agreed / 100 * 100)
+            }
+            #expect(report.checkpointsReplayed == 0 && report.problem?.reason.contains("differs from the recorded checkpoint") == true,
+                    "\(String(describing: report.problem))")
+            #expect(report.records == (try LogReader(path: path).records.filter { $0.offset < report.intactBytes }.count))
+        }
+    }
+
+    @Test("a later event the replay rejects, after a fingerprint that differs: the damage is the first difference, and one repair is enough")
+    func rejectionAfterADifference() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var settings = ConfigurationPatch()
+        settings.allowsMultipleSelection = true
+        func pan(_ ms: Int) -> [TimedEvent] {
+            [TimedEvent(.panBegan(ViewportPoint(x: Points(10), y: Points(22)), fingers: 1), t: .milliseconds(ms)),
+             TimedEvent(.panMoved(ViewportPoint(x: Points(10), y: Points(140))), t: .milliseconds(ms + 1)),
+             TimedEvent(.panEnded(nil, targetOffset: nil), t: .milliseconds(ms + 2))]
+        }
+        let recorded: [TimedEvent] = [
+            TimedEvent(.configure(settings), t: .zero),
+            TimedEvent(.viewport(width: Points(390), height: Points(600)), t: .zero),
+            TimedEvent(.reload(sections: [SectionSpec(rows: 10)]), t: .zero),
+        ] + pan(1) + [TimedEvent(.insertRows(at: [RowPath(0, 10)], heights: nil), t: .milliseconds(4))] + pan(5) + [
+            TimedEvent(.deleteRows(at: [RowPath(0, 10)]), t: .milliseconds(8)),
+            TimedEvent(.tick, t: .milliseconds(9)),
+        ]
+        // The insertion changed into a tick: the second pan ends on 10 rows, and the
+        // deletion of row 10 is then rejected.
+        var written = recorded
+        written[6] = TimedEvent(.tick, t: .milliseconds(4))
+        let path = dir.appendingPathComponent("rejected-later.slog").path
+        try Data(try PipelinedCheckTests.forge(recorded, version: 4, at: 0, extra: 0, written: written, batchEvents: 4)).write(to: URL(fileURLWithPath: path))
+        let check = try LogReader(path: path).check()
+        #expect(check.divergence?.seen == .fingerprint(agreed: 6, after: 10), "\(String(describing: check.divergence))")
+        let expected = try batchOffset(holding: 6, path)
+        let report = try deep(path)
+        #expect(report.problem?.offset == expected && report.intactEvents == 4, "\(String(describing: report.problem))")
+        #expect(report.problem?.reason.contains("the state at the gesture's end differs") == true)
+        #expect(try LogRepair.repair(path, replaying: true).cut?.keptBytes == report.intactBytes)
+        #expect(try LogReader.verify(path: path, replaying: true).isIntact, "one repair is enough")
     }
 
     @Test("an intact log: every gesture fingerprint and checkpoint confirmed, as check counts them")

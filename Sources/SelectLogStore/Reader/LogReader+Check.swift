@@ -49,13 +49,13 @@ public struct CheckReport: Sendable {
         /// log names this build's behaviour and cuts it where the disagreement shows.
         package var seen = Seen.rejected
 
-        /// What in the log disagreed with the replay.
+        /// What in the log disagreed with the replay. `agreed`: the events after the last
+        /// fingerprint or checkpoint that matched (0 when none did).
         package enum Seen: Sendable, Equatable {
             /// The checkpoint record at `offset`.
-            case checkpoint(offset: Int)
-            /// A gesture fingerprint, after `agreed` events on which the replay and the
-            /// log agreed (the last fingerprint or checkpoint that matched, or none).
-            case fingerprint(agreed: Int)
+            case checkpoint(offset: Int, agreed: Int)
+            /// A gesture fingerprint recorded after `after` events.
+            case fingerprint(agreed: Int, after: Int)
             /// An event this build rejects.
             case rejected
         }
@@ -185,7 +185,8 @@ extension LogReader {
         // One decoder, restarted at each window and carried on through continued batches.
         var decoder: BinaryEventDecoder?
         try forEachRecord { (record) throws(LogError) -> Bool in
-            if let d = report.divergence, d.checkpoint != nil { return false }
+            // `verify --deep` needs only the first difference; `check`, the checkpoint after it.
+            if let d = report.divergence, d.checkpoint != nil || throwingRejections { return false }
             switch record.header.kind {
             case .index:
                 return true
@@ -198,7 +199,7 @@ extension LogReader {
                         report.divergence = .init(events: lastCheckpoint...Swift.max(lastCheckpoint, position - 1), kind: "checkpoint window",
                                                   reason: "the state after \(ReportText.counted(position, "event", "events")) differs from the recorded "
                                                       + "checkpoint (recorded state \(recorded.hashHex), this build \(state.hashHex))")
-                        report.divergence?.seen = .checkpoint(offset: record.offset)
+                        report.divergence?.seen = .checkpoint(offset: record.offset, agreed: agreed)
                     } else {
                         agreed = position
                     }
@@ -239,7 +240,9 @@ extension LogReader {
                                 gestureKind = kind
                             }
                         } catch {
-                            if throwingRejections { throw rejection(error, index: index) }
+                            // Only the first difference: a replay gone another way may well
+                            // meet events it rejects later.
+                            if throwingRejections, report.divergence == nil { throw rejection(error, index: index) }
                             if report.divergence == nil {
                                 report.divergence = .init(events: index...index, kind: e.event.typeName,
                                                           reason: "this build rejects the event: \(error)")
@@ -260,7 +263,7 @@ extension LogReader {
                                     + "\(ReportText.events(agreed...(gestureStart - 1))) before the gesture may hold the cause"
                             }
                             report.divergence = .init(events: gestureStart...Swift.max(gestureStart, index - 1), kind: gestureKind, reason: reason)
-                            report.divergence?.seen = .fingerprint(agreed: agreed)
+                            report.divergence?.seen = .fingerprint(agreed: agreed, after: index)
                         } else {
                             agreed = index
                         }

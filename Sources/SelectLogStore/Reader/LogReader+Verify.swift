@@ -68,7 +68,7 @@ extension LogReader {
         // checkpoint is compared (the reader's notice would say they are replayed past).
         let reader = try LogReader(path: path, engine: engine, notesUntrusted: false)
         guard reader.checkpointsTrusted else {
-            report.notes.append("checkpoints not compared with a replay: the log's behaviour fingerprint differs from this build's (`selectlog check` says whether this build replays it the same)")
+            report.notes.append("checkpoints and gesture fingerprints not compared with a replay: the log's behaviour fingerprint differs from this build's (`selectlog check` says whether this build replays it the same)")
             return report
         }
         do throws(LogError) {
@@ -89,9 +89,7 @@ extension LogReader {
                   let batch = try reader.window(containing: index, after: nil)?.batch else {
                 throw error
             }
-            report.problem = LogProblem(offset: batch.offset, reason: "event \(index + 1): \(error.message)", isTornTail: false)
-            report.intactBytes = batch.offset
-            report.intactEvents = batch.header.firstEvent
+            try report.cut(at: batch.offset, intactEvents: batch.header.firstEvent, in: reader, reason: "event \(index + 1): \(error.message)")
             return report
         }
     }
@@ -108,28 +106,45 @@ extension LogReader {
 
 extension VerifyReport {
     /// `divergence`, where a replay with the engine that wrote the log parts from it, as
-    /// the report's problem: damage at the checkpoint that differs (the events before it
-    /// intact), or at a gesture fingerprint that differs, from the batch that holds the
-    /// first event after the last fingerprint or checkpoint that agreed (the events before
-    /// that batch intact, as for an event the engine rejects).
+    /// the report's problem: damage from the batch that holds the first event no gesture
+    /// fingerprint or checkpoint confirmed (the events before that batch intact, as for an
+    /// event the engine rejects), since either those events or the record that disagrees
+    /// were changed; or from a checkpoint that disagrees right after a fingerprint that
+    /// agreed, which is then the one record in doubt.
     fileprivate mutating func note(_ divergence: CheckReport.Divergence, in reader: LogReader) throws(LogError) {
-        let offset: Int
+        let first: Int
         switch divergence.seen {
-        case .checkpoint(let at):
-            // Counted by the check, but not confirmed.
+        case .checkpoint(let at, let agreed) where agreed == divergence.checkpoint:
             checkpointsReplayed -= 1
-            offset = at
-            intactEvents = divergence.checkpoint ?? 0
-        case .fingerprint, .rejected:
-            // A fingerprint after every event the replay agreed on lies in the last batch.
-            // (An event the engine rejects is thrown, not reported: only for completeness.)
-            let first = if case .fingerprint(let agreed) = divergence.seen { agreed } else { divergence.events.lowerBound }
-            let batch = try reader.window(containing: Swift.min(first, reader.eventCount - 1), after: nil)?.batch
-            offset = batch?.offset ?? reader.header.size
-            intactEvents = batch?.header.firstEvent ?? 0
+            try cut(at: at, intactEvents: agreed, in: reader, reason: divergence.headline)
+            return
+        case .checkpoint(_, let agreed):
+            checkpointsReplayed -= 1
+            first = agreed
+        case .fingerprint(let agreed, let after):
+            gesturesReplayed -= 1
+            // A fingerprint after the same events as the one that agreed lies in the batch
+            // of the event before it.
+            first = agreed < after ? agreed : Swift.max(after - 1, 0)
+        case .rejected:
+            first = divergence.events.lowerBound
         }
-        problem = LogProblem(offset: offset, reason: divergence.headline, isTornTail: false)
+        let batch = try reader.window(containing: Swift.min(first, reader.eventCount - 1), after: nil)?.batch
+        try cut(at: batch?.offset ?? reader.header.size, intactEvents: batch?.header.firstEvent ?? 0, in: reader, reason: divergence.headline)
+    }
+
+    /// Damage at `offset`, after `intactEvents` intact events and the records before it.
+    fileprivate mutating func cut(at offset: Int, intactEvents: Int, in reader: LogReader, reason: String) throws(LogError) {
+        problem = LogProblem(offset: offset, reason: reason, isTornTail: false)
         intactBytes = offset
+        self.intactEvents = intactEvents
+        var before = 0
+        try reader.forEachRecord { (record) throws(LogError) -> Bool in
+            guard record.offset < offset else { return false }
+            before += 1
+            return true
+        }
+        records = before
     }
 }
 
@@ -219,7 +234,7 @@ public struct VerifyReport: Sendable, Equatable {
 
 extension VerifyReport: CustomStringConvertible {
     /// The verdict in the words of `selectlog verify`, without the log's name: intact (its
-    /// events, records and bytes, and the checkpoints a replay confirmed), or where the
+    /// events, records and bytes, and the checkpoints and gestures a replay confirmed), or where the
     /// damage or torn tail starts (a byte offset) and how many events before it are
     /// intact; then each note, a line each.
     ///
@@ -227,11 +242,11 @@ extension VerifyReport: CustomStringConvertible {
     /// damaged at byte offset 2533: record payload checksum mismatch; 1301 intact events
     /// ```
     public var description: String {
-        ([verdict(replayed: checkpointsReplayed > 0)] + notes.map { "note: \($0)" }).joined(separator: "\n")
+        ([verdict(replayed: checkpointsReplayed > 0 || gesturesReplayed > 0)] + notes.map { "note: \($0)" }).joined(separator: "\n")
     }
 
     /// The verdict line, as `selectlog verify` prints it after the log's name; `replayed`:
-    /// the checkpoints a replay confirmed are counted (none, too).
+    /// the checkpoints and gestures a replay confirmed are counted (none, too).
     package func verdict(replayed: Bool) -> String {
         guard let problem else {
             let confirmed = replayed ? ", \(ReportText.counted(checkpointsReplayed, "checkpoint", "checkpoints")) and "

@@ -15,10 +15,11 @@ struct Verify: ParsableCommand {
             event this build does not know) is not damaged: it exits 65, and --repair cuts nothing. With --deep, also replays every event and compares each \
             checkpoint and each gesture end's state fingerprint with the replayed state (when the log \
             names this build's behaviour fingerprint; `selectlog check` compares another build's): an \
-            event the engine rejects is damage at its batch, a checkpoint that differs at itself, and a \
-            gesture fingerprint that differs at the batch holding the first event after the last \
-            fingerprint or checkpoint that agreed (only --deep finds such damage: without it, the events \
-            are decoded, not replayed). A log that ends \
+            event the engine rejects is damage from its batch, and a checkpoint or gesture fingerprint \
+            that differs is damage from the batch holding the first event that no earlier fingerprint \
+            or checkpoint confirmed (from the checkpoint itself when a fingerprint after the same \
+            events agreed); only --deep finds such damage: without it, the events are decoded, not \
+            replayed. A log that ends \
             at a record boundary without its seek index (still being written, or cut there) is intact: \
             its index is rebuilt by reading. With --repair, cuts the log back to its intact prefix, \
             saves the cut bytes beside it as LOG.cut-OFFSET (never deleting them, with the log's \
@@ -28,7 +29,7 @@ struct Verify: ParsableCommand {
             be written (nothing is cut in each case, though a magic written stays written, and the \
             error says so); a failed repair can be run again. With --json, \
             prints the verdict as one JSON object (intact; the intact prefix's events, records and bytes; \
-            the file's bytes; the checkpoints --deep confirmed; the problem's kind, byte offset and reason; \
+            the file's bytes; the checkpoints and gestures --deep confirmed; the problem's kind, byte offset and reason; \
             the notes), or an error object when the log cannot be read, with the same exit codes; \
             it does not combine with --repair.
             """)

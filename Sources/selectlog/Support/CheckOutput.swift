@@ -47,7 +47,7 @@ enum CheckOutput {
             let named = log.logArgument
             let subject = log == "-" ? "the log" : shown
             lines.append("the fingerprints agree: either this build changed behaviour the fingerprint does not cover, or \(subject) was changed "
-                         + "after it was written (`selectlog verify --deep \(named)` replays it: it calls the log damaged at the first event this build rejects, checkpoint or gesture fingerprint that disagrees with the replay, and `verify --deep --repair` cuts it there)")
+                         + "after it was written (`selectlog verify --deep \(named)` replays it: it calls the log damaged at the first event this build rejects, or the first checkpoint or gesture fingerprint that disagrees with the replay, and `verify --deep --repair` cuts it there)")
         }
         return (lines + d.checkpointLines).joined(separator: "\n")
     }
