@@ -1,10 +1,10 @@
 // libFuzzer harness: the log reader on forged files (mutations with their
 // checksums recomputed, so they reach the decoders behind the checksums). Besides
 // never crashing, it checks reads against each other: a read that starts anywhere
-// gives what a read from the start gives, and a log verify calls intact replays to
-// the same states from its checkpoints as from the start, and a replay decoded on
-// several threads (in short segments, as long logs are) gives what one in turn gives,
-// as does a verify whose batches are checked on other threads.
+// gives what a read from the start gives, a log verify calls intact replays to the
+// same states from its checkpoints as from the start and checks as the same, and a
+// replay decoded on several threads (in short segments, as long logs are) gives what
+// one in turn gives, as does a verify whose batches are checked on other threads.
 // Built by Fuzz/build.sh; run by `make fuzz`.
 #if canImport(Glibc)
 import Glibc
@@ -44,6 +44,11 @@ func checkLog() {
     let intact = (try? LogReader.verify(path: logPath, replaying: true))?.isIntact ?? false
     checkPooledVerify()
     guard let reader = try? LogReader(path: logPath) else { return }
+    // verify --deep compares what check compares (every checkpoint and gesture fingerprint):
+    // a log it calls intact, this build checks as the same.
+    if intact && reader.checkpointsTrusted, let report = try? reader.check(), !report.isSame {
+        finding("verify --deep says intact, but check diverges: \(report)")
+    }
     let total = reader.eventCount
     // Positions compared below: the middle, the end, the first event of a continued batch
     // (format 4: decoding starts at its window's first batch) and one inside it.
