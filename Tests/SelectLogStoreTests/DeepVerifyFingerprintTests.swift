@@ -27,6 +27,13 @@ struct DeepVerifyFingerprintTests {
         return inTurn
     }
 
+    /// `bytes` written to `name` in `dir`: its path.
+    func write(_ bytes: [UInt8], _ name: String, in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// The offset of the batch that holds event `index` (0-based) in the log at `path`.
     func batchOffset(holding index: Int, _ path: String) throws -> Int? {
         let log = try LogReader(path: path)
@@ -41,8 +48,7 @@ struct DeepVerifyFingerprintTests {
     func wrongFingerprint(version: UInt16) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("wrong.slog").path
-        try Data(try PipelinedCheckTests.forge(events, version: version, at: 0, extra: 0, wrongAt: 450)).write(to: URL(fileURLWithPath: path))
+        let path = try write(try PipelinedCheckTests.forge(events, version: version, at: 0, extra: 0, wrongAt: 450), "wrong.slog", in: dir)
         #expect(try LogReader.verify(path: path).isIntact, "the walk alone replays nothing")
         let agreed = try #require(try gestureEnds(events).last { $0 <= 450 })
         let expected = try #require(try batchOffset(holding: agreed, path))
@@ -81,8 +87,7 @@ struct DeepVerifyFingerprintTests {
             written[k] = events[k]
         }
         let k = try #require(changed, "a tap whose move changes the state")
-        let path = dir.appendingPathComponent("changed.slog").path
-        try Data(try PipelinedCheckTests.forge(events, version: version, at: 0, extra: 0, written: written)).write(to: URL(fileURLWithPath: path))
+        let path = try write(try PipelinedCheckTests.forge(events, version: version, at: 0, extra: 0, written: written), "changed.slog", in: dir)
         #expect(try LogReader.verify(path: path).isIntact)
         let log = try LogReader(path: path)
         #expect(try log.checkpointList().isEmpty, "no checkpoint could tell")
@@ -110,9 +115,8 @@ struct DeepVerifyFingerprintTests {
     func wrongFingerprintAtABatchEnd(version: UInt16) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("end.slog").path
         // A fingerprint of the true state after event 400, the last of its batch, then a wrong one.
-        try Data(try PipelinedCheckTests.forge(events, version: version, at: 400, extra: 1, wrongAt: 400)).write(to: URL(fileURLWithPath: path))
+        let path = try write(try PipelinedCheckTests.forge(events, version: version, at: 400, extra: 1, wrongAt: 400), "end.slog", in: dir)
         let expected = try batchOffset(holding: 399, path)
         let report = try deep(path)
         #expect(report.problem?.offset == expected && report.intactEvents == 300, "\(String(describing: report.problem))")
@@ -132,9 +136,8 @@ struct DeepVerifyFingerprintTests {
         try #require(wrong.hashValue64 != state.hashValue64)
         let agreed = try #require(try gestureEnds(events).last { $0 < 300 })
         for confirmed in [false, true] {
-            let path = dir.appendingPathComponent("checkpoint-\(confirmed).slog").path
             let bytes = try PipelinedCheckTests.forge(events, version: version, at: 300, extra: confirmed ? 1 : 0, checkpoint: (300, wrong))
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let path = try write(bytes, "checkpoint-\(confirmed).slog", in: dir)
             let checkpoint = try #require(try LogReader(path: path).records.first { $0.header.kind == .checkpoint })
             let report = try deep(path)
             if confirmed {
@@ -174,8 +177,7 @@ struct DeepVerifyFingerprintTests {
         // deletion of row 10 is then rejected.
         var written = recorded
         written[6] = TimedEvent(.tick, t: .milliseconds(4))
-        let path = dir.appendingPathComponent("rejected-later.slog").path
-        try Data(try PipelinedCheckTests.forge(recorded, version: 4, at: 0, extra: 0, written: written, batchEvents: 4)).write(to: URL(fileURLWithPath: path))
+        let path = try write(try PipelinedCheckTests.forge(recorded, version: 4, at: 0, extra: 0, written: written, batchEvents: 4), "rejected-later.slog", in: dir)
         let check = try LogReader(path: path).check()
         #expect(check.divergence?.seen == .fingerprint(agreed: 6, after: 10), "\(String(describing: check.divergence))")
         let expected = try batchOffset(holding: 6, path)

@@ -6,9 +6,9 @@ extension LogReader {
     /// against the records walked. With `replaying`, also replays every event with this
     /// build and compares each checkpoint's state hash, and each gesture end's state
     /// fingerprint, with the replayed state's (when the log's behaviour fingerprint is this
-    /// build's; otherwise that part is skipped and a note says why). A difference is damage:
-    /// at a checkpoint, from that checkpoint; at a gesture end, from the batch that holds
-    /// the first event after the last fingerprint or checkpoint that agreed.
+    /// build's; otherwise that part is skipped and a note says why). A difference is damage
+    /// from the batch that holds the first event no earlier fingerprint or checkpoint
+    /// confirmed (from a checkpoint itself when a fingerprint after the same events agreed).
     ///
     /// The batches of a file of 1 MiB or more are checked on two other threads while this
     /// one walks the records; the report is the one a walk in turn gives (a log that
