@@ -16,10 +16,12 @@ enum WorkerThread {
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
+        let finished: (@Sendable () -> Void)?
 
-        init(name: String, body: @escaping @Sendable () -> Void) {
+        init(name: String, body: @escaping @Sendable () -> Void, finished: (@Sendable () -> Void)?) {
             self.name = name
             self.body = body
+            self.finished = finished
         }
     }
 
@@ -51,9 +53,13 @@ enum WorkerThread {
     /// store's are `selectlog.dec.N` for a replay's decoders, `selectlog.chk.N` for
     /// `verify`'s checkers and `selectlog.rec` for a recorder's writer). Returns 0, or the system's error number (`EAGAIN`, `ENOMEM`, …) when the
     /// thread could not be created; `body` then never runs, and is released.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
+    ///
+    /// `finished` runs on the thread after `body` has returned and been released, with
+    /// what it captured: a caller that waits for it knows the thread holds none of it (a
+    /// reader, whose mapping would otherwise stay registered after the caller let it go).
+    static func start(name: String, _ body: @escaping @Sendable () -> Void, finished: (@Sendable () -> Void)? = nil) -> Int32 {
         if let budget, !budget.take() { return EAGAIN }
-        let argument = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        let argument = Unmanaged.passRetained(Start(name: name, body: body, finished: finished)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -141,10 +147,18 @@ enum WorkerThread {
     }()
     #endif
 
-    /// The new thread's entry: names the thread, then runs its body.
+    /// The new thread's entry: names the thread, runs its body, lets the body go, then
+    /// runs `finished`.
     private static func run(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
         guard let argument else { return nil }
-        let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
+        let finished = runBody(Unmanaged<Start>.fromOpaque(argument).takeRetainedValue())
+        finished?()
+        return nil
+    }
+
+    /// Names the thread and runs `start`'s body; returns its `finished`. `start` (and the
+    /// body with it) is released on return.
+    private static func runBody(_ start: Start) -> (@Sendable () -> Void)? {
         var name = Array(start.name.utf8.prefix(15))
         name.append(0)
         name.withUnsafeBufferPointer { p in
@@ -158,6 +172,6 @@ enum WorkerThread {
             }
         }
         start.body()
-        return nil
+        return start.finished
     }
 }

@@ -77,15 +77,18 @@ extension LogReader {
         // many did before it starts.
         let started = LockedBox<Int?>(nil)
         for (d, pipe) in pipes.enumerated() {
-            let result = WorkerThread.start(name: "selectlog.dec.\(d)") { [self] in
+            let result = WorkerThread.start(name: "selectlog.dec.\(d)", { [self] in
                 let turns = started.withLockedValue(waitingFor: { $0 != nil }) { s, _ in s ?? 1 }
                 for k in stride(from: d, to: segments, by: turns) {
                     let from = bounds.start(of: k), to = k + 1 == segments ? n : bounds.start(of: k + 1)
                     guard decode(from: from, to: to, into: pipe, for: Observer.self) else { break }
                 }
+            }, finished: {
+                // Once the body, and the reader it holds, are let go: a caller that drops
+                // the reader after the replay unmaps the log at once.
                 pipe.withLockedValue { $0.decoderDone = true }
                 pipe.wake()
-            }
+            })
             if result != 0 {
                 // The system would start no more threads (`ulimit -v`, a thread limit).
                 pipes.removeLast(pipes.count - d)
