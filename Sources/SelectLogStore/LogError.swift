@@ -82,7 +82,7 @@ public struct LogError: Error, Equatable, Sendable, CustomStringConvertible {
         if let path { parts.append(path) }
         if let offset { parts.append("byte offset \(offset)") }
         // Counted as UInt: `Int.max + 1` is a number too, not a trap.
-        if let eventIndex, code != .outOfRange { parts.append("event \(eventIndex >= 0 ? String(UInt(eventIndex) + 1) : String(eventIndex + 1))") }
+        if let eventIndex, code != .outOfRange { parts.append("event \(ReportText.number(eventIndex))") }
         parts.append(message)
         return parts.joined(separator: ": ")
     }

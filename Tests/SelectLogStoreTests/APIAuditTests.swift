@@ -37,6 +37,36 @@ struct APIAuditTests {
         #expect(damaged != LogError(.damaged, "x", path: path, offset: 41))
     }
 
+    /// The system reads a path only up to a NUL: a recorder was refused with "a file already
+    /// exists here" for the file named by the part before it (the 2026-12-07 trap audit).
+    @Test("a path holding a NUL byte is refused by name (.io, EINVAL) before any file is opened, made or cut")
+    func nulInPath() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = dir.appendingPathComponent("x").path
+        try Data("not a log".utf8).write(to: URL(fileURLWithPath: before))
+        let path = before + "\u{0}y.slog"
+        let calls: [(String, () throws -> Void)] = [
+            ("create", { _ = try Recorder(creating: path) }),
+            ("replace", { _ = try Recorder(creating: path, replacingExisting: true) }),
+            ("append", { _ = try Recorder(appendingTo: path) }),
+            ("read", { _ = try LogReader(path: path) }),
+            ("verify", { _ = try LogReader.verify(path: path) }),
+            ("repair", { _ = try LogRepair.repair(path) }),
+        ]
+        for (name, call) in calls {
+            #expect(throws: LogError.self, "\(name)") { try call() }
+            do { try call() } catch let e as LogError {
+                #expect(e.code == .io && e.errnoCode == EINVAL, "\(name): \(e)")
+                #expect(e.message.contains("holds a NUL byte (after \"\(before)\")"), "\(name): \(e)")
+            } catch {
+                Issue.record("\(name): \(error)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: before)) == Data("not a log".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["x"])
+    }
+
     @Test("batchEvents past the format's limit is taken as the limit: every event reads back")
     func batchEventsPastTheLimit() throws {
         let dir = try temporaryDirectory()

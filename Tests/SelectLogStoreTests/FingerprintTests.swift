@@ -128,6 +128,30 @@ struct FingerprintTests {
         }
     }
 
+    @Test("an app takes the notice itself: once for every reader, naming both fingerprints; never for a log it trusts")
+    func noticeHandedToTheCaller() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = dir.appendingPathComponent("other.slog").path
+        try writeLog(other, engine: tapsNeverDeselect)
+        var notices: [String] = []
+        let log = try LogReader(path: other) { notices.append($0) }
+        #expect(!log.checkpointsTrusted)
+        #expect(notices.count == 1)
+        let notice = try #require(notices.first)
+        #expect(notice.contains(TableState.hex(tapsNeverDeselect.fingerprint)))
+        #expect(notice.contains(TableState.hex(BehaviourFingerprint.current)))
+        #expect(notice.contains(other))
+        // The stderr notice is said once per process; a caller's is told for each reader.
+        _ = try LogReader(url: URL(fileURLWithPath: other)) { notices.append($0) }
+        #expect(notices.count == 2)
+        let same = dir.appendingPathComponent("same.slog").path
+        try writeLog(same, engine: .standard)
+        let trusted = try LogReader(path: same) { notices.append($0) }
+        #expect(trusted.checkpointsTrusted)
+        #expect(notices.count == 2)
+    }
+
     @Test("check: the same build reports the same behaviour")
     func checkSame() throws {
         let dir = try temporaryDirectory()

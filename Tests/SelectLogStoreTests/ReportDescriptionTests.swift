@@ -185,8 +185,8 @@ struct ReportDescriptionTests {
         let text = dir.appendingPathComponent("notes.slog").path
         try Data(String(repeating: "not a log at all\n", count: 10).utf8).write(to: URL(fileURLWithPath: text))
         let notALog = try LogRepair.repair(text)
-        #expect(notALog.description.hasPrefix("damaged at byte offset 0: "))
-        #expect(notALog.description.hasSuffix("; 0 intact events\ncannot repair: it is not a selectlog log"), "\(notALog)")
+        // Bytes that were never a log are not called damage.
+        #expect(notALog.description == "not a selectlog log (bad magic)\ncannot repair: it is not a selectlog log", "\(notALog)")
 
         let events = Array(SyntheticSession(seed: 5, count: 12))
         var f = Forge()
@@ -277,6 +277,41 @@ struct ReportDescriptionTests {
         #expect(ReportText.duration(14_690_580_000) == "4:04:50.580")
         #expect(ReportText.duration(-999_000) == "-0:00.999")
         #expect(ReportText.duration(Int64.min) == "-2562047788:00:54.775")
+    }
+
+    /// A trap audit (2026-12-07) set the reports' public fields to the extremes and printed
+    /// them: five descriptions trapped on `Int.max + 1`, a range's `count` or `bytes * 100`.
+    @Test("reports whose public fields hold the extremes print without a trap, events still numbered from 1")
+    func extremeFields() {
+        #expect(ReportText.number(0) == "1" && ReportText.number(-1) == "0")
+        #expect(ReportText.number(Int.max) == "9223372036854775808")
+        #expect(ReportText.number(Int.min) == "-9223372036854775807")
+        #expect(ReportText.events(4...4) == "event 5")
+        #expect(ReportText.events(0...Int.max) == "events 1-9223372036854775808")
+        #expect(LoggedGesture(kind: "strip pan", events: (Int.max - 1)...Int.max).description
+                == "strip pan, events 9223372036854775807 to 9223372036854775808")
+        #expect(LoggedGesture(kind: "tap", events: Int.max...Int.max).description == "tap, event 9223372036854775808")
+        #expect(RowHistory(kind: .changed, event: Int.max, pathThen: nil).description == "last changed by event 9223372036854775808")
+        #expect(SelectionChange(event: Int.max, path: RowPath(0, 1), selected: true, kind: .changed).description
+                == "event 9223372036854775808: [0, 1] selected")
+        var error = LogError(.damaged, "x", eventIndex: Int.max)
+        #expect(error.description.contains("event 9223372036854775808"))
+        error.eventIndex = Int.min
+        #expect(error.description.contains("event -9223372036854775807"))
+        // The ratio: as before where `bytes * 100` fits, the whole part's where it does not.
+        #expect(ReportText.hundredths(235, over: 100) == 235 && ReportText.hundredths(2, over: 3) == 67)
+        #expect(ReportText.hundredths(Int.max, over: 1) == Int.max)
+        #expect(ReportText.hundredths(Int.max, over: 1 << 20) == (Int.max >> 20) * 100)
+        #expect(ReportText.hundredths(-5, over: 1) == 0 && ReportText.hundredths(5, over: 0) == 0)
+        var summary = LogSummary()
+        summary.events = 2
+        summary.rawBytes = Int.max
+        summary.storedBytes = 1
+        summary.firstT = Micros(raw: .min)
+        summary.lastT = Micros(raw: .max)
+        let text = summary.description
+        #expect(text.contains("(92233720368547758.07x)"), "\(text)")
+        #expect(text.contains("(2562047788:00:54.775)"), "\(text)")
     }
 
     @Test("a repair acting on a check made before it held the log writes the magic only if the header still needs it")

@@ -259,7 +259,9 @@ public struct RowSet: Hashable, Sendable {
         }
     }
 
-    /// Every member, in index-path order. O(rows): for output, not for engine logic.
+    /// Every member, in index-path order. O(rows): for output, not for engine logic. A set
+    /// of many rows (a `selectAll` of 100,000,000 is 1.6 GB of paths) is better walked
+    /// with `forEachPath(while:)`, or read as runs through `sections`.
     public var paths: [RowPath] {
         var out: [RowPath] = []
         appendPaths(to: &out)
@@ -267,9 +269,10 @@ public struct RowSet: Hashable, Sendable {
     }
 
     /// Hands `body` every member in index-path order while it returns true; whether it
-    /// was handed them all. O(rows handed), with nothing listed.
+    /// was handed them all. O(rows handed), with nothing listed: the way to read a set too
+    /// large to list as `paths`.
     @discardableResult
-    package func forEachPath(while body: (RowPath) -> Bool) -> Bool {
+    public func forEachPath(while body: (RowPath) -> Bool) -> Bool {
         for (s, list) in zip(sectionNumbers, lists) {
             for r in list.ranges { for row in r where !body(RowPath(s, row)) { return false } }
         }
@@ -296,7 +299,9 @@ public struct RowSet: Hashable, Sendable {
 
     /// Appends every member to `paths`, in index-path order.
     func appendPaths(to paths: inout [RowPath]) {
-        paths.reserveCapacity(paths.count + count)
+        // No more than a table holds: a set built by hand may count up to `Int.max` rows
+        // (`RangeList.domain`), whose reservation would abort at once.
+        paths.reserveCapacity(paths.count + Swift.min(count, EventLimits.tableRows))
         for (s, list) in zip(sectionNumbers, lists) {
             for r in list.ranges { for row in r { paths.append(RowPath(s, row)) } }
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SelectLog
 
 /// The system calls the log needs, with errors that name the path and the call.
 package enum FileIO {
@@ -15,9 +16,15 @@ package enum FileIO {
     /// Refuses an empty path before any system call: `open("")` fails with ENOENT, and the
     /// error read ": link failed: No such file or directory", naming neither the path nor
     /// the mistake. `.io` with ENOENT still, as that call gives, for callers that go by it.
+    ///
+    /// A NUL byte, too: the system reads the path only up to it, so that a recorder was
+    /// refused with "a file already exists here" for a file that did not, or a reader
+    /// named a file the caller never did. `.io` with EINVAL, naming the part before it.
     static func checkPath(_ path: String) throws(LogError) {
-        guard path.isEmpty else { return }
-        throw LogError(.io, "the log's path is empty: name a file", errnoCode: ENOENT)
+        if path.isEmpty { throw LogError(.io, "the log's path is empty: name a file", errnoCode: ENOENT) }
+        guard let nul = path.utf8.firstIndex(of: 0) else { return }
+        let before = String(decoding: path.utf8[..<nul], as: UTF8.self)
+        throw LogError(.io, "the log's path holds a NUL byte (after \(Quoted.value(before))), which no file name can hold", errnoCode: EINVAL)
     }
 
     /// Makes `fd`, opened non-blocking (so that opening a FIFO could not wait), blocking

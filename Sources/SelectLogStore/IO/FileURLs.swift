@@ -25,6 +25,12 @@ extension LogReader {
         try self.init(path: try filePath(url))
     }
 
+    /// Opens the log at a file URL for reading, handing the notice that its checkpoints
+    /// are not used to `onUntrustedCheckpoints`, as `init(path:onUntrustedCheckpoints:)`.
+    public convenience init(url: URL, onUntrustedCheckpoints: (String) -> Void) throws(LogError) {
+        try self.init(path: try filePath(url), onUntrustedCheckpoints: onUntrustedCheckpoints)
+    }
+
     /// Checks the log at a file URL, as `verify(path:replaying:)`.
     public static func verify(url: URL, replaying: Bool = false) throws(LogError) -> VerifyReport {
         try verify(path: try filePath(url), replaying: replaying)

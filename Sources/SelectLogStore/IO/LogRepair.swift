@@ -194,6 +194,7 @@ public enum LogRepair {
     /// (`.inUse`) while one in this process has it.
     static func holding<T>(_ path: String, waiting: () -> Void = {},
                                   _ body: (Held) throws(LogError) -> T) throws(LogError) -> T {
+        try FileIO.checkPath(path)
         var said = false
         // A log replaced at `path` while this waited (`compact` renames its copy over it)
         // is opened again: the claim is on the file, and the file must be the one there.

@@ -115,7 +115,7 @@ package enum BehaviourNotice {
     }
 
     /// Writes `message` on stderr, once per process.
-    static func sayOnce(_ message: String) {
+    package static func sayOnce(_ message: String) {
         lock.lock()
         let first = !said
         said = true

@@ -132,8 +132,8 @@ extension RowHistory: CustomStringConvertible {
     public var description: String {
         let then = pathThen.map { " (the row was \($0) then)" } ?? ""
         switch (kind, event) {
-        case (.changed, let e?): return "last changed by event \(e + 1)\(then)"
-        case (.inserted, let e?): return "created by event \(e + 1)\(then)"
+        case (.changed, let e?): return "last changed by event \(ReportText.number(e))\(then)"
+        case (.inserted, let e?): return "created by event \(ReportText.number(e))\(then)"
         default: return "no event changed its selection"
         }
     }
@@ -143,6 +143,6 @@ extension RowHistory: CustomStringConvertible {
 extension SelectionChange: CustomStringConvertible {
     /// The event, the row's path after it and whether it was selected then.
     public var description: String {
-        "event \(event + 1): \(path) \(selected ? "selected" : "deselected")\(kind == .inserted ? " (created)" : "")"
+        "event \(ReportText.number(event)): \(path) \(selected ? "selected" : "deselected")\(kind == .inserted ? " (created)" : "")"
     }
 }

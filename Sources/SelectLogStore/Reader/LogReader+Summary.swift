@@ -43,13 +43,13 @@ extension LogSummary: CustomStringConvertible {
             lines.append("0 events")
         } else if let firstT {
             let last = lastT ?? firstT
-            lines.append("\(ReportText.counted(events, "event", "events")), t \(firstT) ms to \(last) ms (\(ReportText.duration(last.raw &- firstT.raw)))")
+            lines.append("\(ReportText.counted(events, "event", "events")), t \(firstT) ms to \(last) ms (\(ReportText.duration(ReportText.span(from: firstT.raw, to: last.raw))))")
         } else {
             lines.append("\(ReportText.counted(events, "event", "events")), no times")
         }
         var records = "\(ReportText.counted(batches, "batch", "batches")), \(ReportText.counted(checkpoints, "checkpoint", "checkpoints"))"
         if storedBytes > 0 {
-            let hundredths = (rawBytes * 100 + storedBytes / 2) / storedBytes
+            let hundredths = ReportText.hundredths(rawBytes, over: storedBytes)
             let ratio = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)x"
             records += "; batches \(rawBytes) -> \(ReportText.counted(storedBytes, "byte", "bytes")) compressed (\(ratio))"
         }

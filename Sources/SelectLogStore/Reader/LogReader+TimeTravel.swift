@@ -13,7 +13,8 @@ public struct LoggedGesture: Sendable, Equatable {
 extension LoggedGesture: CustomStringConvertible {
     /// Its kind and its events.
     public var description: String {
-        events.count == 1 ? "\(kind), event \(events.lowerBound + 1)" : "\(kind), events \(events.lowerBound + 1) to \(events.upperBound + 1)"
+        events.lowerBound == events.upperBound ? "\(kind), event \(ReportText.number(events.lowerBound))"
+            : "\(kind), events \(ReportText.number(events.lowerBound)) to \(ReportText.number(events.upperBound))"
     }
 }
 

@@ -66,7 +66,7 @@ extension LogReader {
         guard replaying, scan.problem == nil else { return report }
         // The report's note below says what a differing fingerprint means here: no
         // checkpoint is compared (the reader's notice would say they are replayed past).
-        let reader = try LogReader(path: path, engine: engine, notesUntrusted: false)
+        let reader = try LogReader(path: path, engine: engine, notice: { _ in })
         guard reader.checkpointsTrusted else {
             report.notes.append("checkpoints and gesture fingerprints not compared with a replay: the log's behaviour fingerprint differs from this build's (`selectlog check` says whether this build replays it the same)")
             return report
@@ -258,6 +258,8 @@ extension VerifyReport: CustomStringConvertible {
         if problem.isNewer {
             return "cannot be checked past byte offset \(problem.offset): \(problem.reason); \(intact) before it"
         }
+        // Bytes that were never a log are not damage (its `--json` kind is "notALog").
+        if problem.isNotALog { return problem.reason }
         return "\(problem.isTornTail ? "torn tail" : "damaged") at byte offset \(problem.offset): \(problem.reason); \(intact)"
     }
 }

@@ -64,21 +64,39 @@ public final class LogReader: Sendable {
     let lastResolved = LockedBox<SnapshotDelta.Resolved?>(nil)
 
     /// Opens the log at `path` for reading with this build's engine.
+    ///
+    /// When the log was written by an engine that behaves differently (its behaviour
+    /// fingerprint differs), its checkpoints are not used, and a notice says so once per
+    /// process on stderr; `init(path:onUntrustedCheckpoints:)` hands it to you instead.
     public convenience init(path: String) throws(LogError) {
         try self.init(path: path, engine: .standard)
     }
 
+    /// Opens the log at `path`, as `init(path:)`, and hands the notice that its
+    /// checkpoints are not used to `onUntrustedCheckpoints` instead of writing it on
+    /// stderr: an app shows it where its people look, or logs it its own way.
+    ///
+    /// `onUntrustedCheckpoints` is called at most once, before this returns, and only
+    /// when the log holds a checkpoint that this build's engine will not use (its
+    /// behaviour fingerprint differs from the log's; `checkpointsTrusted` is then
+    /// false). Every reader opened this way is told, not just the first in the process.
+    public convenience init(path: String, onUntrustedCheckpoints: (String) -> Void) throws(LogError) {
+        try self.init(path: path, engine: .standard, notice: onUntrustedCheckpoints)
+    }
+
     /// Opens the log at `path`, replaying with `engine`. When the engine's behaviour
-    /// fingerprint differs from the log's, the log's checkpoints are not used, and a
-    /// notice says so once per process on stderr: naming the log `shownAs` (the name the
-    /// user gave, where `path` is a copy of standard input), unless `notesUntrusted` is
-    /// false (for a caller that reports the fingerprints itself, or uses no checkpoint).
+    /// fingerprint differs from the log's, the log's checkpoints are not used, and
+    /// `notice` is told so (by default, once per process on stderr), naming the log
+    /// `shownAs` (the name the user gave, where `path` is a copy of standard input). A
+    /// caller that reports the fingerprints itself, or uses no checkpoint, passes
+    /// `{ _ in }`.
     ///
     /// A cleanly closed log is opened from its stored index alone, read where it lies in
     /// the mapping: no record is read, and nothing proportional to the log is kept. A
     /// log without a sound index is walked (and every payload checksummed) now. Either
     /// way memory stays flat: pages behind a walk are released.
-    package init(path: String, engine: EngineBehaviour, shownAs: String? = nil, notesUntrusted: Bool = true) throws(LogError) {
+    package init(path: String, engine: EngineBehaviour, shownAs: String? = nil,
+                 notice: (String) -> Void = BehaviourNotice.sayOnce) throws(LogError) {
         self.path = path
         self.engine = engine
         let mapped = try MappedFile(path: path)
@@ -147,8 +165,8 @@ public final class LogReader: Sendable {
         mapped.limitReads(to: dataEnd)
         // A log as long as its checkpoint interval holds a checkpoint.
         let interval = Int(header.checkpointInterval)
-        if notesUntrusted && !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {
-            BehaviourNotice.sayOnce(BehaviourNotice.untrusted(path: shownAs ?? path, recorded: header.behaviour))
+        if !checkpointsTrusted && engine.isStandard && interval > 0 && eventCount >= interval {
+            notice(BehaviourNotice.untrusted(path: shownAs ?? path, recorded: header.behaviour))
         }
     }
 

@@ -14,7 +14,33 @@ package enum ReportText {
 
     /// 0-based event indices as text numbers them, from 1: `event 5`, `events 5-9`.
     package static func events(_ range: ClosedRange<Int>) -> String {
-        range.count == 1 ? "event \(range.lowerBound + 1)" : "events \(range.lowerBound + 1)-\(range.upperBound + 1)"
+        range.lowerBound == range.upperBound ? "event \(number(range.lowerBound))"
+            : "events \(number(range.lowerBound))-\(number(range.upperBound))"
+    }
+
+    /// A 0-based event index as text numbers it, from 1. Never traps: the reports' fields
+    /// are public `var`s, and `Int.max + 1` (or a range's `count`) would.
+    package static func number(_ index: Int) -> String {
+        index >= 0 ? String(UInt(index) + 1) : String(index + 1)
+    }
+
+    /// `end - start`, held at `Int64.max` or `.min` where it does not fit (a summary's times
+    /// are public `var`s; wrapped, the span of the widest times read as negative).
+    package static func span(from start: Int64, to end: Int64) -> Int64 {
+        let (d, overflow) = end.subtractingReportingOverflow(start)
+        return overflow ? (end > start ? .max : .min) : d
+    }
+
+    /// `n / d` in hundredths, rounded half up (0 unless `n` ≥ 0 and `d` > 0). Never traps:
+    /// a summary's byte counts are public `var`s, and `n * 100` may not fit.
+    package static func hundredths(_ n: Int, over d: Int) -> Int {
+        guard d > 0, n >= 0 else { return 0 }
+        guard n <= (Int.max - d / 2) / 100 else {
+            // Past what `n * 100` holds: the whole part's, at most `Int.max`.
+            let (q, overflow) = (n / d).multipliedReportingOverflow(by: 100)
+            return overflow ? Int.max : q
+        }
+        return (n * 100 + d / 2) / d
     }
 
     /// Bytes as two uppercase hex digits each, spaced: `58 45 4C 45`.

@@ -41,7 +41,7 @@ extension Recorder {
             throw LogError(.io, "compacting a log into itself would overwrite it while it is read; write to another path, then rename", path: destination)
         }
         // No notice for another build's log: the check below decides, and says why.
-        let log = try LogReader(path: source, engine: .standard, notesUntrusted: false)
+        let log = try LogReader(path: source, engine: .standard, notice: { _ in })
         let check = try log.check()
         if let d = check.divergence {
             throw LogError(.diverged, "this build replays it differently from the build that recorded it, from the \(d.kind) of \(ReportText.events(d.events)) (\(d.reason)), so compacting would re-record it as this build behaves",

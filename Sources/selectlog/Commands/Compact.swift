@@ -71,7 +71,7 @@ struct Compact: ParsableCommand {
         let tail: LogProblem?
         // Whether another build's log replays the same is `Recorder.compact`'s to say (it
         // refuses one that does not), so no notice here.
-        do throws(LogError) { tail = try LogReader(path: mapped, engine: .standard, notesUntrusted: false).tail } catch { throw fail(error) }
+        do throws(LogError) { tail = try LogReader(path: mapped, engine: .standard, notice: { _ in }).tail } catch { throw fail(error) }
         try target.checkTornTail(tail, of: log, command: "compact", doing: "compacting", refusal: Exit.invalidInput,
                                  "compacting the complete events into \(target.shown)")
         let state: TableState
