@@ -151,6 +151,10 @@ struct ShrinkTests {
         let never = try CLI.run(["shrink", "session.slog", "--expect", "count(sections) > 999", "-o", "x.jsonl"], in: dir)
         #expect(never.status == 1)
         #expect(never.stderr.contains("never holds"))
+        // With what it read after the last event, as replay --expect shows it.
+        let sections = try CLI.run(["replay", "session.slog", "--expect", "count(sections) > 999"], in: dir)
+        let read = try #require(sections.stdout.split(separator: "\n").first { $0.contains("sections = ") })
+        #expect(never.stderr.contains("  after the last event: \(read.trimmingCharacters(in: .whitespaces))"), "\(never.stderr)")
         let bad = try CLI.run(["shrink", "session.slog", "--expect", "selected contains", "-o", "x.jsonl"], in: dir)
         #expect(bad.status == 64)
         let badTest = try CLI.run(["testgen", "session.slog", "--expect", "selected contains", "-o", "T.swift"], in: dir)

@@ -200,7 +200,14 @@ struct ExpectationTests {
         ("selectd contains [0, 1]", 1, "unknown field \"selectd\" (did you mean \"selected\"?)"),
         ("pan.knd == \"strip\"", 5, "expected a field of pan (kind, mode, anchor, autoscroll)"),
         ("count(selected > 3", 19, "\")\" to close count( at column 1"),
-        ("editing = true", 9, "expected ==, !="),
+        ("editing = true", 9, "unexpected \"=\": did you mean ==?"),
+        ("optionOpen ! null", 12, "did you mean != (or not before a condition)?"),
+        // Other languages' spellings, and strings without their quotes.
+        ("editing && visible contains [0, 1]", 9, "unexpected character \"&\" (and is written and)"),
+        ("editing || editing", 9, "(or is written or)"),
+        ("pan.kind == 'strip'", 13, "(a string takes double quotes)"),
+        ("pan.kind == strip", 13, "unknown field \"strip\" (a string takes double quotes: \"strip\")"),
+        ("pan.kind != multiSelect", 13, "(a string takes double quotes: \"multiSelect\")"),
         ("(editing", 9, "\")\" to close the \"(\" at column 1"),
         ("selected.row", 9, "selected has no fields"),
         // Another language's length of a list: this one's said.

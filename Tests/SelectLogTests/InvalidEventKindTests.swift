@@ -116,6 +116,18 @@ struct InvalidEventKindTests {
         #expect(state == before)
     }
 
+    @Test("a duplicate post-update path names the entry that put a row there first", arguments: [
+        (#"{"type": "batch", "inserts": [[0, 3]], "moves": [[[0, 1], [0, 3]]]}"#, "moves[0] to [0, 3] is a duplicate post-update index path (inserts[0] [0, 3] too)"),
+        (#"{"type": "batch", "moves": [[[0, 1], [0, 6]], [[0, 2], [0, 6]]]}"#, "moves[1] to [0, 6] is a duplicate post-update index path (moves[0] to [0, 6] too)"),
+    ])
+    func duplicateNamesTheOther(line: String, reason: String) throws {
+        var state = try play(multipleTable)
+        let event = try #require(try EventDecoder.decode(line: line))
+        #expect { try state.apply(event) } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
     @Test("not JSON, an unknown type, a field of the wrong type, half a point: malformed, naming the field when there is one")
     func decoderKinds() {
         let cases: [(String, String?)] = [

@@ -100,7 +100,9 @@ extension TableState {
             if m.to.section >= 0 && m.to.section < layout.sectionCount { delta[m.to.section, default: 0] += 1 }
         }
         for i in u.inserts where i.section >= 0 && i.section < layout.sectionCount { delta[i.section, default: 0] += 1 }
-        var targets = Set<RowPath>()
+        // Each post-update path, and the entry that put a row there (named in the reason
+        // for a second entry that puts one there too).
+        var targets: [RowPath: String] = [:]
         // (the name in the reason, the path into the event)
         let named = u.inserts.enumerated().map { ("\(inserts)[\($0)]", "\(inserts)[\($0)]", $1) }
             + u.moves.enumerated().map { (move($0, "to"), movePath($0, "to"), $1.to) }
@@ -112,7 +114,9 @@ extension TableState {
             if p.row >= after {
                 throw InvalidEvent(.outOfRange, type, field: path, "\(field) \(p) is out of range (section \(p.section) has \(after) rows after the update)")
             }
-            if !targets.insert(p).inserted { throw InvalidEvent(.malformed, type, field: path, "\(field) \(p) is a duplicate post-update index path") }
+            if let earlier = targets.updateValue(field, forKey: p) {
+                throw InvalidEvent(.malformed, type, field: path, "\(field) \(p) is a duplicate post-update index path (\(earlier) \(p) too)")
+            }
         }
         if !u.inserts.isEmpty {
             let added = u.inserts.count

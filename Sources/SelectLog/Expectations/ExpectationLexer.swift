@@ -105,9 +105,13 @@ enum ExpectationLexer {
                     out.append(ExpectationToken(kind: .symbol(String(c)), column: column))
                     i += 1
                 } else if c == "=" || c == "!" {
-                    throw ExpectationError(column: column, message: "unexpected \"\(c)\": expected ==, != or an operator")
+                    let meant = c == "=" ? "==" : "!= (or not before a condition)"
+                    throw ExpectationError(column: column, message: "unexpected \"\(c)\": did you mean \(meant)?")
                 } else {
-                    throw ExpectationError(column: column, message: "unexpected character \(Quoted.value(String(c))): expected a field, a literal, an operator or a parenthesis")
+                    // Other languages' spellings: said in this one's.
+                    let meant = c == "&" ? " (and is written and)" : c == "|" ? " (or is written or)"
+                        : c == "'" ? " (a string takes double quotes)" : ""
+                    throw ExpectationError(column: column, message: "unexpected character \(Quoted.value(String(c)))\(meant): expected a field, a literal, an operator or a parenthesis")
                 }
             }
         }

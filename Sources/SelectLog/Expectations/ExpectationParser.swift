@@ -170,7 +170,11 @@ struct ExpectationParser {
         }
         guard let field = StateField(rawValue: name) else {
             let names = StateField.allCases.map(\.rawValue)
-            let hint = ExpectationParser.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            // After a comparison, a bare word is most often a string without its quotes
+            // (`pan.kind == strip`).
+            let compared = position >= 2 && [.symbol("=="), .symbol("!="), .name("contains")].contains(tokens[position - 2].kind)
+            let hint = ExpectationParser.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" }
+                ?? (compared ? " (a string takes double quotes: \"\(name)\")" : "")
             throw ExpectationError(column: first.column, message: "unknown field \"\(name)\"\(hint): expected one of \(names.joined(separator: ", "))")
         }
         guard isSymbol(".") else { return .field(field, key: nil) }

@@ -258,7 +258,10 @@ public enum EventDecoder {
         do {
             value = try JSONParser.parse(Array(line))
         } catch {
-            throw InvalidEvent(.malformed, nil, "not valid JSON at \(columnText(byte: error.column, in: line)): \(error.reason)")
+            // The line ended inside an object: most often an event written over several
+            // lines, as a pretty-printer writes it.
+            let split = error.column > line.count ? "; a script holds each event whole on one line (`jq -c . FILE` writes them so)" : ""
+            throw InvalidEvent(.malformed, nil, "not valid JSON at \(columnText(byte: error.column, in: line)): \(error.reason)\(split)")
         }
         return try decode(value)
     }

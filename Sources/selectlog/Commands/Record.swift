@@ -104,7 +104,7 @@ struct Record: ParsableCommand {
         }
         let kept = { (events: Int) in
             complain(replacement == nil
-                     ? "\(output): kept the \(counted(events, "valid event", "valid events")) before it"
+                     ? "\(output): kept the \(counted(events, "valid event", "valid events")) before it; once the line is mended, record again with --force to replace it"
                      : "\(output): unchanged (--force replaces it only with a whole recording\(events == 0 ? "" : "; the \(counted(events, "valid event", "valid events")) before the bad line \(events == 1 ? "was" : "were") not kept"))")
         }
         var failure: String?

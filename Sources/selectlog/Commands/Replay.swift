@@ -20,7 +20,7 @@ struct Replay: ParsableCommand {
     @Option(help: "The state after this many events (default: all). A script file is still read to its end, and a bad line after them is noted; a pipe or device only up to them.")
     var at: Int?
 
-    @Flag(help: "Print the state as the JSON object of EVENTS.md section 6 ({\"file\", \"error\": {kind, message}} when FILE cannot be read).")
+    @Flag(help: "Print the state as the JSON object of EVENTS.md section 6 ({\"file\", \"error\": {kind, message, …}} when FILE cannot be read).")
     var json = false
 
     @Flag(name: .customLong("from-start"), help: "For a log: replay every event from the start instead of the nearest checkpoint.")

@@ -55,7 +55,7 @@ struct Shrink: ParsableCommand {
         let (events, lines) = try Session.events(of: file, command: "shrink", limit: Shrink.eventLimit, bytesEach: 90)
         // Every event checked, as every line was decoded: an event the engine refuses after
         // the moment EXPR holds is an error too, as a line that is not JSON there is.
-        _ = try Session.state(after: events, lines: lines, of: file)
+        let final = try Session.state(after: events, lines: lines, of: file)
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult
@@ -68,6 +68,12 @@ struct Shrink: ParsableCommand {
                 complain("\(file): \(Session.place(ofEvent: index, lines: lines)): \(reason)")
             } else {
                 complain("\(file): \(error)")
+                // What it read after the last event, as `replay --expect` and `testgen` show it.
+                if case .expectationNeverHolds = error {
+                    for read in expectation.reads(in: final, listingAtMost: Replay.listedRows) {
+                        complain("  after the last event: \(read.path) = \(Replay.shown(read.value, more: read.more))")
+                    }
+                }
             }
             throw error == .expectationNeverHolds(events: events.count) ? Exit.damaged : Exit.invalidInput
         }

@@ -66,6 +66,7 @@ enum Input {
         let page = bytes.prefix(5).map { $0 | 0x20 } == Array("<!doc".utf8) || bytes.prefix(5).map { $0 | 0x20 } == Array("<html".utf8)
         let hint = nearMagic(head) ? " (close to a log's magic, but no log's file header follows)"
             : page ? ": an HTML page, such as `selectlog view` writes"
+            : bytes.first == UInt8(ascii: "[") ? ": a JSON array, perhaps of events; a script holds one event object on each line (`jq -c '.[]' FILE` writes them so)"
             : ReadFailure.compressedHint(head, name: path).map { " (\($0))" } ?? ""
         return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(described(head))\(hint)"
     }

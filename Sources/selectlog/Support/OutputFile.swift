@@ -99,7 +99,7 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
             close(fd)
             throw refuseReplacingLog(path)
         }
-        if !replacingScript, info.st_mode & S_IFMT == S_IFREG, isScript(path) {
+        if !replacingScript, info.st_mode & S_IFMT == S_IFREG, looksLikeScript(path) {
             complain("\(path): looks like a JSON Lines script (its first line that is not blank or a # comment begins with {, or it holds only comments), which this output would replace; choose another output (or move it away first)")
             throw Exit.usage
         }
@@ -138,7 +138,7 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
 /// alone (a script of no events, as `replay` reads it), or comments past the first MiB,
 /// which is all that is read. A page (`<!DOCTYPE`), a Swift file (`import`, `//`, `#if`
 /// before them) or an empty file does not.
-private func isScript(_ path: String) -> Bool {
+func looksLikeScript(_ path: String) -> Bool {
     let limit = 1 << 20
     guard let head = try? readPrefix(path, count: limit) else { return false }
     var bytes = head[...]

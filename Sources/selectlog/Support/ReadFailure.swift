@@ -80,15 +80,12 @@ enum ReadFailure {
         error.message.hasPrefix(LogTruncationGuard.cutReason) || truncationNote(path, log: name, after: error) != nil
     }
 
-    /// For a file that is not a log but starts as a JSON Lines script does (`{` or `#`,
-    /// after spaces or a byte-order mark): how to make a log of it. Commands that take
-    /// only logs (`verify`, `check`, `upgrade`, `compact`) are often given the script.
+    /// For a file that is not a log but reads as a JSON Lines script (`looksLikeScript`:
+    /// its first line that is no comment begins with `{`): how to make a log of it.
+    /// Commands that take only logs (`verify`, `check`, `upgrade`, `compact`) are often
+    /// given the script. A Markdown file also begins with `#`, and `record` refused it.
     static func scriptHint(_ path: String, log name: String) -> String? {
-        guard let head = try? readPrefix(path, count: 64) else { return nil }
-        var bytes = head[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "#") else { return nil }
+        guard looksLikeScript(path) else { return nil }
         // Standard input (`-`): the same input piped to `record -`, not a file named `-`.
         let input = name == "-" ? "the input looks like a JSON Lines script, not a log: piped to `selectlog record - -o LOG`, it"
             : "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG`"
