@@ -107,7 +107,29 @@ struct InspectWhyGestureTests {
         #expect(r.stdout.contains("last changed by event 3 at t 1000 ms"), "\(r.stdout)")
         #expect(r.stdout.contains("part of a strip pan, events 3 to 4\n"), "\(r.stdout)")
         let j = try CLI.run(["inspect", slog, "--why", "0,2", "--json"], in: dir)
-        #expect(j.stdout.contains("\"gesture\": {\"kind\": \"strip pan\", \"first\": 3, \"last\": 4}"), "\(j.stdout)")
+        #expect(j.stdout.contains("\"gesture\": {\"kind\": \"strip pan\", \"first\": 3, \"last\": 4, \"unfinished\": false}"), "\(j.stdout)")
+    }
+
+    /// The log of a crash mid-pan, the one a bug report brings (a review, 2026-12-07: it
+    /// read "events 3 to 5" as if the pan had ended there).
+    @Test("a pan the log ends in is said to be unfinished, in text and JSON; one that ends with the log's last event is not")
+    func unfinishedPan() throws {
+        let script = """
+            {"type": "configure", "allowsMultipleSelection": true, "scrollAndSelect": {"enabled": true}}
+            {"type": "reload", "sections": [{"rows": 30, "rowHeight": 50}]}
+            {"type": "panBegan", "x": 20, "y": 125, "t": 1000}
+            {"type": "panMoved", "x": 20, "y": 225, "t": 1010}
+            {"type": "panMoved", "x": 20, "y": 325, "t": 1020}
+            """
+        for (ended, text) in [(false, ""), (true, "\n{\"type\": \"panEnded\", \"t\": 1030}")] {
+            let (dir, slog) = try log(script + text)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let last = ended ? 6 : 5
+            let r = try CLI.run(["inspect", slog, "--why", "0,4"], in: dir)
+            #expect(r.stdout.contains("part of a strip pan, events 3 to \(last)\(ended ? "\n" : ", unfinished when the log ends\n")"), "\(r.stdout)")
+            let j = try CLI.run(["inspect", slog, "--why", "0,4", "--json"], in: dir)
+            #expect(j.stdout.contains("\"gesture\": {\"kind\": \"strip pan\", \"first\": 3, \"last\": \(last), \"unfinished\": \(!ended)}"), "\(j.stdout)")
+        }
     }
 
     @Test("a setEditing that changes nothing stays part of the strip pan")

@@ -19,6 +19,10 @@ struct NewcomerMistakesTests {
         }
         // `record` of it fails on its third line: the advice would have led there.
         #expect(try CLI.run(["record", notes, "-o", dir.appendingPathComponent("n.slog").path]).status == 65)
+        // Headings alone: `record` would make a log of no events of it.
+        let headings = try CLI.write("# Notes\n\n## The session\n", to: "HEADINGS.md", in: dir)
+        let h = try CLI.run(["verify", headings])
+        #expect(h.status == 1 && !h.stderr.contains("looks like a JSON Lines script"), "\(h.stderr)")
         let script = try CLI.write("# a recorded session\n\n{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}\n", to: "s.jsonl", in: dir)
         let r = try CLI.run(["verify", script])
         #expect(r.stderr.contains("looks like a JSON Lines script, not a log"), "\(r.stderr)")
@@ -49,10 +53,18 @@ struct NewcomerMistakesTests {
         #expect(r.status == 65)
         #expect(r.stderr.contains("line 1: not valid JSON at column 2: expected a field name; a script holds each event whole on one line (`jq -c . FILE` writes them so)"),
                 "\(r.stderr)")
-        // A line that is wrong before its end gets no such advice.
-        let wrong = try CLI.write("{\"type\": \"reload\" \"sections\": [{\"rows\": 3}]}\n", to: "wrong.jsonl", in: dir)
-        let w = try CLI.run(["replay", wrong])
-        #expect(w.status == 65 && !w.stderr.contains("one line"), "\(w.stderr)")
+        // A line that is wrong before its end gets no such advice, nor one that ends early
+        // but opens no object or list.
+        for (name, text) in [("wrong", "{\"type\": \"reload\" \"sections\": [{\"rows\": 3}]}\n"), ("number", "12.\n"), ("string", "\"abc\n")] {
+            let w = try CLI.run(["replay", try CLI.write(text, to: "\(name).jsonl", in: dir)])
+            #expect(w.status == 65 && !w.stderr.contains("one line") && !w.stderr.contains("jq"), "\(name): \(w.stderr)")
+        }
+        // A pretty-printed array after a comment: its `[` alone on line 2.
+        let list = try CLI.write("# events\n[\n  {\"type\": \"tick\"}\n]\n", to: "list.jsonl", in: dir)
+        let l = try CLI.run(["replay", list])
+        #expect(l.status == 65)
+        #expect(l.stderr.contains("line 2: not valid JSON at column 2: unexpected end of line; a script holds one event object on each line, not a JSON array (`jq -c '.[]' FILE` writes them so)"),
+                "\(l.stderr)")
         let array = try CLI.write("[{\"type\": \"reload\", \"sections\": [{\"rows\": 3}]}]\n", to: "array.json", in: dir)
         let a = try CLI.run(["replay", array])
         #expect(a.status == 65)

@@ -53,6 +53,9 @@ struct APIAuditTests {
             ("read", { _ = try LogReader(path: path) }),
             ("verify", { _ = try LogReader.verify(path: path) }),
             ("repair", { _ = try LogRepair.repair(path) }),
+            ("cut", { _ = try LogRepair.cut(path, at: 40) }),
+            ("compact from", { _ = try Recorder.compact(path, into: before) }),
+            ("compact into", { _ = try Recorder.compact(before, into: path) }),
         ]
         for (name, call) in calls {
             #expect(throws: LogError.self, "\(name)") { try call() }

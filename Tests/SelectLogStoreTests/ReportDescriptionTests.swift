@@ -298,11 +298,15 @@ struct ReportDescriptionTests {
         #expect(error.description.contains("event 9223372036854775808"))
         error.eventIndex = Int.min
         #expect(error.description.contains("event -9223372036854775807"))
-        // The ratio: as before where `bytes * 100` fits, the whole part's where it does not.
-        #expect(ReportText.hundredths(235, over: 100) == 235 && ReportText.hundredths(2, over: 3) == 67)
-        #expect(ReportText.hundredths(Int.max, over: 1) == Int.max)
-        #expect(ReportText.hundredths(Int.max, over: 1 << 20) == (Int.max >> 20) * 100)
-        #expect(ReportText.hundredths(-5, over: 1) == 0 && ReportText.hundredths(5, over: 0) == 0)
+        // The ratio, exact to the hundredth (half up, carried into the whole part) however
+        // large: `bytes * 100` would not fit.
+        #expect(ReportText.ratio(235, over: 100) == "2.35x" && ReportText.ratio(2, over: 3) == "0.67x")
+        #expect(ReportText.ratio(199, over: 200) == "1.00x" && ReportText.ratio(7, over: 1) == "7.00x")
+        #expect(ReportText.ratio(Int.max, over: 1) == "9223372036854775807.00x")
+        #expect(ReportText.ratio(Int.max, over: 1 << 20) == "8796093022208.00x")
+        #expect(ReportText.ratio(Int.max, over: Int.max) == "1.00x" && ReportText.ratio(Int.max - 1, over: Int.max) == "1.00x")
+        #expect(ReportText.ratio(-5, over: 2) == "-2.50x" && ReportText.ratio(Int.min, over: 1) == "-9223372036854775808.00x")
+        #expect(ReportText.ratio(5, over: 0) == "-")
         var summary = LogSummary()
         summary.events = 2
         summary.rawBytes = Int.max
@@ -310,7 +314,7 @@ struct ReportDescriptionTests {
         summary.firstT = Micros(raw: .min)
         summary.lastT = Micros(raw: .max)
         let text = summary.description
-        #expect(text.contains("(92233720368547758.07x)"), "\(text)")
+        #expect(text.contains("(9223372036854775807.00x)"), "\(text)")
         #expect(text.contains("(2562047788:00:54.775)"), "\(text)")
     }
 

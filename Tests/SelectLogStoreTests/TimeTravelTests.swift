@@ -130,6 +130,34 @@ struct TimeTravelTests {
         #expect(checked > 20)
     }
 
+    @Test("a gesture the log ends in is unfinished: a pan, a swipe, not one ended by the last event nor one the walk did not reach the end of",
+          arguments: [1, 3])
+    func unfinishedGestures(checkpointInterval: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let setUp = """
+            {"type": "configure", "allowsMultipleSelection": true, "optionWidth": 80, "scrollAndSelect": {"enabled": true}}
+            {"type": "viewport", "width": 390, "height": 600}
+            {"type": "reload", "sections": [{"rows": 30, "rowHeight": 50}]}
+            """
+        let pan = "\n{\"type\": \"panBegan\", \"x\": 10, \"y\": 175}\n{\"type\": \"panMoved\", \"x\": 10, \"y\": 275}\n{\"type\": \"panMoved\", \"x\": 10, \"y\": 375}"
+        let swipe = "\n{\"type\": \"swipeBegan\", \"row\": [0, 20]}\n{\"type\": \"swipeMoved\", \"offset\": 30}"
+        let cases: [(String, Int, LoggedGesture)] = [
+            (setUp + pan, 4, LoggedGesture(kind: "strip pan", events: 3...5, isUnfinished: true)),
+            (setUp + pan + "\n{\"type\": \"panEnded\"}", 4, LoggedGesture(kind: "strip pan", events: 3...6)),
+            (setUp + swipe, 3, LoggedGesture(kind: "swipe", events: 3...4, isUnfinished: true)),
+            (setUp + swipe + "\n{\"type\": \"swipeEnded\", \"velocity\": 0}", 4, LoggedGesture(kind: "swipe", events: 3...5)),
+            // A swipe ended and a pan begun after it: the swipe is finished, the pan not.
+            (setUp + swipe + "\n{\"type\": \"swipeEnded\", \"velocity\": 0}" + pan, 3, LoggedGesture(kind: "swipe", events: 3...5)),
+            (setUp + swipe + "\n{\"type\": \"swipeEnded\", \"velocity\": 0}" + pan, 7, LoggedGesture(kind: "strip pan", events: 6...8, isUnfinished: true)),
+        ]
+        for (k, (script, index, expected)) in cases.enumerated() {
+            let (_, log) = try scriptLog(script, at: dir.appendingPathComponent("u\(k).slog").path, checkpointInterval: checkpointInterval)
+            #expect(try log.gesture(containing: index) == expected, "case \(k)")
+        }
+        #expect(LoggedGesture(kind: "strip pan", events: 3...5, isUnfinished: true).description == "strip pan, events 4 to 6, unfinished when the log ends")
+    }
+
     @Test("why: taps, pans, undo, and an edit that moved the row")
     func whyKinds() throws {
         let dir = try temporaryDirectory()

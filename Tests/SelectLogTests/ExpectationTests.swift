@@ -208,6 +208,10 @@ struct ExpectationTests {
         ("pan.kind == 'strip'", 13, "(a string takes double quotes)"),
         ("pan.kind == strip", 13, "unknown field \"strip\" (a string takes double quotes: \"strip\")"),
         ("pan.kind != multiSelect", 13, "(a string takes double quotes: \"multiSelect\")"),
+        // A value that is also nearly a field's name: both.
+        ("pan.mode == select", 13, "unknown field \"select\" (a string takes double quotes: \"select\"; or did you mean the field \"selected\"?)"),
+        ("selectd contains [0, 1] and contentOffset => 5", 43, "unexpected \"=\": did you mean >=?"),
+        ("contentOffset =< 5", 15, "did you mean <=?"),
         ("(editing", 9, "\")\" to close the \"(\" at column 1"),
         ("selected.row", 9, "selected has no fields"),
         // Another language's length of a list: this one's said.

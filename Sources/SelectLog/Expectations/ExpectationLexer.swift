@@ -105,7 +105,9 @@ enum ExpectationLexer {
                     out.append(ExpectationToken(kind: .symbol(String(c)), column: column))
                     i += 1
                 } else if c == "=" || c == "!" {
-                    let meant = c == "=" ? "==" : "!= (or not before a condition)"
+                    // `=>` and `=<` are `>=` and `<=` written the other way round.
+                    let next = i + 1 < chars.count ? chars[i + 1] : " "
+                    let meant = c == "!" ? "!= (or not before a condition)" : next == ">" || next == "<" ? "\(next)=" : "=="
                     throw ExpectationError(column: column, message: "unexpected \"\(c)\": did you mean \(meant)?")
                 } else {
                     // Other languages' spellings: said in this one's.

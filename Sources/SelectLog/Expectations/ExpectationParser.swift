@@ -173,8 +173,13 @@ struct ExpectationParser {
             // After a comparison, a bare word is most often a string without its quotes
             // (`pan.kind == strip`).
             let compared = position >= 2 && [.symbol("=="), .symbol("!="), .name("contains")].contains(tokens[position - 2].kind)
-            let hint = ExpectationParser.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" }
-                ?? (compared ? " (a string takes double quotes: \"\(name)\")" : "")
+            let quotes = "a string takes double quotes: \"\(name)\""
+            let hint = switch (ExpectationParser.closest(to: name, in: names), compared) {
+            case (let field?, true): " (\(quotes); or did you mean the field \"\(field)\"?)"
+            case (let field?, false): " (did you mean \"\(field)\"?)"
+            case (nil, true): " (\(quotes))"
+            case (nil, false): ""
+            }
             throw ExpectationError(column: first.column, message: "unknown field \"\(name)\"\(hint): expected one of \(names.joined(separator: ", "))")
         }
         guard isSymbol(".") else { return .field(field, key: nil) }

@@ -258,9 +258,12 @@ public enum EventDecoder {
         do {
             value = try JSONParser.parse(Array(line))
         } catch {
-            // The line ended inside an object: most often an event written over several
-            // lines, as a pretty-printer writes it.
-            let split = error.column > line.count ? "; a script holds each event whole on one line (`jq -c . FILE` writes them so)" : ""
+            // An object or a list the line ended inside: most often events written over
+            // several lines, as a pretty-printer writes them.
+            let opener = line[start]
+            let split = error.column <= line.count ? ""
+                : opener == UInt8(ascii: "{") ? "; a script holds each event whole on one line (`jq -c . FILE` writes them so)"
+                : opener == UInt8(ascii: "[") ? "; a script holds one event object on each line, not a JSON array (`jq -c '.[]' FILE` writes them so)" : ""
             throw InvalidEvent(.malformed, nil, "not valid JSON at \(columnText(byte: error.column, in: line)): \(error.reason)\(split)")
         }
         return try decode(value)

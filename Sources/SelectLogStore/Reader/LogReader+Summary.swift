@@ -49,8 +49,7 @@ extension LogSummary: CustomStringConvertible {
         }
         var records = "\(ReportText.counted(batches, "batch", "batches")), \(ReportText.counted(checkpoints, "checkpoint", "checkpoints"))"
         if storedBytes > 0 {
-            let hundredths = ReportText.hundredths(rawBytes, over: storedBytes)
-            let ratio = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)x"
+            let ratio = ReportText.ratio(rawBytes, over: storedBytes)
             records += "; batches \(rawBytes) -> \(ReportText.counted(storedBytes, "byte", "bytes")) compressed (\(ratio))"
         }
         lines.append(records)

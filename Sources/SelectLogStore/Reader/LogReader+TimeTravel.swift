@@ -6,15 +6,19 @@ public struct LoggedGesture: Sendable, Equatable {
     public var kind: String
     /// Its first and last event, 0-based.
     public var events: ClosedRange<Int>
+    /// Whether the log ends while it is still going: the recording stopped mid-gesture, as
+    /// the log of a crash during a pan does. `events` then ends with the log's last event.
+    public var isUnfinished = false
 }
 
 /// Numbered from 1, as `inspect` and `LogError.description` number events: `strip pan,
 /// events 5 to 40`, or `tap, event 3` for an event alone.
 extension LoggedGesture: CustomStringConvertible {
-    /// Its kind and its events.
+    /// Its kind and its events, and whether the log ends before it does.
     public var description: String {
-        events.lowerBound == events.upperBound ? "\(kind), event \(ReportText.number(events.lowerBound))"
-            : "\(kind), events \(ReportText.number(events.lowerBound)) to \(ReportText.number(events.upperBound))"
+        (events.lowerBound == events.upperBound ? "\(kind), event \(ReportText.number(events.lowerBound))"
+            : "\(kind), events \(ReportText.number(events.lowerBound)) to \(ReportText.number(events.upperBound))")
+            + (isUnfinished ? ", unfinished when the log ends" : "")
     }
 }
 
@@ -114,6 +118,8 @@ extension LogReader {
             var own = ""
             var found: (kind: GestureKind, first: Int)?
             var last = index
+            // Whether the gesture found was still open after event `last`.
+            var goesOn = false
             try forEachEvent(from: state.events, to: Swift.min(eventCount, index + 200_000)) { (i, e) throws(LogError) -> Bool in
                 let transitions = try applyReporting(e, index: i, to: &state).gestures
                 if i < index {
@@ -129,7 +135,10 @@ extension LogReader {
                 }
                 last = i
                 let ending = transitions.compactMap(ended)
-                if let f = found, i > index { return !ending.contains(f.kind) }
+                if let f = found, i > index {
+                    goesOn = !ending.contains(f.kind)
+                    return goesOn
+                }
                 if i > index { return false }
                 own = e.event.typeName
                 // The event belongs to the gesture it ends, else to one it begins (a drag
@@ -153,11 +162,12 @@ extension LogReader {
                 }
                 guard let f = found else { return false }
                 // Open before it: it goes on until it ends; begun by it: while it is open.
-                if f.first < i { return !ending.contains(f.kind) }
-                return f.kind == .swipe ? state.options.swipe != nil : state.pan != nil
+                goesOn = f.first < i ? !ending.contains(f.kind) : f.kind == .swipe ? state.options.swipe != nil : state.pan != nil
+                return goesOn
             }
             guard let g = found else { return LoggedGesture(kind: own, events: index...index) }
-            return LoggedGesture(kind: GestureBoundaries.name(g.kind), events: g.first...last)
+            return LoggedGesture(kind: GestureBoundaries.name(g.kind), events: g.first...last,
+                                 isUnfinished: goesOn && last == eventCount - 1)
         }
     }
 }

@@ -77,9 +77,10 @@ public final class LogReader: Sendable {
     /// stderr: an app shows it where its people look, or logs it its own way.
     ///
     /// `onUntrustedCheckpoints` is called at most once, before this returns, and only
-    /// when the log holds a checkpoint that this build's engine will not use (its
-    /// behaviour fingerprint differs from the log's; `checkpointsTrusted` is then
-    /// false). Every reader opened this way is told, not just the first in the process.
+    /// when this build's engine will not use the log's checkpoints (its behaviour
+    /// fingerprint differs from the log's; `checkpointsTrusted` is then false) and the
+    /// log is at least as long as its checkpoint interval, so that it may hold one. Every
+    /// reader opened this way is told, not just the first in the process.
     public convenience init(path: String, onUntrustedCheckpoints: (String) -> Void) throws(LogError) {
         try self.init(path: path, engine: .standard, notice: onUntrustedCheckpoints)
     }

@@ -31,16 +31,23 @@ package enum ReportText {
         return overflow ? (end > start ? .max : .min) : d
     }
 
-    /// `n / d` in hundredths, rounded half up (0 unless `n` ≥ 0 and `d` > 0). Never traps:
-    /// a summary's byte counts are public `var`s, and `n * 100` may not fit.
-    package static func hundredths(_ n: Int, over d: Int) -> Int {
-        guard d > 0, n >= 0 else { return 0 }
-        guard n <= (Int.max - d / 2) / 100 else {
-            // Past what `n * 100` holds: the whole part's, at most `Int.max`.
-            let (q, overflow) = (n / d).multipliedReportingOverflow(by: 100)
-            return overflow ? Int.max : q
+    /// `n / d` as a ratio to two decimals, rounded half up: `2.35x`. Exact and never a
+    /// trap, whatever `n` (a summary's byte counts are public `var`s): the whole part
+    /// and the hundredths of the rest are computed apart, the rest's times 100 wide.
+    package static func ratio(_ n: Int, over d: Int) -> String {
+        guard d > 0 else { return "-" }
+        let q = UInt(d)
+        var whole = n.magnitude / q
+        let scaled = (n.magnitude % q).multipliedFullWidth(by: 100)
+        let (low, carry) = scaled.low.addingReportingOverflow(q / 2)
+        // Below 101: the rest is less than `q`.
+        var hundredths = q.dividingFullWidth((high: scaled.high + (carry ? 1 : 0), low: low)).quotient
+        if hundredths >= 100 {
+            // Rounded up into the next whole (never past `UInt.max`: `q` ≥ 2 here).
+            hundredths -= 100
+            whole += 1
         }
-        return (n * 100 + d / 2) / d
+        return "\(n < 0 ? "-" : "")\(whole).\(hundredths < 10 ? "0" : "")\(hundredths)x"
     }
 
     /// Bytes as two uppercase hex digits each, spaced: `58 45 4C 45`.

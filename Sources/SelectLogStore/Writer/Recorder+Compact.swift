@@ -34,6 +34,10 @@ extension Recorder {
     /// - Returns: The state after every event, equal for both logs.
     @discardableResult
     public static func compact(_ source: String, into destination: String, replacingExisting: Bool = false) throws(LogError) -> TableState {
+        // Both paths first: the system reads a path up to a NUL, so that one would pass
+        // for the other's file below, and the destination's fail only after the whole read.
+        try FileIO.checkPath(source)
+        try FileIO.checkPath(destination)
         guard Zstd.isAvailable else {
             throw LogError(.unsupported, "this build has no zstd, so it cannot compact a log; use a build with libzstd", path: source)
         }

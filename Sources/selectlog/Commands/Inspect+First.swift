@@ -70,7 +70,7 @@ extension Inspect {
         print("\(text) first holds after event \(n)\(whole ? " of \(reader.eventCount)" : " (the input read no further)"), at t \(state.t) ms")
         print("  event \(n): \(Inspect.describe(event, number: n, log: log))")
         if let g = gesture, g.events.count > 1 {
-            print("  part of a \(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)")
+            print("  part of a \(GestureJSON.text(g))")
         }
         for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
             print("  \(read.path) = \(Replay.shown(read.value, more: read.more))")

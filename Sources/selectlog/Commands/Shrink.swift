@@ -55,7 +55,13 @@ struct Shrink: ParsableCommand {
         let (events, lines) = try Session.events(of: file, command: "shrink", limit: Shrink.eventLimit, bytesEach: 90)
         // Every event checked, as every line was decoded: an event the engine refuses after
         // the moment EXPR holds is an error too, as a line that is not JSON there is.
-        let final = try Session.state(after: events, lines: lines, of: file)
+        // Kept: what the expectation reads after the last event, for the error if it never
+        // holds; not the state itself, through the shrink.
+        let finalReads: [String] = try {
+            let final = try Session.state(after: events, lines: lines, of: file)
+            guard !expectation.holds(in: final) else { return [] }
+            return expectation.reads(in: final, listingAtMost: Replay.listedRows).map { "\($0.path) = \(Replay.shown($0.value, more: $0.more))" }
+        }()
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)
         let result: ShrinkResult
@@ -70,9 +76,7 @@ struct Shrink: ParsableCommand {
                 complain("\(file): \(error)")
                 // What it read after the last event, as `replay --expect` and `testgen` show it.
                 if case .expectationNeverHolds = error {
-                    for read in expectation.reads(in: final, listingAtMost: Replay.listedRows) {
-                        complain("  after the last event: \(read.path) = \(Replay.shown(read.value, more: read.more))")
-                    }
+                    for read in finalReads { complain("  after the last event: \(read)") }
                 }
             }
             throw error == .expectationNeverHolds(events: events.count) ? Exit.damaged : Exit.invalidInput

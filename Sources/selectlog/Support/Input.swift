@@ -71,6 +71,32 @@ enum Input {
         return "neither a selectlog log (which begins with \"SELECTLG\") nor a JSON Lines script (whose first line is an object, a # comment or blank): it begins with bytes \(described(head))\(hint)"
     }
 
+    /// Whether the file at `path` reads as a JSON Lines script: after a byte-order mark,
+    /// blank lines and comment lines (`#`), a line that begins with `{`; or, unless
+    /// `requiringEvent`, comments alone (a script of no events, as `replay` reads it) or
+    /// comments past the first MiB, which is all that is read. A page (`<!DOCTYPE`), a
+    /// Swift file (`import`, `//`, `#if` before them) or an empty file does not. Outputs
+    /// are not written over such a file; the hint to `record` a log of it (which a file
+    /// of Markdown headings alone would not be worth) requires an event.
+    static func looksLikeScript(_ path: String, requiringEvent: Bool = false) -> Bool {
+        let limit = 1 << 20
+        guard let head = try? readPrefix(path, count: limit) else { return false }
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        var comments = false
+        while let first = bytes.first {
+            switch first {
+            case 0x20, 0x09, 0x0A, 0x0D: bytes = bytes.dropFirst()
+            case UInt8(ascii: "#"):
+                comments = true
+                guard let end = bytes.firstIndex(of: 0x0A) else { return !requiringEvent }
+                bytes = bytes[(end + 1)...]
+            default: return first == UInt8(ascii: "{")
+            }
+        }
+        return comments && !requiringEvent
+    }
+
     /// Whether `head` begins as a script may: JSON (`{`), a comment (`#`) or blank, after
     /// an optional byte-order mark; an empty input too (a script of no events).
     private static func startsAsScript(_ head: [UInt8]) -> Bool {

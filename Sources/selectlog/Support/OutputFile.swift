@@ -99,7 +99,7 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
             close(fd)
             throw refuseReplacingLog(path)
         }
-        if !replacingScript, info.st_mode & S_IFMT == S_IFREG, looksLikeScript(path) {
+        if !replacingScript, info.st_mode & S_IFMT == S_IFREG, Input.looksLikeScript(path) {
             complain("\(path): looks like a JSON Lines script (its first line that is not blank or a # comment begins with {, or it holds only comments), which this output would replace; choose another output (or move it away first)")
             throw Exit.usage
         }
@@ -131,30 +131,6 @@ func checkOutput(_ path: String, input: String?, replacingLog: Bool = false, rep
         complain("\(path): cannot create: \(systemReason())")
         throw Exit.io
     }
-}
-
-/// Whether the regular file at `path` reads as a JSON Lines script: after a byte-order
-/// mark, blank lines and comment lines (`#`), a line that begins with `{`; or comments
-/// alone (a script of no events, as `replay` reads it), or comments past the first MiB,
-/// which is all that is read. A page (`<!DOCTYPE`), a Swift file (`import`, `//`, `#if`
-/// before them) or an empty file does not.
-func looksLikeScript(_ path: String) -> Bool {
-    let limit = 1 << 20
-    guard let head = try? readPrefix(path, count: limit) else { return false }
-    var bytes = head[...]
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    var comments = false
-    while let first = bytes.first {
-        switch first {
-        case 0x20, 0x09, 0x0A, 0x0D: bytes = bytes.dropFirst()
-        case UInt8(ascii: "#"):
-            comments = true
-            guard let end = bytes.firstIndex(of: 0x0A) else { return true }
-            bytes = bytes[(end + 1)...]
-        default: return first == UInt8(ascii: "{")
-        }
-    }
-    return comments
 }
 
 /// The refusal (exit 64) to replace the log at `path` with a command's text output.

@@ -80,12 +80,14 @@ enum ReadFailure {
         error.message.hasPrefix(LogTruncationGuard.cutReason) || truncationNote(path, log: name, after: error) != nil
     }
 
-    /// For a file that is not a log but reads as a JSON Lines script (`looksLikeScript`:
+    /// For a file that is not a log but reads as a JSON Lines script (`Input.looksLikeScript`:
     /// its first line that is no comment begins with `{`): how to make a log of it.
     /// Commands that take only logs (`verify`, `check`, `upgrade`, `compact`) are often
     /// given the script. A Markdown file also begins with `#`, and `record` refused it.
     static func scriptHint(_ path: String, log name: String) -> String? {
-        guard looksLikeScript(path) else { return nil }
+        // Of piped input only its first 64 bytes are kept (`InputFile.spool`), which a
+        // comment may fill: comments alone count there.
+        guard Input.looksLikeScript(path, requiringEvent: name != "-") else { return nil }
         // Standard input (`-`): the same input piped to `record -`, not a file named `-`.
         let input = name == "-" ? "the input looks like a JSON Lines script, not a log: piped to `selectlog record - -o LOG`, it"
             : "\(name) looks like a JSON Lines script, not a log: `selectlog record \(name.shellWord) -o LOG`"
