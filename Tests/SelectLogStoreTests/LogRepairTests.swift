@@ -145,14 +145,41 @@ func resumedRecorder(at url: URL, orElse newSessionURL: URL) throws -> Recorder 
     do {
         return try Recorder(appendingTo: url)
     } catch {
-        guard error.code == .damaged else { throw error }
-        // Keep what is intact, then continue after it.
-        if try LogRepair.repair(url, replaying: true).isIntact { return try Recorder(appendingTo: url) }
-        return try Recorder(creating: newSessionURL)   // nothing to keep
+        switch error.code {
+        case .damaged:
+            // Keep what is intact, then continue after it.
+            if try LogRepair.repair(url, replaying: true).isIntact { return try Recorder(appendingTo: url) }
+            return try Recorder(creating: newSessionURL)   // nothing to keep
+        case .unsupported:
+            // Another build's log, kept as it is for that build or `selectlog upgrade`.
+            return try Recorder(creating: newSessionURL)
+        default:
+            throw error
+        }
     }
 }
 
 extension LogRepairTests {
+    /// An app update that changes the engine refuses the last session's log: the snippet
+    /// threw it on every launch before it started a new session for it (a docs audit,
+    /// 2026-12-07).
+    @Test("INTEGRATION.md's flow: another engine's log is left as it is and a new session starts")
+    func otherEngineStartsOver() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("old.slog")
+        try writeLog(SyntheticSession(seed: 9, count: 500), to: url.path, as: tapsNeverDeselect)
+        let before = try Data(contentsOf: url)
+        #expect(throws: LogError.self) { _ = try Recorder(appendingTo: url) }
+        let fresh = dir.appendingPathComponent("new.slog")
+        let recorder = try resumedRecorder(at: url, orElse: fresh)
+        #expect(recorder.eventCount == 0)
+        try recorder.append(.tick)
+        try recorder.close()
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try LogReader(url: fresh).eventCount == 1)
+    }
+
     @Test("INTEGRATION.md's flow: a damaged log that Recorder(appendingTo:) refuses is repaired and continued")
     func repairThenContinue() throws {
         let dir = try temporaryDirectory()

@@ -10,7 +10,8 @@ extension LogReader {
     }
 
     /// The state after the first `n` events: the nearest checkpoint at or before `n`,
-    /// then at most one checkpoint interval of events replayed. A checkpoint is checked
+    /// then at most two checkpoint intervals of events replayed (a large checkpoint may be
+    /// put off by one interval). A checkpoint is checked
     /// against its header and the state's invariants before use; when the log was written
     /// by an engine that behaves differently, this build's own states are used instead
     /// (replayed from the start once, then kept in memory at checkpoint positions).
