@@ -13,7 +13,7 @@ struct SelectLogCommand: ParsableCommand {
         discussion: """
             Events (taps, pans, scrolls, row edits) are JSON Lines scripts as described in \
             docs/EVENTS.md of the selectlog repository. Exit codes: 0 ok; 1 a negative answer: \
-            a damaged log (verify, upgrade), an expectation that is false (replay --expect) or never holds (inspect --first), a log \
+            a damaged log or a file that is no log (verify), a damaged log (upgrade), an expectation that is false (replay --expect) or never holds (inspect --first), a log \
             that diverges from this build (check), an expectation that does not hold for the input \
             (shrink, testgen); 64 usage; 65 invalid input (a damaged log for the other commands); \
             74 I/O.
