@@ -70,11 +70,9 @@ extension Inspect {
         print("\(text) first holds after event \(n)\(whole ? " of \(reader.eventCount)" : " (the input read no further)"), at t \(state.t) ms")
         print("  event \(n): \(Inspect.describe(event, number: n, log: log))")
         if let g = gesture, g.events.count > 1 {
-            print("  part of a \(GestureJSON.text(g))")
+            print("  part of a \(g)")
         }
-        for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
-            print("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
-        }
+        for line in Replay.readLines(expectation, in: state) { print("  \(line)") }
         print("\nbefore (after event \(n - 1)):")
         print(TablePicture(before).text)
         print("\nafter (after event \(n)):")

@@ -107,7 +107,7 @@ extension Inspect {
         let verb = kind == "inserted" ? "created by" : "last changed by"
         print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map { Inspect.describe($0, number: i + 1, log: log) } ?? "")")
         if let then = pathThen { print("  the row was \(then) then; edits since moved it") }
-        if let g = gesture, g.events.count > 1 { print("  part of a \(GestureJSON.text(g))") }
+        if let g = gesture, g.events.count > 1 { print("  part of a \(g)") }
     }
 }
 
@@ -118,12 +118,6 @@ enum GestureJSON {
     static func object(_ gesture: LoggedGesture?) -> String {
         guard let g = gesture, g.events.count > 1 else { return "null" }
         return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1), \"unfinished\": \(g.isUnfinished)}"
-    }
-
-    /// The text form after "part of a": its kind and events, and that the log ends before
-    /// it does (the crash a bug report is about often comes mid-pan).
-    static func text(_ g: LoggedGesture) -> String {
-        "\(g.kind), events \(g.events.lowerBound + 1) to \(g.events.upperBound + 1)\(g.isUnfinished ? ", unfinished when the log ends" : "")"
     }
 }
 

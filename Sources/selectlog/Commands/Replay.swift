@@ -66,9 +66,7 @@ struct Replay: ParsableCommand {
             print("}")
         } else {
             print("\(expectation.text) \(holds ? "holds" : "does not hold") after \(counted(state.events, "event", "events"))")
-            for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
-                print("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
-            }
+            for line in Replay.readLines(expectation, in: state) { print("  \(line)") }
         }
         if !holds { throw Exit.damaged }
     }
@@ -113,6 +111,12 @@ struct Replay: ParsableCommand {
 
     /// The most selected rows a message lists.
     static let listedRows = 30
+
+    /// What `expectation` reads in `state`, a line each as the messages print them:
+    /// `selected = [[0, 5], [0, 6]]`, a selection cut at `listedRows`.
+    static func readLines(_ expectation: StateExpectation, in state: TableState) -> [String] {
+        expectation.reads(in: state, listingAtMost: listedRows).map { "\($0.path) = \(shown($0.value, more: $0.more))" }
+    }
 
     /// A value read by an expectation, for a message: shortened, and saying how many rows
     /// of a selection it left out.

@@ -60,7 +60,7 @@ struct Shrink: ParsableCommand {
         let finalReads: [String] = try {
             let final = try Session.state(after: events, lines: lines, of: file)
             guard !expectation.holds(in: final) else { return [] }
-            return expectation.reads(in: final, listingAtMost: Replay.listedRows).map { "\($0.path) = \(Replay.shown($0.value, more: $0.more))" }
+            return Replay.readLines(expectation, in: final)
         }()
         let started = ContinuousClock.now
         let progress = StageProgress(total: events.count)

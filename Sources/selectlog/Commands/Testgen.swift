@@ -60,9 +60,7 @@ struct Testgen: ParsableCommand {
         let state = try Session.state(after: events, lines: lines, of: file)
         if !expectation.holds(in: state) {
             complain("\(file): the expectation does not hold after its \(counted(events.count, "event", "events")); the test \(allowFailing ? "will fail until the bug is fixed" : "would fail (--allow-failing writes it all the same)")")
-            for read in expectation.reads(in: state, listingAtMost: Replay.listedRows) {
-                complain("  \(read.path) = \(Replay.shown(read.value, more: read.more))")
-            }
+            for line in Replay.readLines(expectation, in: state) { complain("  \(line)") }
             if !allowFailing { throw Exit.damaged }
         }
         if events.count > Testgen.manyEvents {
