@@ -27,34 +27,69 @@ struct Export: ParsableCommand {
     @Option(help: "The last event of a slice (numbered from 1; default: the last).")
     var to: Int?
 
+    @Option(name: .shortAndLong, help: "Where to write the script (default: standard output). An existing file is replaced only with --force, and never a selectlog log or the input.", transform: OutputPath.nonEmpty)
+    var output: String?
+
+    @Flag(help: "Replace the file at -o when it exists (never a selectlog log or the input).")
+    var force = false
+
     func validate() throws {
         if let from, from < 1 { throw ValidationError("--from takes an event number, 1 or more") }
         if let to, to < 1 { throw ValidationError("--to takes an event number, 1 or more") }
+        if force, output == nil { throw ValidationError("--force replaces the file at -o; name one, or leave --force out") }
     }
 
     func run() throws {
+        let file = output.flatMap { $0 == "-" || namesStandardOutput($0) ? nil : $0 }
+        if let file {
+            try refuseOutputOverInput(file, input: log)
+            // Before the work: a mistyped -o fails at once.
+            try checkOutput(file, input: log)
+            if !force, FileIdentity(path: file) != nil { throw alreadyExists(file) }
+        }
         let (reader, isScript, _, _) = try Session.open(log, upTo: to)
-        var out = OutputBuffer()
         do {
-            if from == nil && to == nil {
-                try reader.forEachEvent { _, event in
-                    out.line(EventEncoder.line(event))
-                    return true
+            // Where the slice starts, and its notes, found once: the lines may be made twice
+            // (`writeFile` starts again when it cannot replace the file whole).
+            let plan = try from == nil && to == nil ? nil : slicePlan(reader)
+            if let file {
+                try writeFile(file, replacing: force) { write in
+                    var chunk: [UInt8] = []
+                    try lines(of: reader, plan) { line in
+                        chunk.append(contentsOf: line.utf8)
+                        chunk.append(0x0A)
+                        if chunk.count >= 1 << 16 {
+                            try write(chunk)
+                            chunk.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    if !chunk.isEmpty { try write(chunk) }
                 }
             } else {
-                try slice(reader, into: &out)
+                var out = OutputBuffer()
+                defer { out.flush() }
+                try lines(of: reader, plan) { out.line($0) }
             }
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            out.flush()
             ReadFailure.report(error, log: log, mapped: reader.path, isLog: !isScript)
+            if let file {
+                complain("\(file): not written (export to standard output keeps the events before the failure)")
+            }
             throw Exit.invalidInput
         }
-        out.flush()
     }
 
-    func slice(_ reader: LogReader, into out: inout OutputBuffer) throws {
+    /// A slice's first event (a gesture's start, 0-based), its last (1-based, inclusive)
+    /// and the set-up that rebuilds the state before it (nil from the start).
+    struct SlicePlan {
+        var start: Int
+        var last: Int
+        var setUp: SetUpScript?
+    }
+
+    func slicePlan(_ reader: LogReader) throws -> SlicePlan {
         let last = to ?? reader.eventCount
         let first = from ?? 1
         // At least one event: an empty slice ("events 13 to 12") is a set-up, not a slice.
@@ -67,26 +102,54 @@ struct Export: ParsableCommand {
         if start != first - 1 {
             complain("note: the slice starts at event \(start + 1), the start of the gesture event \(first) belongs to")
         }
+        guard start > 0 else {
+            // From the start: the state before event 1 is a new table's, which needs no
+            // set-up (one would only repeat the defaults and renumber the events).
+            return SlicePlan(start: 0, last: last, setUp: nil)
+        }
+        let setUp = SetUpScript(reproducing: try reader.state(at: start))
+        if !setUp.notCarried.isEmpty {
+            complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
+        }
+        return SlicePlan(start: start, last: last, setUp: setUp)
+    }
+
+    /// Hands `line` the script's lines, without their line breaks: the whole log's events
+    /// when `plan` is nil, else the slice's comments, set-up and events.
+    func lines(of reader: LogReader, _ plan: SlicePlan?, _ line: (String) throws -> Void) throws {
+        // A failed write (`ExitCode`) carried out of the reader's walk, whose body throws
+        // only `LogError`, and out of the set-up's.
+        var failure: (any Error)?
+        func each(_ event: TimedEvent) -> Bool {
+            do {
+                try line(EventEncoder.line(event))
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        guard let plan else {
+            try reader.forEachEvent { _, event in each(event) }
+            if let failure { throw failure }
+            return
+        }
         // The log's name, controls escaped: a line break in it would start a line of the
         // script that is not a comment.
         let name = log.escapingControls
-        if start == 0 {
-            // From the start: the state before event 1 is a new table's, which needs no
-            // set-up (one would only repeat the defaults and renumber the events).
-            out.line("# events 1 to \(last) of \(name)")
-        } else {
-            let setUp = SetUpScript(reproducing: try reader.state(at: start))
-            if !setUp.notCarried.isEmpty {
-                complain("note: the set-up cannot carry \(setUp.notCarried.joined(separator: ", ")) from before event \(start + 1)")
-            }
-            out.line("# events \(start + 1) to \(last) of \(name), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
+        let (start, last) = (plan.start, plan.last)
+        if let setUp = plan.setUp {
+            try line("# events \(start + 1) to \(last) of \(name), after \(setUp.eventCount) set-up events for the state before event \(start + 1)")
             // Each set-up event written as it is made: a list of millions of rows is never held.
-            setUp.forEachEvent { out.line(EventEncoder.line($0)) }
-            out.line("# event \(start + 1) of \(name)")
+            setUp.forEachEvent { event in
+                if failure == nil { _ = each(event) }
+            }
+            if let failure { throw failure }
+            try line("# event \(start + 1) of \(name)")
+        } else {
+            try line("# events 1 to \(last) of \(name)")
         }
-        try reader.forEachEvent(from: start, to: last) { _, event in
-            out.line(EventEncoder.line(event))
-            return true
-        }
+        try reader.forEachEvent(from: start, to: last) { _, event in each(event) }
+        if let failure { throw failure }
     }
 }
