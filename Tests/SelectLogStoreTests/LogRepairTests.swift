@@ -146,6 +146,9 @@ func resumedRecorder(at url: URL, orElse newSessionURL: URL) throws -> Recorder 
         return try Recorder(appendingTo: url)
     } catch {
         switch error.code {
+        case .io where error.errnoCode == ENOENT:
+            // The first start: no log yet.
+            return try Recorder(creating: url)
         case .damaged:
             // Keep what is intact, then continue after it.
             if try LogRepair.repair(url, replaying: true).isIntact { return try Recorder(appendingTo: url) }
@@ -178,6 +181,27 @@ extension LogRepairTests {
         try recorder.close()
         #expect(try Data(contentsOf: url) == before)
         #expect(try LogReader(url: fresh).eventCount == 1)
+    }
+
+    /// The snippet threw `.io` (no such file) on an app's first start (an embedding
+    /// review, 2026-12-07).
+    @Test("INTEGRATION.md's flow: on the first start, with no log yet, the log is created")
+    func firstStartCreates() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("session.slog")
+        let recorder = try resumedRecorder(at: url, orElse: dir.appendingPathComponent("new.slog"))
+        try recorder.append(.tick)
+        try recorder.close()
+        #expect(try LogReader(url: url).eventCount == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["session.slog"])
+        // Any other failure to open is the caller's: a file where a directory should be.
+        let file = dir.appendingPathComponent("session.slog").path
+        let refused = #expect(throws: LogError.self) {
+            _ = try resumedRecorder(at: URL(fileURLWithPath: file + "/s.slog"), orElse: dir.appendingPathComponent("new.slog"))
+        }
+        #expect(refused?.code == .io && refused?.errnoCode == ENOTDIR, "\(String(describing: refused))")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("new.slog").path))
     }
 
     @Test("INTEGRATION.md's flow: a damaged log that Recorder(appendingTo:) refuses is repaired and continued")
