@@ -109,3 +109,35 @@ struct FirstTests {
         #expect(!hidden.stdout.contains("never holds"), "\(hidden.stdout)")
     }
 }
+
+/// A gate's expectation that no state can make true is its own mistake: every command that
+/// takes one says so (64, naming the column) before it reads the log, rather than answer
+/// 1 as for a bug that no longer reproduces (a CI review, 2026-12-07).
+@Suite("Expectations no state decides, at the command line")
+struct ShapeMistakeCommandTests {
+    @Test("replay, inspect --first, shrink and testgen refuse `selected contains 6` (64), --json as an error object")
+    func refusedEverywhere() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = try CLI.write("""
+            {"type": "reload", "sections": [{"rows": 20}]}
+            {"type": "tap", "x": 10, "y": 310}
+
+            """, to: "s.jsonl", in: dir)
+        let mistake = "column 10: selected holds rows [section, row]; 6 is a number, which it never contains"
+        for arguments in [["replay", script, "--expect"], ["inspect", script, "--first"],
+                          ["shrink", script, "-o", dir.appendingPathComponent("out.jsonl").path, "--expect"],
+                          ["testgen", script, "-o", dir.appendingPathComponent("T.swift").path, "--expect"]] {
+            let r = try CLI.run(arguments + ["selected contains 6"])
+            #expect(r.status == 64, "\(arguments[0]): \(r.stderr)")
+            #expect(r.stderr.contains(mistake), "\(arguments[0]): \(r.stderr)")
+            #expect(r.stdout.isEmpty, "\(arguments[0])")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["s.jsonl"], "nothing written")
+        let json = try CLI.run(["replay", script, "--expect", "selected contains 6", "--json"])
+        #expect(json.status == 64)
+        #expect(json.stdout.contains("\"kind\": \"usage\"") && json.stdout.contains("never contains"), "\(json.stdout)")
+        // What was meant holds: exit 0.
+        #expect(try CLI.run(["replay", script, "--expect", "count(selected) == 1"]).status == 0)
+    }
+}

@@ -49,14 +49,26 @@ struct ExpectationParser {
     static let maxNesting = 100
     static let keywords: Set<String> = ["and", "or", "not", "contains", "true", "false", "null", "count"]
 
-    static func parse(_ text: String) throws(ExpectationError) -> ExpectationNode {
+    /// The expectation `text`; with `checkingShapes` false, a comparison of shapes that
+    /// make it the same in every state is parsed too (for tests of the evaluator).
+    static func parse(_ text: String, checkingShapes: Bool = true) throws(ExpectationError) -> ExpectationNode {
         var parser = ExpectationParser(tokens: try ExpectationLexer.tokens(text))
         let node = try parser.or()
         let next = parser.peek
         guard next.kind == .end else {
             throw ExpectationError(column: next.column, message: "expected \"and\", \"or\", an operator or the end, found \(next.quoted)")
         }
+        if checkingShapes, let mistake = parser.shapeMistake { throw mistake }
         return node
+    }
+
+    /// The first comparison (or `count(`) whose operands' shapes make it the same in
+    /// every state (`ExpectationShape`): said once the text has parsed, so that a
+    /// mistake of syntax after it (a missing `)`) is said first.
+    private var shapeMistake: ExpectationError?
+
+    private mutating func noteShapeMistake(_ error: ExpectationError) {
+        if shapeMistake == nil { shapeMistake = error }
     }
 
     private init(tokens: [ExpectationToken]) { self.tokens = tokens }
@@ -125,8 +137,11 @@ struct ExpectationParser {
         default: op = nil
         }
         guard let op else { return left }
-        _ = advance()
+        let opToken = advance()
         let right = try term()
+        if let mistake = ExpectationShape.mistake(left, op, right) {
+            noteShapeMistake(ExpectationError(column: opToken.column, message: mistake))
+        }
         // Fast paths that read the selection without listing it.
         if op == .contains, case .field(.selected, nil) = left, case .literal(let v) = right, let row = ExpectationParser.rowPath(v) {
             return .selectedContains(row)
@@ -151,6 +166,11 @@ struct ExpectationParser {
             try expect("(", "\"(\" after count")
             let inner = try nested(at: token.column) { (p: inout ExpectationParser) throws(ExpectationError) in try p.or() }
             try expect(")", "\")\" to close count( at column \(token.column)")
+            switch ExpectationShape.of(inner) {
+            case .list, .unknown: break
+            case let shape:
+                noteShapeMistake(ExpectationError(column: token.column, message: "count( takes a list, and \(inner.shown) is \(shape.words)"))
+            }
             if case .field(.selected, nil) = inner { return .selectedCount }
             return .count(inner)
         case .name(let name) where !ExpectationParser.keywords.contains(name) || ["true", "false", "null"].contains(name):

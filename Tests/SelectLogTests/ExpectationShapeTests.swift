@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import SelectLog
+
+/// A comparison whose operands' shapes make it the same in every state does not parse
+/// (a CI review, 2026-12-07: `selected contains 6` was false after every event, and a
+/// gate took its own mistake for a bug that no longer reproduces).
+@Suite("Expectations: comparisons no state can decide")
+struct ExpectationShapeTests {
+    @Test("mistakes of shape are refused at the operator (or count), saying why", arguments: [
+        ("events == \"12\"", 8, "events is a number and \"12\" is a string, which are never equal"),
+        ("selected contains 6", 10, "selected holds rows [section, row]; 6 is a number"),
+        ("selected contains [0, 6, 1]", 10, "[0, 6, 1] is a list of 3 items, which it never contains"),
+        ("editing < 3", 9, "< orders two numbers or two strings; editing is true or false and 3 a number"),
+        ("pan == \"strip\"", 5, "pan is an object and \"strip\" is a string, which are never equal: == would be false in every state (pan's fields: pan.kind, pan.mode, pan.anchor, pan.autoscroll)"),
+        ("count(events) == 1", 1, "count( takes a list, and events is a number"),
+        ("visible == [0, 5]", 9, "visible is a list of 2 items and [0, 5] is a row [section, row]"),
+        ("optionOpen != 3", 12, "!= would be true in every state"),
+        ("sections contains \"A\"", 10, "sections holds numbers"),
+        ("editor.options contains 1", 16, "editor.options holds strings"),
+        ("hash >= 3", 6, ">= orders two numbers or two strings"),
+        ("events contains 3", 8, "contains looks in a list, and events is a number"),
+        ("not (editor.multiple == \"yes\") and editing", 22, "editor.multiple is true or false"),
+        ("count(count(selected)) > 1", 1, "count(…) is a number"),
+    ])
+    func refused(text: String, column: Int, message: String) throws {
+        let error = #expect(throws: ExpectationError.self) { _ = try StateExpectation(text) }
+        #expect(error?.column == column, "\(text): \(String(describing: error))")
+        #expect(error?.message.contains(message) == true, "\(text): \(String(describing: error))")
+    }
+
+    @Test("what some state can make true or false still parses", arguments: [
+        "pan == null", "optionOpen != null", "optionOpen == [0, 3]", "selected == []", "selected == [[0, 1]]",
+        "[] == selected", "visible contains [0, 3]", "visible == [[0, 0], [0, 11]]", "editor.chosen == [1]",
+        "sections == [100]", "sections contains 100", "pan.kind == \"strip\"", "pan.mode == null",
+        "count(editor.options) > 2", "count(null) == null", "hash == \"abc\"", "t > 1.5", "events >= 3 and editing",
+        "contentOffset < 10.5", "[1, \"a\"] contains 1", "\"a\" < \"b\"", "count([1, 2]) == 2", "null == null",
+        "true == editing", "editing == (events > 3)", "count(selected) > 3", "swipe.offset < 0", "editor.row == pan.anchor",
+        "rowsToLoad != visible", "pan.autoscroll != \"down\"", "selected contains [0, 6]", "null < 3",
+    ])
+    func accepted(text: String) throws {
+        _ = try StateExpectation(text)
+    }
+
+    /// States from every example script, after each event: pans, swipes, the editor,
+    /// multi-select, edits, an empty table.
+    static func states() throws -> [TableState] {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples")
+        var names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".jsonl") }
+        names += try FileManager.default.contentsOfDirectory(atPath: examples.appendingPathComponent("bugs").path)
+            .filter { $0.hasSuffix(".jsonl") }.map { "bugs/" + $0 }
+        var states = [TableState()]
+        for name in names.sorted() {
+            let script = try Script(bytes: Array(Data(contentsOf: examples.appendingPathComponent(name))))
+            var state = TableState()
+            for e in script.events {
+                _ = try state.apply(e)
+                states.append(state)
+            }
+        }
+        return states
+    }
+
+    /// Every path × operator × literal from a pool: each one refused is the same in
+    /// every state (false, or true for `!=`), evaluated as it would have been without
+    /// the check; so the check refuses nothing a state could decide.
+    @Test("a refused comparison is the same in every state of the examples")
+    func refusedOnlyWhenConstant() throws {
+        let states = try Self.states()
+        #expect(states.contains { $0.pan != nil } && states.contains { $0.editor != nil } && states.contains { $0.options.swipe != nil })
+        var paths: [(StateField, String?)] = []
+        for f in StateField.allCases {
+            paths.append((f, nil))
+            for key in f.keys ?? [] { paths.append((f, key)) }
+        }
+        let literals: [ExpectationValue] = [
+            .number(.count(3)), .string("12"), .bool(true), .null, .list([.number(.count(0)), .number(.count(6))]),
+            .list([.number(.count(0)), .number(.count(6)), .number(.count(1))]), .list([]),
+            .list([.list([.number(.count(0)), .number(.count(1))])]), .list([.string("A")]), .list([.number(.count(1))]),
+        ]
+        var refusedCount = 0
+        for (field, key) in paths {
+            let path = field.rawValue + (key.map { "." + $0 } ?? "")
+            for op in ExpectationOperator.allCases {
+                for literal in literals {
+                    let text = "\(path) \(op.rawValue) \(literal)"
+                    guard (try? StateExpectation(text)) == nil else { continue }
+                    refusedCount += 1
+                    let constant = op == .notEqual
+                    for state in states {
+                        let value = field == .selected && key == nil ? StateField.selected.value(in: state) : field.value(in: state, key: key)
+                        #expect(StateExpectation.compare(value, op, literal) == constant, "\(text) after \(state.events) events")
+                    }
+                }
+            }
+        }
+        #expect(refusedCount > 100, "the pool holds mistakes: \(refusedCount) refused")
+    }
+}
