@@ -165,9 +165,21 @@ struct ReviewFindingsTests {
             #expect(r.stderr.contains(note), "\(arguments): \(r.stderr)")
         }
         #expect(try CLI.run(["replay", empty, "--json"]).stdout.hasPrefix(#"{"events": 0,"#))
-        // A script with a line, even a blank one, is not empty: no note.
-        let blank = try CLI.write("\n", to: "blank.jsonl", in: dir)
-        #expect(try CLI.run(["replay", blank]).stderr.isEmpty)
+        // A script with a line, even a blank one, is not empty; one of blank lines and
+        // comments alone holds no events, and `replay` says so too (a CI review, 2026-12-07:
+        // `replay --expect 'not …'` held on it without a word).
+        for text in ["\n", "# a title\n\n# nothing else\n"] {
+            let blank = try CLI.write(text, to: "blank.jsonl", in: dir)
+            for arguments in [["replay", blank], ["replay", blank, "--expect", "not (selected contains [0, 6])", "--json"]] {
+                let r = try CLI.run(arguments)
+                #expect(r.status == 0, "\(arguments): \(r.stderr)")
+                #expect(r.stderr.hasSuffix("blank.jsonl: holds no events (only blank lines and # comments): the state is a new table's\n"), "\(r.stderr)")
+                #expect(r.stderr.split(separator: "\n").count == 1, "one note: \(r.stderr)")
+            }
+        }
+        // Events, and no note.
+        let one = try CLI.write("# a title\n{\"type\": \"tick\"}\n", to: "one.jsonl", in: dir)
+        #expect(try CLI.run(["replay", one]).stderr.isEmpty)
         // Commands that read logs only call it damaged, each with its own exit code.
         for (arguments, status) in [(["verify", empty], Int32(1)), (["check", empty], 65), (["compact", empty, "-o", dir.appendingPathComponent("c.slog").path], 65)] {
             let r = try CLI.run(arguments)

@@ -165,6 +165,8 @@ enum Input {
     /// naming it. `at` past the script's end is a usage error. A pipe or a device is
     /// read only up to `at` events (`forEachScriptEvent`'s `needsMore`).
     static func state(ofScript file: InputFile, at: Int?) throws -> TableState {
+        // 0 bytes was noted when the input was opened (`checkScript`).
+        let empty = try file.peek(1).isEmpty
         var state = TableState()
         var answer: TableState? = at == 0 ? state : nil
         var count = 0
@@ -194,6 +196,10 @@ enum Input {
         if let at, at > count {
             complain("--at \(at): \(file.path) has only \(counted(count, "event", "events"))")
             throw Exit.usage
+        }
+        if count == 0, !empty {
+            // As for an empty input: a CI job's output shows a file that was not the script meant.
+            complain("\(file.path): holds no events (only blank lines and # comments): the state is a new table's")
         }
         return answer ?? state
     }
