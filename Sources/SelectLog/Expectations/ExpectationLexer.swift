@@ -67,6 +67,13 @@ enum ExpectationLexer {
             } else if c.isASCII && (c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isASCII && chars[i + 1].isNumber)) {
                 var j = i + 1
                 while j < chars.count, chars[j].isASCII, chars[j].isNumber || chars[j] == "." { j += 1 }
+                // `1e3`, `2E-1`: JSON's exponent, which this language does not take.
+                if j + 1 < chars.count, chars[j] == "e" || chars[j] == "E",
+                   chars[j + 1].isASCII && chars[j + 1].isNumber || (j + 2 < chars.count && (chars[j + 1] == "-" || chars[j + 1] == "+") && chars[j + 2].isASCII && chars[j + 2].isNumber) {
+                    var k = j + 1
+                    while k < chars.count, chars[k].isASCII, chars[k].isNumber || chars[k] == "-" || chars[k] == "+" { k += 1 }
+                    throw ExpectationError(column: column, message: "\"\(String(chars[i..<k]))\" has an exponent, which numbers here do not take: write the digits (1e3 is 1000)")
+                }
                 out.append(ExpectationToken(kind: .number(try number(String(chars[i..<j]), column: column)), column: column))
                 i = j
             } else if c == "\"" {

@@ -62,7 +62,7 @@ enum CheckOutput {
 
     /// Why `log` could not be opened, as an error and its kind in JSON.
     private static func unopened(_ log: String, exit: ExitCode) -> (LogError, String) {
-        let reason = whyUnopened(log) ?? Complaints.text ?? "cannot be read as a log"
+        let reason = whyUnopened(log) ?? Complaints.text.map { reasonAlone($0, file: log) } ?? "cannot be read as a log"
         let kind = exit == Exit.io ? "io" : exit == Exit.usage ? "usage" : "notALog"
         return (LogError(exit == Exit.io ? .io : .notALog, reason, path: log), kind)
     }
@@ -157,7 +157,8 @@ enum CheckOutput {
         e.raw("cause", cause.map(JSONText.quote) ?? "null")
         e.raw("offset", error?.offset.map { String($0) } ?? "null")
         e.raw("event", eventJSON(error))
-        e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? Complaints.text ?? "cannot be read")
+        let said = Complaints.text.map { exit == Exit.io ? reasonAlone($0, file: file) : $0 }
+        e.string("message", (exit == Exit.io ? whyUnopened(file) : nil) ?? said ?? "cannot be read")
         if let line = refused {
             e.raw("rejected", rejectedJSON(line.reason, line: line.line))
         } else {
@@ -233,6 +234,14 @@ enum CheckOutput {
             print(json(failedToRead: file, exit: exit))
             throw exit
         }
+    }
+
+    /// `said` without the input's name before its first line (`ro.slog: cannot open:
+    /// Permission denied` is `cannot open: Permission denied`): an `io` error object's
+    /// message is the reason alone, as `whyUnopened` gives it, and `file` names the input.
+    static func reasonAlone(_ said: String, file: String) -> String {
+        let name = "\(file): ".shownInMessage
+        return said.hasPrefix(name) ? String(said.dropFirst(name.count)) : said
     }
 
     /// Why `path` names no file a log can be read from, as far as `stat` tells: no such
