@@ -24,6 +24,14 @@ struct IOErrorMessageTests {
             // Stderr keeps the name, as every message there does.
             #expect(r.stderr.contains("selectlog: -: cannot create a temporary copy"), "\(command): \(r.stderr)")
         }
+        // A script that `inspect` records to a temporary log: the directory is named, not
+        // the temporary log's name, so that two runs say the same.
+        let script = try CLI.write("{\"type\": \"tick\"}\n", to: "s.jsonl", in: dir)
+        let none = dir.appendingPathComponent("none").path
+        let runs = try (0..<2).map { _ in try CLI.run(["inspect", script, "--json"], stdin: nil, environment: ["TMPDIR": none]) }
+        #expect(runs[0].status == 74 && runs[0].stdout == runs[1].stdout && runs[0].stderr == runs[1].stderr, "\(runs[0].stderr)")
+        #expect(runs[0].stdout.contains("\"message\": \"cannot create a temporary log in \(none) (the script is recorded there to be read; set TMPDIR to a writable directory): No such file or directory\""),
+                "\(runs[0].stdout)")
         let missing = try CLI.run(["replay", dir.appendingPathComponent("gone.slog").path, "--json"])
         #expect(missing.status == 74)
         #expect(missing.stdout.contains("\"message\": \"cannot open: No such file or directory\""), "\(missing.stdout)")

@@ -50,7 +50,10 @@ enum Session {
                 }
             } catch {
                 TemporaryFiles.forget(temporary)
-                complain("\(error) (the script is recorded to a temporary log in $TMPDIR, \(temporaryDirectory()), to be read; set TMPDIR to a writable directory)")
+                // The directory, not the temporary name (its process id and random digits
+                // would make the message differ from run to run), as a piped log's copy says.
+                let reason = error.errnoCode.map { String(cString: strerror($0)) } ?? error.message
+                complain("\(path): cannot create a temporary log in \(temporaryDirectory()) (the script is recorded there to be read; set TMPDIR to a writable directory): \(reason)")
                 throw Exit.io
             }
             defer { TemporaryFiles.delete(temporary) }
