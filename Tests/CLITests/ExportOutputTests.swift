@@ -82,6 +82,14 @@ struct ExportOutputTests {
         #expect(try String(contentsOfFile: mine, encoding: .utf8) == script)
     }
 
+    @Test("a device or a FIFO at -o takes the script without --force, as every -o does")
+    func devices() throws {
+        let (dir, log) = try Self.recorded()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["export", log, "-o", "/dev/null"])
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(r.stderr)")
+    }
+
     @Test("--force without -o is a usage error")
     func forceAlone() throws {
         let (dir, log) = try Self.recorded()
@@ -114,6 +122,15 @@ struct ExportOutputTests {
             #expect(r.status == 65, "byte \(offset): \(r.stderr)")
             #expect(r.stderr.contains("\(out): not written"), "\(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out), "no partial script at -o")
+            // A file with another link is written in place, as a shell's > would: it holds
+            // what standard output got, and stderr says it is left incomplete, nothing else
+            // (a review found the last chunk lost and "not written" said of it).
+            let linked = try CLI.write("old\n", to: "linked.jsonl", in: dir)
+            try FileManager.default.linkItem(atPath: linked, toPath: dir.appendingPathComponent("other-link.jsonl").path)
+            let inPlace = try CLI.run(["export", damaged.path, "-o", linked, "--force"])
+            #expect(inPlace.status == 65)
+            #expect(try String(contentsOfFile: linked, encoding: .utf8) == printed.stdout)
+            #expect(inPlace.stderr.contains("left incomplete") && !inPlace.stderr.contains("not written"), "\(inPlace.stderr)")
         }
         #expect(found, "some damage is met after the first event")
     }

@@ -5,9 +5,11 @@ import Testing
 
 /// docs/INTEGRATION.md's way to close a recorder from an `async` function without holding
 /// one of the cooperative pool's threads, exactly as written there.
+let closing = DispatchQueue(label: "selectlog.closing", qos: .utility)
+
 func closed(_ recorder: Recorder) async throws {
     try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-        DispatchQueue.global(qos: .utility).async {
+        closing.async {
             do throws(LogError) {
                 try recorder.close()
                 done.resume()

@@ -236,7 +236,7 @@ struct ExpectationTests {
         ("[1, 2", 6, "\",\" or \"]\" in the list that opens at column 1"),
         ("optionOpen == \"x", 15, "never closed"),
         ("t > 1.2.3", 5, "is not a number"),
-        ("events > 1e3", 10, "\"1e3\" has an exponent, which numbers here do not take: write the digits"),
+        ("events > 1e3", 10, "\"1e3\" has an exponent, which numbers here do not take: write its digits (1e3 as 1000)"),
         ("t < 2.5E-1 and editing", 5, "\"2.5E-1\" has an exponent"),
         ("and editing", 1, "expected a field, a literal"),
         // One letter is no typo of another field's one letter (`t`): no suggestion.

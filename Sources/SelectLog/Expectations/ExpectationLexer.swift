@@ -68,11 +68,10 @@ enum ExpectationLexer {
                 var j = i + 1
                 while j < chars.count, chars[j].isASCII, chars[j].isNumber || chars[j] == "." { j += 1 }
                 // `1e3`, `2E-1`: JSON's exponent, which this language does not take.
-                if j + 1 < chars.count, chars[j] == "e" || chars[j] == "E",
-                   chars[j + 1].isASCII && chars[j + 1].isNumber || (j + 2 < chars.count && (chars[j + 1] == "-" || chars[j + 1] == "+") && chars[j + 2].isASCII && chars[j + 2].isNumber) {
+                if isExponent(chars, at: j) {
                     var k = j + 1
                     while k < chars.count, chars[k].isASCII, chars[k].isNumber || chars[k] == "-" || chars[k] == "+" { k += 1 }
-                    throw ExpectationError(column: column, message: "\"\(String(chars[i..<k]))\" has an exponent, which numbers here do not take: write the digits (1e3 is 1000)")
+                    throw ExpectationError(column: column, message: "\"\(String(chars[i..<k]))\" has an exponent, which numbers here do not take: write its digits (1e3 as 1000)")
                 }
                 out.append(ExpectationToken(kind: .number(try number(String(chars[i..<j]), column: column)), column: column))
                 i = j
@@ -126,6 +125,14 @@ enum ExpectationLexer {
         }
         out.append(ExpectationToken(kind: .end, column: chars.count + 1))
         return out
+    }
+
+    /// Whether `chars` has an exponent at `j`: `e` or `E`, an optional sign, a digit.
+    static func isExponent(_ chars: [Character], at j: Int) -> Bool {
+        guard j < chars.count, chars[j] == "e" || chars[j] == "E" else { return false }
+        var k = j + 1
+        if k < chars.count, chars[k] == "-" || chars[k] == "+" { k += 1 }
+        return k < chars.count && chars[k].isASCII && chars[k].isNumber
     }
 
     /// A decimal literal, exact: at most 18 digits and 9 after the point.

@@ -205,7 +205,7 @@ struct ExpectationParser {
         guard isSymbol(".") else { return .field(field, key: nil) }
         let dot = advance()
         guard let keys = field.keys else {
-            throw ExpectationError(column: dot.column, message: "\(name) has no fields\(field.isList ? lengthHint(name) : ""): expected an operator, \"and\", \"or\" or the end")
+            throw ExpectationError(column: dot.column, message: "\(name) has no fields\(ExpectationShape.of(field, key: nil).isListOfAnyLength ? lengthHint(name) : ""): expected an operator, \"and\", \"or\" or the end")
         }
         let keyToken = advance()
         guard case .name(let key) = keyToken.kind, keys.contains(key) else {
@@ -216,7 +216,7 @@ struct ExpectationParser {
         if isSymbol(".") {
             let dot = advance()
             throw ExpectationError(column: dot.column,
-                                   message: "\(name).\(key) has no fields\(StateField.listKeys.contains(key) ? lengthHint("\(name).\(key)") : ""): expected an operator, \"and\", \"or\" or the end")
+                                   message: "\(name).\(key) has no fields\(ExpectationShape.of(field, key: key).isListOfAnyLength ? lengthHint("\(name).\(key)") : ""): expected an operator, \"and\", \"or\" or the end")
         }
         return .field(field, key: key)
     }

@@ -5,8 +5,9 @@
 /// alone (`events == "12"`, `selected contains 6`, `count(events)`), naming the column:
 /// evaluated, it would be false after every event, and a gate (`replay --expect`,
 /// `shrink`, `testgen`) would take its own mistake for a bug that does not reproduce.
-/// A shape that cannot be told (`null`, a list of mixed items) fits anything, so that
-/// nothing a state can make true is refused.
+/// A shape that cannot be told (`null`, a list of mixed items) fits anything, and two
+/// values that may both be null (`pan.mode == optionOpen`) may be equal, so that nothing
+/// a state can decide is refused.
 indirect enum ExpectationShape: Equatable, Sendable {
     /// `null`, or a value the text does not determine.
     case unknown
@@ -23,8 +24,8 @@ indirect enum ExpectationShape: Equatable, Sendable {
     static let row = ExpectationShape.list(of: .number, count: 2)
 
     /// The shape of `key` of `field` (the field itself when `key` is nil). Nullable fields
-    /// (`optionOpen`, `pan.mode`) have the shape of their value when set: `null` itself
-    /// fits anything.
+    /// (`optionOpen`, `pan.mode`) have the shape of their value when set; whether a value
+    /// may be null is `mayBeNull`.
     static func of(_ field: StateField, key: String?) -> ExpectationShape {
         switch (field, key) {
         case (.events, _), (.t, _), (.contentOffset, _), (.contentHeight, _), (.undo, _), (.redo, _): .number
@@ -40,9 +41,28 @@ indirect enum ExpectationShape: Equatable, Sendable {
         case (.editor, "options"?): .list(of: .string, count: nil)
         case (.editor, "chosen"?): .list(of: .number, count: nil)
         case (.editor, "multiple"?): .bool
-        case (.pan, _): .string       // kind, mode, autoscroll
+        case (.pan, "kind"?), (.pan, "mode"?), (.pan, "autoscroll"?): .string
         default: .unknown
         }
+    }
+
+    /// Whether `node`'s value is null in some state: a field that may be absent
+    /// (`optionOpen`, `visible` of an empty table, `pan` and every key of it), and the
+    /// `count(…)` of one.
+    static func mayBeNull(_ node: ExpectationNode) -> Bool {
+        switch node {
+        case .field(let f, let key):
+            key != nil || [.optionOpen, .visible, .rowsToLoad, .pan, .swipe, .editor].contains(f)
+        case .count(let inner): mayBeNull(inner) || of(inner) == .unknown
+        case .literal(.null): true
+        default: false
+        }
+    }
+
+    /// Whether the shape is a list of any length (`selected`, `editor.options`), which
+    /// `count(…)` measures: not a row or a range of two rows.
+    var isListOfAnyLength: Bool {
+        if case .list(_, nil) = self { true } else { false }
     }
 
     /// The shape of a literal value.
@@ -79,7 +99,9 @@ indirect enum ExpectationShape: Equatable, Sendable {
         switch (self, other) {
         case (.unknown, _), (_, .unknown): true
         case (.bool, .bool), (.number, .number), (.string, .string), (.object, .object): true
-        case let (.list(a, m), .list(b, n)): (m == nil || n == nil || m == n) && a.fits(b)
+        case let (.list(a, m), .list(b, n)):
+            // Two lists that may both be empty are equal then, whatever their items.
+            (m == nil || n == nil || m == n) && (a.fits(b) || (m ?? 0) == 0 && (n ?? 0) == 0)
         default: false
         }
     }
@@ -103,8 +125,21 @@ indirect enum ExpectationShape: Equatable, Sendable {
         case .object: "an object"
         case .list(let item, let count):
             if self == .row { "a row [section, row]" }
-            else if let count { "a list of \(count) item\(count == 1 ? "" : "s")" }
+            else if count == 1 { "a list of 1 \(item.singular)" }
+            else if let count { "a list of \(count) \(item.plural)" }
             else { "a list of \(item.plural)" }
+        }
+    }
+
+    /// One value of the shape, in words: "number", "row [section, row]".
+    private var singular: String {
+        switch self {
+        case .unknown: "value"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .object: "object"
+        case .list: self == .row ? "row [section, row]" : "list"
         }
     }
 
@@ -127,7 +162,8 @@ indirect enum ExpectationShape: Equatable, Sendable {
         let (x, y) = (left.shown, right.shown)
         switch op {
         case .equal, .notEqual:
-            guard !a.fits(b) else { return nil }
+            // Both null in some state: equal there (`null == null`), whatever their shapes.
+            guard !a.fits(b), !(mayBeNull(left) && mayBeNull(right)) else { return nil }
             // `pan == "strip"`: an object compared with one of its fields' values.
             var hint = ""
             for case .field(let f, nil) in [left, right] {

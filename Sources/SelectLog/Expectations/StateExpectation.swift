@@ -13,7 +13,7 @@
 /// ```
 /// Paths name the fields of spec 6 (`selected`, `pan.kind`, `editor.chosen`, …); a path
 /// through null is null. `a contains b` is list membership; `count(x)` is a list's
-/// length; `==` is structural; `<`, `<=`, `>`, `>=` order numbers (and strings). A
+/// length (null when `x` is null); `==` is structural; `<`, `<=`, `>`, `>=` order numbers (and strings). A
 /// comparison whose operands' shapes make it the same in every state (`events == "12"`,
 /// `selected contains 6`, `editing < 3`, `count(events)`) does not parse: a mistake in a
 /// check is not taken for a state that fails it. Number literals are rounded

@@ -15,13 +15,6 @@ enum StateField: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the field's value is a list of any length, which `count(…)` measures: not
-    /// a row (`[section, row]`) or a range of rows (`[first, last]`), whose count is 2.
-    var isList: Bool { self == .sections || self == .selected }
-
-    /// The keys of object fields whose values are lists of any length.
-    static let listKeys: Set<String> = ["options", "chosen"]
-
     /// The field's value in `state`; with `key`, only that key of an object field.
     func value(in state: TableState, key: String? = nil) -> ExpectationValue {
         switch self {

@@ -41,11 +41,17 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let file = output.flatMap { $0 == "-" || namesStandardOutput($0) ? nil : $0 }
+        // Whether the file at -o is made whole or not at all (`writeFile`), or written in
+        // place, as a shell's `>` would: a FIFO, a device, a file with other links.
+        var whole = true
         if let file {
             try refuseOutputOverInput(file, input: log)
             // Before the work: a mistyped -o fails at once.
             try checkOutput(file, input: log)
-            if !force, FileIdentity(path: file) != nil { throw alreadyExists(file) }
+            // A FIFO or a device (`/dev/null`) takes the script without --force, as every -o
+            // does; a regular file is replaced only with it, never a log (`writeFile`).
+            if !force, isRegularFile(file) { throw alreadyExists(file) }
+            whole = writesWhole(file, replacing: true)
         }
         let (reader, isScript, _, _) = try Session.open(log, upTo: to)
         do {
@@ -53,8 +59,11 @@ struct Export: ParsableCommand {
             // (`writeFile` starts again when it cannot replace the file whole).
             let plan = try from == nil && to == nil ? nil : slicePlan(reader)
             if let file {
-                try writeFile(file, replacing: force) { write in
+                try writeFile(file) { write in
                     var chunk: [UInt8] = []
+                    // The lines made before a failure are written all the same: written in
+                    // place, the file then holds what standard output would.
+                    defer { if !chunk.isEmpty { try? write(chunk) } }
                     try lines(of: reader, plan) { line in
                         chunk.append(contentsOf: line.utf8)
                         chunk.append(0x0A)
@@ -63,7 +72,6 @@ struct Export: ParsableCommand {
                             chunk.removeAll(keepingCapacity: true)
                         }
                     }
-                    if !chunk.isEmpty { try write(chunk) }
                 }
             } else {
                 var out = OutputBuffer()
@@ -74,7 +82,7 @@ struct Export: ParsableCommand {
             throw exit
         } catch {
             ReadFailure.report(error, log: log, mapped: reader.path, isLog: !isScript)
-            if let file {
+            if let file, whole {
                 complain("\(file): not written (export to standard output keeps the events before the failure)")
             }
             throw Exit.invalidInput

@@ -11,7 +11,9 @@ struct Synthesize: ParsableCommand {
             minutes is about 33,000 events. The random-walk generator differs in every respect a \
             codec could be tuned to: random-walk fingers with Gaussian steps, relative scrolls, \
             jittered sample times, taps anywhere, irregular tables; ten minutes of it is about \
-            14,000 events. A seed gives the same events on every machine (and, with --script,             the same bytes); a log's bytes differ from run to run all the same, as each log has             a salt of its own (docs/LOG-FORMAT.md).
+            14,000 events. A seed gives the same events on every machine (and, with --script, \
+            the same bytes); a log's bytes differ from run to run all the same, as each log has \
+            a salt of its own (docs/LOG-FORMAT.md).
             """)
 
     /// The two synthetic generators.

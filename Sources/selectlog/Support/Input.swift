@@ -197,8 +197,9 @@ enum Input {
             complain("--at \(at): \(file.path) has only \(counted(count, "event", "events"))")
             throw Exit.usage
         }
-        if count == 0, !empty {
-            // As for an empty input: a CI job's output shows a file that was not the script meant.
+        // As for 0 bytes: a CI job's output shows a file that was not the script meant.
+        // A pipe read only up to `at` events has not been read to its end.
+        if count == 0, !empty, at == nil || file.kind == .regular {
             complain("\(file.path): holds no events (only blank lines and # comments): the state is a new table's")
         }
         return answer ?? state

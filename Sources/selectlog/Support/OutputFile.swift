@@ -237,6 +237,18 @@ private func wholeTarget(_ path: String, replacing: Bool) -> (path: String, repl
     return (String(cString: real), true)
 }
 
+/// Whether `writeFile(path, replacing:)` makes the file whole or not at all, rather than
+/// writing it in place (a FIFO, a device, a file with other links: `wholeTarget`).
+func writesWhole(_ path: String, replacing: Bool) -> Bool {
+    wholeTarget(path, replacing: replacing) != nil
+}
+
+/// Whether a regular file is at `path` (through a link).
+func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+}
+
 /// Whether a new file renamed over the one `info` describes (at `path`) would change
 /// only its bytes: a regular file with no other hard link, that this user may write and
 /// owns (or is root). Otherwise `writeFile`, `record` and `synthesize` write it in place.

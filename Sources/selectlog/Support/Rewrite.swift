@@ -253,11 +253,6 @@ struct Rewrite {
         return String(cString: real)
     }
 
-    private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && reasonNotRegular(info.st_mode) == nil
-    }
-
     private static func reasonNotRegular(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
