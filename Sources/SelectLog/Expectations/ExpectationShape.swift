@@ -6,8 +6,10 @@
 /// evaluated, it would be false after every event, and a gate (`replay --expect`,
 /// `shrink`, `testgen`) would take its own mistake for a bug that does not reproduce.
 /// A shape that cannot be told (`null`, a list of mixed items) fits anything, and two
-/// values that may both be null (`pan.mode == optionOpen`) may be equal, so that nothing
-/// a state can decide is refused.
+/// values that may both be null (`pan.mode == optionOpen`) may be equal, so that no
+/// comparison a state can decide is refused. A `count(` of what is never a list is
+/// refused wherever it stands: it is null in every state, and `count(editing) == pan`,
+/// though a state decides it, is `pan == null` written by mistake.
 indirect enum ExpectationShape: Equatable, Sendable {
     /// `null`, or a value the text does not determine.
     case unknown
@@ -125,6 +127,7 @@ indirect enum ExpectationShape: Equatable, Sendable {
         case .object: "an object"
         case .list(let item, let count):
             if self == .row { "a row [section, row]" }
+            else if count == 0 { "an empty list" }
             else if count == 1 { "a list of 1 \(item.singular)" }
             else if let count { "a list of \(count) \(item.plural)" }
             else { "a list of \(item.plural)" }

@@ -15,8 +15,9 @@
 /// through null is null. `a contains b` is list membership; `count(x)` is a list's
 /// length (null when `x` is null); `==` is structural; `<`, `<=`, `>`, `>=` order numbers (and strings). A
 /// comparison whose operands' shapes make it the same in every state (`events == "12"`,
-/// `selected contains 6`, `editing < 3`, `count(events)`) does not parse: a mistake in a
-/// check is not taken for a state that fails it. Number literals are rounded
+/// `selected contains 6`, `editing < 3`), and a `count(` of what is never a list
+/// (`count(events)`, null in every state), do not parse: a mistake in a check is not
+/// taken for a state that fails it. Number literals are rounded
 /// onto the grid of the value they meet (1/64 pt for lengths, 1 µs for `t`). An
 /// expectation holds when its value is neither `false` nor `null`.
 ///
