@@ -61,17 +61,23 @@ struct Export: ParsableCommand {
             if let file {
                 try writeFile(file) { write in
                     var chunk: [UInt8] = []
-                    // The lines made before a failure are written all the same: written in
-                    // place, the file then holds what standard output would.
-                    defer { if !chunk.isEmpty { try? write(chunk) } }
-                    try lines(of: reader, plan) { line in
-                        chunk.append(contentsOf: line.utf8)
-                        chunk.append(0x0A)
-                        if chunk.count >= 1 << 16 {
-                            try write(chunk)
-                            chunk.removeAll(keepingCapacity: true)
+                    do {
+                        try lines(of: reader, plan) { line in
+                            chunk.append(contentsOf: line.utf8)
+                            chunk.append(0x0A)
+                            if chunk.count >= 1 << 16 {
+                                try write(chunk)
+                                chunk.removeAll(keepingCapacity: true)
+                            }
                         }
+                    } catch let failure where !(failure is ExitCode) {
+                        // A read failure: the lines made before it are written all the same
+                        // (written in place, the file then holds what standard output would).
+                        // After a failed write (`ExitCode`), nothing more is tried.
+                        try? write(chunk)
+                        throw failure
                     }
+                    try write(chunk)
                 }
             } else {
                 var out = OutputBuffer()
