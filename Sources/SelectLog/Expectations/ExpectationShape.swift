@@ -158,11 +158,18 @@ indirect enum ExpectationShape: Equatable, Sendable {
         }
     }
 
+    /// `node`'s shape in words, with "(or null)" when its value may be null.
+    private static func words(_ node: ExpectationNode) -> String {
+        let shape = of(node)
+        return shape.words + (shape != .unknown && mayBeNull(node) ? " (or null)" : "")
+    }
+
     /// The mistake in `left op right` that makes it the same in every state, in words, or nil when
     /// some state could make it true.
     static func mistake(_ left: ExpectationNode, _ op: ExpectationOperator, _ right: ExpectationNode) -> String? {
         let (a, b) = (of(left), of(right))
         let (x, y) = (left.shown, right.shown)
+        let (aWords, bWords) = (words(left), words(right))
         switch op {
         case .equal, .notEqual:
             // Both null in some state: equal there (`null == null`), whatever their shapes.
@@ -172,19 +179,19 @@ indirect enum ExpectationShape: Equatable, Sendable {
             for case .field(let f, nil) in [left, right] {
                 if let keys = f.keys { hint = " (\(f.rawValue)'s fields: \(keys.map { f.rawValue + "." + $0 }.joined(separator: ", ")))" }
             }
-            return "\(x) is \(a.words) and \(y) is \(b.words), which are never equal: \(op.rawValue) would be \(op == .equal ? "false" : "true") in every state\(hint)"
+            return "\(x) is \(aWords) and \(y) is \(bWords), which are never equal: \(op.rawValue) would be \(op == .equal ? "false" : "true") in every state\(hint)"
         case .contains:
             switch a {
             case .unknown: return nil
             case .list(let item, _):
                 guard !item.fits(b) else { return nil }
-                return "\(x) holds \(item.plural); \(y) is \(b.words), which it never contains"
+                return "\(x) holds \(item.plural); \(y) is \(bWords), which it never contains"
             default:
-                return "contains looks in a list, and \(x) is \(a.words)"
+                return "contains looks in a list, and \(x) is \(aWords)"
             }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard !a.orders(with: b) else { return nil }
-            return "\(op.rawValue) orders two numbers or two strings; \(x) is \(a.words) and \(y) \(b.words)"
+            return "\(op.rawValue) orders two numbers or two strings; \(x) is \(aWords) and \(y) \(bWords)"
         }
     }
 }
