@@ -168,8 +168,7 @@ indirect enum ExpectationShape: Equatable, Sendable {
     /// some state could make it true.
     static func mistake(_ left: ExpectationNode, _ op: ExpectationOperator, _ right: ExpectationNode) -> String? {
         let (a, b) = (of(left), of(right))
-        let (x, y) = (left.shown, right.shown)
-        let (aWords, bWords) = (words(left), words(right))
+        // The words are made only for a mistake: every comparison parsed comes here.
         switch op {
         case .equal, .notEqual:
             // Both null in some state: equal there (`null == null`), whatever their shapes.
@@ -179,19 +178,19 @@ indirect enum ExpectationShape: Equatable, Sendable {
             for case .field(let f, nil) in [left, right] {
                 if let keys = f.keys { hint = " (\(f.rawValue)'s fields: \(keys.map { f.rawValue + "." + $0 }.joined(separator: ", ")))" }
             }
-            return "\(x) is \(aWords) and \(y) is \(bWords), which are never equal: \(op.rawValue) would be \(op == .equal ? "false" : "true") in every state\(hint)"
+            return "\(left.shown) is \(words(left)) and \(right.shown) is \(words(right)), which are never equal: \(op.rawValue) would be \(op == .equal ? "false" : "true") in every state\(hint)"
         case .contains:
             switch a {
             case .unknown: return nil
             case .list(let item, _):
                 guard !item.fits(b) else { return nil }
-                return "\(x) holds \(item.plural); \(y) is \(bWords), which it never contains"
+                return "\(left.shown) holds \(item.plural); \(right.shown) is \(words(right)), which it never contains"
             default:
-                return "contains looks in a list, and \(x) is \(aWords)"
+                return "contains looks in a list, and \(left.shown) is \(words(left))"
             }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard !a.orders(with: b) else { return nil }
-            return "\(op.rawValue) orders two numbers or two strings; \(x) is \(aWords) and \(y) \(bWords)"
+            return "\(op.rawValue) orders two numbers or two strings; \(left.shown) is \(words(left)) and \(right.shown) \(words(right))"
         }
     }
 }
