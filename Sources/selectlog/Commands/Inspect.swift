@@ -32,8 +32,8 @@ struct Inspect: ParsableCommand {
     @Option(help: ArgumentHelp("Every change of a row's selection over the log, following the row through edits (S,R, S:R or [S, R]).", valueName: "row"))
     var history: String?
 
-    @Option(help: ArgumentHelp("The first event after which an expectation holds (0: before any), its gesture, and the table before and after.", valueName: "expr"))
-    var first: String?
+    @Option(help: ArgumentHelp("The first event after which an expectation holds (0: before any), its gesture, and the table before and after; given more than once, after which all of them hold.", valueName: "expr"))
+    var first: [String] = []
 
     @Flag(help: "Machine-readable output (a failure ends it with {\"file\", \"error\": {kind, message, …}}).")
     var json = false
@@ -44,7 +44,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func checkOptions() throws {
-        let views = [events != nil, diff != nil, why != nil, first != nil, history != nil, at != nil && why == nil && history == nil].filter { $0 }.count
+        let views = [events != nil, diff != nil, why != nil, !first.isEmpty, history != nil, at != nil && why == nil && history == nil].filter { $0 }.count
         if views > 1 {
             throw ValidationError("choose one of --events, --at, --diff, --why, --history and --first (--at also goes with --why or --history: the moment they look back from)")
         }
@@ -71,7 +71,7 @@ struct Inspect: ParsableCommand {
         // long (or endless) the input.
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
         let (expectation, reader, isScript, badLine, whole) = try CheckOutput.reading(log, asJSON: json) {
-            let expectation = try first.map { try Replay.parse($0, option: "--first") }
+            let expectation = try Replay.parse(all: first, option: "--first")
             let answered = expectation.map { expectation -> (TableState) -> Bool in
                 var watch = ExpectationWatch(expectation)
                 return { watch.holds(in: $0) }
@@ -79,7 +79,7 @@ struct Inspect: ParsableCommand {
             // `--events` too: the events before a script's bad line are listed before it
             // fails, as a log's events before its damage are.
             let (reader, isScript, badLine, whole) = try Session.open(log, upTo: needed, until: answered,
-                                                                      deferringBadLine: first != nil || events != nil)
+                                                                      deferringBadLine: !first.isEmpty || events != nil)
             return (expectation, reader, isScript, badLine, whole)
         }
         do {

@@ -11,7 +11,8 @@ struct Replay: ParsableCommand {
             Expectations section; for example 'selected contains [0, 9] and pan == null'): exit 0 \
             when it holds, 1 when it does not (printing the values it read), 64 (usage) for an \
             expression that does not parse; with --json it prints {"expect", "at", "holds", "reads"} \
-            instead of the state.
+            instead of the state. Given more than once, --expect checks them all, as one \
+            expectation joined with `and`.
             """)
 
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
@@ -26,8 +27,8 @@ struct Replay: ParsableCommand {
     @Flag(name: .customLong("from-start"), help: "For a log: replay every event from the start instead of the nearest checkpoint.")
     var fromStart = false
 
-    @Option(help: ArgumentHelp("Check an expectation on the state, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
-    var expect: String?
+    @Option(help: ArgumentHelp("Check an expectation on the state, e.g. 'selected contains [3, 60]'; given more than once, all of them.", valueName: "expr"))
+    var expect: [String] = []
 
     func validate() throws {
         // With --json, in `run()`, so that a mistake ends in the JSON error object.
@@ -42,7 +43,7 @@ struct Replay: ParsableCommand {
         if json { try CheckOutput.validating(file, checkOptions) }
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
         let (expectation, state) = try CheckOutput.reading(file, asJSON: json) {
-            (try expect.map { try Replay.parse($0) }, try Input.state(of: file, at: at, fromStart: fromStart))
+            (try Replay.parse(all: expect), try Input.state(of: file, at: at, fromStart: fromStart))
         }
         guard let expectation else {
             if json {
@@ -70,6 +71,23 @@ struct Replay: ParsableCommand {
         }
         if !holds { throw Exit.damaged }
     }
+
+    /// The expectations of an option given `texts.count` times (nil for none), as one
+    /// that holds when all of them do: ArgumentParser would keep only the last, and a CI
+    /// job that wrote two `--expect`s would pass on the second alone. Each is parsed on its
+    /// own first, so that a mistake is shown in what was typed, at its column; then they
+    /// are joined as `(A) and (B)`, whose text `--json`, `testgen` and `shrink` write.
+    static func parse(all texts: [String], option: String = "--expect") throws -> StateExpectation? {
+        guard texts.count > 1 else { return try texts.first.map { try parse($0, option: option) } }
+        for text in texts { _ = try parse(text, option: option) }
+        // The parentheses nest one level deeper than each part: only a part already at
+        // the limit (100 levels) fails here, and the message says so.
+        return try parse(texts.map { "(\($0))" }.joined(separator: " and "), option: "\(option), joined with `and`")
+    }
+
+    /// What `shrink` and `testgen` say without an `--expect`, as ArgumentParser says of a
+    /// missing option.
+    static let missingExpect = "Missing expected argument '--expect <expr>'"
 
     /// Parses an expectation; a mistake is the caller's, a usage error (exit 64), shown
     /// with the column and what was expected.

@@ -23,8 +23,8 @@ struct Shrink: ParsableCommand {
     @Argument(help: "A JSON Lines script or a selectlog log; - reads standard input.")
     var file: String
 
-    @Option(help: ArgumentHelp("What must hold at the end, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
-    var expect: String
+    @Option(help: ArgumentHelp("What must hold at the end, e.g. 'selected contains [3, 60]'; given more than once, all of them, joined with `and`.", valueName: "expr"))
+    var expect: [String]
 
     @Option(name: .shortAndLong, help: "Where to write the shrunk script (JSON Lines; - for standard output). An existing file is replaced only when shrink wrote it (it begins with \"# shrunk by selectlog\") or with --force.", transform: OutputPath.nonEmpty)
     var output: String
@@ -51,7 +51,7 @@ struct Shrink: ParsableCommand {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
         try checkOutput(output, input: file, ownOutput: force ? nil : Shrink.header)
-        let expectation = try Replay.parse(expect)
+        guard let expectation = try Replay.parse(all: expect) else { throw ValidationError(Replay.missingExpect) }
         let (events, lines) = try Session.events(of: file, command: "shrink", limit: Shrink.eventLimit, bytesEach: 90)
         // Every event checked, as every line was decoded: an event the engine refuses after
         // the moment EXPR holds is an error too, as a line that is not JSON there is.

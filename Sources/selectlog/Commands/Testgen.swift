@@ -18,8 +18,8 @@ struct Testgen: ParsableCommand {
     @Argument(help: "A JSON Lines script or a selectlog log (usually shrunk); - reads standard input.")
     var file: String
 
-    @Option(help: ArgumentHelp("What the test asserts, e.g. 'selected contains [3, 60]'.", valueName: "expr"))
-    var expect: String
+    @Option(help: ArgumentHelp("What the test asserts, e.g. 'selected contains [3, 60]'; given more than once, all of them, joined with `and`.", valueName: "expr"))
+    var expect: [String]
 
     @Option(name: .shortAndLong, help: "Where to write the Swift file (- for standard output).", transform: OutputPath.nonEmpty)
     var output: String
@@ -55,7 +55,7 @@ struct Testgen: ParsableCommand {
         // Before the work: a mistyped -o fails at once.
         try checkOutput(output, input: file, replacingScript: false, ownOutput: force ? nil : Testgen.header,
                         ownOutputShown: "begin with the line \"\(Testgen.header)…`.\"")
-        let expectation = try Replay.parse(expect)
+        guard let expectation = try Replay.parse(all: expect) else { throw ValidationError(Replay.missingExpect) }
         let (events, lines) = try Session.events(of: file, command: "testgen", limit: Testgen.eventLimit, bytesEach: 380)
         let state = try Session.state(after: events, lines: lines, of: file)
         if !expectation.holds(in: state) {
