@@ -131,7 +131,7 @@ struct VerifyJSONTests {
         #expect(error["message"] as? String == "cannot open: No such file or directory")
     }
 
-    @Test("--json with --repair is a usage error, and nothing is cut")
+    @Test("--json with --repair is a usage error, with an error object on standard output, and nothing is cut")
     func notWithRepair() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -142,6 +142,14 @@ struct VerifyJSONTests {
         let r = try CLI.run(["verify", "--json", "--repair", torn])
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains("--json reports a check and --repair a cut"), "\(r.stderr)")
+        // A CI job reading the JSON gets an object, as for every other mistake.
+        let o = try object(r)
+        #expect(o["log"] as? String == torn)
+        #expect(o["intact"] is NSNull)
+        let error = try #require(o["error"] as? [String: Any], "\(r.stdout)")
+        #expect(error["kind"] as? String == "usage")
+        #expect(error["cause"] as? String == "usage")
+        #expect((error["message"] as? String)?.hasPrefix("--json reports a check and --repair a cut") == true, "\(r.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: torn)) == bytes.prefix(bytes.count - 20))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["s.slog", "torn.slog"])
     }

@@ -31,7 +31,7 @@ struct Verify: ParsableCommand {
             prints the verdict as one JSON object (intact; the intact prefix's events, records and bytes; \
             the file's bytes; the checkpoints and gestures --deep confirmed; the problem's kind, byte offset and reason; \
             the notes), or an error object when the log cannot be read, with the same exit codes; \
-            it does not combine with --repair.
+            it does not combine with --repair (an error object of kind usage, exit 64).
             """)
 
     @Argument(help: "A selectlog log; - reads standard input.")
@@ -46,13 +46,15 @@ struct Verify: ParsableCommand {
     @Flag(help: "Print the verdict as one JSON object.")
     var json = false
 
-    mutating func validate() throws {
-        if json && repair {
-            throw ValidationError("--json reports a check and --repair a cut: verify with --json, then repair without it")
-        }
-    }
-
     func run() throws {
+        // In `run()`, not `validate()`: a CI job reading the JSON gets an error object for
+        // this mistake too, as for every other.
+        if json && repair {
+            let message = "--json reports a check and --repair a cut: verify with --json, then repair without it"
+            complain(message)
+            print(CheckOutput.json(verifying: log, usage: message))
+            throw Exit.usage
+        }
         var opened = false
         do {
             try Input.withLogPath(log) { mapped, realFile in

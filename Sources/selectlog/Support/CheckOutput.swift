@@ -120,6 +120,12 @@ enum CheckOutput {
         return json(verifying: log, error: error, kind: kind)
     }
 
+    /// `verify --json` for a mistake in its options (`message`, said on stderr too): the
+    /// log is not read.
+    static func json(verifying log: String, usage message: String) -> String {
+        json(verifying: log, error: LogError(.notALog, message, path: log), kind: "usage")
+    }
+
     private static func json(verifying log: String, error: LogError, kind: String?) -> String {
         var o = ObjectWriter()
         o.string("log", log)
