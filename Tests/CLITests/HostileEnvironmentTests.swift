@@ -124,8 +124,9 @@ struct HostileEnvironmentTests {
         #expect(text.contains("cannot create a temporary copy in \(missing)") && text.contains("set TMPDIR to a writable directory"), "\(text)")
     }
 
-    @Test("a log copied from a pipe is removed when the command is interrupted while it copies")
-    func interruptedSpool() throws {
+    @Test("a log copied from a pipe is removed when the command is interrupted while it copies, even by kill -9",
+          arguments: [SIGINT, SIGTERM, SIGKILL])
+    func interruptedSpool(signal: Int32) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let temporary = dir.appendingPathComponent("tmp")
@@ -146,22 +147,24 @@ struct HostileEnvironmentTests {
         CLI.feed(input.fileHandleForWriting, bytes.prefix(bytes.count / 2))
         // Deadlines, not counts of sleeps: on a loaded machine the command can take
         // seconds to start, and a sleep can last far longer than it asks.
+        // The copy is unlinked as soon as it is made (`SpooledCopy`): it is seen among the
+        // process's open files, or in the directory in the moment before.
         var copying = false
         let started = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < started {
-            if try !FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty {
-                copying = true
-                break
-            }
-            usleep(1_000)
+        let fds = "/proc/\(process.processIdentifier)/fd"
+        while ContinuousClock.now < started && !copying {
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
+            copying = try !FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty
+                || open.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)"))?.hasPrefix(temporary.path) == true }
+            if !copying { usleep(1_000) }
         }
         #expect(copying)
-        process.interrupt()
+        kill(process.processIdentifier, signal)
         // A command that ignores the signal would wait for the rest of the log forever.
         let ended = ContinuousClock.now + .seconds(30)
         while process.isRunning && ContinuousClock.now < ended { usleep(1_000) }
         if process.isRunning {
-            Issue.record("the command did not end on SIGINT")
+            Issue.record("the command did not end on signal \(signal)")
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()

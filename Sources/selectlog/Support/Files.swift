@@ -221,64 +221,6 @@ final class InputFile {
         }
         return Array(peeked.prefix(count))
     }
-
-    /// Copies the rest of the input into a new temporary file (for a log that arrived
-    /// through a pipe: the log reader maps a file). Stops with an error past `limit` bytes.
-    /// With `magic`, an input that does not start with it is not copied past its first
-    /// bytes: the reader says what it is not, without waiting for the rest (`/dev/zero`
-    /// through a pipe, a script given to `verify`). So is one whose first bytes
-    /// `soundHead` refuses (a log's file header, damaged or a newer build's: the reader
-    /// says so from those bytes alone).
-    func spool(limit: Int, magic: [UInt8]? = nil, soundHead: (([UInt8]) -> Bool)? = nil) throws -> String {
-        let (copy, out) = try createTemporaryCopy()
-        defer { close(out) }
-        var total = 0
-        do {
-            if let magic {
-                // Enough for the reader to get past the size of a file header to the magic.
-                let head = try peek(Swift.max(magic.count, 64))
-                if !head.starts(with: magic) || soundHead.map({ !$0(head) }) == true {
-                    try writeAll(out, head, path: copy)
-                    return copy
-                }
-            }
-            while let chunk = try read(upTo: 1 << 20) {
-                total += chunk.count
-                if total > limit {
-                    complain("\(path): longer than \(limit >> 30) GiB: a log read from a pipe is copied to a temporary file, at most that much")
-                    // `check --json` calls it no log it can hold: the same cause here.
-                    ReadFailure.keep(LogError(.notALog, "longer than \(limit >> 30) GiB", path: path))
-                    throw Exit.invalidInput
-                }
-                try writeAll(out, chunk, path: copy)
-            }
-        } catch {
-            TemporaryFiles.delete(copy)
-            throw error
-        }
-        return copy
-    }
-
-    /// A new temporary file for `spool`, open for writing, and its path. The path is
-    /// watched (`TemporaryFiles`) before the file is made, so that a signal at any moment
-    /// removes it: a name `mkstemp` chose could only be watched once the file existed, and
-    /// a Ctrl-C in between left it behind. A name someone else has taken is passed over.
-    private func createTemporaryCopy() throws -> (path: String, descriptor: Int32) {
-        let directory = temporaryDirectory()
-        for _ in 0..<100 {
-            let copy = "\(directory)/selectlog-input-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-            TemporaryFiles.add(copy)
-            let out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if out >= 0 { return (copy, out) }
-            let failure = errno, reason = systemReason()
-            TemporaryFiles.forget(copy)
-            if failure == EEXIST || failure == EINTR { continue }
-            complain("\(path): cannot create a temporary copy in \(directory) (the log is copied there to be read; set TMPDIR to a writable directory): \(reason)")
-            throw Exit.io
-        }
-        complain("\(path): cannot create a temporary copy in \(directory): every name tried was taken")
-        throw Exit.io
-    }
 }
 
 /// A file's device and inode: two paths with the same identity are the same file.

@@ -303,7 +303,7 @@ enum Input {
     }
 
     /// Calls `body` with a path where the log at `path` can be mapped: `path` itself for a
-    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (removed afterwards), of
+    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (`SpooledCopy`, let go of afterwards), of
     /// its first bytes only when they are not a log's. `realFile` tells `body` which it
     /// got. A device (`/dev/zero`) is refused, exit 74.
     /// Whether `head`, the first bytes of a piped input that begins with the magic, holds
@@ -321,9 +321,9 @@ enum Input {
             complain("\(path): is a device, not a log file")
             throw Exit.io
         }
-        let temporary = try file.spool(limit: maxPipedLog, magic: LogFormat.magic, soundHead: Input.isSoundLogHeader)
-        defer { TemporaryFiles.delete(temporary) }
-        return try body(temporary, false)
+        let copy = try file.spool(limit: maxPipedLog, magic: LogFormat.magic, soundHead: Input.isSoundLogHeader)
+        defer { copy.remove() }
+        return try body(copy.path, false)
     }
 
     /// Opens the log `file` holds: a regular file is mapped where it is (after
@@ -331,17 +331,18 @@ enum Input {
     /// is copied to a temporary file first.
     static func openLog(_ file: InputFile) throws -> LogReader {
         var mapped = file.path
-        var temporary: String?
+        var copy: SpooledCopy?
         if file.kind == .regular && file.path != "-" {
             guard FileIdentity(path: file.path) == file.identity else {
                 complain("\(file.path): the file changed while it was being opened")
                 throw Exit.io
             }
         } else {
-            mapped = try file.spool(limit: maxPipedLog, magic: LogFormat.magic, soundHead: Input.isSoundLogHeader)
-            temporary = mapped
+            copy = try file.spool(limit: maxPipedLog, magic: LogFormat.magic, soundHead: Input.isSoundLogHeader)
+            mapped = copy?.path ?? mapped
         }
-        defer { if let temporary { TemporaryFiles.delete(temporary) } }
+        // The reader has mapped it by the time it returns.
+        defer { copy?.remove() }
         do {
             let log = try LogReader(path: mapped, engine: .standard, shownAs: file.path)
             ReadFailure.noteRejectedIndex(log, of: file.path)
