@@ -5,7 +5,9 @@ import SelectLogStore
 extension Inspect {
     /// `--history S,R`: every change of the row's selection, oldest first, following the
     /// row through edits, each with its gesture.
-    func history(_ reader: LogReader, _ text: String) throws {
+    /// `whole`: false when `reader` holds a stream's events only up to `--at`
+    /// (`GestureJSON`).
+    func history(_ reader: LogReader, _ text: String, whole: Bool = true) throws {
         let row = try Inspect.parseRow(text, option: "--history")
         let n = at ?? reader.eventCount
         guard n <= reader.eventCount else {
@@ -31,7 +33,7 @@ extension Inspect {
                 o.string("kind", c.kind == .inserted ? "inserted" : "changed")
                 o.raw("before", c.kind == .inserted ? "null" : String(!c.selected))
                 o.raw("after", String(c.selected))
-                o.raw("gesture", GestureJSON.object(g))
+                o.raw("gesture", GestureJSON.object(g, whole: whole))
                 lines.append(o.text)
             } else {
                 let change = c.kind == .inserted

@@ -29,21 +29,23 @@ extension Inspect {
     /// The longest event line `describe` prints whole.
     static let describedBytes = 400
 
-    func explain(_ reader: LogReader, what: String) throws {
+    /// `whole`: false when `reader` holds a stream's events only up to `--at` (see
+    /// `Session.open`), so that a gesture reaching its last event may go on past it.
+    func explain(_ reader: LogReader, what: String, whole: Bool = true) throws {
         let n = at ?? reader.eventCount
         guard n <= reader.eventCount else {
             complain("--at \(n): \(log) has only \(counted(reader.eventCount, "event", "events"))")
             throw Exit.usage
         }
         if Inspect.whyFields.contains(what) {
-            try explain(reader, field: what, at: n)
+            try explain(reader, field: what, at: n, whole: whole)
         } else {
-            try explain(reader, row: try Inspect.parseRow(what, option: "--why"), at: n)
+            try explain(reader, row: try Inspect.parseRow(what, option: "--why"), at: n, whole: whole)
         }
     }
 
     /// `--why FIELD`: the event that last changed the field, and its gesture.
-    func explain(_ reader: LogReader, field: String, at n: Int) throws {
+    func explain(_ reader: LogReader, field: String, at n: Int, whole: Bool) throws {
         let expectation = try StateExpectation(field)
         let progress = Progress("why", total: n)
         let index = field == "editor"
@@ -52,11 +54,11 @@ extension Inspect {
         progress.finish()
         let value = expectation.value(in: try reader.state(at: n))
         try report(reader, subject: field, at: n, kind: index == nil ? "untouched" : "changed", index: index, pathThen: nil,
-                   headline: "\(field) after \(counted(n, "event", "events")) is \(value)")
+                   headline: "\(field) after \(counted(n, "event", "events")) is \(value)", whole: whole)
     }
 
     /// `--why S,R`: the event that last changed the row's selection (or created it).
-    func explain(_ reader: LogReader, row: RowPath, at n: Int) throws {
+    func explain(_ reader: LogReader, row: RowPath, at n: Int, whole: Bool) throws {
         let progress = Progress("why", total: n)
         let history = try reader.lastChange(of: row, at: n) { progress.update($0) }
         progress.finish()
@@ -69,13 +71,14 @@ extension Inspect {
         let selected = try reader.state(at: n).selection.contains(row)
         try report(reader, subject: "[\(row.section), \(row.row)]", at: n, kind: kind, index: history.event,
                    pathThen: history.pathThen.map { then in then == row ? nil : then } ?? nil,
-                   headline: "row \(row) after \(counted(n, "event", "events")) is \(selected ? "selected" : "not selected")", rowThen: history.pathThen)
+                   headline: "row \(row) after \(counted(n, "event", "events")) is \(selected ? "selected" : "not selected")", rowThen: history.pathThen,
+                   whole: whole)
     }
 
     /// Prints the answer. `index` is 0-based; the user sees event `index + 1`, the event
     /// after which `--at index + 1` shows the change.
     private func report(_ reader: LogReader, subject: String, at n: Int, kind: String, index: Int?, pathThen: RowPath?,
-                        headline: String, rowThen: RowPath? = nil) throws {
+                        headline: String, rowThen: RowPath? = nil, whole: Bool) throws {
         var gesture: LoggedGesture?
         var event: TimedEvent?
         var t = Micros.zero
@@ -93,7 +96,7 @@ extension Inspect {
             o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
             o.raw("t", index == nil ? "null" : t.description)
             if subject.hasPrefix("[") { o.raw("pathThen", rowThen.map { "[\($0.section), \($0.row)]" } ?? "null") }
-            o.raw("gesture", GestureJSON.object(gesture))
+            o.raw("gesture", GestureJSON.object(gesture, whole: whole))
             print(o.text)
             return
         }
@@ -107,17 +110,32 @@ extension Inspect {
         let verb = kind == "inserted" ? "created by" : "last changed by"
         print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map { Inspect.describe($0, number: i + 1, log: log) } ?? "")")
         if let then = pathThen { print("  the row was \(then) then; edits since moved it") }
-        if let g = gesture, g.events.count > 1 { print("  part of a \(g)") }
+        if let g = gesture, g.events.count > 1 { print("  part of a \(GestureJSON.text(g, whole: whole))") }
     }
 }
 
 /// A gesture in `inspect --json` (`--why`, `--first`, `--history`): `{kind, first, last,
 /// unfinished}`, events numbered from 1, or null for an event alone, as the text form
 /// shows none.
+///
+/// `whole` false: the reader holds a stream's events only up to the answer (a pipe read
+/// no further than `--at` or `--first` needs), so a gesture that reaches the last event
+/// read may go on past it: `unfinished` is null then, not true ("unfinished when the log
+/// ends" of a gesture the input goes on with was wrong), and the text says so.
 enum GestureJSON {
-    static func object(_ gesture: LoggedGesture?) -> String {
+    static func object(_ gesture: LoggedGesture?, whole: Bool = true) -> String {
         guard let g = gesture, g.events.count > 1 else { return "null" }
-        return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1), \"unfinished\": \(g.isUnfinished)}"
+        let unfinished = g.isUnfinished && !whole ? "null" : String(g.isUnfinished)
+        return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1), \"unfinished\": \(unfinished)}"
+    }
+
+    /// `g`'s description, for a stream read no further (`whole` false) with "and maybe
+    /// later ones" in place of "unfinished when the log ends".
+    static func text(_ g: LoggedGesture, whole: Bool = true) -> String {
+        guard g.isUnfinished && !whole else { return g.description }
+        var read = g
+        read.isUnfinished = false
+        return "\(read) (and maybe later ones: the input read no further)"
     }
 }
 

@@ -107,11 +107,11 @@ struct Inspect: ParsableCommand {
             } else if let diff {
                 try showDiff(reader, try InspectRange(diff, option: "--diff", log: log, count: reader.eventCount))
             } else if let history {
-                try self.history(reader, history)
+                try self.history(reader, history, whole: whole)
             } else if let expectation {
                 try self.first(reader, expectation, badLine: badLine, whole: whole)
             } else if let why {
-                try explain(reader, what: why)
+                try explain(reader, what: why, whole: whole)
             } else if let at {
                 guard at <= reader.eventCount else {
                     complain("--at \(at): \(log) has only \(counted(reader.eventCount, "event", "events"))")
