@@ -41,6 +41,24 @@ public struct StateExpectation: Sendable, CustomStringConvertible {
         parsed = (text, root)
     }
 
+    /// The expectation that holds when every one of `parts` does (`true` for none): their
+    /// texts joined with `and`, a part whose top level is an `or` in parentheses (`and`
+    /// binds tighter), so that a command given several (`--expect A --expect B`) checks
+    /// them all. It is parsed from that text, so its `text` reads back as the same
+    /// expectation, nesting no deeper than its deepest part; it throws only when that part
+    /// is an `or` already nested 100 levels deep, which the parentheses take past the limit.
+    public init(all parts: [StateExpectation]) throws(ExpectationError) {
+        guard parts.count != 1 else {
+            self = parts[0]
+            return
+        }
+        let texts = parts.map { part -> String in
+            if case .or = part.root { return "(\(part.text))" }
+            return part.text
+        }
+        try self.init(parts.isEmpty ? "true" : texts.joined(separator: " and "))
+    }
+
     /// `init(_:)` without refusing comparisons that are the same in every state, for
     /// tests of how the evaluator answers them.
     init(uncheckedShapes text: String) throws(ExpectationError) {

@@ -71,7 +71,7 @@ struct Inspect: ParsableCommand {
         // long (or endless) the input.
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
         let (expectation, reader, isScript, badLine, whole) = try CheckOutput.reading(log, asJSON: json) {
-            let expectation = try Replay.parse(all: first, option: "--first")
+            let expectation = try first.isEmpty ? nil : Replay.parse(all: first, option: "--first")
             let answered = expectation.map { expectation -> (TableState) -> Bool in
                 var watch = ExpectationWatch(expectation)
                 return { watch.holds(in: $0) }

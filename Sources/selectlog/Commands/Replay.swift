@@ -43,7 +43,7 @@ struct Replay: ParsableCommand {
         if json { try CheckOutput.validating(file, checkOptions) }
         // Nothing printed yet: a CI job reading the JSON gets an error object on a failure.
         let (expectation, state) = try CheckOutput.reading(file, asJSON: json) {
-            (try Replay.parse(all: expect), try Input.state(of: file, at: at, fromStart: fromStart))
+            (try expect.isEmpty ? nil : Replay.parse(all: expect), try Input.state(of: file, at: at, fromStart: fromStart))
         }
         guard let expectation else {
             if json {
@@ -72,22 +72,20 @@ struct Replay: ParsableCommand {
         if !holds { throw Exit.damaged }
     }
 
-    /// The expectations of an option given `texts.count` times (nil for none), as one
-    /// that holds when all of them do: ArgumentParser would keep only the last, and a CI
-    /// job that wrote two `--expect`s would pass on the second alone. Each is parsed on its
-    /// own first, so that a mistake is shown in what was typed, at its column; then they
-    /// are joined as `(A) and (B)`, whose text `--json`, `testgen` and `shrink` write.
-    static func parse(all texts: [String], option: String = "--expect") throws -> StateExpectation? {
-        guard texts.count > 1 else { return try texts.first.map { try parse($0, option: option) } }
-        for text in texts { _ = try parse(text, option: option) }
-        // The parentheses nest one level deeper than each part: only a part already at
-        // the limit (100 levels) fails here, and the message says so.
-        return try parse(texts.map { "(\($0))" }.joined(separator: " and "), option: "\(option), joined with `and`")
+    /// The expectations of an option given `texts.count` times, as one that holds when all
+    /// of them do (`StateExpectation(all:)`): ArgumentParser would keep only the last, and a
+    /// CI job that wrote two `--expect`s would pass on the second alone. Each is parsed on
+    /// its own, so that a mistake is shown at its column in what was typed.
+    static func parse(all texts: [String], option: String = "--expect") throws -> StateExpectation {
+        let parts = try texts.map { try parse($0, option: option) }
+        do {
+            return try StateExpectation(all: parts)
+        } catch {
+            // Only an `or` already 100 levels deep, which its parentheses take past the limit.
+            complain("\(option): given \(texts.count) times, they are joined with `and`, which puts an `or` among them in parentheses, and then \(error.message): give that one with fewer levels")
+            throw Exit.usage
+        }
     }
-
-    /// What `shrink` and `testgen` say without an `--expect`, as ArgumentParser says of a
-    /// missing option.
-    static let missingExpect = "Missing expected argument '--expect <expr>'"
 
     /// Parses an expectation; a mistake is the caller's, a usage error (exit 64), shown
     /// with the column and what was expected.

@@ -51,7 +51,7 @@ struct Shrink: ParsableCommand {
         try refuseOutputOverInput(output, input: file)
         // Before the work: a mistyped -o fails at once.
         try checkOutput(output, input: file, ownOutput: force ? nil : Shrink.header)
-        guard let expectation = try Replay.parse(all: expect) else { throw ValidationError(Replay.missingExpect) }
+        let expectation = try Replay.parse(all: expect)
         let (events, lines) = try Session.events(of: file, command: "shrink", limit: Shrink.eventLimit, bytesEach: 90)
         // Every event checked, as every line was decoded: an event the engine refuses after
         // the moment EXPR holds is an error too, as a line that is not JSON there is.

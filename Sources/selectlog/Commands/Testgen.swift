@@ -55,7 +55,7 @@ struct Testgen: ParsableCommand {
         // Before the work: a mistyped -o fails at once.
         try checkOutput(output, input: file, replacingScript: false, ownOutput: force ? nil : Testgen.header,
                         ownOutputShown: "begin with the line \"\(Testgen.header)…`.\"")
-        guard let expectation = try Replay.parse(all: expect) else { throw ValidationError(Replay.missingExpect) }
+        let expectation = try Replay.parse(all: expect)
         let (events, lines) = try Session.events(of: file, command: "testgen", limit: Testgen.eventLimit, bytesEach: 380)
         let state = try Session.state(after: events, lines: lines, of: file)
         if !expectation.holds(in: state) {
