@@ -145,22 +145,64 @@ struct HostileEnvironmentTests {
         // Half the log, and the pipe kept open: the command waits for the rest.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
         CLI.feed(input.fileHandleForWriting, bytes.prefix(bytes.count / 2))
-        // Deadlines, not counts of sleeps: on a loaded machine the command can take
-        // seconds to start, and a sleep can last far longer than it asks.
-        // The copy is unlinked as soon as it is made (`SpooledCopy`): it is seen among the
-        // process's open files, or in the directory in the moment before.
-        var copying = false
-        let started = ContinuousClock.now + .seconds(30)
-        let fds = "/proc/\(process.processIdentifier)/fd"
-        while ContinuousClock.now < started && !copying {
-            let open = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
-            copying = try !FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty
-                || open.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)"))?.hasPrefix(temporary.path) == true }
-            if !copying { usleep(1_000) }
-        }
-        #expect(copying)
+        #expect(try Self.opens(process, fileIn: temporary))
         kill(process.processIdentifier, signal)
         // A command that ignores the signal would wait for the rest of the log forever.
+        let ended = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < ended { usleep(1_000) }
+        if process.isRunning {
+            Issue.record("the command did not end on signal \(signal)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    /// Whether `process` holds a file of `directory` open, unlinked, within 30 seconds:
+    /// a temporary file is unlinked as soon as it is made (`SpooledCopy`), and a signal
+    /// in the microseconds before would find it still named. Deadlines, not counts of
+    /// sleeps: on a loaded machine the command can take seconds to start, and a sleep can
+    /// last far longer than it asks.
+    static func opens(_ process: Process, fileIn directory: URL) throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        let fds = "/proc/\(process.processIdentifier)/fd"
+        while ContinuousClock.now < deadline {
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
+            if open.contains(where: {
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)") else { return false }
+                // A log is made under a `.creating-PID` name and linked into place (its
+                // descriptor then shows that name deleted too): not the copy the reader keeps.
+                return target.hasPrefix(directory.path) && target.hasSuffix(" (deleted)") && !target.contains(".creating-")
+            }) {
+                return true
+            }
+            usleep(1_000)
+        }
+        return false
+    }
+
+    @Test("a script read from a pipe into a temporary log leaves nothing when the command is killed, even by kill -9",
+          arguments: [SIGINT, SIGKILL])
+    func interruptedScriptLog(signal: Int32) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = CLI.executable
+        // An expectation that never holds: the command reads the script for as long as it goes on.
+        process.arguments = ["inspect", "-", "--first", "editing"]
+        process.environment = ["TMPDIR": temporary.path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        CLI.feed(input.fileHandleForWriting, Data(String(repeating: "{\"type\": \"tick\"}\n", count: 1_000).utf8))
+        #expect(try Self.opens(process, fileIn: temporary))
+        kill(process.processIdentifier, signal)
         let ended = ContinuousClock.now + .seconds(30)
         while process.isRunning && ContinuousClock.now < ended { usleep(1_000) }
         if process.isRunning {

@@ -9,7 +9,8 @@ import SelectLogStore
 /// Sessions for the debugging commands: a log or a script alike, `-` for standard input.
 enum Session {
     /// A log reader over the input: a log as it is; a script recorded into a temporary
-    /// log first (removed once mapped), so that every `inspect` view works on scripts.
+    /// log first (let go of once mapped: `SpooledCopy`), so that every `inspect` view
+    /// works on scripts.
     /// Also whether the input was a script (whose summary then describes the script,
     /// not the temporary log, and which has nothing to repair).
     ///
@@ -56,7 +57,12 @@ enum Session {
                 complain("\(path): cannot create a temporary log in \(temporaryDirectory()) (the script is recorded there to be read; set TMPDIR to a writable directory): \(reason)")
                 throw Exit.io
             }
-            defer { TemporaryFiles.delete(temporary) }
+            // Unlinked now on Linux, read through `/proc/self/fd` (`SpooledCopy`): a
+            // `kill -9` while an endless pipe is recorded leaves nothing in $TMPDIR.
+            let kept = SpooledCopy.unlinking(temporary)
+            defer {
+                if let kept { kept.remove() } else { TemporaryFiles.delete(temporary) }
+            }
             var failure: Input.BadLine?
             // Whether the view needs events past those recorded so far. Asked only of a
             // pipe or a device (`Input.forEachScriptEvent`), after every event.
@@ -96,7 +102,7 @@ enum Session {
                 Input.noteBadLine(failure, eventsBefore: recorder.eventCount)
             }
             do {
-                return (try LogReader(path: temporary), true, deferringBadLine ? failure : nil, whole)
+                return (try LogReader(path: kept?.path ?? temporary), true, deferringBadLine ? failure : nil, whole)
             } catch {
                 complain("\(error)")
                 throw Exit.io

@@ -123,7 +123,7 @@ enum CheckOutput {
     /// `verify --json` for a mistake in its options (`message`, said on stderr too): the
     /// log is not read.
     static func json(verifying log: String, usage message: String) -> String {
-        json(verifying: log, error: LogError(.notALog, message, path: log), kind: "usage")
+        json(verifying: log, error: LogError(.invalidOptions, message, path: log), kind: "usage")
     }
 
     private static func json(verifying log: String, error: LogError, kind: String?) -> String {

@@ -302,10 +302,6 @@ enum Input {
         try openLog(InputFile(path, expecting: "a log"))
     }
 
-    /// Calls `body` with a path where the log at `path` can be mapped: `path` itself for a
-    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (`SpooledCopy`, let go of afterwards), of
-    /// its first bytes only when they are not a log's. `realFile` tells `body` which it
-    /// got. A device (`/dev/zero`) is refused, exit 74.
     /// Whether `head`, the first bytes of a piped input that begins with the magic, holds
     /// a file header this build reads: a damaged one, or a newer build's, is all the
     /// reader needs to refuse the log, so the rest is not copied (`SELECTLG` then
@@ -314,6 +310,10 @@ enum Input {
         head.withUnsafeBytes { if case .success = FileHeader.decode($0) { true } else { false } }
     }
 
+    /// Calls `body` with a path where the log at `path` can be mapped: `path` itself for a
+    /// regular file; for `-`, a pipe or a FIFO, a temporary copy (`SpooledCopy`, let go
+    /// of afterwards), of its first bytes only when they are not a log's. `realFile` tells
+    /// `body` which it got. A device (`/dev/zero`) is refused, exit 74.
     static func withLogPath<T>(_ path: String, _ body: (_ mapped: String, _ realFile: Bool) throws -> T) throws -> T {
         let file = try InputFile(path, expecting: "a log")
         if file.kind == .regular && file.path != "-" { return try body(path, true) }

@@ -7,7 +7,8 @@ import ArgumentParser
 import SelectLogStore
 
 /// A log that arrived through a pipe, copied to a temporary file for the log reader,
-/// which maps a file (`InputFile.spool`).
+/// which maps a file (`InputFile.spool`); or a script recorded to a temporary log for
+/// the same reader (`Session.open`).
 ///
 /// On Linux the file is unlinked as soon as it is made, and read through
 /// `/proc/self/fd/N` of a descriptor kept open on it: whatever ends the process leaves
@@ -15,43 +16,48 @@ import SelectLogStore
 /// included (the signal handlers of `TemporaryFiles` remove it after SIGINT and SIGTERM,
 /// but nothing runs after SIGKILL, and a piped log can be gigabytes). Elsewhere, or where
 /// `/proc` is not mounted, it keeps its name until `remove()`.
+///
+/// A reader's `path` may still name `/proc/self/fd/N` after `remove()` (a `LogReader`
+/// keeps it for messages, which show the input's name instead): nothing opens it again
+/// once the log is mapped, and a `stat` of it then finds another file or none, as the
+/// removed copy's name found none before.
 struct SpooledCopy {
     /// The path the reader opens; never shown to the user (messages name the input).
     let path: String
-    /// The descriptor that keeps an unlinked copy alive, or nil for a named one.
-    private let keeper: Int32?
+    /// Open on the copy until `remove()`: the spooled copy's own writing descriptor, or
+    /// one opened on a log another writer made.
+    let descriptor: Int32
+    /// Whether the copy still has its name (not Linux, or no `/proc`).
+    private let named: Bool
 
-    fileprivate init(path: String, keeper: Int32?) {
-        self.path = path
-        self.keeper = keeper
-    }
-
-    /// Lets go of the copy: closes the descriptor of an unlinked one (the kernel frees
-    /// it), removes a named one.
+    /// Lets go of the copy: closes its descriptor (the kernel frees an unlinked one) and
+    /// removes a named one. Called once.
     func remove() {
-        if let keeper {
-            close(keeper)
-        } else {
-            TemporaryFiles.delete(path)
-        }
+        close(descriptor)
+        if named { TemporaryFiles.delete(path) }
     }
 
-    /// `copy`, just created, made unlinked when it can be read through `/proc/self/fd`
-    /// (Linux); otherwise the named copy.
-    fileprivate static func unlinkingEarly(_ copy: String) -> SpooledCopy {
+    /// `copy`, just made, watched by `TemporaryFiles` and open on `descriptor`, unlinked
+    /// when it can be read through `/proc/self/fd/descriptor` (Linux); otherwise named.
+    /// `descriptor` is the copy's from then on (`remove()` closes it).
+    static func unlinking(_ copy: String, openOn descriptor: Int32) -> SpooledCopy {
         #if os(Linux)
-        let keeper = open(copy, O_RDONLY | O_CLOEXEC)
-        if keeper >= 0 {
-            let path = "/proc/self/fd/\(keeper)"
-            // `/proc` may be missing in a container: then the copy keeps its name.
-            if FileIdentity(path: path) == FileIdentity(path: copy) {
-                TemporaryFiles.delete(copy)
-                return SpooledCopy(path: path, keeper: keeper)
-            }
-            close(keeper)
+        let path = "/proc/self/fd/\(descriptor)"
+        // `/proc` may be missing in a container: then the copy keeps its name.
+        if let identity = FileIdentity(descriptor: descriptor), FileIdentity(path: path) == identity {
+            TemporaryFiles.delete(copy)
+            return SpooledCopy(path: path, descriptor: descriptor, named: false)
         }
         #endif
-        return SpooledCopy(path: copy, keeper: nil)
+        return SpooledCopy(path: copy, descriptor: descriptor, named: true)
+    }
+
+    /// `unlinking(_:openOn:)` for a log another writer made at `copy` (a script recorded
+    /// by a `Recorder`): opened here to be kept; named when it cannot be.
+    static func unlinking(_ copy: String) -> SpooledCopy? {
+        let descriptor = open(copy, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        return unlinking(copy, openOn: descriptor)
     }
 }
 
@@ -65,9 +71,8 @@ extension InputFile {
     /// says so from those bytes alone). The caller lets go of the copy (`remove()`).
     func spool(limit: Int, magic: [UInt8]? = nil, soundHead: (([UInt8]) -> Bool)? = nil) throws -> SpooledCopy {
         let (copy, out) = try createTemporaryCopy()
-        defer { close(out) }
         // Before the first byte is read: a producer that hangs is when a CI job kills.
-        let spooled = SpooledCopy.unlinkingEarly(copy)
+        let spooled = SpooledCopy.unlinking(copy, openOn: out)
         // A failed write (a full disk) names the input and the directory, not the copy's
         // name, which is gone (Linux) or differs from run to run.
         let named = "\(path): a temporary copy in \(temporaryDirectory())"
@@ -107,7 +112,8 @@ extension InputFile {
         for _ in 0..<100 {
             let copy = "\(directory)/selectlog-input-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
             TemporaryFiles.add(copy)
-            let out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            // Read and write: the descriptor that keeps an unlinked copy (`SpooledCopy`).
+            let out = open(copy, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if out >= 0 { return (copy, out) }
             let failure = errno, reason = systemReason()
             TemporaryFiles.forget(copy)
