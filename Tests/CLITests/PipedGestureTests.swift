@@ -36,7 +36,20 @@ struct PipedGestureTests {
         #expect(!text.stdout.contains("unfinished"), "\(text.stdout)")
     }
 
-    @Test("a script that ends mid-gesture is unfinished", arguments: views)
+    @Test("--history: the gesture's events read, and that the input was read no further")
+    func history() throws {
+        let piped = try CLI.run(["inspect", "-", "--history", "0,2", "--at", "5"], stdin: script)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.contains("(strip pan, events 4 to 5 and maybe later ones: the input read no further)"), "\(piped.stdout)")
+        let json = try CLI.run(["inspect", "-", "--history", "0,2", "--at", "5", "--json"], stdin: script)
+        let changes = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["changes"] as? [[String: Any]])
+        let g = try #require(changes.last?["gesture"] as? [String: Any], "\(json.stdout)")
+        #expect(g["last"] as? Int == 5 && g["unfinished"] is NSNull, "\(g)")
+        let file = try CLI.run(["inspect", Self.session, "--history", "0,2", "--at", "5"])
+        #expect(file.stdout.contains("(strip pan, events 4 to 7)"), "\(file.stdout)")
+    }
+
+    @Test("a script file that ends mid-gesture is unfinished (the same bytes piped and read no further: not known)", arguments: views)
     func endsMidGesture(view: [String]) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

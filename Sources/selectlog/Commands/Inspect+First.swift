@@ -52,7 +52,7 @@ extension Inspect {
             o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
             o.raw("t", n == 0 ? "null" : state.t.description)
             o.raw("line", event.map { EventEncoder.line($0) } ?? "null")
-            o.raw("gesture", GestureJSON.object(gesture, whole: whole))
+            o.raw("gesture", InspectGesture.json(gesture, whole: whole))
             // The two states in pieces (`TableState.writeJSON`), as `replay --json` writes
             // one: a selection of millions of rows is listed without being held.
             print(o.text(openingLast: "before"), terminator: "")
@@ -70,7 +70,7 @@ extension Inspect {
         print("\(text) first holds after event \(n)\(whole ? " of \(reader.eventCount)" : " (the input read no further)"), at t \(state.t) ms")
         print("  event \(n): \(Inspect.describe(event, number: n, log: log))")
         if let g = gesture, g.events.count > 1 {
-            print("  part of a \(GestureJSON.text(g, whole: whole))")
+            print("  part of a \(InspectGesture.text(g, whole: whole))")
         }
         for line in Replay.readLines(expectation, in: state) { print("  \(line)") }
         print("\nbefore (after event \(n - 1)):")

@@ -6,7 +6,7 @@ extension Inspect {
     /// `--history S,R`: every change of the row's selection, oldest first, following the
     /// row through edits, each with its gesture.
     /// `whole`: false when `reader` holds a stream's events only up to `--at`
-    /// (`GestureJSON`).
+    /// (`InspectGesture`).
     func history(_ reader: LogReader, _ text: String, whole: Bool = true) throws {
         let row = try Inspect.parseRow(text, option: "--history")
         let n = at ?? reader.eventCount
@@ -33,13 +33,14 @@ extension Inspect {
                 o.string("kind", c.kind == .inserted ? "inserted" : "changed")
                 o.raw("before", c.kind == .inserted ? "null" : String(!c.selected))
                 o.raw("after", String(c.selected))
-                o.raw("gesture", GestureJSON.object(g, whole: whole))
+                o.raw("gesture", InspectGesture.json(g, whole: whole))
                 lines.append(o.text)
             } else {
                 let change = c.kind == .inserted
                     ? "created \(c.selected ? "selected" : "not selected")"
                     : (c.selected ? "not selected -> selected" : "selected -> not selected")
-                let within = g.map { "  (\($0.kind), events \($0.events.lowerBound + 1) to \($0.events.upperBound + 1))" } ?? ""
+                let more = g.map { $0.isUnfinished && !whole } == true ? " and maybe later ones: the input read no further" : ""
+                let within = g.map { "  (\($0.kind), events \($0.events.lowerBound + 1) to \($0.events.upperBound + 1)\(more))" } ?? ""
                 let path = c.path == row ? "" : "  as \(c.path)"
                 lines.append("  event \(pad(String(c.event + 1), 7)) t \(t) ms  \(type): \(change)\(path)\(within)")
             }

@@ -96,7 +96,7 @@ extension Inspect {
             o.raw("type", event.map { JSONText.quote($0.event.typeName) } ?? "null")
             o.raw("t", index == nil ? "null" : t.description)
             if subject.hasPrefix("[") { o.raw("pathThen", rowThen.map { "[\($0.section), \($0.row)]" } ?? "null") }
-            o.raw("gesture", GestureJSON.object(gesture, whole: whole))
+            o.raw("gesture", InspectGesture.json(gesture, whole: whole))
             print(o.text)
             return
         }
@@ -110,20 +110,21 @@ extension Inspect {
         let verb = kind == "inserted" ? "created by" : "last changed by"
         print("  \(verb) event \(i + 1) at t \(t) ms: \(event.map { Inspect.describe($0, number: i + 1, log: log) } ?? "")")
         if let then = pathThen { print("  the row was \(then) then; edits since moved it") }
-        if let g = gesture, g.events.count > 1 { print("  part of a \(GestureJSON.text(g, whole: whole))") }
+        if let g = gesture, g.events.count > 1 { print("  part of a \(InspectGesture.text(g, whole: whole))") }
     }
 }
 
-/// A gesture in `inspect --json` (`--why`, `--first`, `--history`): `{kind, first, last,
-/// unfinished}`, events numbered from 1, or null for an event alone, as the text form
-/// shows none.
+/// A gesture as `inspect` shows it (`--why`, `--first`, `--history`): in `--json`,
+/// `{kind, first, last, unfinished}`, events numbered from 1, or null for an event alone,
+/// as the text form shows none; in the text, its description.
 ///
 /// `whole` false: the reader holds a stream's events only up to the answer (a pipe read
 /// no further than `--at` or `--first` needs), so a gesture that reaches the last event
 /// read may go on past it: `unfinished` is null then, not true ("unfinished when the log
 /// ends" of a gesture the input goes on with was wrong), and the text says so.
-enum GestureJSON {
-    static func object(_ gesture: LoggedGesture?, whole: Bool = true) -> String {
+enum InspectGesture {
+    /// The `--json` object of `gesture`.
+    static func json(_ gesture: LoggedGesture?, whole: Bool = true) -> String {
         guard let g = gesture, g.events.count > 1 else { return "null" }
         let unfinished = g.isUnfinished && !whole ? "null" : String(g.isUnfinished)
         return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1), \"unfinished\": \(unfinished)}"
