@@ -129,25 +129,42 @@ struct HostileEnvironmentTests {
     func interruptedSpool(signal: Int32) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let temporary = dir.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let log = dir.appendingPathComponent("s.slog").path
         #expect(try CLI.run(["synthesize", "--events", "3000", "-o", log]).status == 0)
+        // Half the log, and the pipe kept open: the command waits for the rest.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        try killWhileReading(["verify", "-"], input: bytes.prefix(bytes.count / 2), signal: signal)
+    }
+
+    @Test("a script read from a pipe into a temporary log leaves nothing when the command is killed, even by kill -9",
+          arguments: [SIGINT, SIGKILL])
+    func interruptedScriptLog(signal: Int32) throws {
+        // An expectation that never holds: the command reads the script for as long as it goes on.
+        try killWhileReading(["inspect", "-", "--first", "editing"],
+                             input: Data(String(repeating: "{\"type\": \"tick\"}\n", count: 1_000).utf8), signal: signal)
+    }
+
+    /// Runs `selectlog arguments` with `input` on a standard input left open and TMPDIR a
+    /// new directory, sends `signal` once the command holds its temporary file there, and
+    /// checks that the signal ended it and left the directory empty.
+    func killWhileReading(_ arguments: [String], input bytes: Data, signal: Int32) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = CLI.executable
-        process.arguments = ["verify", "-"]
+        process.arguments = arguments
         process.environment = ["TMPDIR": temporary.path]
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Half the log, and the pipe kept open: the command waits for the rest.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
-        CLI.feed(input.fileHandleForWriting, bytes.prefix(bytes.count / 2))
-        #expect(try Self.opens(process, fileIn: temporary))
+        CLI.feed(input.fileHandleForWriting, bytes)
+        #expect(try Self.opens(process, fileIn: temporary), "\(arguments)")
         kill(process.processIdentifier, signal)
-        // A command that ignores the signal would wait for the rest of the log forever.
+        // A command that ignores the signal would wait for the rest of its input forever.
         let ended = ContinuousClock.now + .seconds(30)
         while process.isRunning && ContinuousClock.now < ended { usleep(1_000) }
         if process.isRunning {
@@ -157,7 +174,7 @@ struct HostileEnvironmentTests {
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()
         #expect(process.terminationReason == .uncaughtSignal)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [], "\(arguments)")
     }
 
     /// Whether `process` holds a file of `directory` open, unlinked, within 30 seconds:
@@ -181,38 +198,6 @@ struct HostileEnvironmentTests {
             usleep(1_000)
         }
         return false
-    }
-
-    @Test("a script read from a pipe into a temporary log leaves nothing when the command is killed, even by kill -9",
-          arguments: [SIGINT, SIGKILL])
-    func interruptedScriptLog(signal: Int32) throws {
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let temporary = dir.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = CLI.executable
-        // An expectation that never holds: the command reads the script for as long as it goes on.
-        process.arguments = ["inspect", "-", "--first", "editing"]
-        process.environment = ["TMPDIR": temporary.path]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        CLI.feed(input.fileHandleForWriting, Data(String(repeating: "{\"type\": \"tick\"}\n", count: 1_000).utf8))
-        #expect(try Self.opens(process, fileIn: temporary))
-        kill(process.processIdentifier, signal)
-        let ended = ContinuousClock.now + .seconds(30)
-        while process.isRunning && ContinuousClock.now < ended { usleep(1_000) }
-        if process.isRunning {
-            Issue.record("the command did not end on signal \(signal)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        try? input.fileHandleForWriting.close()
-        #expect(process.terminationReason == .uncaughtSignal)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
     @Test("a log whose absolute path passes PATH_MAX is refused in place for that reason, not as a pipe or a device")
