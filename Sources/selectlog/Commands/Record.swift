@@ -15,8 +15,13 @@ struct LogWriting: ParsableArguments {
     @Option(name: .customLong("batch-events"), help: "Events per batch, at most (up to 1048576, the format's limit). (default: 4096)")
     var batchEvents: Int?
 
-    /// Whether any of these options was given (`synthesize --script` takes none).
-    var anyGiven: Bool { checkpointInterval != nil || durability != nil || batchEvents != nil }
+    @Option(help: ArgumentHelp("Give the log this checksum salt (0 to 18446744073709551615) and write a batch only at a gesture's end, its event count or its bytes, never after a wait, so that the same input gives the same bytes on every run: a golden file in a test. (default: a random salt, and a batch also written once it has waited a quarter of a second)", valueName: "n"))
+    var salt: UInt64?
+
+    /// The flush interval of `--salt`: 24 days, longer than any recording is expected to
+    /// wait between two gesture ends (a longer `Duration` wait is not what the lock's
+    /// timed wait was written for).
+    static let neverByTheClock = Int(Int32.max)
 
     enum DurabilityChoice: String, ExpressibleByArgument, CaseIterable {
         case none, interval, always
@@ -34,6 +39,13 @@ struct LogWriting: ParsableArguments {
             o.putsOffLargeCheckpoints = false
         }
         if let batchEvents { o.batchEvents = batchEvents }
+        if let salt {
+            // The salt is the file header's only random bytes; the clock's flushes are the
+            // only other thing that makes two recordings of one input differ (where a batch
+            // ends). Without them a batch waits for its gesture's end, 4,096 events or 64 KiB.
+            o.salt = salt
+            o.flushIntervalMilliseconds = LogWriting.neverByTheClock
+        }
         switch durability ?? .interval {
         case .none: o.durability = .none
         case .interval: o.durability = .interval(milliseconds: 1000)

@@ -13,7 +13,7 @@ struct Synthesize: ParsableCommand {
             jittered sample times, taps anywhere, irregular tables; ten minutes of it is about \
             14,000 events. A seed gives the same events on every machine (and, with --script, \
             the same bytes); a log's bytes differ from run to run all the same, as each log has \
-            a salt of its own (docs/LOG-FORMAT.md).
+            a salt of its own (docs/LOG-FORMAT.md), unless --salt gives it one.
             """)
 
     /// The two synthetic generators.
@@ -56,7 +56,7 @@ struct Synthesize: ParsableCommand {
         if script {
             let given = [("--flush-every", flushEvery != 0), ("--print-acknowledged", printAcknowledged),
                          ("--checkpoint-interval", writing.checkpointInterval != nil), ("--durability", writing.durability != nil),
-                         ("--batch-events", writing.batchEvents != nil)].filter(\.1).map(\.0)
+                         ("--batch-events", writing.batchEvents != nil), ("--salt", writing.salt != nil)].filter(\.1).map(\.0)
             if !given.isEmpty {
                 throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") for a log; --script writes a script")
             }
