@@ -52,6 +52,19 @@ extension LogRepair {
     }
 }
 
+extension Recorder {
+    /// Removes what creations killed in their first milliseconds left in a directory,
+    /// as `removeAbandonedCreations(in:)` with the URL's path.
+    ///
+    /// - Parameter directory: The directory the logs are created in, as a file URL.
+    /// - Returns: The names of the files removed.
+    /// - Throws: `.io` when the directory cannot be listed, or the URL is no file URL.
+    @discardableResult
+    public static func removeAbandonedCreations(in directory: URL) throws(LogError) -> [String] {
+        try removeAbandonedCreations(in: try filePath(directory))
+    }
+}
+
 /// The path of a file URL; any other URL is an `.io` error naming it: a log is a local file.
 private func filePath(_ url: URL) throws(LogError) -> String {
     guard url.isFileURL else { throw LogError(.io, "not a file URL; a log is a local file", path: url.absoluteString) }
