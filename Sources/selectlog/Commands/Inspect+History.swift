@@ -39,7 +39,7 @@ extension Inspect {
                 let change = c.kind == .inserted
                     ? "created \(c.selected ? "selected" : "not selected")"
                     : (c.selected ? "not selected -> selected" : "selected -> not selected")
-                let more = g.map { $0.isUnfinished && !whole } == true ? " and maybe later ones: the input read no further" : ""
+                let more = g.map { InspectGesture.endUnknown($0, whole: whole) } == true ? " \(InspectGesture.maybeLater)" : ""
                 let within = g.map { "  (\($0.kind), events \($0.events.lowerBound + 1) to \($0.events.upperBound + 1)\(more))" } ?? ""
                 let path = c.path == row ? "" : "  as \(c.path)"
                 lines.append("  event \(pad(String(c.event + 1), 7)) t \(t) ms  \(type): \(change)\(path)\(within)")

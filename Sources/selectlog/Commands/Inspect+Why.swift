@@ -126,18 +126,25 @@ enum InspectGesture {
     /// The `--json` object of `gesture`.
     static func json(_ gesture: LoggedGesture?, whole: Bool = true) -> String {
         guard let g = gesture, g.events.count > 1 else { return "null" }
-        let unfinished = g.isUnfinished && !whole ? "null" : String(g.isUnfinished)
+        let unfinished = endUnknown(g, whole: whole) ? "null" : String(g.isUnfinished)
         return "{\"kind\": \(JSONText.quote(g.kind)), \"first\": \(g.events.lowerBound + 1), \"last\": \(g.events.upperBound + 1), \"unfinished\": \(unfinished)}"
     }
 
     /// `g`'s description, for a stream read no further (`whole` false) with "and maybe
     /// later ones" in place of "unfinished when the log ends".
     static func text(_ g: LoggedGesture, whole: Bool = true) -> String {
-        guard g.isUnfinished && !whole else { return g.description }
+        guard endUnknown(g, whole: whole) else { return g.description }
         var read = g
         read.isUnfinished = false
-        return "\(read) (and maybe later ones: the input read no further)"
+        return "\(read) (\(maybeLater))"
     }
+
+    /// Whether `g` reaches the last event of a stream read no further (`whole` false):
+    /// its end is then not known.
+    static func endUnknown(_ g: LoggedGesture, whole: Bool) -> Bool { g.isUnfinished && !whole }
+
+    /// What the text says of a gesture whose end is not known.
+    static let maybeLater = "and maybe later ones: the input read no further"
 }
 
 /// What `--why editor` compares after each event: the fields its value is made of
